@@ -1,0 +1,112 @@
+package dev.tensorbroadcast.arrowio;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.Serializable;
+
+/**
+ * A source tensor held on the heap in Arrow's memory layout, row-major: what a reader produces and what the driver
+ * ships to every executor (it is serializable). Layout of {@link #values()}:
+ * <ul>
+ *   <li>fixed-width types: {@code elements * byteWidth} little-endian bytes (complex: real then imaginary part);</li>
+ *   <li>{@code bool}: bit-packed, least significant bit first, as an Arrow {@code Bit} buffer;</li>
+ *   <li>{@code string}: the UTF-8 bytes of all elements back to back, delimited by {@link #offsets()}.</li>
+ * </ul>
+ * {@link #validity()} is an Arrow validity bitmap (1 = present), or null when no element is null.
+ */
+public final class SourceTensor implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final DType dtype;
+    private final Shape shape;
+    private final byte[] values;
+    private final int[] offsets;
+    private final byte[] validity;
+
+    private SourceTensor(DType dtype, Shape shape, byte[] values, int[] offsets, byte[] validity) {
+        this.dtype = requireNonNull(dtype, "dtype is null");
+        this.shape = requireNonNull(shape, "shape is null");
+        this.values = requireNonNull(values, "values is null");
+        this.offsets = offsets;
+        this.validity = validity;
+        long elements = shape.elements();
+        if (elements > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a heap source holds fewer than 2^31 elements, not " + elements);
+        }
+        if (dtype == DType.STRING) {
+            requireNonNull(offsets, "offsets is null");
+            if (offsets.length != elements + 1 || offsets[0] != 0 || offsets[(int) elements] != values.length) {
+                throw new IllegalArgumentException("string offsets do not match " + elements + " elements of "
+                        + values.length + " bytes");
+            }
+        } else {
+            if (offsets != null) {
+                throw new IllegalArgumentException(dtype + " has no offsets");
+            }
+            long expected = dtype == DType.BOOL ? (elements + 7) / 8 : elements * dtype.byteWidth();
+            if (values.length != expected) {
+                throw new IllegalArgumentException(dtype + " " + shape + " needs " + expected + " value bytes, not "
+                        + values.length);
+            }
+        }
+        if (validity != null && validity.length != (elements + 7) / 8) {
+            throw new IllegalArgumentException("validity of " + validity.length + " bytes for " + elements
+                    + " elements");
+        }
+    }
+
+    /** A tensor of a fixed-width type (bool included); {@code validity} may be null. The arrays are not copied. */
+    public static SourceTensor fixedWidth(DType dtype, Shape shape, byte[] values, byte[] validity) {
+        if (dtype == DType.STRING) {
+            throw new IllegalArgumentException("use strings() for string tensors");
+        }
+        return new SourceTensor(dtype, shape, values, null, validity);
+    }
+
+    /** A string tensor: element {@code i} is {@code utf8[offsets[i], offsets[i+1])}. The arrays are not copied. */
+    public static SourceTensor strings(Shape shape, int[] offsets, byte[] utf8, byte[] validity) {
+        return new SourceTensor(DType.STRING, shape, utf8, offsets, validity);
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    public Shape shape() {
+        return shape;
+    }
+
+    public long elements() {
+        return shape.elements();
+    }
+
+    /** The value bytes; shared, not copied: callers must not modify them. */
+    public byte[] values() {
+        return values;
+    }
+
+    /** String offsets ({@code elements + 1} of them), or null for other types. Shared, not copied. */
+    public int[] offsets() {
+        return offsets;
+    }
+
+    /** The validity bitmap, or null when every element is present. Shared, not copied. */
+    public byte[] validity() {
+        return validity;
+    }
+
+    public boolean hasNulls() {
+        return validity != null;
+    }
+
+    public boolean isValid(long index) {
+        return validity == null || (validity[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
+    }
+
+    @Override
+    public String toString() {
+        return dtype + shape.toString() + (validity != null ? " with nulls" : "");
+    }
+}
