@@ -12,7 +12,8 @@ final class KeepingExpand {
         Rules.requireRankAtMost(request, input, target, target.rank());
         int offset = target.rank() - input.rank();
         long[] out = new long[target.rank()];
-        for (int i = 0; i < target.rank(); i++) {
+        // right to left, as PyTorch checks, so the rightmost bad dim is the one reported
+        for (int i = target.rank() - 1; i >= 0; i--) {
             long wanted = target.dim(i);
             if (wanted == -1 && i < offset) {
                 throw new InvalidRequestException(Rules.prefix(request, input, target) + "dim " + i

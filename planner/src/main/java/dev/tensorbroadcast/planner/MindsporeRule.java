@@ -15,6 +15,13 @@ final class MindsporeRule implements DialectRule {
         Shape input = Rules.requireSingleInput(request, "ops.broadcast_to");
         TargetShape target = Rules.requireTarget(request);
         Rules.requireRankAtMost(request, input, target, target.rank());
+        int zero = firstZero(target);
+        if (zero >= 0 && input.elements() != 0) {
+            // MindSpore checks this before it resolves -1, and even where the input dim is 1
+            throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "dim " + zero
+                    + " of the target is 0 but the input has no 0-size dim; mindspore only allows a 0 in the target"
+                    + " for an empty input");
+        }
         int offset = target.rank() - input.rank();
         for (int i = 0; i < offset; i++) {
             if (target.dim(i) == -1) {
@@ -45,16 +52,7 @@ final class MindsporeRule implements DialectRule {
                         + ", 1 in the input, or -1 there");
             }
         }
-        Shape output = Shape.of(out);
-        if (output.elements() == 0 && input.elements() != 0) {
-            int zero = firstZero(target);
-            if (zero >= 0) {
-                throw new InvalidRequestException(Rules.prefix(request, input, target) + "dim " + zero
-                        + " of the target is 0 but the input has no 0-size dim; mindspore only allows a 0 in the"
-                        + " target for an empty input");
-            }
-        }
-        return BroadcastPlan.rightAligned(request, output);
+        return BroadcastPlan.rightAligned(request, Shape.of(out));
     }
 
     private static int firstZero(TargetShape target) {

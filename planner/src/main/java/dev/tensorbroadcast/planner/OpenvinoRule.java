@@ -42,30 +42,40 @@ final class OpenvinoRule implements DialectRule {
         List<Long> mapping = request.axesMapping().orElseThrow(() -> new InvalidRequestException(
                 Rules.prefix(request, input, target) + "explicit mode needs an axes mapping (--axes-mapping) with one"
                         + " output axis for each of the input's " + input.rank() + " dims"));
-        if (mapping.size() != input.rank()) {
+        // OpenVINO counts a scalar with a one-entry mapping as rank 1: that entry must land on a target dim of 1
+        boolean mappedScalar = input.rank() == 0 && mapping.size() == 1;
+        if (mapping.size() != input.rank() && !mappedScalar) {
             throw new InvalidRequestException(Rules.prefix(request, input, target) + "the axes mapping " + mapping
                     + " has " + mapping.size() + " entries but the input has " + input.rank()
                     + " dims; give one output axis per input dim");
         }
-        int[] axes = new int[mapping.size()];
-        for (int i = 0; i < axes.length; i++) {
+        for (int i = 1; i < mapping.size(); i++) {
+            if (mapping.get(i) <= mapping.get(i - 1)) {
+                throw new InvalidRequestException(Rules.prefix(request, input, target) + "the axes mapping " + mapping
+                        + " is not strictly increasing; broadcast does not transpose or repeat axes");
+            }
+        }
+        int[] axes = new int[input.rank()];
+        for (int i = 0; i < mapping.size(); i++) {
             long axis = mapping.get(i);
             if (axis < 0 || axis >= target.rank()) {
                 throw new InvalidRequestException(Rules.prefix(request, input, target) + "axes mapping " + mapping
                         + " entry " + i + " is " + axis + "; each entry must be an output axis from 0 to "
                         + (target.rank() - 1));
             }
-            if (i > 0 && axis <= axes[i - 1]) {
-                throw new InvalidRequestException(Rules.prefix(request, input, target) + "axes mapping " + mapping
-                        + " is not strictly increasing; broadcast does not transpose or repeat axes");
+            long in = mappedScalar ? 1 : input.dim(i);
+            long out = target.dim((int) axis);
+            if (mappedScalar && out != 1) {
+                throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "the scalar input maps"
+                        + " to target dim " + axis + ", which is " + out + "; a scalar can only map to a dim of 1");
             }
-            axes[i] = (int) axis;
-            long in = input.dim(i);
-            long out = target.dim(axes[i]);
             if (in != out && in != 1) {
                 throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "input dim " + i
-                        + " is " + in + " and maps to target dim " + axes[i] + ", which is " + out
+                        + " is " + in + " and maps to target dim " + axis + ", which is " + out
                         + "; the target needs " + in + " there, or the input 1");
+            }
+            if (!mappedScalar) {
+                axes[i] = (int) axis;
             }
         }
         return BroadcastPlan.of(request, target, List.of(InputBroadcast.mapped(input, axes)));

@@ -6,20 +6,26 @@ import java.util.Set;
 
 /**
  * Paddle: {@code paddle.expand} / {@code paddle.broadcast_to} with one input and a target ({@code -1} keeps the
- * input's dim), {@code paddle.broadcast_tensors} of the inputs without one (numpy's rule; all inputs one dtype, from
- * the dtypes Paddle documents). Paddle limits {@code broadcast_tensors} to rank 5; we do not.
+ * input's dim; an empty target keeps the input's shape), {@code paddle.broadcast_tensors} of the inputs without one
+ * (numpy's rule; all inputs one dtype, from the dtypes Paddle accepts, bfloat16 included). Paddle limits
+ * {@code expand} to rank 8 and documents rank 5 for {@code broadcast_tensors}; we go up to 64.
  */
 final class PaddleRule implements DialectRule {
     /** The dtypes {@code paddle.broadcast_tensors} documents. */
-    static final Set<DType> BROADCAST_TENSORS_DTYPES = EnumSet.of(DType.BOOL, DType.FLOAT16, DType.FLOAT32,
-            DType.FLOAT64, DType.INT32, DType.INT64, DType.COMPLEX64, DType.COMPLEX128);
+    static final Set<DType> BROADCAST_TENSORS_DTYPES = EnumSet.of(DType.BOOL, DType.FLOAT16, DType.BFLOAT16,
+            DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64, DType.COMPLEX64, DType.COMPLEX128);
 
     @Override
     public BroadcastPlan plan(BroadcastRequest request) {
         Rules.acceptOnly(request, EnumSet.of(Rules.Argument.TARGET));
         if (request.target().isPresent()) {
             Shape input = Rules.requireSingleInput(request, "paddle.expand");
-            return BroadcastPlan.rightAligned(request, KeepingExpand.expand(request, input, request.target().get()));
+            TargetShape target = request.target().get();
+            if (target.rank() == 0) {
+                // paddle.expand reads an empty shape as "keep every dim": -1 for each of the input's dims
+                return BroadcastPlan.rightAligned(request, input);
+            }
+            return BroadcastPlan.rightAligned(request, KeepingExpand.expand(request, input, target));
         }
         checkDtypes(request.inputs());
         return BroadcastPlan.rightAligned(request, Rules.multidirectional("paddle", Rules.inputShapes(request)));
