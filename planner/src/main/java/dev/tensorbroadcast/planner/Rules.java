@@ -101,8 +101,8 @@ final class Rules {
             long out = target.dim(offset + i);
             if (in != out && in != 1) {
                 throw new IncompatibleShapesException(prefix(request, input, target)
-                        + describeAligned(i, in, offset + i, out) + "; only 1 can grow (the input needs " + out
-                        + " or 1 there)");
+                        + describeAligned(i, in, offset + i, out) + "; only 1 can grow (the input needs "
+                        + (out == 1 ? "1" : out + " or 1") + " there)");
             }
         }
     }
