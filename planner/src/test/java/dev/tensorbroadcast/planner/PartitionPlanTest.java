@@ -81,6 +81,33 @@ class PartitionPlanTest {
     }
 
     @Test
+    void dimsJoinForAnExactCountOnlyWhileThatGivesMoreRows() {
+        // joining the 0 would turn 5 empty rows into none
+        PartitionPlan emptyRows = PartitionPlan.builder(Shape.of(5, 0), DType.FLOAT32).partitions(10).build();
+        assertThat(emptyRows.rowDims()).isEqualTo(1);
+        assertThat(emptyRows.rows()).isEqualTo(5);
+        assertThat(emptyRows.rowShape()).isEqualTo(Shape.of(0));
+        assertThat(emptyRows.partitionCount()).isEqualTo(5);
+        assertThat(emptyRows.partition(4)).isEqualTo(new Partition(4, 4, 1, 0));
+
+        PartitionPlan noRows = PartitionPlan.builder(Shape.of(0, 5), DType.FLOAT32).partitions(10).build();
+        assertThat(noRows.rowDims()).isEqualTo(1);
+        assertThat(noRows.rowShape()).isEqualTo(Shape.of(5));
+        assertThat(noRows.partitionCount()).isEqualTo(1);
+
+        // trailing 1s cannot give more rows: the first dim keeps indexing them
+        PartitionPlan ones = PartitionPlan.builder(Shape.of(3, 1, 1), DType.FLOAT32).partitions(10).build();
+        assertThat(ones.rowDims()).isEqualTo(1);
+        assertThat(ones.rowShape()).isEqualTo(Shape.of(1, 1));
+        assertThat(ones.partitionCount()).isEqualTo(3);
+
+        // a 1 in the middle is crossed when a dim after it gives more rows
+        PartitionPlan middle = PartitionPlan.builder(Shape.of(2, 1, 3), DType.FLOAT32).partitions(4).build();
+        assertThat(middle.rowDims()).isEqualTo(3);
+        assertThat(middle.rows()).isEqualTo(6);
+    }
+
+    @Test
     void rowsNeverExceedThePartitionSize() {
         PartitionPlan plan = PartitionPlan.builder(Shape.of(4, 1000), DType.FLOAT64).partitionBytes(4000).build();
         // a row of 1000 float64 is 8000 bytes, over the 4000-byte partitions: every element is a row
