@@ -43,7 +43,7 @@ public final class PartitionPlan implements Serializable {
                 : Math.min(builder.maxRowBytes, builder.partitionBytes);
         int dims = output.rank() == 0 ? 0 : 1;
         while (dims < output.rank() && (bytes(output.product(dims, output.rank()), elementBits) > maxRowBytes
-                || (builder.partitions > 0 && output.product(0, dims) < builder.partitions))) {
+                || needsMoreRows(output, dims, builder.partitions))) {
             dims++;
         }
         this.rowDims = dims;
@@ -137,6 +137,15 @@ public final class PartitionPlan implements Serializable {
 
     public long maxPartitionRows() {
         return rowsPerPartition + (extra > 0 ? 1 : 0);
+    }
+
+    /**
+     * Whether an exact partition count wants more rows than {@code rowDims} leading dims give, and joining more dims
+     * can give them: not when the rest are 1s, nor when a 0 would leave no rows at all.
+     */
+    private static boolean needsMoreRows(Shape output, int rowDims, long partitions) {
+        long rows = output.product(0, rowDims);
+        return rows < partitions && rows < output.elements();
     }
 
     private static long bytes(long elements, long bits) {
