@@ -75,6 +75,18 @@ class ShapeTest {
     }
 
     @Test
+    void rejectsNumbersBeyondLong() {
+        assertThatThrownBy(() -> Shape.parse("[2,99999999999999999999]"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse shape '[2,99999999999999999999]': '99999999999999999999' is too large;"
+                        + " a dimension is at most 9223372036854775807");
+        assertThatThrownBy(() -> TargetShape.parse("[-99999999999999999999]"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse target shape '[-99999999999999999999]': '-99999999999999999999' is too"
+                        + " small; a dimension is at least -9223372036854775808");
+    }
+
+    @Test
     void printsAsNumpyTuplesAndLists() {
         assertThat(Shape.of(2, 3)).hasToString("(2,3)");
         assertThat(Shape.of(5)).hasToString("(5,)");
