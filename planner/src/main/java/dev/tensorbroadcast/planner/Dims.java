@@ -65,14 +65,14 @@ final class Dims {
                 if (i == parts.length - 1 && i > 0) {
                     continue;
                 }
-                throw new InvalidRequestException("Cannot parse " + what + " '" + text
+                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text)
                         + "': empty dimension at position " + i + "; write it as [2,3], 2,3 or [] for a scalar");
             }
             try {
                 values.add(Long.parseLong(part));
             } catch (NumberFormatException e) {
-                throw new InvalidRequestException("Cannot parse " + what + " '" + text + "': '" + part + "' "
-                        + notALong(part));
+                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text) + "': '"
+                        + abbreviate(part) + "' " + notALong(part));
             }
         }
         if (values.size() > Shape.MAX_RANK) {
