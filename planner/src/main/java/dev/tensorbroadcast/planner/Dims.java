@@ -65,14 +65,14 @@ final class Dims {
                 if (i == parts.length - 1 && i > 0) {
                     continue;
                 }
-                throw new InvalidRequestException("Cannot parse " + what + " '" + text
+                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text)
                         + "': empty dimension at position " + i + "; write it as [2,3], 2,3 or [] for a scalar");
             }
             try {
                 values.add(Long.parseLong(part));
             } catch (NumberFormatException e) {
-                throw new InvalidRequestException("Cannot parse " + what + " '" + text + "': '" + part
-                        + "' is not an integer; write it as [2,3], 2,3 or [] for a scalar");
+                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text) + "': '"
+                        + abbreviate(part) + "' " + notALong(part));
             }
         }
         if (values.size() > Shape.MAX_RANK) {
@@ -84,6 +84,17 @@ final class Dims {
             dims[i] = values.get(i);
         }
         return dims;
+    }
+
+    /** Why {@link Long#parseLong} refused: a number can be an integer and still not fit a {@code long}. */
+    private static String notALong(String part) {
+        if (part.matches("-\\d+")) {
+            return "is too small; a dimension is at least " + Long.MIN_VALUE;
+        }
+        if (part.matches("\\+?\\d+")) {
+            return "is too large; a dimension is at most " + Long.MAX_VALUE;
+        }
+        return "is not an integer; write it as [2,3], 2,3 or [] for a scalar";
     }
 
     static String abbreviate(String text) {

@@ -75,6 +75,31 @@ class ShapeTest {
     }
 
     @Test
+    void abbreviatesLongTextInMessages() {
+        String text = "[" + "1,".repeat(30) + "z".repeat(2000) + "]";
+        assertThatThrownBy(() -> Shape.parse(text))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse shape '[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,...': '"
+                        + "z".repeat(57) + "...' is not an integer; write it as [2,3], 2,3 or [] for a scalar");
+        String empty = "[" + "1,".repeat(40) + ",1]";
+        assertThatThrownBy(() -> Shape.parse(empty))
+                .hasMessage("Cannot parse shape '[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,...': empty"
+                        + " dimension at position 40; write it as [2,3], 2,3 or [] for a scalar");
+    }
+
+    @Test
+    void rejectsNumbersBeyondLong() {
+        assertThatThrownBy(() -> Shape.parse("[2,99999999999999999999]"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse shape '[2,99999999999999999999]': '99999999999999999999' is too large;"
+                        + " a dimension is at most 9223372036854775807");
+        assertThatThrownBy(() -> TargetShape.parse("[-99999999999999999999]"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot parse target shape '[-99999999999999999999]': '-99999999999999999999' is too"
+                        + " small; a dimension is at least -9223372036854775808");
+    }
+
+    @Test
     void printsAsNumpyTuplesAndLists() {
         assertThat(Shape.of(2, 3)).hasToString("(2,3)");
         assertThat(Shape.of(5)).hasToString("(5,)");
