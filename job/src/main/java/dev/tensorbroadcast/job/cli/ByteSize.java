@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Byte counts as users write them ({@code 128m}, {@code 4096}: binary units) and as they read them ({@code 1.0 GiB}). */
+/** Byte counts as users write them ({@code 128m}, {@code 4096}; binary units) and read them ({@code 1.0 GiB}). */
 final class ByteSize {
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)");
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

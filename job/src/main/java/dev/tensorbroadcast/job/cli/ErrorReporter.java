@@ -18,7 +18,7 @@ final class ErrorReporter {
 
     private ErrorReporter() {}
 
-    /** picocli could not parse the arguments; the options are not parsed either, so the flags come from the raw args. */
+    /** picocli could not parse the arguments, so {@code --json} and {@code --verbose} are looked up in the raw args. */
     static int handleUsageError(ParameterException error, String[] args) {
         CommandLine failed = error.getCommandLine();
         boolean json = Arrays.asList(args).contains(OutputOptions.JSON);
