@@ -19,10 +19,10 @@ final class ByteSize {
             throw new InvalidRequestException("Cannot parse " + what + " '" + text
                     + "': write a number of bytes with an optional k, m, g or t (binary units), such as 128m or 4096");
         }
-        int shift = 10 * "kmgt".indexOf(matcher.group(2).isEmpty() ? " " : matcher.group(2)) + 10;
+        String unit = matcher.group(2);
         try {
             long number = Long.parseLong(matcher.group(1));
-            return matcher.group(2).isEmpty() ? number : Math.multiplyExact(number, 1L << shift);
+            return unit.isEmpty() ? number : Math.multiplyExact(number, 1L << (10 * ("kmgt".indexOf(unit) + 1)));
         } catch (NumberFormatException | ArithmeticException e) {
             throw new InvalidRequestException("Cannot parse " + what + " '" + text + "': it exceeds "
                     + Long.MAX_VALUE + " bytes");
