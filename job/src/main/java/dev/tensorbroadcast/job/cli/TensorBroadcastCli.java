@@ -1,10 +1,59 @@
 package dev.tensorbroadcast.job.cli;
 
-/** Placeholder entry point until the CLI lands; replaced in this same change. */
-public final class TensorBroadcastCli {
-    private TensorBroadcastCli() {}
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code tensor-broadcast} command: each subcommand is a small class of its own. {@link #run} is the whole
+ * program, so tests call it in-process; {@link #main} only turns its result into the exit status.
+ */
+@Command(name = "tensor-broadcast",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
+                + " ONNX, OpenVINO and nGraph.",
+        subcommands = PlanCommand.class)
+public final class TensorBroadcastCli implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(0);
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the command line and returns its exit code: {@link ExitCode}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, UTF_8), true);
+        PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, UTF_8), true);
+        try {
+            return commandLine(outWriter, errWriter).execute(args);
+        } finally {
+            outWriter.flush();
+            errWriter.flush();
+        }
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new TensorBroadcastCli());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(ErrorReporter::handleUsageError);
+        commandLine.setExecutionExceptionHandler(ErrorReporter::handleExecutionError);
+        return commandLine;
+    }
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected "
+                + String.join(" or ", spec.subcommands().keySet()));
     }
 }

@@ -1,0 +1,67 @@
+package dev.tensorbroadcast.job.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.planner.BroadcastException;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Reports a failure as one line on stderr, or as {@code {"error": {"kind", "message"}}} on stdout with
+ * {@code --json}; the stack trace follows on stderr only with {@code --verbose}.
+ */
+final class ErrorReporter {
+    static final String USAGE = "usage";
+    static final String INTERNAL = "internal";
+
+    private ErrorReporter() {}
+
+    /** picocli could not parse the arguments, so {@code --json} and {@code --verbose} are looked up in the raw args. */
+    static int handleUsageError(ParameterException error, String[] args) {
+        CommandLine failed = error.getCommandLine();
+        boolean json = Arrays.asList(args).contains(OutputOptions.JSON);
+        boolean verbose = Arrays.asList(args).contains(OutputOptions.VERBOSE);
+        String message = error.getMessage() + "; see '" + failed.getCommandSpec().qualifiedName() + " --help'";
+        return report(failed, json, verbose, USAGE, message, error, ExitCode.REFUSED);
+    }
+
+    static int handleExecutionError(Exception error, CommandLine failed, ParseResult parsed) {
+        ParseResult leaf = parsed;
+        while (leaf.hasSubcommand()) {
+            leaf = leaf.subcommand();
+        }
+        boolean json = leaf.hasMatchedOption(OutputOptions.JSON);
+        boolean verbose = leaf.hasMatchedOption(OutputOptions.VERBOSE);
+        if (error instanceof BroadcastException refused) {
+            return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);
+        }
+        String message = "internal error: " + error;
+        return report(failed, json, verbose, INTERNAL, message, error, ExitCode.INTERNAL_ERROR);
+    }
+
+    private static int report(CommandLine failed, boolean json, boolean verbose, String kind, String message,
+            Throwable error, int exitCode) {
+        String line = oneLine(message);
+        PrintWriter err = failed.getErr();
+        if (json) {
+            ObjectNode body = Json.MAPPER.createObjectNode();
+            body.putObject("error").put("kind", kind).put("message", line);
+            failed.getOut().println(Json.write(body));
+        } else {
+            err.println(line);
+        }
+        if (verbose) {
+            error.printStackTrace(err);
+        }
+        err.flush();
+        failed.getOut().flush();
+        return exitCode;
+    }
+
+    /** Scripts read the first line only: a message must never spill onto a second. */
+    private static String oneLine(String message) {
+        return String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,137 @@
+package dev.tensorbroadcast.job.cli;
+
+import dev.tensorbroadcast.planner.BroadcastMode;
+import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TargetShape;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code plan}: applies a dialect's rule to shapes and prints the output, its rows and partitions and the copy
+ * program. It reads no data and starts no Spark, so it answers at once for any size.
+ *
+ * <p>Values are kept as text and parsed here, so a bad value is reported by the planner's own message.
+ */
+@Command(name = "plan",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Plans a broadcast: the output shape, its rows and partitions, and the copy program.",
+            "Reads no data and starts no Spark. Shapes are written [2,3] or 2,3; [] is a scalar."
+        })
+final class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dialect", required = true, paramLabel = "<dialect>",
+            description = "numpy, pytorch, paddle, mindspore, onnx, openvino or ngraph.")
+    String dialect;
+
+    @Option(names = "--input-shape", required = true, paramLabel = "<shape>",
+            description = "An input's shape; repeat it for several inputs (numpy, pytorch, paddle without --shape).")
+    List<String> inputShapes;
+
+    @Option(names = "--shape", paramLabel = "<shape>",
+            description = "The target shape; -1 where the dialect allows it (mindspore, pytorch, paddle).")
+    String shape;
+
+    @Option(names = "--mode", paramLabel = "<mode>",
+            description = "openvino only: numpy (default), explicit, bidirectional or pdpd.")
+    String mode;
+
+    @Option(names = "--axes-mapping", paramLabel = "<axes>",
+            description = "openvino explicit mode: the output axis of each input axis, such as [0,2].")
+    String axesMapping;
+
+    @Option(names = "--broadcast-axes", paramLabel = "<axes>",
+            description = "ngraph: the output axes that are new, such as [0]; [] if none.")
+    String broadcastAxes;
+
+    @Option(names = "--axis", paramLabel = "<axis>",
+            description = "openvino pdpd mode: the output axis the input starts at; -1 (default) aligns it right.")
+    Long axis;
+
+    @Option(names = "--dtype", paramLabel = "<dtype>", defaultValue = "float32",
+            description = "The element type of every input (default: ${DEFAULT-VALUE}).")
+    String dtype;
+
+    @Option(names = "--partition-size", paramLabel = "<size>",
+            description = "Target bytes per partition, such as 128m (default), 64k, 1g or 4096; binary units.")
+    String partitionSize;
+
+    @Option(names = "--partitions", paramLabel = "<count>",
+            description = "An exact partition count instead of a size; fewer when the output has fewer rows.")
+    Long partitions;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() {
+        requireAtMostOne("--partition-size", partitionSize, "--partitions", partitions,
+                "give a size per partition or a partition count");
+        requireAtMostOne("--axes-mapping", axesMapping, "--broadcast-axes", broadcastAxes,
+                "openvino explicit mode takes the first, ngraph the second");
+        BroadcastPlan plan = request().plan();
+        PartitionPlan.Builder partitioning = PartitionPlan.builderFor(plan);
+        if (partitionSize != null) {
+            partitioning.partitionBytes(ByteSize.parse("partition size", partitionSize));
+        }
+        if (partitions != null) {
+            partitioning.partitions(partitions);
+        }
+        PlanSummary summary = new PlanSummary(plan, partitioning.build());
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json) {
+            out.println(Json.write(summary.toJson()));
+        } else {
+            summary.printText(out);
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    private BroadcastRequest request() {
+        DType type = DType.parse(dtype);
+        BroadcastRequest.Builder request = BroadcastRequest.builder(Dialect.parse(dialect));
+        for (String input : inputShapes) {
+            request.input(Shape.parse(input), type);
+        }
+        if (shape != null) {
+            request.target(TargetShape.parse(shape));
+        }
+        if (mode != null) {
+            request.mode(BroadcastMode.parse(mode));
+        }
+        if (axesMapping != null) {
+            request.axesMapping(AxisList.parse("axes mapping", axesMapping));
+        }
+        if (broadcastAxes != null) {
+            request.broadcastAxes(AxisList.parse("broadcast axes", broadcastAxes));
+        }
+        if (axis != null) {
+            request.axis(axis);
+        }
+        return request.build();
+    }
+
+    private void requireAtMostOne(String option, Object value, String otherOption, Object other, String hint) {
+        if (value != null && other != null) {
+            throw new ParameterException(spec.commandLine(), "Cannot use " + option + " with " + otherOption
+                    + ": they are mutually exclusive (" + hint + ")");
+        }
+    }
+}
