@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 
@@ -21,6 +23,9 @@ public final class TensorKernel {
     private final FixedWidthSink fixedWidth;
     private final BitSink valueBits;
     private final BitSink validityBits;
+    /** Complex with nulls: the program over (real, imaginary) storage values, with a validity bit per value. */
+    private final CopyProgram storageProgram;
+    private final BitSink storageValidityBits;
     private final StringOffsetsSink stringOffsets;
     private final StringDataSink stringData;
     private final int maxStringBytes;
@@ -33,6 +38,13 @@ public final class TensorKernel {
                 ? new FixedWidthSink(source.values(), dtype.byteWidth()) : null;
         this.valueBits = dtype == DType.BOOL ? new BitSink(source.values()) : null;
         this.validityBits = source.hasNulls() ? new BitSink(source.validity()) : null;
+        if (ArrowDTypes.isComplex(dtype) && source.hasNulls()) {
+            this.storageProgram = storageProgram(program);
+            this.storageValidityBits = new BitSink(pairBits(source.validity(), source.elements()));
+        } else {
+            this.storageProgram = null;
+            this.storageValidityBits = null;
+        }
         if (dtype == DType.STRING) {
             this.stringOffsets = new StringOffsetsSink(source.offsets());
             this.stringData = new StringDataSink(source.values(), source.offsets());
@@ -141,6 +153,50 @@ public final class TensorKernel {
             validityBits.target(validity.memoryAddress());
             program.run(start, end, validityBits);
         }
+    }
+
+    /**
+     * Fills the validity bits of the stored values of {@code [start, end)}: as {@link #fillValidity}, except for
+     * complex types, stored as two values each, whose every element gets two equal bits.
+     */
+    public void fillStorageValidity(long start, long end, ArrowBuf validity) {
+        if (!ArrowDTypes.isComplex(source.dtype())) {
+            fillValidity(start, end, validity);
+            return;
+        }
+        long count = checkRange(start, end) * 2;
+        checkCapacity(validity, (count + 7) >>> 3, "validity");
+        if (storageValidityBits == null) {
+            Bits.fill(validity.memoryAddress(), 0, count, true);
+        } else {
+            storageValidityBits.target(validity.memoryAddress());
+            storageProgram.run(start * 2, end * 2, storageValidityBits);
+        }
+    }
+
+    /** The same nest over values twice as many: every level's stride doubles and a last level walks the pair. */
+    private static CopyProgram storageProgram(CopyProgram program) {
+        long[] counts = program.counts();
+        long[] strides = program.strides();
+        long[] dims = Arrays.copyOf(counts, counts.length + 1);
+        long[] doubled = new long[counts.length + 1];
+        for (int level = 0; level < counts.length; level++) {
+            doubled[level] = strides[level] * 2;
+        }
+        dims[counts.length] = 2;
+        doubled[counts.length] = 1;
+        return CopyProgram.of(Shape.of(dims), doubled);
+    }
+
+    /** A bitmap with each bit of {@code bits} twice: the validity of (real, imaginary) pairs. */
+    private static byte[] pairBits(byte[] bits, long elements) {
+        byte[] pairs = new byte[(int) ((elements * 2 + 7) >>> 3)];
+        for (long i = 0; i < elements; i++) {
+            if (Bits.get(bits, i)) {
+                pairs[(int) (i >>> 2)] |= (byte) (3 << ((i & 3) << 1));
+            }
+        }
+        return pairs;
     }
 
     private long checkRange(long start, long end) {
