@@ -6,6 +6,8 @@ import org.apache.arrow.memory.util.MemoryUtil;
 final class Bytes {
     /** Below this many bytes a repeated block is first spread with 8-byte stores, not doubled with memcpy calls. */
     private static final long PATTERN_LIMIT = 8;
+    /** A pattern is stored up to this many bytes; the rest doubles with memcpy, which stores wider than 8 bytes. */
+    private static final long PATTERN_BYTES = 512;
 
     private Bytes() {}
 
@@ -27,14 +29,15 @@ final class Bytes {
 
     /**
      * The {@code block} bytes at {@code address} are written; repeats them so that they appear {@code times} times in
-     * a row. Blocks of 1, 2, 4 or 8 bytes are spread as an 8-byte pattern; others double the written part with each
-     * copy, so a block of any size costs log2(times) memcpy calls.
+     * a row. Blocks of 1, 2, 4 or 8 bytes are first spread as an 8-byte pattern over up to 512 bytes; then the written
+     * part doubles with each copy, so a block of any size costs about log2(times) memcpy calls.
      */
     static void repeat(long address, long block, long times) {
         long total = block * times;
         if (block <= PATTERN_LIMIT && (PATTERN_LIMIT % block) == 0) {
             long pattern = pattern(address, (int) block);
-            long end = address + total;
+            long patterned = Math.min(total, PATTERN_BYTES);
+            long end = address + patterned;
             // starting at the block itself rewrites its bytes unchanged and keeps the stores in step with the pattern
             long at = address;
             for (; at + 8 <= end; at += 8) {
@@ -43,9 +46,14 @@ final class Bytes {
             for (; at < end; at++) {
                 MemoryUtil.putByte(at, (byte) (pattern >>> (((at - address) & 7) << 3)));
             }
+            grow(address, patterned, total);
             return;
         }
-        long filled = block;
+        grow(address, block, total);
+    }
+
+    /** Grows the written prefix {@code [0, filled)} to {@code [0, total)} by copying it after itself. */
+    private static void grow(long address, long filled, long total) {
         while (filled < total) {
             long length = Math.min(filled, total - filled);
             MemoryUtil.copyMemory(address, address + filled, length);
