@@ -224,7 +224,7 @@ public final class NpyReader {
         }
         Parsed descr = dict.get("descr");
         if (!(descr.value() instanceof String descrText)) {
-            throw NpyDType.unsupported(name, descr.text());
+            throw NpyDType.notAString(name, descr.text());
         }
         NpyDType type = NpyDType.parse(name, descrText);
         Parsed fortran = dict.get("fortran_order");
