@@ -85,15 +85,15 @@ record NpyDType(DType dtype, int itemSize, int swapWidth, Kind kind, boolean big
     static SourceFormatException unsupported(String name, String descr) {
         String hint = descr.matches("[<>|=]?O[0-9]*") ? " (object arrays hold pickled Python objects)"
                 : descr.matches("[<>|=]?V[0-9]*") ? " (void/structured records)" : "";
-        return unsupported(name, "'" + descr + "'" + hint);
+        return rejection(name, "'" + descr + "'" + hint);
     }
 
     /** A descr that is not a string: numpy writes a list of fields for structured dtypes. */
     static SourceFormatException notAString(String name, String descrText) {
-        return unsupported(name, descrText + " (structured dtypes are not supported)");
+        return rejection(name, descrText + " (structured dtypes are not supported)");
     }
 
-    private static SourceFormatException unsupported(String name, String shown) {
+    private static SourceFormatException rejection(String name, String shown) {
         return new SourceFormatException(name, "unsupported dtype " + shown + "; supported: " + SUPPORTED);
     }
 
