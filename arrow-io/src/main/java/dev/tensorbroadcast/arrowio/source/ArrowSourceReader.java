@@ -29,7 +29,6 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
-import org.apache.arrow.vector.util.ValueVectorUtility;
 
 /**
  * Reads one column of an Arrow IPC file or stream (told apart by the {@code ARROW1} magic) into a
@@ -135,18 +134,14 @@ public final class ArrowSourceReader {
         List<Field> fields = root.getSchema().getFields();
         int chosen = chooseColumn(name, fields, options.column());
         ArrowColumn column = ArrowColumn.resolve(name, fields.get(chosen));
-        int indexAt = indexColumn(name, fields, chosen);
+        int indexAt = indexColumn(name, fields);
         ColumnAccumulator values = new ColumnAccumulator(name, column, budget);
         ColumnAccumulator index = indexAt < 0 ? null
                 : new ColumnAccumulator(name, ArrowColumn.resolve(name, fields.get(indexAt)), budget);
         while (reader.loadNextBatch()) {
-            FieldVector vector = root.getVector(chosen);
-            ValueVectorUtility.validateFull(vector);
-            values.append(vector);
+            values.append(root.getVector(chosen));
             if (index != null) {
-                FieldVector indexVector = root.getVector(indexAt);
-                ValueVectorUtility.validateFull(indexVector);
-                index.append(indexVector);
+                index.append(root.getVector(indexAt));
             }
         }
         return new Batches(column, values, index);
@@ -280,11 +275,11 @@ public final class ArrowSourceReader {
                         + "it '" + DEFAULT_COLUMN + "'");
     }
 
-    /** The {@code index} column that orders the rows, or -1 when there is none (or it is the column read). */
-    private static int indexColumn(String name, List<Field> fields, int chosen) {
+    /** The {@code index} column that orders the rows (even when it is the column read), or -1. */
+    private static int indexColumn(String name, List<Field> fields) {
         for (int i = 0; i < fields.size(); i++) {
             Field field = fields.get(i);
-            if (i != chosen && field.getName().equals(INDEX_COLUMN)) {
+            if (field.getName().equals(INDEX_COLUMN)) {
                 if (!new ArrowType.Int(64, true).equals(field.getType()) || field.getDictionary() != null) {
                     throw new SourceFormatException(name, "the index column is " + field.getType()
                             + "; it must be Int(64, signed), the position of each row");
