@@ -18,13 +18,16 @@ final class IpcFraming {
     static void checkStream(String file, byte[] bytes) {
         ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         int pos = 0;
-        while (bytes.length - pos >= 4) {
+        while (pos < bytes.length) {
             int start = pos;
+            if (bytes.length - pos < 4) {
+                throw truncated(file, start);
+            }
             int length = in.getInt(pos);
             pos += 4;
             if (length == CONTINUATION) {
                 if (bytes.length - pos < 4) {
-                    return;
+                    throw truncated(file, start);
                 }
                 length = in.getInt(pos);
                 pos += 4;
@@ -52,5 +55,10 @@ final class IpcFraming {
             }
             pos += (int) body;
         }
+    }
+
+    private static SourceFormatException truncated(String file, int start) {
+        return new SourceFormatException(file, "the Arrow stream is truncated: it ends inside the message header at "
+                + "byte " + start);
     }
 }
