@@ -1,0 +1,214 @@
+package dev.tensorbroadcast.arrowio;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.util.List;
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes one partition of a broadcast output as an Arrow IPC file: columns {@code index} (int64, the row's position
+ * in the whole output) and {@code tensor} (see {@link TensorColumn#field}), in record batches of about
+ * {@link #batchBytes()} of values and at least one row each. The vectors are allocated once per file at the size of
+ * the largest batch and refilled for every batch, so memory is bounded by the batch size whatever the partition size.
+ */
+public final class ArrowTensorFileWriter {
+    public static final long DEFAULT_BATCH_BYTES = 32L << 20;
+    public static final String INDEX_COLUMN = "index";
+    public static final String TENSOR_COLUMN = "tensor";
+
+    private final long batchBytes;
+    private final IpcCompression compression;
+
+    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression) {
+        this.batchBytes = batchBytes;
+        this.compression = compression;
+    }
+
+    public static ArrowTensorFileWriter create() {
+        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE);
+    }
+
+    /** Batches of about this many bytes of values (at least one row each). */
+    public ArrowTensorFileWriter withBatchBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("Cannot use batch size " + bytes + ": it must be at least 1 byte");
+        }
+        return new ArrowTensorFileWriter(bytes, compression);
+    }
+
+    public ArrowTensorFileWriter withCompression(IpcCompression codec) {
+        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"));
+    }
+
+    public long batchBytes() {
+        return batchBytes;
+    }
+
+    public IpcCompression compression() {
+        return compression;
+    }
+
+    /** The schema of the files: {@code index} and {@code tensor} of this dtype and row shape. */
+    public static Schema schema(DType dtype, Shape rowShape) {
+        return new Schema(List.of(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)),
+                new TensorColumn(TENSOR_COLUMN, dtype, rowShape).field()));
+    }
+
+    /** Writes to a new file at {@code path}, replacing any file there. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
+            Path path) throws IOException {
+        requireNonNull(fileSystem, "fileSystem is null");
+        requireNonNull(path, "path is null");
+        try (FSDataOutputStream out = fileSystem.create(path, true)) {
+            return write(kernel, rowShape, partition, out);
+        }
+    }
+
+    /** Writes the file to {@code out}, which stays open. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputStream out)
+            throws IOException {
+        return write(kernel, rowShape, partition, Channels.newChannel(requireNonNull(out, "out is null")));
+    }
+
+    /** Writes the file to {@code out}, which stays open. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, WritableByteChannel out)
+            throws IOException {
+        requireNonNull(kernel, "kernel is null");
+        requireNonNull(rowShape, "rowShape is null");
+        requireNonNull(partition, "partition is null");
+        requireNonNull(out, "out is null");
+        long rowElements = rowShape.elements();
+        if (rowElements != partition.rowElements()) {
+            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
+                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
+        }
+        if (partition.endElement() > kernel.program().elements()) {
+            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": it ends at element "
+                    + partition.endElement() + " of an output of " + kernel.program().elements());
+        }
+        DType dtype = kernel.dtype();
+        int rowsPerBatch = rowsPerBatch(dtype, rowElements, kernel.maxStringBytes(), partition.rowCount());
+        CountingChannel channel = new CountingChannel(out);
+        int batches = 0;
+        try (BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(schema(dtype, rowShape), allocator);
+                ArrowFileWriter writer = new ArrowFileWriter(root, null, channel, null, IpcOption.DEFAULT,
+                        codecFactory(), compression.codec())) {
+            BatchVectors vectors = new BatchVectors(root, dtype, rowElements, rowsPerBatch, kernel.maxStringBytes());
+            writer.start();
+            for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
+                int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
+                vectors.fill(kernel, row, rows);
+                root.setRowCount(rows);
+                writer.writeBatch();
+                batches++;
+            }
+            writer.end();
+        }
+        return new ArrowWriteResult(partition.rowCount(), channel.bytes(), batches);
+    }
+
+    private CompressionCodec.Factory codecFactory() {
+        return compression == IpcCompression.NONE ? NoCompressionCodec.Factory.INSTANCE
+                : CommonsCompressionFactory.INSTANCE;
+    }
+
+    /** Rows per batch: about {@link #batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */
+    int rowsPerBatch(DType dtype, long rowElements, int maxStringBytes, long partitionRows) {
+        long valueBytes;
+        long storageElements = rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1);
+        if (dtype == DType.BOOL) {
+            valueBytes = (rowElements + 7) / 8;
+        } else if (dtype == DType.STRING) {
+            // the longest string bounds the data of any batch without counting it first
+            valueBytes = rowElements * (4L + maxStringBytes);
+            if (rowElements * (long) maxStringBytes > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("Cannot write rows of " + rowElements + " strings of up to "
+                        + maxStringBytes + " bytes: a row may hold at most " + Integer.MAX_VALUE + " bytes of strings");
+            }
+        } else {
+            valueBytes = rowElements * dtype.byteWidth();
+        }
+        long rows = Math.max(1, batchBytes / (8 + valueBytes + (rowElements + 7) / 8));
+        rows = Math.min(rows, Math.max(1, partitionRows));
+        if (storageElements > 0) {
+            rows = Math.min(rows, Math.max(1, (Integer.MAX_VALUE - 1) / storageElements));
+        }
+        if (dtype == DType.STRING && maxStringBytes > 0) {
+            rows = Math.min(rows, Math.max(1, Integer.MAX_VALUE / (rowElements * maxStringBytes)));
+        }
+        return (int) Math.min(rows, Integer.MAX_VALUE - 1);
+    }
+
+    /** The vectors of one file, allocated once for the largest batch and refilled per batch. */
+    private static final class BatchVectors {
+        private final DType dtype;
+        private final long rowElements;
+        private final BigIntVector index;
+        private final FixedSizeListVector list;
+        private final FieldVector values;
+
+        BatchVectors(VectorSchemaRoot root, DType dtype, long rowElements, int rowsPerBatch, int maxStringBytes) {
+            this.dtype = dtype;
+            this.rowElements = rowElements;
+            this.index = (BigIntVector) root.getVector(INDEX_COLUMN);
+            FieldVector tensor = root.getVector(TENSOR_COLUMN);
+            this.list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
+                    : (FixedSizeListVector) tensor;
+            this.values = list.getDataVector();
+            index.allocateNew(rowsPerBatch);
+            list.setInitialCapacity(rowsPerBatch);
+            list.allocateNew();
+            int storageElements = (int) (rowsPerBatch * rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1));
+            if (values instanceof VarCharVector strings) {
+                strings.allocateNew(Math.max(1, (long) storageElements * maxStringBytes), storageElements);
+            }
+            // neither rows nor indexes are ever null: their validity is set once for every batch
+            index.getValidityBuffer().setOne(0, index.getValidityBuffer().capacity());
+            list.getValidityBuffer().setOne(0, list.getValidityBuffer().capacity());
+        }
+
+        void fill(TensorKernel kernel, long firstRow, int rows) {
+            long address = index.getDataBuffer().memoryAddress();
+            for (int i = 0; i < rows; i++) {
+                MemoryUtil.putLong(address + ((long) i << 3), firstRow + i);
+            }
+            long start = firstRow * rowElements;
+            long end = start + rows * rowElements;
+            kernel.fillStorageValidity(start, end, values.getValidityBuffer());
+            if (dtype == DType.STRING) {
+                VarCharVector strings = (VarCharVector) values;
+                kernel.fillStringOffsets(start, end, strings.getOffsetBuffer());
+                kernel.fillStringData(start, end, strings.getOffsetBuffer(), strings.getDataBuffer());
+                strings.setLastSet((int) (end - start) - 1);
+            } else {
+                kernel.fillValues(start, end, values.getDataBuffer());
+            }
+        }
+    }
+}
