@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -35,7 +36,7 @@ import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
  * {@link SourceTensor}: every record batch, concatenated, reordered by an {@code index} column when there is one.
  * See {@code docs/formats.md} for the columns accepted and how they map to tensors.
  *
- * <p>The whole source is read onto the heap first (it must fit {@link SourceLimits}), so that every length in it can
+ * <p>LZ4- and ZSTD-compressed bodies are decompressed. The whole source is read onto the heap first (it must fit {@link SourceLimits}), so that every length in it can
  * be checked against the bytes that really exist; Arrow's own buffers come from an allocator with the same limit.
  * Anything malformed, truncated or inconsistent is reported as one {@link SourceFormatException}.
  */
@@ -111,8 +112,10 @@ public final class ArrowSourceReader {
         Batches batches;
         try (BufferAllocator allocator = new RootAllocator(limits.maxHeapBytes());
                 ArrowReader reader = file
-                        ? new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator)
-                        : new ArrowStreamReader(new ByteArrayInputStream(bytes), allocator)) {
+                        ? new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator,
+                                CommonsCompressionFactory.INSTANCE)
+                        : new ArrowStreamReader(new ByteArrayInputStream(bytes), allocator,
+                                CommonsCompressionFactory.INSTANCE)) {
             batches = readBatches(name, reader, options, budget);
         } catch (SourceFormatException e) {
             throw e;

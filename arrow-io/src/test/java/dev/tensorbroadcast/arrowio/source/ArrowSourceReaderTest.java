@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -30,6 +31,8 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.ArrowWriter;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -150,6 +153,32 @@ class ArrowSourceReaderTest {
             writer.end();
         }
         return out.toByteArray();
+    }
+
+    @Test
+    void readsCompressedFiles() throws IOException {
+        Schema schema = new Schema(List.of(Field.notNullable("tensor", new ArrowType.Int(64, true))));
+        for (CompressionUtil.CodecType codec : List.of(CompressionUtil.CodecType.LZ4_FRAME,
+                CompressionUtil.CodecType.ZSTD)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (BufferAllocator allocator = new RootAllocator();
+                    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+                    ArrowWriter writer = new ArrowFileWriter(root, null, Channels.newChannel(out), Map.of(),
+                            IpcOption.DEFAULT, CommonsCompressionFactory.INSTANCE, codec)) {
+                BigIntVector vector = (BigIntVector) root.getVector(0);
+                vector.allocateNew(1000);
+                for (int i = 0; i < 1000; i++) {
+                    vector.set(i, i * 3L);
+                }
+                root.setRowCount(1000);
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+            List<Object> values = TensorValues.of(read(out.toByteArray()));
+            assertThat(values).hasSize(1000);
+            assertThat(values.get(999)).isEqualTo(2997L);
+        }
     }
 
     @Test
