@@ -1,0 +1,107 @@
+package dev.tensorbroadcast.arrowio.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.planner.DType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.util.Base64;
+import java.util.List;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type.Repetition;
+import org.apache.parquet.schema.Types;
+
+/**
+ * The Parquet layout of our rows: {@code required int64 index} and {@code required group tensor (LIST) { repeated
+ * group list { optional <value> element } }}, the three-level list every reader understands, plus the Arrow schema
+ * under {@code ARROW:schema} so pyarrow restores the tensor type.
+ */
+public final class ParquetTensorSchema {
+    public static final String INDEX = "index";
+    public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
+
+    private final TensorColumn column;
+    private final MessageType messageType;
+
+    public ParquetTensorSchema(TensorColumn column) {
+        this.column = requireNonNull(column, "column is null");
+        PrimitiveType element = Types.primitive(physicalType(column.dtype()), Repetition.OPTIONAL)
+                .length(column.dtype() == DType.FLOAT16 ? 2 : 0)
+                .as(logicalType(column.dtype()))
+                .named("element");
+        this.messageType = Types.buildMessage()
+                .required(PrimitiveTypeName.INT64).named(INDEX)
+                .requiredGroup().as(LogicalTypeAnnotation.listType())
+                .repeatedGroup().addField(element).named("list")
+                .named(column.name())
+                .named("tensor_broadcast");
+    }
+
+    public TensorColumn column() {
+        return column;
+    }
+
+    public MessageType messageType() {
+        return messageType;
+    }
+
+    ColumnDescriptor indexDescriptor() {
+        return messageType.getColumnDescription(new String[] {INDEX});
+    }
+
+    ColumnDescriptor valuesDescriptor() {
+        return messageType.getColumnDescription(new String[] {column.name(), "list", "element"});
+    }
+
+    /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
+    public String arrowSchema() {
+        Schema schema = new Schema(List.of(
+                new Field(INDEX, FieldType.notNullable(new ArrowType.Int(64, true)), null), column.field()));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    static PrimitiveTypeName physicalType(DType dtype) {
+        return switch (dtype) {
+            case BOOL -> PrimitiveTypeName.BOOLEAN;
+            case INT8, INT16, INT32, UINT8, UINT16, UINT32, BFLOAT16 -> PrimitiveTypeName.INT32;
+            case INT64, UINT64 -> PrimitiveTypeName.INT64;
+            case FLOAT16 -> PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+            case FLOAT32, COMPLEX64 -> PrimitiveTypeName.FLOAT;
+            case FLOAT64, COMPLEX128 -> PrimitiveTypeName.DOUBLE;
+            case STRING -> PrimitiveTypeName.BINARY;
+        };
+    }
+
+    private static LogicalTypeAnnotation logicalType(DType dtype) {
+        return switch (dtype) {
+            case INT8 -> LogicalTypeAnnotation.intType(8, true);
+            case INT16 -> LogicalTypeAnnotation.intType(16, true);
+            case UINT8 -> LogicalTypeAnnotation.intType(8, false);
+            case UINT16, BFLOAT16 -> LogicalTypeAnnotation.intType(16, false);
+            case UINT32 -> LogicalTypeAnnotation.intType(32, false);
+            case UINT64 -> LogicalTypeAnnotation.intType(64, false);
+            case FLOAT16 -> LogicalTypeAnnotation.float16Type();
+            case STRING -> LogicalTypeAnnotation.stringType();
+            default -> null;
+        };
+    }
+}

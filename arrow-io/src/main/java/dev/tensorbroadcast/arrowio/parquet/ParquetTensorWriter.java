@@ -1,0 +1,172 @@
+package dev.tensorbroadcast.arrowio.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.planner.DType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * Writes tensor rows to one Parquet file, page by page, straight from the Arrow buffers the kernel filled: levels are
+ * encoded as runs per row, values PLAIN (in place where the layouts agree). No per-value writer calls, no objects
+ * per element. Each {@link #write} call becomes one row group, so memory is bounded by the caller's batch.
+ */
+public final class ParquetTensorWriter implements Closeable {
+    /** Definition levels of a value: 2 present, 1 null; 0 marks an empty row (a tensor with no elements). */
+    private static final int PRESENT = 2;
+    private static final int NULL = 1;
+    /** Only used by the file writer to align row groups; ours are one per batch. */
+    private static final long ROW_GROUP_BYTES = 128L << 20;
+
+    private final ParquetTensorSchema schema;
+    private final ParquetWriteOptions options;
+    private final ParquetFileWriter writer;
+    private final CodecFactory codecs;
+    private final BytesInputCompressor compressor;
+    private final long rowElements;
+    private final PlainValues plain;
+    private final RleRuns repetition = new RleRuns(1);
+    private final RleRuns definition = new RleRuns(PRESENT);
+    private long rows;
+    private boolean closed;
+
+    private ParquetTensorWriter(OutputFile file, TensorColumn column, ParquetWriteOptions options) throws IOException {
+        this.schema = new ParquetTensorSchema(column);
+        this.options = requireNonNull(options, "options is null");
+        this.rowElements = column.storageShape().elements();
+        this.plain = new PlainValues(column.dtype());
+        this.writer = new ParquetFileWriter(file, schema.messageType(), ParquetFileWriter.Mode.CREATE,
+                ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+        this.codecs = new CodecFactory(new Configuration(false), (int) Math.min(options.pageBytes(), 1 << 30));
+        this.compressor = codecs.getCompressor(options.codec());
+        writer.start();
+    }
+
+    /** Opens a writer for rows of {@code column}; the file is created (it must not exist). */
+    public static ParquetTensorWriter create(OutputFile file, TensorColumn column, ParquetWriteOptions options)
+            throws IOException {
+        return new ParquetTensorWriter(requireNonNull(file, "file is null"), requireNonNull(column, "column is null"),
+                options);
+    }
+
+    /**
+     * Writes {@code rowCount} rows numbered from {@code firstRow}, whose elements are the first
+     * {@code rowCount * rowElements} entries of {@code values} (the child vector of the tensor column; complex types
+     * count their real and imaginary parts as two entries).
+     */
+    public void write(long firstRow, int rowCount, FieldVector values) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("writer is closed");
+        }
+        if (rowCount == 0) {
+            return;
+        }
+        writer.startBlock(rowCount);
+        writeIndex(firstRow, rowCount);
+        writeValues(rowCount, values);
+        writer.endBlock();
+        rows += rowCount;
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    private void writeIndex(long firstRow, int rowCount) throws IOException {
+        ColumnDescriptor descriptor = schema.indexDescriptor();
+        writer.startColumn(descriptor, rowCount, options.codec());
+        int perPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / 8));
+        byte[] page = new byte[perPage * 8];
+        for (int done = 0; done < rowCount; done += perPage) {
+            int count = Math.min(perPage, rowCount - done);
+            for (int i = 0; i < count; i++) {
+                long index = firstRow + done + i;
+                for (int b = 0; b < 8; b++) {
+                    page[i * 8 + b] = (byte) (index >>> (8 * b));
+                }
+            }
+            writePage(descriptor, count, count, BytesInput.from(page, 0, count * 8));
+        }
+        writer.endColumn();
+    }
+
+    private void writeValues(int rowCount, FieldVector values) throws IOException {
+        ColumnDescriptor descriptor = schema.valuesDescriptor();
+        long levels = rowElements == 0 ? rowCount : rowCount * rowElements;
+        writer.startColumn(descriptor, levels, options.codec());
+        long valueBytes = Math.max(1, rowElements * PlainValues.sizingWidth(valueDtype(), values));
+        int rowsPerPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / valueBytes));
+        boolean nulls = values.getNullCount() > 0;
+        for (int done = 0; done < rowCount; done += rowsPerPage) {
+            int count = Math.min(rowsPerPage, rowCount - done);
+            long from = done * rowElements;
+            long to = from + count * rowElements;
+            repetition.reset();
+            definition.reset();
+            if (rowElements == 0) {
+                repetition.add(0, count);
+                definition.add(0, count);
+            } else {
+                for (int row = 0; row < count; row++) {
+                    repetition.add(0, 1);
+                    repetition.add(1, rowElements - 1);
+                }
+                if (nulls) {
+                    addValidityRuns(values.getValidityBuffer(), from, to);
+                } else {
+                    definition.add(PRESENT, to - from);
+                }
+            }
+            BytesInput body = BytesInput.concat(BytesInput.from(repetition.finishWithLength()),
+                    BytesInput.from(definition.finishWithLength()), plain.encode(values, from, to));
+            writePage(descriptor, Math.toIntExact(repetition.levels()), count, body);
+        }
+        writer.endColumn();
+    }
+
+    private DType valueDtype() {
+        return schema.column().dtype();
+    }
+
+    private void addValidityRuns(ArrowBuf validity, long from, long to) {
+        for (long i = from; i < to; i++) {
+            definition.add(PlainValues.isSet(validity, i) ? PRESENT : NULL, 1);
+        }
+    }
+
+    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body)
+            throws IOException {
+        long uncompressed = body.size();
+        BytesInput compressed = compressor.compress(body);
+        writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed,
+                Statistics.createStats(descriptor.getPrimitiveType()), rowCount, Encoding.RLE, Encoding.RLE,
+                Encoding.PLAIN);
+    }
+
+    /** Writes the footer, with the Arrow schema, and closes the file. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            writer.end(Map.of(ParquetTensorSchema.ARROW_SCHEMA_KEY, schema.arrowSchema()));
+        } finally {
+            codecs.release();
+        }
+    }
+}
