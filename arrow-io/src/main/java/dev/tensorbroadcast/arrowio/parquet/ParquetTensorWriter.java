@@ -85,6 +85,11 @@ public final class ParquetTensorWriter implements Closeable {
         return rows;
     }
 
+    /** The size of the file so far; after {@link #close}, its final size. */
+    public long bytesWritten() throws IOException {
+        return writer.getPos();
+    }
+
     private void writeIndex(long firstRow, int rowCount) throws IOException {
         ColumnDescriptor descriptor = schema.indexDescriptor();
         writer.startColumn(descriptor, rowCount, options.codec());

@@ -1,0 +1,91 @@
+package dev.tensorbroadcast.arrowio.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.ArrowWriteResult;
+import dev.tensorbroadcast.arrowio.TensorBatch;
+import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * Writes one partition as a Parquet file: the kernel fills a batch of rows into reused Arrow vectors (the same
+ * {@link TensorBatch} the Arrow IPC writer uses), and {@link ParquetTensorWriter} turns each batch into a row group.
+ * Memory is bounded by the batch size, whatever the partition's size.
+ */
+public final class ParquetTensorFileWriter {
+    private final long batchBytes;
+    private final ParquetWriteOptions options;
+
+    private ParquetTensorFileWriter(long batchBytes, ParquetWriteOptions options) {
+        if (batchBytes <= 0) {
+            throw new IllegalArgumentException("batchBytes must be positive: " + batchBytes);
+        }
+        this.batchBytes = batchBytes;
+        this.options = requireNonNull(options, "options is null");
+    }
+
+    public static ParquetTensorFileWriter create() {
+        return new ParquetTensorFileWriter(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults());
+    }
+
+    /** About this many bytes of values per batch, hence per row group; at least one row. */
+    public ParquetTensorFileWriter withBatchBytes(long bytes) {
+        return new ParquetTensorFileWriter(bytes, options);
+    }
+
+    public ParquetTensorFileWriter withOptions(ParquetWriteOptions options) {
+        return new ParquetTensorFileWriter(batchBytes, options);
+    }
+
+    /** Writes the partition to a new file at {@code path}. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
+            Path path) throws IOException {
+        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()));
+    }
+
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file)
+            throws IOException {
+        requireNonNull(kernel, "kernel is null");
+        requireNonNull(rowShape, "rowShape is null");
+        requireNonNull(partition, "partition is null");
+        long rowElements = rowShape.elements();
+        if (rowElements != partition.rowElements()) {
+            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
+                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
+        }
+        TensorColumn column = new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape);
+        int rowsPerBatch = TensorBatch.rowsPerBatch(batchBytes, kernel.dtype(), rowElements, kernel.maxStringBytes(),
+                partition.rowCount());
+        int batches = 0;
+        long bytes;
+        try (BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(
+                        ArrowTensorFileWriter.schema(kernel.dtype(), rowShape), allocator)) {
+            TensorBatch batch = new TensorBatch(root, kernel.dtype(), rowElements, rowsPerBatch,
+                    kernel.maxStringBytes());
+            ParquetTensorWriter writer = ParquetTensorWriter.create(file, column, options);
+            try (writer) {
+                for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
+                    int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
+                    batch.fill(kernel, row, rows);
+                    batch.values().setValueCount(Math.toIntExact(rows * column.storageShape().elements()));
+                    writer.write(row, rows, batch.values());
+                    batches++;
+                }
+            }
+            bytes = writer.bytesWritten();
+        }
+        return new ArrowWriteResult(partition.rowCount(), bytes, batches);
+    }
+}
