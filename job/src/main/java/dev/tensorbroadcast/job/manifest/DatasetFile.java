@@ -1,0 +1,39 @@
+package dev.tensorbroadcast.job.manifest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One committed output file: its path relative to the dataset directory, the rows it holds, its size and CRC-32C
+ * checksum, and the executor that wrote it.
+ */
+public record DatasetFile(
+        @JsonProperty("path") String path,
+        @JsonProperty("partition") long partition,
+        @JsonProperty("first_row") long firstRow,
+        @JsonProperty("rows") long rows,
+        @JsonProperty("bytes") long bytes,
+        @JsonProperty("crc32c") String crc32c,
+        @JsonProperty("executor_id") String executorId,
+        @JsonProperty("host") String host) {
+    public DatasetFile {
+        requireNonNull(path, "path is null");
+        requireNonNull(crc32c, "crc32c is null");
+        requireNonNull(executorId, "executorId is null");
+        requireNonNull(host, "host is null");
+        ManifestPaths.requireInside(path);
+        if (partition < 0 || firstRow < 0 || rows < 0 || bytes < 0) {
+            throw new ManifestException("Cannot read manifest entry " + path + ": negative partition, row or byte"
+                    + " count");
+        }
+        if (!crc32c.matches("[0-9a-f]{8}")) {
+            throw new ManifestException("Cannot read manifest entry " + path + ": crc32c '" + crc32c
+                    + "' is not 8 lowercase hex digits");
+        }
+    }
+
+    public long endRow() {
+        return firstRow + rows;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tensorbroadcast.job.manifest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code _manifest.json}: what a dataset holds and how it was made. Written by the driver after the output commit,
+ * before {@code _SUCCESS}; a dataset without both is incomplete.
+ *
+ * @param request the request as the user gave it: dialect, target shape, mode, axes, each as typed
+ * @param inputs each input's path, shape and dtype
+ * @param shape the output shape; {@code rowShape} and {@code rows} say how it is cut into rows
+ * @param format {@code arrow} or {@code parquet}
+ * @param files every file of the dataset, in row order
+ */
+public record Manifest(
+        @JsonProperty("format_version") int formatVersion,
+        @JsonProperty("tool_version") String toolVersion,
+        @JsonProperty("created") String created,
+        @JsonProperty("request") Map<String, String> request,
+        @JsonProperty("inputs") List<ManifestInput> inputs,
+        @JsonProperty("shape") List<Long> shape,
+        @JsonProperty("dtype") String dtype,
+        @JsonProperty("elements") long elements,
+        @JsonProperty("bytes") long bytes,
+        @JsonProperty("row_dims") int rowDims,
+        @JsonProperty("row_shape") List<Long> rowShape,
+        @JsonProperty("rows") long rows,
+        @JsonProperty("format") String format,
+        @JsonProperty("compression") String compression,
+        @JsonProperty("partitions") long partitions,
+        @JsonProperty("files") List<DatasetFile> files) {
+    public static final int FORMAT_VERSION = 1;
+    public static final String FILE_NAME = "_manifest.json";
+    public static final String SUCCESS_FILE_NAME = "_SUCCESS";
+
+    public Manifest {
+        requireNonNull(toolVersion, "toolVersion is null");
+        requireNonNull(created, "created is null");
+        request = Map.copyOf(requireNonNull(request, "request is null"));
+        inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
+        shape = List.copyOf(requireNonNull(shape, "shape is null"));
+        requireNonNull(dtype, "dtype is null");
+        rowShape = List.copyOf(requireNonNull(rowShape, "rowShape is null"));
+        requireNonNull(format, "format is null");
+        requireNonNull(compression, "compression is null");
+        files = List.copyOf(requireNonNull(files, "files is null"));
+        if (formatVersion != FORMAT_VERSION) {
+            throw new ManifestException("Cannot read manifest format version " + formatVersion + ": this tool reads"
+                    + " version " + FORMAT_VERSION);
+        }
+        long next = 0;
+        for (DatasetFile file : files) {
+            if (file.firstRow() != next) {
+                throw new ManifestException("Cannot read manifest: file " + file.path() + " starts at row "
+                        + file.firstRow() + " but the previous files end at row " + next);
+            }
+            next = file.endRow();
+        }
+        if (next != rows) {
+            throw new ManifestException("Cannot read manifest: its files hold " + next + " rows but the dataset has "
+                    + rows);
+        }
+    }
+
+    /** One input of the request. */
+    public record ManifestInput(
+            @JsonProperty("path") String path,
+            @JsonProperty("shape") List<Long> shape,
+            @JsonProperty("dtype") String dtype) {
+        public ManifestInput {
+            requireNonNull(path, "path is null");
+            shape = List.copyOf(requireNonNull(shape, "shape is null"));
+            requireNonNull(dtype, "dtype is null");
+        }
+    }
+}

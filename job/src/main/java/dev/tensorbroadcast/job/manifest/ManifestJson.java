@@ -1,0 +1,55 @@
+package dev.tensorbroadcast.job.manifest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/** Reads and writes {@code _manifest.json}; a manifest larger than {@link #MAX_BYTES} is refused unread. */
+public final class ManifestJson {
+    public static final int MAX_BYTES = 64 << 20;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES);
+
+    private ManifestJson() {}
+
+    public static byte[] toBytes(Manifest manifest) {
+        try {
+            return MAPPER.writeValueAsBytes(manifest);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a manifest always serializes", e);
+        }
+    }
+
+    /** Parses a manifest; {@code name} is only used in messages. */
+    public static Manifest read(InputStream in, String name) throws IOException {
+        byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+        if (bytes.length > MAX_BYTES) {
+            throw new ManifestException("Cannot read " + name + ": it is larger than " + MAX_BYTES + " bytes");
+        }
+        try {
+            return MAPPER.readValue(bytes, Manifest.class);
+        } catch (ManifestException e) {
+            throw e;
+        } catch (IOException e) {
+            Throwable cause = e.getCause() instanceof ManifestException manifest ? manifest : null;
+            if (cause != null) {
+                throw (ManifestException) cause;
+            }
+            String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+            throw new ManifestException("Cannot read " + name + ": "
+                    + (reason == null ? e.getClass().getSimpleName() : reason.lines().findFirst().orElse(reason)));
+        }
+    }
+
+    public static String toText(Manifest manifest) {
+        return new String(toBytes(manifest), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tensorbroadcast.job.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ManifestJsonTest {
+    private static DatasetFile file(String path, long first, long rows) {
+        return new DatasetFile(path, first / 4, first, rows, 1234, "0a1b2c3d", "1", "127.0.0.1");
+    }
+
+    private static Manifest manifest(List<DatasetFile> files, long rows) {
+        return new Manifest(Manifest.FORMAT_VERSION, "0.1.0", "2026-11-20T23:00:00Z",
+                Map.of("dialect", "numpy", "shape", "[8,3]"),
+                List.of(new Manifest.ManifestInput("in.npy", List.of(1L, 3L), "float32")),
+                List.of(8L, 3L), "float32", 24, 96, 1, List.of(3L), rows, "arrow", "none", files.size(), files);
+    }
+
+    private static Manifest read(String json) throws Exception {
+        return ManifestJson.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "_manifest.json");
+    }
+
+    @Test
+    void roundTrips() throws Exception {
+        Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);
+        String json = ManifestJson.toText(manifest);
+        assertThat(json).contains("\"format_version\" : 1", "\"first_row\" : 4", "\"crc32c\" : \"0a1b2c3d\"");
+        assertThat(read(json)).isEqualTo(manifest);
+    }
+
+    @Test
+    void rejectsPathsOutsideTheDataset() {
+        for (String path : List.of("../x.arrow", "/etc/passwd", "a/../../b", "", "./a", "C:\\x", "a//b", "s3a://b/x")) {
+            assertThatThrownBy(() -> file(path, 0, 8))
+                    .as(path)
+                    .isInstanceOf(ManifestException.class)
+                    .hasMessage("Cannot accept manifest path '" + path + "': a dataset file must be a relative path"
+                            + " inside the dataset, such as part-00000.arrow");
+        }
+        assertThat(file("sub/part-00000.arrow", 0, 8).path()).isEqualTo("sub/part-00000.arrow");
+    }
+
+    @Test
+    void rejectsGapsMissingRowsAndBadJson() throws Exception {
+        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, 4), file("b.arrow", 5, 3)), 8))
+                .isInstanceOf(ManifestException.class)
+                .hasMessage("Cannot read manifest: file b.arrow starts at row 5 but the previous files end at row 4");
+        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, 4)), 8))
+                .hasMessage("Cannot read manifest: its files hold 4 rows but the dataset has 8");
+        String json = ManifestJson.toText(manifest(List.of(file("a.arrow", 0, 8)), 8));
+        assertThatThrownBy(() -> read(json.replace("\"a.arrow\"", "\"../a.arrow\"")))
+                .isInstanceOf(ManifestException.class)
+                .hasMessageContaining("Cannot accept manifest path '../a.arrow'");
+        assertThatThrownBy(() -> read(json.substring(0, json.length() / 2)))
+                .isInstanceOf(ManifestException.class)
+                .hasMessageStartingWith("Cannot read _manifest.json: ");
+        assertThatThrownBy(() -> read(json.replace("\"format_version\" : 1", "\"format_version\" : 2")))
+                .hasMessage("Cannot read manifest format version 2: this tool reads version 1");
+        assertThatThrownBy(() -> read(json.replace("\"0a1b2c3d\"", "\"xyz\"")))
+                .hasMessageContaining("crc32c 'xyz' is not 8 lowercase hex digits");
+    }
+}
