@@ -145,8 +145,8 @@ public final class DatasetVerifier {
                 problems.addAll(comparison.listed().subList(listedBefore, comparison.listed().size()));
                 long differences = comparison.differences() - before;
                 if (differences > 0) {
-                    problems.add(file.path() + ": " + differences + " value" + (differences == 1 ? "" : "s")
-                            + " differ from the source");
+                    problems.add(file.path() + ": " + differences + (differences == 1 ? " value differs" : " values differ")
+                            + " from the source");
                 }
             }
         }

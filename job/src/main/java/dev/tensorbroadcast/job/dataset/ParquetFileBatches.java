@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -166,7 +167,8 @@ final class ParquetFileBatches implements DatasetFileReader {
     }
 
     private static short littleEndianShort(Binary binary) {
-        return binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN).getShort(0);
+        ByteBuffer bytes = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return bytes.getShort(bytes.position());
     }
 
     @Override
