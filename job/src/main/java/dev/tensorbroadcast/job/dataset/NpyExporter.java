@@ -155,7 +155,7 @@ public final class NpyExporter {
         int longest = 0;
         for (DatasetFile file : manifest.files()) {
             try (DatasetFileReader reader = open(manifest, file, allocator)) {
-                for (ElementBatch batch = reader.next(); batch != null; batch = reader.next()) {
+                for (ElementBatch batch = next(reader, file); batch != null; batch = next(reader, file)) {
                     ArrowBuf offsets = batch.offsets();
                     ArrowBuf data = batch.data();
                     for (int i = 0; i < batch.elements(); i++) {
@@ -180,7 +180,7 @@ public final class NpyExporter {
         long nextRow = 0;
         for (DatasetFile file : manifest.files()) {
             try (DatasetFileReader reader = open(manifest, file, allocator)) {
-                for (ElementBatch batch = reader.next(); batch != null; batch = reader.next()) {
+                for (ElementBatch batch = next(reader, file); batch != null; batch = next(reader, file)) {
                     if (batch.rows() == 0) {
                         continue;
                     }
@@ -270,10 +270,21 @@ public final class NpyExporter {
         out.write(chunk, 0, filled);
     }
 
+    private ElementBatch next(DatasetFileReader reader, DatasetFile file) {
+        try {
+            return reader.next();
+        } catch (IOException | RuntimeException e) {
+            throw new DatasetException("Cannot export " + dir.name() + ": cannot read " + file.path() + ": "
+                    + e.getMessage() + "; run verify");
+        }
+    }
+
     private DatasetFileReader open(Manifest manifest, DatasetFile file, BufferAllocator allocator) {
         try {
             return DatasetFiles.open(dir, manifest, file, allocator);
-        } catch (IOException e) {
+        } catch (DatasetException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
             throw new DatasetException("Cannot export " + dir.name() + ": cannot read " + file.path() + ": "
                     + e.getMessage() + "; run verify");
         }
