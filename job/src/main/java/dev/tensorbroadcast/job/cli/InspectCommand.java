@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -121,10 +122,9 @@ final class InspectCommand implements Callable<Integer> {
         return Json.array(values.stream().mapToLong(Long::longValue).toArray());
     }
 
-    /** numpy's notation: {@code (4, 3)}, {@code (3,)}, {@code ()}. */
+    /** numpy's tuple notation, as in every message: {@code (4,3)}, {@code (3,)}, {@code ()}. */
     private static String tuple(List<Long> dims) {
-        String body = dims.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        return "(" + body + (dims.size() == 1 ? ",)" : ")");
+        return Shape.of(dims.stream().mapToLong(Long::longValue).toArray()).toString();
     }
 
     private static void line(PrintWriter out, String label, String value) {

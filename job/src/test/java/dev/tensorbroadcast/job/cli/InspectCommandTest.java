@@ -33,14 +33,14 @@ class InspectCommandTest {
         assertThat(run.out()).isEqualTo(""
                 + "dataset       " + dir + "\n"
                 + "complete      yes\n"
-                + "shape         (4, 3)\n"
+                + "shape         (4,3)\n"
                 + "dtype         float32\n"
                 + "rows          4 x (3,)\n"
                 + "format        arrow, compression none\n"
                 + "partitions    2\n"
                 + "files         2, " + ByteSize.format(bytes) + " (" + bytes + " bytes)\n"
                 + "request       dialect=numpy shape=[4,3]\n"
-                + "input         source.npy float32 (1, 3)\n"
+                + "input         source.npy float32 (1,3)\n"
                 + "tool version  test\n"
                 + "created       2025-01-01T00:00:00Z\n");
     }
