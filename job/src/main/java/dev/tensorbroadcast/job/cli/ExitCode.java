@@ -5,6 +5,11 @@ final class ExitCode {
     static final int OK = 0;
     /** A bug or an environment failure: not the user's request. */
     static final int INTERNAL_ERROR = 1;
+    /**
+     * {@code inspect} found an incomplete dataset, or {@code verify} found problems: the command ran and its report
+     * (on stdout) says what is wrong. Shares 1 with {@link #INTERNAL_ERROR}; the report tells them apart.
+     */
+    static final int DATASET_PROBLEMS = 1;
     /** The request was refused: a usage error or a broadcast the dialect does not allow. */
     static final int REFUSED = 2;
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
-        subcommands = PlanCommand.class)
+        subcommands = {PlanCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class})
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;

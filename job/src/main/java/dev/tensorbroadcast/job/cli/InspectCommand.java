@@ -1,0 +1,133 @@
+package dev.tensorbroadcast.job.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.dataset.DatasetDirectory;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code inspect}: what a dataset holds, from its manifest, and whether it is complete. Reads the manifest and lists
+ * the directory; reads no data.
+ */
+@Command(name = "inspect",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Summarizes a dataset from its manifest and says whether it is complete.",
+            "Exit code 0: complete; 1: incomplete (no _SUCCESS, no manifest, or a listed file missing or of another"
+                    + " size); 2: not a dataset."
+        })
+final class InspectCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "The dataset directory, a path or any Hadoop URI.")
+    String dir;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws IOException {
+        try (DatasetDirectory dataset = DatasetDirectory.open(dir, new Configuration(), "inspect")) {
+            List<String> incomplete = dataset.incompleteness();
+            PrintWriter out = spec.commandLine().getOut();
+            if (output.json) {
+                out.println(Json.write(json(dataset, incomplete)));
+            } else {
+                printText(out, dataset, incomplete);
+            }
+            out.flush();
+            return incomplete.isEmpty() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
+        }
+    }
+
+    private static ObjectNode json(DatasetDirectory dataset, List<String> incomplete) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("dataset", dataset.name());
+        json.put("complete", incomplete.isEmpty());
+        ArrayNode reasons = json.putArray("incomplete");
+        incomplete.forEach(reasons::add);
+        dataset.manifest().ifPresent(manifest -> {
+            json.set("shape", longs(manifest.shape()));
+            json.put("dtype", manifest.dtype());
+            json.put("elements", manifest.elements());
+            json.put("rows", manifest.rows());
+            json.set("row_shape", longs(manifest.rowShape()));
+            json.put("format", manifest.format());
+            json.put("compression", manifest.compression());
+            json.put("partitions", manifest.partitions());
+            json.put("files", manifest.files().size());
+            json.put("bytes", fileBytes(manifest));
+            ObjectNode request = json.putObject("request");
+            manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(entry -> request.put(entry.getKey(), entry.getValue()));
+            ArrayNode inputs = json.putArray("inputs");
+            for (Manifest.ManifestInput input : manifest.inputs()) {
+                inputs.addObject().put("path", input.path()).put("dtype", input.dtype())
+                        .set("shape", longs(input.shape()));
+            }
+            json.put("tool_version", manifest.toolVersion());
+            json.put("created", manifest.created());
+        });
+        ArrayNode stray = json.putArray("stray");
+        dataset.strayEntries().forEach((name, size) -> stray.addObject().put("path", name).put("bytes", size));
+        return json;
+    }
+
+    private static void printText(PrintWriter out, DatasetDirectory dataset, List<String> incomplete) {
+        line(out, "dataset", dataset.name());
+        line(out, "complete", incomplete.isEmpty() ? "yes" : "no: " + String.join("; ", incomplete));
+        dataset.manifest().ifPresent(manifest -> {
+            line(out, "shape", tuple(manifest.shape()));
+            line(out, "dtype", manifest.dtype());
+            line(out, "rows", manifest.rows() + " x " + tuple(manifest.rowShape()));
+            line(out, "format", manifest.format() + ", compression " + manifest.compression());
+            line(out, "partitions", Long.toString(manifest.partitions()));
+            long bytes = fileBytes(manifest);
+            line(out, "files", manifest.files().size() + ", " + ByteSize.format(bytes) + " (" + bytes + " bytes)");
+            line(out, "request", manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" ")));
+            for (Manifest.ManifestInput input : manifest.inputs()) {
+                line(out, "input", input.path() + " " + input.dtype() + " " + tuple(input.shape()));
+            }
+            line(out, "tool version", manifest.toolVersion());
+            line(out, "created", manifest.created());
+        });
+        dataset.strayEntries().forEach((name, size) -> line(out, "stray", size < 0 ? name + "/"
+                : name + " (" + ByteSize.format(size) + ")"));
+    }
+
+    private static long fileBytes(Manifest manifest) {
+        return manifest.files().stream().mapToLong(DatasetFile::bytes).sum();
+    }
+
+    private static ArrayNode longs(List<Long> values) {
+        return Json.array(values.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /** numpy's tuple notation, as in every message: {@code (4,3)}, {@code (3,)}, {@code ()}. */
+    private static String tuple(List<Long> dims) {
+        return Shape.of(dims.stream().mapToLong(Long::longValue).toArray()).toString();
+    }
+
+    private static void line(PrintWriter out, String label, String value) {
+        out.println(String.format(Locale.ROOT, "%-13s %s", label, value));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.tensorbroadcast.job.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.dataset.DatasetDirectory;
+import dev.tensorbroadcast.job.dataset.DatasetVerifier;
+import dev.tensorbroadcast.job.dataset.SourceFile;
+import dev.tensorbroadcast.job.dataset.VerifyReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code verify}: checks every file of a dataset against its manifest (presence, size, CRC-32C, no extra files) and,
+ * with {@code --source}, every value against the planner's reference for the manifest's request.
+ */
+@Command(name = "verify",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Checks a dataset's files against its manifest: each exists with its size and CRC-32C, and no extra"
+                    + " part-* file exists. With --source, recomputes every value from the source and compares.",
+            "Exit code 0: no problem; 1: problems found (each printed on one line); 2: not a dataset, or a source"
+                    + " that does not match the manifest."
+        })
+final class VerifyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "The dataset directory, a path or any Hadoop URI.")
+    String dir;
+
+    @Option(names = "--source", paramLabel = "<file>",
+            description = "The source the dataset was made from (.npy or Arrow IPC): compare every value.")
+    String source;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws IOException {
+        Configuration conf = new Configuration();
+        try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
+            Optional<SourceTensor> tensor = source == null ? Optional.empty()
+                    : Optional.of(SourceFile.read(source, conf, SourceLimits.defaults()));
+            VerifyReport report = new DatasetVerifier(dataset).verify(tensor);
+            PrintWriter out = spec.commandLine().getOut();
+            if (output.json) {
+                out.println(Json.write(json(report)));
+            } else {
+                report.problems().forEach(out::println);
+                out.println(summary(report));
+            }
+            out.flush();
+            return report.ok() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
+        }
+    }
+
+    private ObjectNode json(VerifyReport report) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("dataset", dir);
+        json.put("ok", report.ok());
+        json.put("files", report.files());
+        json.put("bytes", report.bytes());
+        report.valuesCompared().ifPresent(values -> json.put("values_compared", values));
+        ArrayNode problems = json.putArray("problems");
+        report.problems().forEach(problems::add);
+        return json;
+    }
+
+    private String summary(VerifyReport report) {
+        if (!report.ok()) {
+            int count = report.problems().size();
+            return "FAILED: " + dir + ": " + count + " problem" + (count == 1 ? "" : "s");
+        }
+        String values = report.valuesCompared().isPresent()
+                ? ", " + report.valuesCompared().getAsLong() + " values match the source" : "";
+        return "OK: " + dir + ": " + report.files() + " file" + (report.files() == 1 ? "" : "s") + ", "
+                + report.bytes() + " bytes, checksums match" + values;
+    }
+}

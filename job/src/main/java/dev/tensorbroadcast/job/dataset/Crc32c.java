@@ -1,0 +1,35 @@
+package dev.tensorbroadcast.job.dataset;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** The manifest's checksum: CRC-32C of a whole file as 8 lowercase hex digits, streamed through a fixed buffer. */
+public final class Crc32c {
+    private static final int BUFFER_BYTES = 1 << 20;
+
+    private Crc32c() {}
+
+    public static String of(FileSystem fileSystem, Path path) throws IOException {
+        CRC32C crc = new CRC32C();
+        byte[] buffer = new byte[BUFFER_BYTES];
+        try (InputStream in = fileSystem.open(path)) {
+            for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+                crc.update(buffer, 0, read);
+            }
+        }
+        return hex(crc.getValue());
+    }
+
+    public static String of(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return hex(crc.getValue());
+    }
+
+    private static String hex(long value) {
+        return String.format("%08x", value);
+    }
+}

@@ -1,0 +1,183 @@
+package dev.tensorbroadcast.job.dataset;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestJson;
+import java.io.Closeable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A dataset directory as found on its file system: the manifest if there is one, whether {@code _SUCCESS} exists,
+ * and the size of every other entry. Opened through the Hadoop {@link FileSystem} API, so any file system URI works.
+ *
+ * <p>The file system is a private instance with Hadoop's own {@code .crc} checks turned off: a damaged file must
+ * reach our checks (and be named by them), not fail inside the local file system's checksum layer.
+ */
+public final class DatasetDirectory implements Closeable {
+    static final String PART_PREFIX = "part-";
+
+    private final String name;
+    private final FileSystem fileSystem;
+    private final Path path;
+    private final Manifest manifest;
+    private final boolean success;
+    private final Map<String, Long> entries;
+
+    private DatasetDirectory(String name, FileSystem fileSystem, Path path, Manifest manifest, boolean success,
+            Map<String, Long> entries) {
+        this.name = name;
+        this.fileSystem = fileSystem;
+        this.path = path;
+        this.manifest = manifest;
+        this.success = success;
+        this.entries = entries;
+    }
+
+    /**
+     * Opens {@code dir} for {@code verb} (used in messages). A missing path, a file, or a directory with none of
+     * {@code _manifest.json}, {@code _SUCCESS} and {@code part-*} files is refused with a {@link DatasetException}.
+     */
+    public static DatasetDirectory open(String dir, Configuration conf, String verb) throws IOException {
+        requireNonNull(dir, "dir is null");
+        Path path = new Path(dir);
+        FileSystem fileSystem = FileSystem.newInstance(path.toUri(), conf);
+        try {
+            fileSystem.setVerifyChecksum(false);
+            Path qualified = fileSystem.makeQualified(path);
+            FileStatus[] statuses;
+            try {
+                if (!fileSystem.getFileStatus(qualified).isDirectory()) {
+                    throw new DatasetException("Cannot " + verb + " " + dir + ": it is a file; expected a dataset"
+                            + " directory holding _manifest.json, _SUCCESS and part-* files");
+                }
+                statuses = fileSystem.listStatus(qualified);
+            } catch (FileNotFoundException e) {
+                throw new DatasetException("Cannot " + verb + " " + dir + ": no such directory");
+            }
+            Map<String, Long> entries = new TreeMap<>();
+            for (FileStatus status : statuses) {
+                String entry = status.getPath().getName();
+                if (!entry.startsWith(".")) {
+                    entries.put(entry, status.isDirectory() ? -1L : status.getLen());
+                }
+            }
+            boolean hasManifest = entries.containsKey(Manifest.FILE_NAME);
+            boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
+            boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(PART_PREFIX));
+            if (!hasManifest && !success && !hasParts) {
+                throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
+                        + " (no _manifest.json, _SUCCESS or part-* files)");
+            }
+            Manifest manifest = null;
+            if (hasManifest) {
+                try (InputStream in = fileSystem.open(new Path(qualified, Manifest.FILE_NAME))) {
+                    manifest = ManifestJson.read(in, dir + "/" + Manifest.FILE_NAME);
+                }
+            }
+            return new DatasetDirectory(dir, fileSystem, qualified, manifest, success, entries);
+        } catch (IOException | RuntimeException e) {
+            fileSystem.close();
+            throw e;
+        }
+    }
+
+    /** The directory as the user named it. */
+    public String name() {
+        return name;
+    }
+
+    public FileSystem fileSystem() {
+        return fileSystem;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Path resolve(String relative) {
+        return new Path(path, relative);
+    }
+
+    public Optional<Manifest> manifest() {
+        return Optional.ofNullable(manifest);
+    }
+
+    public boolean hasSuccess() {
+        return success;
+    }
+
+    /** Every entry of the directory but hidden ones, by name: its size, or -1 for a directory. */
+    public Map<String, Long> entries() {
+        return entries;
+    }
+
+    /** The size of a top-level file, or empty when it does not exist; nested paths are looked up. */
+    public Optional<Long> size(String relative) throws IOException {
+        if (!relative.contains("/")) {
+            Long size = entries.get(relative);
+            return size == null || size < 0 ? Optional.empty() : Optional.of(size);
+        }
+        try {
+            FileStatus status = fileSystem.getFileStatus(resolve(relative));
+            return status.isFile() ? Optional.of(status.getLen()) : Optional.empty();
+        } catch (FileNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Why the dataset is not complete, one line each, or nothing when it is: {@code _SUCCESS} and the manifest
+     * exist, and every file the manifest lists exists with its listed size.
+     */
+    public List<String> incompleteness() throws IOException {
+        List<String> reasons = new ArrayList<>();
+        if (manifest == null) {
+            reasons.add("no " + Manifest.FILE_NAME);
+        }
+        if (!success) {
+            reasons.add("no " + Manifest.SUCCESS_FILE_NAME);
+        }
+        if (manifest != null) {
+            for (DatasetFile file : manifest.files()) {
+                Optional<Long> size = size(file.path());
+                if (size.isEmpty()) {
+                    reasons.add(file.path() + " is missing");
+                } else if (size.get() != file.bytes()) {
+                    reasons.add(file.path() + " has " + size.get() + " bytes, the manifest says " + file.bytes());
+                }
+            }
+        }
+        return reasons;
+    }
+
+    /** Entries the manifest does not account for (all data entries when there is no manifest). */
+    public Map<String, Long> strayEntries() {
+        Map<String, Long> stray = new TreeMap<>(entries);
+        stray.remove(Manifest.FILE_NAME);
+        stray.remove(Manifest.SUCCESS_FILE_NAME);
+        if (manifest != null) {
+            for (DatasetFile file : manifest.files()) {
+                stray.remove(file.path());
+            }
+        }
+        return stray;
+    }
+
+    @Override
+    public void close() throws IOException {
+        fileSystem.close();
+    }
+}

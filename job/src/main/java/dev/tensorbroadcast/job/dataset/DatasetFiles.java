@@ -1,0 +1,43 @@
+package dev.tensorbroadcast.job.dataset;
+
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.Path;
+
+/** Opens a dataset's files for reading in the format its manifest names. */
+final class DatasetFiles {
+    static final String ARROW = "arrow";
+    static final String PARQUET = "parquet";
+
+    private DatasetFiles() {}
+
+    static DType dtype(Manifest manifest) {
+        return DType.parse(manifest.dtype());
+    }
+
+    static Shape rowShape(Manifest manifest) {
+        return Shape.of(manifest.rowShape().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    static Shape shape(Manifest manifest) {
+        return Shape.of(manifest.shape().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    static DatasetFileReader open(DatasetDirectory dir, Manifest manifest, DatasetFile file,
+            BufferAllocator allocator) throws IOException {
+        Path path = dir.resolve(file.path());
+        long length = dir.fileSystem().getFileStatus(path).getLen();
+        return switch (manifest.format()) {
+            case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
+                    dtype(manifest), rowShape(manifest));
+            case PARQUET -> new ParquetFileBatches(dir.fileSystem(), path, length, allocator, dtype(manifest),
+                    rowShape(manifest));
+            default -> throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
+                    + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
+        };
+    }
+}

@@ -1,0 +1,160 @@
+package dev.tensorbroadcast.job.dataset;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TensorSpec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * Checks a dataset against its manifest: every listed file exists with its size and CRC-32C, no unlisted
+ * {@code part-*} file exists, and with a source, every value of every file is what the planner's copy program takes
+ * from the source. Files are read in batches, so memory is bounded by a batch whatever the dataset's size.
+ */
+public final class DatasetVerifier {
+    /** Value differences listed one by one; the rest are counted. */
+    public static final int MAX_LISTED_DIFFERENCES = 10;
+
+    private final DatasetDirectory dir;
+
+    public DatasetVerifier(DatasetDirectory dir) {
+        this.dir = requireNonNull(dir, "dir is null");
+    }
+
+    public VerifyReport verify(Optional<SourceTensor> source) throws IOException {
+        List<String> problems = new ArrayList<>();
+        Optional<Manifest> found = dir.manifest();
+        if (found.isEmpty()) {
+            problems.add("no " + Manifest.FILE_NAME + ": the dataset is incomplete, so nothing can be checked");
+            return new VerifyReport(problems, 0, 0, OptionalLong.empty());
+        }
+        Manifest manifest = found.get();
+        TensorKernel kernel = source.isPresent() ? kernel(manifest, source.get()) : null;
+        if (!dir.hasSuccess()) {
+            problems.add("no " + Manifest.SUCCESS_FILE_NAME + ": the job did not finish");
+        }
+        List<DatasetFile> readable = new ArrayList<>();
+        long bytes = 0;
+        for (DatasetFile file : manifest.files()) {
+            Optional<Long> size = dir.size(file.path());
+            if (size.isEmpty()) {
+                problems.add(file.path() + ": missing");
+                continue;
+            }
+            if (size.get() < file.bytes()) {
+                problems.add(file.path() + ": truncated: " + size.get() + " bytes, the manifest says "
+                        + file.bytes());
+                continue;
+            }
+            if (size.get() > file.bytes()) {
+                problems.add(file.path() + ": " + size.get() + " bytes, the manifest says " + file.bytes());
+                continue;
+            }
+            bytes += size.get();
+            String crc = Crc32c.of(dir.fileSystem(), dir.resolve(file.path()));
+            if (!crc.equals(file.crc32c())) {
+                problems.add(file.path() + ": checksum mismatch: crc32c " + crc + ", the manifest says "
+                        + file.crc32c());
+            }
+            readable.add(file);
+        }
+        Set<String> listed = new HashSet<>();
+        manifest.files().forEach(file -> listed.add(file.path()));
+        for (Map.Entry<String, Long> entry : dir.entries().entrySet()) {
+            if (entry.getKey().startsWith(DatasetDirectory.PART_PREFIX) && !listed.contains(entry.getKey())) {
+                problems.add(entry.getKey() + ": extra file, not listed in the manifest");
+            }
+        }
+        OptionalLong compared = OptionalLong.empty();
+        if (kernel != null) {
+            compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems));
+        }
+        return new VerifyReport(problems, manifest.files().size(), bytes, compared);
+    }
+
+    private TensorKernel kernel(Manifest manifest, SourceTensor source) {
+        BroadcastPlan plan = ManifestRequests.toRequest(manifest).plan();
+        int input = ManifestRequests.inputIndex(manifest);
+        Shape shape = DatasetFiles.shape(manifest);
+        if (!plan.output().equals(shape)) {
+            throw new DatasetException("Cannot verify " + dir.name() + " against its source: the manifest's request"
+                    + " gives shape " + plan.output() + " but the manifest says " + shape);
+        }
+        TensorSpec made = plan.request().input(input);
+        if (!made.shape().equals(source.shape()) || made.dtype() != source.dtype()) {
+            throw new DatasetException("Cannot verify " + dir.name() + " against this source: it is "
+                    + source.dtype() + " " + source.shape() + " but the dataset was made from " + made.dtype() + " "
+                    + made.shape() + " (" + manifest.inputs().get(input).path() + ")");
+        }
+        return TensorKernel.of(source, plan.copyProgram(input));
+    }
+
+    private long compareValues(Manifest manifest, TensorKernel kernel, List<DatasetFile> files,
+            List<String> problems) throws IOException {
+        long rowElements = DatasetFiles.rowShape(manifest).elements();
+        ValueComparison comparison = new ValueComparison(rowElements, MAX_LISTED_DIFFERENCES);
+        boolean expectNulls = kernel.source().hasNulls();
+        try (BufferAllocator allocator = new RootAllocator();
+                ElementBatch expected = new ElementBatch(allocator, kernel.dtype())) {
+            for (DatasetFile file : files) {
+                long before = comparison.differences();
+                int listedBefore = comparison.listed().size();
+                long nextRow = file.firstRow();
+                try (DatasetFileReader reader = DatasetFiles.open(dir, manifest, file, allocator)) {
+                    for (ElementBatch batch = reader.next(); batch != null; batch = reader.next()) {
+                        if (batch.rows() == 0) {
+                            continue;
+                        }
+                        if (batch.firstRow() != nextRow) {
+                            throw new IOException("a batch starts at row " + batch.firstRow() + ", expected row "
+                                    + nextRow);
+                        }
+                        if (batch.firstRow() + batch.rows() > file.endRow()) {
+                            throw new IOException("a batch ends at row " + (batch.firstRow() + batch.rows())
+                                    + ", after the manifest's last row " + (file.endRow() - 1));
+                        }
+                        ExpectedValues.fill(kernel, batch.firstRow(), batch.rows(), rowElements, expected);
+                        comparison.compare(file.path(), expected, batch, expectNulls);
+                        nextRow += batch.rows();
+                    }
+                    if (nextRow != file.endRow()) {
+                        problems.add(file.path() + ": holds rows " + file.firstRow() + ".." + nextRow
+                                + " (exclusive), the manifest says " + file.firstRow() + ".." + file.endRow());
+                    }
+                } catch (IOException | RuntimeException e) {
+                    if (e instanceof DatasetException refused) {
+                        throw refused;
+                    }
+                    problems.add(file.path() + ": cannot read: " + oneLine(e));
+                }
+                problems.addAll(comparison.listed().subList(listedBefore, comparison.listed().size()));
+                long differences = comparison.differences() - before;
+                if (differences > 0) {
+                    problems.add(file.path() + ": " + differences + (differences == 1 ? " value differs" : " values differ")
+                            + " from the source");
+                }
+            }
+        }
+        return comparison.compared();
+    }
+
+    private static String oneLine(Throwable error) {
+        String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+        return message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,182 @@
+package dev.tensorbroadcast.job.dataset;
+
+import dev.tensorbroadcast.arrowio.ArrowDTypes;
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads a Parquet dataset file one row group at a time (the writer makes one per batch) into an
+ * {@link ElementBatch}, through parquet-java's column readers. The file's schema must be exactly the one
+ * {@link ParquetTensorSchema} writes for the manifest's dtype and row shape.
+ */
+final class ParquetFileBatches implements DatasetFileReader {
+    private final ParquetFileReader reader;
+    private final MessageType schema;
+    private final String createdBy;
+    private final ColumnDescriptor indexColumn;
+    private final ColumnDescriptor valueColumn;
+    private final ElementBatch batch;
+    private final DType dtype;
+    private final long rowElements;
+    /** Stored list entries per row: two per complex element, and one (an empty list) when a row has no elements. */
+    private final long entriesPerRow;
+    private long nextRow = -1;
+
+    ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
+            Shape rowShape) throws IOException {
+        this.reader = ParquetFileReader.open(inputFile(fileSystem, path, length));
+        this.dtype = dtype;
+        this.rowElements = rowShape.elements();
+        long stored = ArrowDTypes.storageShape(dtype, rowShape).elements();
+        this.entriesPerRow = stored == 0 ? 1 : stored;
+        try {
+            this.schema = reader.getFooter().getFileMetaData().getSchema();
+            this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+            ParquetTensorSchema expected = new ParquetTensorSchema(
+                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape));
+            if (!schema.equals(expected.messageType())) {
+                throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape
+                        + ": found " + schema.toString().replaceAll("\\s+", " ").strip());
+            }
+            this.indexColumn = schema.getColumnDescription(new String[] {ParquetTensorSchema.INDEX});
+            this.valueColumn = schema.getColumnDescription(
+                    new String[] {ArrowTensorFileWriter.TENSOR_COLUMN, "list", "element"});
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+        this.batch = new ElementBatch(allocator, dtype);
+    }
+
+    private static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
+        return new InputFile() {
+            @Override
+            public long getLength() {
+                return length;
+            }
+
+            @Override
+            public SeekableInputStream newStream() throws IOException {
+                return HadoopStreams.wrap(fileSystem.open(path));
+            }
+        };
+    }
+
+    @Override
+    public ElementBatch next() throws IOException {
+        PageReadStore pages = reader.readNextRowGroup();
+        if (pages == null) {
+            return null;
+        }
+        int rows = Math.toIntExact(pages.getRowCount());
+        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
+                new GroupRecordConverter(schema).getRootConverter(), schema, createdBy);
+        ColumnReader index = store.getColumnReader(indexColumn);
+        long firstRow = rows == 0 ? 0 : index.getLong();
+        for (int row = 0; row < rows; row++) {
+            long value = index.getLong();
+            if (value != firstRow + row) {
+                throw new IOException("its index column jumps from " + (firstRow + row - 1) + " to " + value
+                        + "; rows must be consecutive");
+            }
+            index.consume();
+        }
+        if (nextRow >= 0 && rows > 0 && firstRow != nextRow) {
+            throw new IOException("its row groups jump from row " + (nextRow - 1) + " to " + firstRow);
+        }
+        nextRow = firstRow + rows;
+        int elements = Math.toIntExact(rows * rowElements);
+        batch.reset(firstRow, rows, elements);
+        ColumnReader values = store.getColumnReader(valueColumn);
+        long entries = rows * entriesPerRow;
+        if (values.getTotalValueCount() != entries) {
+            throw new IOException("a row group of " + rows + " rows holds " + values.getTotalValueCount()
+                    + " list entries; rows of " + rowElements + " elements need " + entries);
+        }
+        if (elements == 0) {
+            batch.offsets().setInt(0, 0);
+            return batch;
+        }
+        read(values, elements);
+        return batch;
+    }
+
+    private void read(ColumnReader values, int elements) {
+        int present = valueColumn.getMaxDefinitionLevel();
+        ArrowBuf out = batch.values();
+        boolean complex = ArrowDTypes.isComplex(dtype);
+        int dataBytes = 0;
+        if (dtype == DType.STRING) {
+            batch.offsets().setInt(0, 0);
+        }
+        for (int i = 0; i < elements; i++) {
+            boolean valid = values.getCurrentDefinitionLevel() == present;
+            batch.setValid(i, valid);
+            switch (dtype) {
+                case BOOL -> batch.setBit(i, valid && values.getBoolean());
+                case INT8, UINT8 -> out.setByte(i, valid ? values.getInteger() : 0);
+                case INT16, UINT16, BFLOAT16 -> out.setShort(2L * i, valid ? values.getInteger() : 0);
+                case INT32, UINT32 -> out.setInt(4L * i, valid ? values.getInteger() : 0);
+                case INT64, UINT64 -> out.setLong(8L * i, valid ? values.getLong() : 0);
+                case FLOAT16 -> out.setShort(2L * i, valid ? littleEndianShort(values.getBinary()) : 0);
+                case FLOAT32, COMPLEX64 -> out.setFloat(4L * (complex ? 2L * i : i), valid ? values.getFloat() : 0);
+                case FLOAT64, COMPLEX128 -> out.setDouble(8L * (complex ? 2L * i : i),
+                        valid ? values.getDouble() : 0);
+                case STRING -> {
+                    if (valid) {
+                        Binary binary = values.getBinary();
+                        int length = binary.length();
+                        ArrowBuf data = batch.ensureData((long) dataBytes + length);
+                        data.setBytes(dataBytes, binary.toByteBuffer());
+                        dataBytes += length;
+                    }
+                    batch.offsets().setInt(4L * (i + 1), dataBytes);
+                }
+            }
+            values.consume();
+            if (complex) {
+                if (dtype == DType.COMPLEX64) {
+                    out.setFloat(8L * i + 4, valid ? values.getFloat() : 0);
+                } else {
+                    out.setDouble(16L * i + 8, valid ? values.getDouble() : 0);
+                }
+                values.consume();
+            }
+        }
+    }
+
+    private static short littleEndianShort(Binary binary) {
+        ByteBuffer bytes = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return bytes.getShort(bytes.position());
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            batch.close();
+        } finally {
+            reader.close();
+        }
+    }
+}
