@@ -21,19 +21,38 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
-        subcommands = PlanCommand.class)
+        subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, DemoCommand.class})
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private static final String LOG_CONFIG = "log4j2.configurationFile";
+
+    /** The stderr writer of a run on the real stderr, where a progress line may be drawn. */
+    private static volatile PrintWriter consoleErr;
+
     public static void main(String[] args) {
+        // Spark and Hadoop log only warnings and errors that matter, so a user sees our lines; must precede logging
+        if (System.getProperty(LOG_CONFIG) == null) {
+            java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
+            if (quiet != null) {
+                System.setProperty(LOG_CONFIG, quiet.toString());
+            }
+        }
         System.exit(run(args, System.out, System.err));
+    }
+
+    static boolean onConsole(PrintWriter err) {
+        return err == consoleErr;
     }
 
     /** Runs the command line and returns its exit code: {@link ExitCode}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, UTF_8), true);
         PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, UTF_8), true);
+        if (err == System.err) {
+            consoleErr = errWriter;
+        }
         try {
             return commandLine(outWriter, errWriter).execute(args);
         } finally {
