@@ -104,7 +104,8 @@ public final class DatasetJob {
             written = java.parallelize(indexes, partitionCount).mapPartitionsWithIndex(task, false).collect();
             List<TaskCommitMessage> messages = written.stream().map(WrittenFile::commitMessage).toList();
             committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
-        } catch (RuntimeException failure) {
+        } catch (Exception failure) {
+            // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
             committer.abortJob(job);
             throw new JobFailedException("Cannot write '" + output + "': the Spark job failed: "
                     + firstLine(failure), failure);

@@ -4,7 +4,6 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.PartitionPlan;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -75,7 +74,7 @@ public final class RowDatasets {
                     for (int e = 0; e < rowElements; e++) {
                         values[e] = reader.element(program.sourceIndex(first + e));
                     }
-                    return RowFactory.create(row++, Arrays.asList(values));
+                    return RowFactory.create(row++, values);
                 }
             };
         }
