@@ -47,7 +47,7 @@ public final class OutputDirectory {
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
         }
-        if (status.isSymlink()) {
+        if (isSymlink(fileSystem, path, status)) {
             throw new OutputException("Cannot write to '" + location + "': it is a symbolic link, which is never"
                     + " followed; give the directory itself or a new path");
         }
@@ -126,11 +126,22 @@ public final class OutputDirectory {
             if (name.equals(Manifest.FILE_NAME) && status.isFile()) {
                 return true;
             }
-            allOurs &= !status.isSymlink() && OUR_FILE.matcher(name).matches();
+            allOurs &= !isSymlink(fileSystem, child.getPath(), status) && OUR_FILE.matcher(name).matches();
             allNested &= status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;
+    }
+
+    /**
+     * Whether the path is a symbolic link. Hadoop reports links only when its symlink support is switched on, so a
+     * local path is asked of the operating system.
+     */
+    private static boolean isSymlink(FileSystem fileSystem, Path path, FileStatus status) {
+        if ("file".equals(path.toUri().getScheme())) {
+            return java.nio.file.Files.isSymbolicLink(java.nio.file.Path.of(path.toUri()));
+        }
+        return status.isSymlink();
     }
 
     /** The status of the path itself, a link included, where the file system knows links. */

@@ -18,6 +18,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
@@ -67,7 +68,9 @@ public final class DatasetFiles {
                         VectorSchemaRoot root = reader.getVectorSchemaRoot();
                         BigIntVector index = (BigIntVector) root.getVector("index");
                         FieldVector tensor = root.getVector("tensor");
-                        FixedSizeListVector list = (FixedSizeListVector) tensor;
+                        // Arrow Java gives the extension vector once the tensor type is registered in this JVM
+                        FixedSizeListVector list = (FixedSizeListVector) (tensor instanceof ExtensionTypeVector<?> e
+                                ? e.getUnderlyingVector() : tensor);
                         for (int r = 0; r < root.getRowCount(); r++) {
                             List<?> values = list.getObject(r);
                             rows.add(new ArrowRow(index.get(r), new ArrayList<>(values)));
