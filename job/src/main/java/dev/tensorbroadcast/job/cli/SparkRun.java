@@ -84,17 +84,18 @@ final class SparkRun {
     private String announcement(PreparedBroadcast prepared, Path target, boolean perInput) {
         PartitionPlan partitions = prepared.partitions(0);
         String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
-        return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s to %s", datasets,
+        return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
                 prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
                 ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), write.format,
-                partitions.partitionCount() == 1 ? "" : "s", target);
+                partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }
 
     private static String summary(Manifest manifest, Path directory, double seconds) {
         long bytes = fileBytes(manifest);
-        return String.format(Locale.ROOT, "wrote %s: %d rows of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
-                directory, manifest.rows(), list(manifest.rowShape()), manifest.dtype(), manifest.files().size(),
-                manifest.format(), manifest.files().size() == 1 ? "" : "s", ByteSize.format(bytes), seconds,
+        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
+                directory, manifest.rows(), manifest.rows() == 1 ? "" : "s", list(manifest.rowShape()),
+                manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
+                ByteSize.format(bytes), seconds,
                 ByteSize.format(seconds > 0 ? (long) (bytes / seconds) : bytes));
     }
 
