@@ -72,7 +72,9 @@ public final class TensorBroadcastCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected "
-                + String.join(" or ", spec.subcommands().keySet()));
+        java.util.List<String> names = java.util.List.copyOf(spec.subcommands().keySet());
+        String expected = names.size() == 1 ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected " + expected);
     }
 }
