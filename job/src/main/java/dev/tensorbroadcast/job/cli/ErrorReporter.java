@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.spark.JobFailedException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import picocli.CommandLine.ParseResult;
 final class ErrorReporter {
     static final String USAGE = "usage";
     static final String INTERNAL = "internal";
+    static final String JOB_FAILED = "job_failed";
 
     private ErrorReporter() {}
 
@@ -36,6 +38,9 @@ final class ErrorReporter {
         boolean verbose = leaf.hasMatchedOption(OutputOptions.VERBOSE);
         if (error instanceof BroadcastException refused) {
             return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);
+        }
+        if (error instanceof JobFailedException jobFailure) {
+            return report(failed, json, verbose, JOB_FAILED, jobFailure.getMessage(), error, ExitCode.INTERNAL_ERROR);
         }
         String message = "internal error: " + error;
         return report(failed, json, verbose, INTERNAL, message, error, ExitCode.INTERNAL_ERROR);

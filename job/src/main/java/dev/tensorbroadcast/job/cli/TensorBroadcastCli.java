@@ -21,19 +21,39 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
-        subcommands = {PlanCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class})
+        subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, DemoCommand.class,
+                InspectCommand.class, VerifyCommand.class, ExportCommand.class})
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private static final String LOG_CONFIG = "log4j2.configurationFile";
+
+    /** The stderr writer of a run on the real stderr, where a progress line may be drawn. */
+    private static volatile PrintWriter consoleErr;
+
     public static void main(String[] args) {
+        // Spark and Hadoop log only warnings and errors that matter, so a user sees our lines; must precede logging
+        if (System.getProperty(LOG_CONFIG) == null) {
+            java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
+            if (quiet != null) {
+                System.setProperty(LOG_CONFIG, quiet.toString());
+            }
+        }
         System.exit(run(args, System.out, System.err));
+    }
+
+    static boolean onConsole(PrintWriter err) {
+        return err == consoleErr;
     }
 
     /** Runs the command line and returns its exit code: {@link ExitCode}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, UTF_8), true);
         PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, UTF_8), true);
+        if (err == System.err) {
+            consoleErr = errWriter;
+        }
         try {
             return commandLine(outWriter, errWriter).execute(args);
         } finally {
@@ -53,7 +73,9 @@ public final class TensorBroadcastCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected "
-                + String.join(" or ", spec.subcommands().keySet()));
+        java.util.List<String> names = java.util.List.copyOf(spec.subcommands().keySet());
+        String expected = names.size() == 1 ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected " + expected);
     }
 }

@@ -1,0 +1,190 @@
+package dev.tensorbroadcast.job;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.OutputDirectory;
+import dev.tensorbroadcast.job.spark.RowDatasets;
+import dev.tensorbroadcast.job.spark.SourceLoader;
+import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A broadcast that passed every check that needs no Spark: its sources are read, its plan made, its output location
+ * allowed. Running it is the first thing that writes.
+ */
+public final class PreparedBroadcast {
+    private final TensorBroadcast broadcast;
+    private final List<SourceTensor> tensors;
+    private final BroadcastPlan plan;
+    private final List<PartitionPlan> partitions;
+    private final OutputDirectory output;
+
+    private PreparedBroadcast(TensorBroadcast broadcast, List<SourceTensor> tensors, BroadcastPlan plan,
+            List<PartitionPlan> partitions, OutputDirectory output) {
+        this.broadcast = broadcast;
+        this.tensors = List.copyOf(tensors);
+        this.plan = plan;
+        this.partitions = List.copyOf(partitions);
+        this.output = output;
+    }
+
+    static PreparedBroadcast prepare(TensorBroadcast broadcast, Configuration conf) {
+        SourceLoader loader = new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions());
+        List<SourceTensor> tensors = new ArrayList<>();
+        for (TensorBroadcast.Source source : broadcast.sources()) {
+            tensors.add(source.tensor() != null ? source.tensor() : loader.read(source.location()));
+        }
+        BroadcastRequest.Builder request = BroadcastRequest.builder(broadcast.dialect());
+        for (SourceTensor tensor : tensors) {
+            request.input(tensor.shape(), tensor.dtype());
+        }
+        broadcast.shape().ifPresent(request::target);
+        broadcast.mode().ifPresent(request::mode);
+        broadcast.axesMapping().ifPresent(request::axesMapping);
+        broadcast.broadcastAxes().ifPresent(request::broadcastAxes);
+        broadcast.axis().ifPresent(request::axis);
+        BroadcastPlan plan = request.build().plan();
+        List<PartitionPlan> partitions = new ArrayList<>();
+        for (SourceTensor tensor : tensors) {
+            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), tensor.dtype());
+            broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
+            broadcast.partitions().ifPresent(partitioning::partitions);
+            partitions.add(partitioning.build());
+        }
+        OutputDirectory output = broadcast.output()
+                .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
+                .orElse(null);
+        return new PreparedBroadcast(broadcast, tensors, plan, partitions, output);
+    }
+
+    public BroadcastPlan plan() {
+        return plan;
+    }
+
+    public int inputCount() {
+        return tensors.size();
+    }
+
+    public SourceTensor source(int input) {
+        return tensors.get(input);
+    }
+
+    public PartitionPlan partitions(int input) {
+        return partitions.get(input);
+    }
+
+    /** The bytes of values all datasets hold together. */
+    public long outputBytes() {
+        return partitions.stream().mapToLong(PartitionPlan::bytes).sum();
+    }
+
+    /** The qualified output path, when an output was given. */
+    public Optional<Path> outputPath() {
+        return Optional.ofNullable(output).map(OutputDirectory::path);
+    }
+
+    /** Writes the only source's broadcast into the output directory. */
+    public Manifest run(SparkSession spark, JobProgress progress) {
+        if (tensors.size() != 1) {
+            throw new InvalidRequestException("Cannot write " + tensors.size() + " inputs into one dataset: use"
+                    + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
+        }
+        OutputDirectory directory = requireOutput();
+        directory.clear();
+        return job(0, directory.path(), request(false, 0)).run(spark, progress);
+    }
+
+    /** Writes the broadcast of every input {@code i} into {@code output/i}. */
+    public List<Manifest> runAll(SparkSession spark, JobProgress progress) {
+        OutputDirectory directory = requireOutput();
+        directory.clear();
+        List<Manifest> manifests = new ArrayList<>();
+        for (int i = 0; i < tensors.size(); i++) {
+            manifests.add(job(i, new Path(directory.path(), Integer.toString(i)), request(true, i))
+                    .run(spark, progress));
+        }
+        return manifests;
+    }
+
+    public Dataset<Row> toDataset(SparkSession spark, int input) {
+        if (input < 0 || input >= tensors.size()) {
+            throw new InvalidRequestException("Cannot give input " + input + " as a dataset: there are "
+                    + tensors.size() + " inputs, numbered from 0");
+        }
+        return RowDatasets.of(spark, tensors.get(input), plan.copyProgram(input), partitions.get(input));
+    }
+
+    /** The Spark job description (the UI's name for it). */
+    public String description(int input) {
+        String inputs = tensors.size() == 1 ? "" : " input " + input + " of " + tensors.size();
+        return "tensor-broadcast " + plan.dialect().dialectName() + inputs + ": "
+                + tensors.get(input).shape().toList() + " to " + plan.output().toList() + " "
+                + tensors.get(input).dtype().typeName() + " (" + broadcast.format() + ")";
+    }
+
+    private OutputDirectory requireOutput() {
+        if (output == null) {
+            throw new InvalidRequestException("Cannot write a broadcast without an output: give an output"
+                    + " directory (a local path or a Hadoop URI)");
+        }
+        return output;
+    }
+
+    private DatasetJob job(int input, Path directory, Map<String, String> request) {
+        List<Manifest.ManifestInput> inputs = new ArrayList<>();
+        for (int i = 0; i < tensors.size(); i++) {
+            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(), dims(tensors.get(i).shape()),
+                    tensors.get(i).dtype().typeName()));
+        }
+        return DatasetJob.of(tensors.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
+                broadcast.compression(), directory, description(input), request, inputs);
+    }
+
+    /**
+     * The request as the manifest records it, in the notation shapes and axes are typed in. Datasets of several
+     * inputs say which input they broadcast ({@code input}); a dataset without it broadcasts input 0.
+     */
+    private Map<String, String> request(boolean perInput, int input) {
+        Map<String, String> request = new LinkedHashMap<>();
+        request.put("dialect", plan.dialect().dialectName());
+        broadcast.shape().ifPresent(shape -> request.put("shape", shape.toList()));
+        broadcast.mode().ifPresent(mode -> request.put("mode", mode.toString()));
+        broadcast.axesMapping().ifPresent(axes -> request.put("axes_mapping", list(axes)));
+        broadcast.broadcastAxes().ifPresent(axes -> request.put("broadcast_axes", list(axes)));
+        broadcast.axis().ifPresent(axis -> request.put("axis", Long.toString(axis)));
+        if (perInput) {
+            request.put("input", Integer.toString(input));
+        }
+        return request;
+    }
+
+    private static String list(List<Long> values) {
+        return values.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
+    }
+
+    private static List<Long> dims(Shape shape) {
+        List<Long> dims = new ArrayList<>();
+        for (long dim : shape.dims()) {
+            dims.add(dim);
+        }
+        return dims;
+    }
+}

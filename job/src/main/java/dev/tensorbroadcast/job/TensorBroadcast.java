@@ -1,0 +1,308 @@
+package dev.tensorbroadcast.job;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.OutputCompression;
+import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.planner.BroadcastMode;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.TargetShape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The entry point for Spark applications: a broadcast request over source tensors (files on any Hadoop file system,
+ * or tensors in memory), and where and how to write it.
+ *
+ * <pre>{@code
+ * Manifest written = TensorBroadcast.builder()
+ *         .source("hdfs:///data/bias.npy")
+ *         .dialect(Dialect.NUMPY)
+ *         .shape(1_000_000, 4096)
+ *         .output("hdfs:///out/bias")
+ *         .format(OutputFormat.PARQUET)
+ *         .build()
+ *         .run(spark);
+ * Dataset<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(8, 3).build()
+ *         .toDataset(spark);
+ * }</pre>
+ *
+ * <p>{@link #prepare} does every check that needs no Spark (reads the sources, plans, checks the output location);
+ * {@link #run} and {@link #toDataset} prepare first, so a refused request never starts a Spark job.
+ */
+public final class TensorBroadcast {
+    /** How an in-memory source is named in messages and manifests. */
+    public static final String IN_MEMORY = "(in memory)";
+
+    private final List<Source> sources;
+    private final Dialect dialect;
+    private final TargetShape shape;
+    private final BroadcastMode mode;
+    private final List<Long> axesMapping;
+    private final List<Long> broadcastAxes;
+    private final Long axis;
+    private final String output;
+    private final OutputFormat format;
+    private final OutputCompression compression;
+    private final Long partitionBytes;
+    private final Long partitions;
+    private final boolean overwrite;
+    private final ArrowSourceOptions arrowOptions;
+    private final SourceLimits sourceLimits;
+
+    private TensorBroadcast(Builder builder) {
+        this.sources = List.copyOf(builder.sources);
+        this.dialect = builder.dialect;
+        this.shape = builder.shape;
+        this.mode = builder.mode;
+        this.axesMapping = builder.axesMapping;
+        this.broadcastAxes = builder.broadcastAxes;
+        this.axis = builder.axis;
+        this.output = builder.output;
+        this.format = builder.format;
+        this.compression = builder.compression;
+        this.partitionBytes = builder.partitionBytes;
+        this.partitions = builder.partitions;
+        this.overwrite = builder.overwrite;
+        this.arrowOptions = builder.column == null ? ArrowSourceOptions.defaults()
+                : ArrowSourceOptions.defaults().withColumn(builder.column);
+        this.sourceLimits = builder.sourceLimits;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Reads the sources through {@code conf}, plans, and checks the output location (when one is set); writes
+     * nothing and starts no Spark.
+     */
+    public PreparedBroadcast prepare(Configuration conf) {
+        return PreparedBroadcast.prepare(this, requireNonNull(conf, "conf is null"));
+    }
+
+    /** Writes the broadcast of the only source to the output directory and returns its manifest. */
+    public Manifest run(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, JobProgress.NONE);
+    }
+
+    /** Writes the broadcast of every source {@code i} to {@code output/i} (numpy's {@code broadcast_arrays}). */
+    public List<Manifest> runAll(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, JobProgress.NONE);
+    }
+
+    /** The broadcast of the only source as rows {@code index bigint, values array<type>}; writes nothing. */
+    public Dataset<Row> toDataset(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).toDataset(spark, 0);
+    }
+
+    /** The broadcast of source {@code input} as rows; writes nothing. */
+    public Dataset<Row> toDataset(SparkSession spark, int input) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).toDataset(spark, input);
+    }
+
+    List<Source> sources() {
+        return sources;
+    }
+
+    Dialect dialect() {
+        return dialect;
+    }
+
+    Optional<TargetShape> shape() {
+        return Optional.ofNullable(shape);
+    }
+
+    Optional<BroadcastMode> mode() {
+        return Optional.ofNullable(mode);
+    }
+
+    Optional<List<Long>> axesMapping() {
+        return Optional.ofNullable(axesMapping);
+    }
+
+    Optional<List<Long>> broadcastAxes() {
+        return Optional.ofNullable(broadcastAxes);
+    }
+
+    OptionalLong axis() {
+        return axis == null ? OptionalLong.empty() : OptionalLong.of(axis);
+    }
+
+    Optional<String> output() {
+        return Optional.ofNullable(output);
+    }
+
+    OutputFormat format() {
+        return format;
+    }
+
+    OutputCompression compression() {
+        return compression;
+    }
+
+    Optional<Long> partitionBytes() {
+        return Optional.ofNullable(partitionBytes);
+    }
+
+    Optional<Long> partitions() {
+        return Optional.ofNullable(partitions);
+    }
+
+    boolean overwrite() {
+        return overwrite;
+    }
+
+    ArrowSourceOptions arrowOptions() {
+        return arrowOptions;
+    }
+
+    SourceLimits sourceLimits() {
+        return sourceLimits;
+    }
+
+    /** A source: a location to read, or a tensor already in memory. */
+    record Source(String location, SourceTensor tensor) {
+        String name() {
+            return location != null ? location : IN_MEMORY;
+        }
+    }
+
+    public static final class Builder {
+        private final List<Source> sources = new ArrayList<>();
+        private Dialect dialect;
+        private TargetShape shape;
+        private BroadcastMode mode;
+        private List<Long> axesMapping;
+        private List<Long> broadcastAxes;
+        private Long axis;
+        private String output;
+        private OutputFormat format = OutputFormat.ARROW;
+        private OutputCompression compression = OutputCompression.NONE;
+        private Long partitionBytes;
+        private Long partitions;
+        private boolean overwrite;
+        private String column;
+        private SourceLimits sourceLimits = SourceLimits.defaults();
+
+        private Builder() {}
+
+        /** A {@code .npy} or Arrow IPC file: a local path or any Hadoop URI; repeat for several inputs. */
+        public Builder source(String location) {
+            sources.add(new Source(requireNonNull(location, "location is null"), null));
+            return this;
+        }
+
+        public Builder source(SourceTensor tensor) {
+            sources.add(new Source(null, requireNonNull(tensor, "tensor is null")));
+            return this;
+        }
+
+        /** The column of Arrow IPC sources that holds the tensor. */
+        public Builder column(String name) {
+            this.column = requireNonNull(name, "name is null");
+            return this;
+        }
+
+        public Builder dialect(Dialect dialect) {
+            this.dialect = requireNonNull(dialect, "dialect is null");
+            return this;
+        }
+
+        public Builder shape(TargetShape shape) {
+            this.shape = requireNonNull(shape, "shape is null");
+            return this;
+        }
+
+        public Builder shape(long... dims) {
+            return shape(TargetShape.of(dims));
+        }
+
+        public Builder mode(BroadcastMode mode) {
+            this.mode = requireNonNull(mode, "mode is null");
+            return this;
+        }
+
+        public Builder axesMapping(List<Long> axes) {
+            this.axesMapping = List.copyOf(axes);
+            return this;
+        }
+
+        public Builder broadcastAxes(List<Long> axes) {
+            this.broadcastAxes = List.copyOf(axes);
+            return this;
+        }
+
+        public Builder axis(long axis) {
+            this.axis = axis;
+            return this;
+        }
+
+        /** The dataset directory: a local path or any Hadoop URI. */
+        public Builder output(String location) {
+            this.output = requireNonNull(location, "location is null");
+            return this;
+        }
+
+        public Builder format(OutputFormat format) {
+            this.format = requireNonNull(format, "format is null");
+            return this;
+        }
+
+        public Builder compression(OutputCompression compression) {
+            this.compression = requireNonNull(compression, "compression is null");
+            return this;
+        }
+
+        /** Target bytes per partition (and file); the default is 128 MiB. */
+        public Builder partitionBytes(long bytes) {
+            this.partitionBytes = bytes;
+            return this;
+        }
+
+        /** An exact partition count instead of a size; fewer when the output has fewer rows. */
+        public Builder partitions(long count) {
+            this.partitions = count;
+            return this;
+        }
+
+        /** Replace the output if it is an empty directory or a dataset of ours; never anything else. */
+        public Builder overwrite(boolean overwrite) {
+            this.overwrite = overwrite;
+            return this;
+        }
+
+        public Builder sourceLimits(SourceLimits limits) {
+            this.sourceLimits = requireNonNull(limits, "limits is null");
+            return this;
+        }
+
+        public TensorBroadcast build() {
+            if (sources.isEmpty()) {
+                throw new InvalidRequestException("Cannot build a broadcast without a source: give an input file or"
+                        + " a tensor");
+            }
+            if (dialect == null) {
+                throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected one of "
+                        + "numpy, pytorch, paddle, mindspore, onnx, openvino, ngraph");
+            }
+            if (partitionBytes != null && partitions != null) {
+                throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
+                        + " mutually exclusive (give a size per partition or a partition count)");
+            }
+            return new TensorBroadcast(this);
+        }
+    }
+}

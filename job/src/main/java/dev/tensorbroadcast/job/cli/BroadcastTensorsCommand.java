@@ -1,0 +1,66 @@
+package dev.tensorbroadcast.job.cli;
+
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code broadcast-tensors}: broadcasts several inputs against each other (numpy {@code broadcast_arrays}, torch and
+ * paddle {@code broadcast_tensors}) and writes input {@code i}'s broadcast into {@code DIR/i}.
+ */
+@Command(name = "broadcast-tensors",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Broadcasts inputs against each other and writes each one's broadcast as a dataset: DIR/0, DIR/1, ...",
+            "All datasets have the same shape. Runs on an embedded local Spark unless --master is given."
+        })
+final class BroadcastTensorsCommand implements Callable<Integer> {
+    private static final Set<Dialect> DIALECTS = EnumSet.of(Dialect.NUMPY, Dialect.PYTORCH, Dialect.PADDLE);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--input", required = true, paramLabel = "<file>",
+            description = "A source tensor (.npy or Arrow IPC); repeat it for every input.")
+    List<String> inputs;
+
+    @Option(names = "--dialect", required = true, paramLabel = "<dialect>",
+            description = "numpy, pytorch or paddle.")
+    String dialect;
+
+    @Mixin
+    WriteOptions write;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() {
+        if (write.partitionSize != null && write.partitions != null) {
+            throw new ParameterException(spec.commandLine(), "Cannot use --partition-size with --partitions: they"
+                    + " are mutually exclusive (give a size per partition or a partition count)");
+        }
+        Dialect parsed = Dialect.parse(dialect);
+        if (!DIALECTS.contains(parsed)) {
+            throw new InvalidRequestException("Cannot use dialect " + parsed.dialectName() + " with"
+                    + " broadcast-tensors: expected numpy, pytorch or paddle, the dialects that broadcast inputs"
+                    + " against each other; use expand for the others");
+        }
+        SparkRun run = SparkCommands.run(spec, write, output);
+        TensorBroadcast.Builder builder = TensorBroadcast.builder().dialect(parsed);
+        inputs.forEach(builder::source);
+        return run.run(run.configure(builder).build(), true);
+    }
+}

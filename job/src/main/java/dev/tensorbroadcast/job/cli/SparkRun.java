@@ -1,0 +1,138 @@
+package dev.tensorbroadcast.job.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.PreparedBroadcast;
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.OutputCompression;
+import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What {@code expand} and {@code broadcast-tensors} share: every check before Spark starts, the line saying what
+ * will be written, the job, and the result as text or JSON.
+ */
+final class SparkRun {
+    private final WriteOptions write;
+    private final OutputOptions output;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean interactive;
+
+    SparkRun(WriteOptions write, OutputOptions output, PrintWriter out, PrintWriter err, boolean interactive) {
+        this.write = write;
+        this.output = output;
+        this.out = out;
+        this.err = err;
+        this.interactive = interactive;
+    }
+
+    /** Applies the shared options to a request that has its sources and dialect arguments. */
+    TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
+        builder.output(write.output)
+                .format(OutputFormat.parse(write.format))
+                .compression(OutputCompression.parse(write.compression))
+                .overwrite(write.overwrite);
+        if (write.partitionSize != null) {
+            builder.partitionBytes(ByteSize.parse("partition size", write.partitionSize));
+        }
+        if (write.partitions != null) {
+            builder.partitions(write.partitions);
+        }
+        if (write.column != null) {
+            builder.column(write.column);
+        }
+        return builder;
+    }
+
+    /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
+    int run(TensorBroadcast broadcast, boolean perInput) {
+        PreparedBroadcast prepared = broadcast.prepare(new Configuration());
+        Path target = prepared.outputPath().orElseThrow();
+        if (!output.json) {
+            err.println(announcement(prepared, target, perInput));
+            err.flush();
+        }
+        long start = System.nanoTime();
+        List<Manifest> manifests;
+        JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            manifests = perInput ? prepared.runAll(session.spark(), progress)
+                    : List.of(prepared.run(session.spark(), progress));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (output.json) {
+            out.println(Json.write(json(manifests, target, perInput, seconds)));
+        } else {
+            for (int i = 0; i < manifests.size(); i++) {
+                Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
+                out.println(summary(manifests.get(i), directory, seconds));
+            }
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    private String announcement(PreparedBroadcast prepared, Path target, boolean perInput) {
+        PartitionPlan partitions = prepared.partitions(0);
+        String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
+        return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
+                prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), write.format,
+                partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
+    }
+
+    private static String summary(Manifest manifest, Path directory, double seconds) {
+        long bytes = fileBytes(manifest);
+        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
+                directory, manifest.rows(), manifest.rows() == 1 ? "" : "s", list(manifest.rowShape()),
+                manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
+                ByteSize.format(bytes), seconds,
+                ByteSize.format(seconds > 0 ? (long) (bytes / seconds) : bytes));
+    }
+
+    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("output", target.toString());
+        json.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        if (perInput) {
+            ArrayNode datasets = json.putArray("datasets");
+            for (int i = 0; i < manifests.size(); i++) {
+                datasets.add(dataset(manifests.get(i), new Path(target, Integer.toString(i))));
+            }
+        } else {
+            json.setAll(dataset(manifests.get(0), target));
+        }
+        return json;
+    }
+
+    private static ObjectNode dataset(Manifest manifest, Path directory) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("output", directory.toString());
+        ArrayNode shape = json.putArray("shape");
+        manifest.shape().forEach(shape::add);
+        json.put("dtype", manifest.dtype());
+        json.put("rows", manifest.rows());
+        json.put("format", manifest.format());
+        json.put("compression", manifest.compression());
+        json.put("files", manifest.files().size());
+        json.put("bytes", fileBytes(manifest));
+        return json;
+    }
+
+    private static long fileBytes(Manifest manifest) {
+        return manifest.files().stream().mapToLong(DatasetFile::bytes).sum();
+    }
+
+    private static String list(List<Long> dims) {
+        return dims.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "[", "]"));
+    }
+}

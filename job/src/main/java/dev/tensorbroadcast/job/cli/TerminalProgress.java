@@ -1,0 +1,64 @@
+package dev.tensorbroadcast.job.cli;
+
+import dev.tensorbroadcast.job.spark.JobProgress;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * One line on a terminal, rewritten in place as tasks finish: partitions done, bytes written, throughput and the
+ * time left. Quiet for the first second, so short jobs print nothing but their result.
+ */
+final class TerminalProgress implements JobProgress {
+    private static final long QUIET_NANOS = 1_000_000_000L;
+    private static final long REDRAW_NANOS = 200_000_000L;
+
+    private final PrintWriter err;
+    private long partitions;
+    private long plannedBytes;
+    private long start;
+    private long lastDraw;
+    private boolean drawn;
+
+    TerminalProgress(PrintWriter err) {
+        this.err = err;
+    }
+
+    @Override
+    public synchronized void started(String description, long partitions, long bytes) {
+        this.partitions = partitions;
+        this.plannedBytes = bytes;
+        this.start = System.nanoTime();
+        this.lastDraw = start;
+        this.drawn = false;
+    }
+
+    @Override
+    public synchronized void advanced(long partitionsDone, long bytesWritten) {
+        long now = System.nanoTime();
+        if (now - start < QUIET_NANOS || (now - lastDraw < REDRAW_NANOS && partitionsDone < partitions)) {
+            return;
+        }
+        lastDraw = now;
+        drawn = true;
+        err.print("\r" + line(Math.min(partitionsDone, partitions), bytesWritten, now - start) + "\u001b[K");
+        err.flush();
+    }
+
+    @Override
+    public synchronized void finished() {
+        if (drawn) {
+            err.println();
+            err.flush();
+        }
+        drawn = false;
+    }
+
+    String line(long done, long bytesWritten, long elapsedNanos) {
+        double seconds = elapsedNanos / 1e9;
+        long rate = seconds > 0 ? (long) (bytesWritten / seconds) : 0;
+        String eta = done == 0 ? "?" : Math.round(seconds * (partitions - done) / done) + " s";
+        return String.format(Locale.ROOT, "partitions %d/%d, %s written (%s planned), %s/s, %s left", done,
+                partitions, ByteSize.format(bytesWritten), ByteSize.format(plannedBytes), ByteSize.format(rate),
+                eta);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.tensorbroadcast.job.cli;
+
+import picocli.CommandLine.Option;
+
+/** Where and how a Spark subcommand writes: shared by {@code expand} and {@code broadcast-tensors}. */
+final class WriteOptions {
+    @Option(names = "--output", required = true, paramLabel = "<dir>",
+            description = "The dataset directory: a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
+    String output;
+
+    @Option(names = "--format", paramLabel = "<format>", defaultValue = "arrow",
+            description = "arrow (Arrow IPC files, default) or parquet.")
+    String format;
+
+    @Option(names = "--compression", paramLabel = "<codec>", defaultValue = "none",
+            description = "none (default), lz4 or zstd.")
+    String compression;
+
+    @Option(names = "--partition-size", paramLabel = "<size>",
+            description = "Target bytes per partition and file, such as 128m (default), 64k, 1g; binary units.")
+    String partitionSize;
+
+    @Option(names = "--partitions", paramLabel = "<count>",
+            description = "An exact partition count instead of a size; fewer when the output has fewer rows.")
+    Long partitions;
+
+    @Option(names = "--master", paramLabel = "<url>",
+            description = "Spark master: local[N], spark://host:7077, yarn, k8s://...; default: embedded local[*].")
+    String master;
+
+    @Option(names = "--overwrite",
+            description = "Replace the output if it is an empty directory or a tensor-broadcast dataset.")
+    boolean overwrite;
+
+    @Option(names = "--column", paramLabel = "<name>",
+            description = "The column of an Arrow IPC input that holds the tensor.")
+    String column;
+}

@@ -1,0 +1,200 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.ToolVersion;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.text.SimpleDateFormat;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.internal.io.FileCommitProtocol;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The driver's side of writing one dataset: ships the source once as a broadcast variable, runs one task per planned
+ * partition, commits with Spark's {@link FileCommitProtocol} (aborting on any failure, which leaves no
+ * {@code _SUCCESS} and no manifest), then writes {@code _manifest.json} and {@code _SUCCESS}.
+ */
+public final class DatasetJob {
+    private static final AtomicInteger JOB_NUMBERS = new AtomicInteger();
+
+    private final SourceTensor source;
+    private final DatasetSpec spec;
+    private final Path output;
+    private final String description;
+    private final Map<String, String> request;
+    private final List<Manifest.ManifestInput> inputs;
+
+    DatasetJob(SourceTensor source, DatasetSpec spec, Path output, String description, Map<String, String> request,
+            List<Manifest.ManifestInput> inputs) {
+        this.source = requireNonNull(source, "source is null");
+        this.spec = requireNonNull(spec, "spec is null");
+        this.output = requireNonNull(output, "output is null");
+        this.description = requireNonNull(description, "description is null");
+        this.request = Map.copyOf(request);
+        this.inputs = List.copyOf(inputs);
+    }
+
+    /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
+    public static DatasetJob of(SourceTensor source, dev.tensorbroadcast.planner.CopyProgram program,
+            PartitionPlan partitions, OutputFormat format, OutputCompression compression, Path output,
+            String description, Map<String, String> request, List<Manifest.ManifestInput> inputs) {
+        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression), output, description,
+                request, inputs);
+    }
+
+    public Manifest run(SparkSession spark, JobProgress progress) {
+        SparkContext context = spark.sparkContext();
+        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
+        Job job = hadoopJob(context.hadoopConfiguration());
+        String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
+        int jobNumber = JOB_NUMBERS.getAndIncrement();
+        FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
+                UUID.randomUUID().toString(), output.toString(), false);
+        int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
+        String group = "tensor-broadcast-" + UUID.randomUUID();
+        LongAccumulator bytesWritten = context.longAccumulator("tensor-broadcast bytes written");
+        ProgressListener listener = new ProgressListener(group, bytesWritten, progress);
+
+        committer.setupJob(job);
+        List<WrittenFile> written;
+        Broadcast<SourceTensor> sourceBroadcast = null;
+        context.addSparkListener(listener);
+        try {
+            sourceBroadcast = java.broadcast(source);
+            Broadcast<SerializableConfiguration> conf = java.broadcast(
+                    new SerializableConfiguration(job.getConfiguration()));
+            PartitionTask task = new PartitionTask(sourceBroadcast, spec, committer, jobTrackerId, jobNumber, conf,
+                    bytesWritten);
+            context.setJobGroup(group, description, false);
+            progress.started(description, partitionCount, spec.partitions().bytes());
+            List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
+            written = java.parallelize(indexes, partitionCount).mapPartitionsWithIndex(task, false).collect();
+            List<TaskCommitMessage> messages = written.stream().map(WrittenFile::commitMessage).toList();
+            committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
+        } catch (Exception failure) {
+            // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
+            committer.abortJob(job);
+            throw new JobFailedException("Cannot write '" + output + "': the Spark job failed: "
+                    + firstLine(failure), failure);
+        } finally {
+            context.clearJobGroup();
+            context.removeSparkListener(listener);
+            progress.finished();
+            if (sourceBroadcast != null) {
+                sourceBroadcast.destroy();
+            }
+        }
+        List<WrittenFile> files = new ArrayList<>(written);
+        files.sort(Comparator.comparingLong(WrittenFile::partition));
+        try {
+            FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
+            checkCommitted(fileSystem, files);
+            Manifest manifest = manifest(files);
+            writeFile(fileSystem, new Path(output, Manifest.FILE_NAME), ManifestJson.toBytes(manifest));
+            writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
+            return manifest;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot finish dataset " + output + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off: ours follows the manifest. Local
+     * output goes through the raw local file system, which writes no {@code .crc} side files.
+     */
+    private Job hadoopJob(Configuration sparkConf) {
+        Configuration conf = new Configuration(sparkConf);
+        conf.setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
+        if ("file".equals(output.toUri().getScheme())) {
+            conf.set("fs.file.impl", RawLocalFileSystem.class.getName());
+            conf.setBoolean("fs.file.impl.disable.cache", true);
+        }
+        try {
+            Job job = Job.getInstance(conf);
+            FileOutputFormat.setOutputPath(job, output);
+            return job;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot set up the output job for " + output, e);
+        }
+    }
+
+    /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */
+    private void checkCommitted(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
+        Map<String, Long> expected = new HashMap<>();
+        for (WrittenFile file : files) {
+            expected.put(file.name(), file.bytes());
+        }
+        Map<String, Long> found = new HashMap<>();
+        for (FileStatus status : fileSystem.listStatus(output)) {
+            if (status.getPath().getName().startsWith("part-")) {
+                found.put(status.getPath().getName(), status.getLen());
+            }
+        }
+        if (!found.equals(expected)) {
+            throw new IOException("the committed files " + found + " are not the files the tasks wrote " + expected);
+        }
+    }
+
+    private Manifest manifest(List<WrittenFile> files) {
+        PartitionPlan partitions = spec.partitions();
+        List<DatasetFile> entries = files.stream().map(file -> new DatasetFile(file.name(), file.partition(),
+                file.firstRow(), file.rows(), file.bytes(), file.crc32c(), file.executorId(), file.host())).toList();
+        return new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs, list(partitions.output()),
+                source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
+                list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
+                spec.compression().codecName(), partitions.partitionCount(), entries);
+    }
+
+    private static List<Long> list(Shape shape) {
+        List<Long> dims = new ArrayList<>();
+        for (long dim : shape.dims()) {
+            dims.add(dim);
+        }
+        return dims;
+    }
+
+    private static void writeFile(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
+        try (OutputStream out = fileSystem.create(path, false)) {
+            out.write(bytes);
+        }
+    }
+
+    private static String firstLine(Throwable failure) {
+        String message = String.valueOf(failure.getMessage());
+        return message.lines().findFirst().orElse(message);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import java.io.Serializable;
+
+/** What every task of one dataset needs besides the source: the partitions, the copy program, the file format. */
+record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression)
+        implements Serializable {
+    DatasetSpec {
+        requireNonNull(partitions, "partitions is null");
+        requireNonNull(program, "program is null");
+        requireNonNull(format, "format is null");
+        requireNonNull(compression, "compression is null");
+    }
+}

@@ -1,0 +1,24 @@
+package dev.tensorbroadcast.job.spark;
+
+/** Hears how far a dataset's job is, from Spark's listener events; called on Spark's listener thread. */
+public interface JobProgress {
+    JobProgress NONE = new JobProgress() {
+        @Override
+        public void started(String description, long partitions, long bytes) {}
+
+        @Override
+        public void advanced(long partitionsDone, long bytesWritten) {}
+
+        @Override
+        public void finished() {}
+    };
+
+    /** Before the first task: the job's description, its partition count and the planned output bytes. */
+    void started(String description, long partitions, long bytes);
+
+    /** After every finished task. */
+    void advanced(long partitionsDone, long bytesWritten);
+
+    /** After the last task, or after a failure. */
+    void finished();
+}

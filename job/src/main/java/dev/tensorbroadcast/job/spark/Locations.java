@@ -1,0 +1,41 @@
+package dev.tensorbroadcast.job.spark;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Turns a location as a user types it into a fully qualified Hadoop path: a URI ({@code hdfs://…}, {@code s3a://…},
+ * {@code file:/…}) as it is, a plain path on the default file system (the local one unless configured otherwise),
+ * relative to the working directory.
+ */
+final class Locations {
+    private Locations() {}
+
+    /** The file system and qualified path of {@code location}; {@code role} ("input", "output") is for messages. */
+    static Located locate(String role, String location, Configuration conf) {
+        if (location == null || location.isBlank()) {
+            throw new InputException("Cannot use an empty " + role + " location: give a path or a URI such as"
+                    + " hdfs://namenode/data/x.npy");
+        }
+        Path path;
+        try {
+            path = new Path(location);
+        } catch (IllegalArgumentException e) {
+            throw new InputException("Cannot use " + role + " '" + location + "': it is not a valid path or URI ("
+                    + e.getMessage() + ")");
+        }
+        try {
+            FileSystem fileSystem = path.getFileSystem(conf);
+            return new Located(location, fileSystem, fileSystem.makeQualified(path));
+        } catch (IOException | RuntimeException e) {
+            throw new InputException("Cannot use " + role + " '" + location + "': no file system for it ("
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "); use a local path or a URI"
+                    + " with a scheme Hadoop knows, such as file, hdfs or s3a");
+        }
+    }
+
+    /** A location as typed, with the file system that holds it and its qualified path. */
+    record Located(String text, FileSystem fileSystem, Path path) {}
+}

@@ -1,0 +1,50 @@
+package dev.tensorbroadcast.job.spark;
+
+import dev.tensorbroadcast.arrowio.IpcCompression;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.util.Locale;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/** The compression codecs both formats offer: Arrow IPC body compression, or the Parquet page codec. */
+public enum OutputCompression {
+    NONE("none", IpcCompression.NONE, CompressionCodecName.UNCOMPRESSED),
+    LZ4("lz4", IpcCompression.LZ4, CompressionCodecName.LZ4_RAW),
+    ZSTD("zstd", IpcCompression.ZSTD, CompressionCodecName.ZSTD);
+
+    private final String codecName;
+    private final IpcCompression ipc;
+    private final CompressionCodecName parquet;
+
+    OutputCompression(String codecName, IpcCompression ipc, CompressionCodecName parquet) {
+        this.codecName = codecName;
+        this.ipc = ipc;
+        this.parquet = parquet;
+    }
+
+    public String codecName() {
+        return codecName;
+    }
+
+    public IpcCompression ipc() {
+        return ipc;
+    }
+
+    public CompressionCodecName parquet() {
+        return parquet;
+    }
+
+    public static OutputCompression parse(String text) {
+        String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
+        for (OutputCompression compression : values()) {
+            if (compression.codecName.equals(key)) {
+                return compression;
+            }
+        }
+        throw new InvalidRequestException("Cannot use compression '" + text + "': expected none, lz4 or zstd");
+    }
+
+    @Override
+    public String toString() {
+        return codecName;
+    }
+}

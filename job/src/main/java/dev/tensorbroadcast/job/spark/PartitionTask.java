@@ -1,0 +1,114 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.planner.Partition;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.internal.io.FileCommitProtocol;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
+import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.Option;
+
+/**
+ * One Spark task: writes the file of the partition with the task's index and commits it through the commit protocol,
+ * the way Spark's own file writers do (setupTask, newTaskTempFile, write, commitTask; abortTask on failure).
+ */
+final class PartitionTask implements Function2<Integer, Iterator<Integer>, Iterator<WrittenFile>> {
+    private static final long serialVersionUID = 1L;
+
+    private final Broadcast<SourceTensor> source;
+    private final DatasetSpec spec;
+    private final FileCommitProtocol committer;
+    private final String jobTrackerId;
+    private final int jobNumber;
+    private final Broadcast<SerializableConfiguration> conf;
+    private final LongAccumulator bytesWritten;
+
+    PartitionTask(Broadcast<SourceTensor> source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
+            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator bytesWritten) {
+        this.source = requireNonNull(source, "source is null");
+        this.spec = requireNonNull(spec, "spec is null");
+        this.committer = requireNonNull(committer, "committer is null");
+        this.jobTrackerId = requireNonNull(jobTrackerId, "jobTrackerId is null");
+        this.jobNumber = jobNumber;
+        this.conf = requireNonNull(conf, "conf is null");
+        this.bytesWritten = requireNonNull(bytesWritten, "bytesWritten is null");
+    }
+
+    /** The Hadoop ids of an attempt, as Spark's writers set them. */
+    static TaskAttemptContextImpl attemptContext(Configuration base, String jobTrackerId, int jobNumber,
+            int partition, int attempt) {
+        JobID jobId = new JobID(jobTrackerId, jobNumber);
+        TaskAttemptID attemptId = new TaskAttemptID(new TaskID(jobId, TaskType.MAP, partition), attempt);
+        Configuration hadoop = new Configuration(base);
+        hadoop.set("mapreduce.job.id", jobId.toString());
+        hadoop.set("mapreduce.task.id", attemptId.getTaskID().toString());
+        hadoop.set("mapreduce.task.attempt.id", attemptId.toString());
+        hadoop.setBoolean("mapreduce.task.ismap", true);
+        hadoop.setInt("mapreduce.task.partition", 0);
+        return new TaskAttemptContextImpl(hadoop, attemptId);
+    }
+
+    @Override
+    public Iterator<WrittenFile> call(Integer index, Iterator<Integer> ignored) throws IOException {
+        TaskContext task = TaskContext.get();
+        Partition partition = spec.partitions().partition(index);
+        TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
+                task.attemptNumber());
+        committer.setupTask(context);
+        try {
+            Path file = new Path(committer.newTaskTempFile(context, Option.empty(),
+                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension())));
+            ChecksumOutputStream out;
+            try (OutputStream stream = file.getFileSystem(context.getConfiguration()).create(file, false)) {
+                out = new ChecksumOutputStream(stream);
+                write(partition, out, file.getName());
+            }
+            InjectedFailure.maybeFail(task, index);
+            TaskCommitMessage message = committer.commitTask(context);
+            bytesWritten.add(out.bytes());
+            SparkEnv env = SparkEnv.get();
+            WrittenFile written = new WrittenFile(file.getName(), index, partition.firstRow(), partition.rowCount(),
+                    out.bytes(), out.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(), message);
+            return List.of(written).iterator();
+        } catch (Throwable failure) {
+            try {
+                committer.abortTask(context);
+            } catch (RuntimeException abortFailure) {
+                failure.addSuppressed(abortFailure);
+            }
+            throw failure;
+        }
+    }
+
+    private void write(Partition partition, ChecksumOutputStream out, String name) throws IOException {
+        TensorKernel kernel = TensorKernel.of(source.value(), spec.program());
+        switch (spec.format()) {
+            case ARROW -> ArrowTensorFileWriter.create().withCompression(spec.compression().ipc())
+                    .write(kernel, spec.partitions().rowShape(), partition, out);
+            case PARQUET -> ParquetTensorFileWriter.create()
+                    .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet()))
+                    .write(kernel, spec.partitions().rowShape(), partition, new ChecksumOutputFile(out, name));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.tensorbroadcast.job.spark;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A broadcast as a Spark {@code Dataset<Row>} of {@code index bigint, values array<type>}, one row per planned row,
+ * computed by the executors when the dataset is used; nothing is written. Each element is looked up through the copy
+ * program, so this suits moderate outputs feeding a pipeline; large ones are written as files.
+ */
+public final class RowDatasets {
+    public static final String INDEX_COLUMN = "index";
+    public static final String VALUES_COLUMN = "values";
+
+    private RowDatasets() {}
+
+    public static StructType schema(SourceTensor source) {
+        return new StructType()
+                .add(INDEX_COLUMN, DataTypes.LongType, false)
+                .add(VALUES_COLUMN, DataTypes.createArrayType(ElementReader.sparkType(source.dtype()),
+                        source.hasNulls()), false);
+    }
+
+    public static Dataset<Row> of(SparkSession spark, SourceTensor source, CopyProgram program,
+            PartitionPlan partitions) {
+        JavaSparkContext java = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int count = Math.toIntExact(partitions.partitionCount());
+        Broadcast<SourceTensor> shipped = java.broadcast(source);
+        List<Integer> indexes = IntStream.range(0, count).boxed().toList();
+        JavaRDD<Row> rows = java.parallelize(indexes, count)
+                .mapPartitionsWithIndex(new PartitionRows(shipped, program, partitions), false);
+        return spark.createDataFrame(rows, schema(source));
+    }
+
+    /** The rows of one partition, made one at a time as Spark asks for them. */
+    private record PartitionRows(Broadcast<SourceTensor> source, CopyProgram program, PartitionPlan partitions)
+            implements Function2<Integer, Iterator<Integer>, Iterator<Row>> {
+        @Override
+        public Iterator<Row> call(Integer index, Iterator<Integer> ignored) {
+            Partition partition = partitions.partition(index);
+            ElementReader reader = new ElementReader(source.value());
+            int rowElements = Math.toIntExact(partition.rowElements());
+            return new Iterator<>() {
+                private long row = partition.firstRow();
+
+                @Override
+                public boolean hasNext() {
+                    return row < partition.endRow();
+                }
+
+                @Override
+                public Row next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    Object[] values = new Object[rowElements];
+                    long first = row * rowElements;
+                    for (int e = 0; e < rowElements; e++) {
+                        values[e] = reader.element(program.sourceIndex(first + e));
+                    }
+                    return RowFactory.create(row++, values);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.DatasetFiles;
+import dev.tensorbroadcast.job.spark.LocalSpark;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code expand} and {@code broadcast-tensors} in-process, on the test class's Spark session (the CLI reuses it). */
+class ExpandCommandTest {
+    private static SparkSession spark;
+
+    @TempDir
+    Path dir;
+
+    private Path source;
+
+    @BeforeAll
+    static void startSpark() {
+        spark = LocalSpark.start();
+    }
+
+    @AfterAll
+    static void stopSpark() {
+        spark.stop();
+    }
+
+    @BeforeEach
+    void writeSource() throws Exception {
+        source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+    }
+
+    private CliRun expand(Path output, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
+                "numpy", "--shape", "6,8", "--output", output.toString()));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
+    }
+
+    @Test
+    void writesADatasetAndSaysWhatItWrote() throws Exception {
+        Path output = dir.resolve("out");
+        CliRun run = expand(output, "--partitions", "2");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n");
+        assertThat(run.out()).startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files, ");
+        Manifest manifest = DatasetFiles.manifest(output);
+        assertThat(manifest.request()).containsEntry("dialect", "numpy").containsEntry("shape", "[6,8]");
+        assertThat(manifest.inputs()).singleElement()
+                .isEqualTo(new Manifest.ManifestInput(source.toString(), List.of(1L, 8L), "int32"));
+        assertThat(DatasetFiles.arrowRows(output, manifest)).hasSize(6)
+                .allSatisfy(row -> assertThat(row.values()).containsExactly(3, 10, 17, 24, 31, 38, 45, 52));
+    }
+
+    @Test
+    void readsArrowInputsByTheirBytesNotTheirName() throws Exception {
+        Path first = dir.resolve("first");
+        assertThat(expand(first).exitCode()).isZero();
+        // an Arrow IPC file named like something else: its index and tensor columns give shape [6,8]
+        Path disguised = Files.copy(first.resolve("part-00000.arrow"), dir.resolve("tensor.bin"));
+        Path output = dir.resolve("second");
+        CliRun run = CliRun.of("expand", "--input", disguised.toString(), "--dialect", "pytorch", "--shape",
+                "2,-1,-1", "--output", output.toString(), "--format", "parquet", "--compression", "zstd", "--json");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.json().get("shape").toString()).isEqualTo("[2,6,8]");
+        assertThat(run.json().get("format").asText()).isEqualTo("parquet");
+        assertThat(run.err()).isEmpty();
+        assertThat(spark.read().parquet(output.toString()).count()).isEqualTo(2);
+    }
+
+    @Test
+    void refusesAnExistingOutputWithoutOverwriteAndWritesNothing() throws Exception {
+        Path output = Files.createDirectories(dir.resolve("taken"));
+        Files.writeString(output.resolve("notes.txt"), "mine");
+        CliRun run = expand(output);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': it already exists; choose a new path, or"
+                + " pass --overwrite to replace a dataset written by tensor-broadcast\n");
+        assertThat(DatasetFiles.names(output)).containsExactly("notes.txt");
+    }
+
+    @Test
+    void overwriteRefusesADirectoryThatIsNotOurs() throws Exception {
+        Path output = Files.createDirectories(dir.resolve("theirs"));
+        Files.writeString(output.resolve("notes.txt"), "mine");
+        CliRun run = expand(output, "--overwrite");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot overwrite '" + output + "': it is neither empty nor a"
+                + " tensor-broadcast dataset (it has no _manifest.json); --overwrite only replaces an empty directory"
+                + " or a tensor-broadcast dataset\n");
+        assertThat(DatasetFiles.names(output)).containsExactly("notes.txt");
+    }
+
+    @Test
+    void overwriteRefusesASymbolicLink() throws Exception {
+        Path real = dir.resolve("real");
+        assertThat(expand(real).exitCode()).isZero();
+        Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+        CliRun run = expand(link, "--overwrite");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot write to '" + link + "': it is a symbolic link, which is never"
+                + " followed; give the directory itself or a new path\n");
+        assertThat(DatasetFiles.names(real)).contains("_SUCCESS");
+    }
+
+    @Test
+    void overwriteReplacesOneOfOurDatasets() throws Exception {
+        Path output = dir.resolve("ours");
+        assertThat(expand(output, "--partitions", "3").exitCode()).isZero();
+        CliRun run = expand(output, "--overwrite", "--format", "parquet");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(DatasetFiles.names(output)).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet");
+    }
+
+    @Test
+    void refusesAMissingInput() {
+        Path missing = dir.resolve("missing.npy");
+        CliRun run = CliRun.of("expand", "--input", missing.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", dir.resolve("out").toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot read input '" + missing + "': no such file; give a .npy or Arrow"
+                + " IPC file\n");
+        assertThat(Files.exists(dir.resolve("out"))).isFalse();
+    }
+
+    @Test
+    void refusesABadRequestWithThePlannersMessage() {
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,9",
+                "--output", dir.resolve("out").toString(), "--json");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.json().get("error").get("kind").asText()).isEqualTo("incompatible_shapes");
+        assertThat(run.json().get("error").get("message").asText()).startsWith("Cannot broadcast (1,8) to (6,9)");
+        assertThat(Files.exists(dir.resolve("out"))).isFalse();
+    }
+
+    @Test
+    void refusesAnUnknownFormat() {
+        CliRun run = expand(dir.resolve("out"), "--format", "csv");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot use format 'csv': expected arrow or parquet\n");
+    }
+
+    @Test
+    void broadcastTensorsWritesOneDatasetPerInput() throws Exception {
+        Path column = NpyFiles.int32(dir.resolve("column.npy"), new long[] {3, 1});
+        Path output = dir.resolve("pair");
+        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
+                "--dialect", "paddle", "--output", output.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out().lines()).hasSize(2);
+        assertThat(DatasetFiles.names(output)).containsExactly("0", "1");
+        for (String input : List.of("0", "1")) {
+            Manifest manifest = DatasetFiles.manifest(output.resolve(input));
+            assertThat(manifest.shape()).isEqualTo(List.of(3L, 8L));
+            assertThat(manifest.request()).containsEntry("input", input);
+        }
+        assertThat(DatasetFiles.arrowRows(output.resolve("1"), DatasetFiles.manifest(output.resolve("1")))
+                .get(2).values()).containsOnly(17);
+        CliRun again = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
+                "--dialect", "paddle", "--output", output.toString(), "--overwrite");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+    }
+
+    @Test
+    void broadcastTensorsRefusesDialectsWithATargetShape() {
+        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--dialect", "onnx", "--output",
+                dir.resolve("out").toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot use dialect onnx with broadcast-tensors: expected numpy, pytorch or"
+                + " paddle, the dialects that broadcast inputs against each other; use expand for the others\n");
+    }
+}

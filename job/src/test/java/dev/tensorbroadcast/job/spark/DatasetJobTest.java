@@ -1,0 +1,210 @@
+package dev.tensorbroadcast.job.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.BroadcastMode;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.TargetShape;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job end to end on a real local Spark, through the Java API; files read back by independent readers. */
+class DatasetJobTest {
+    private static SparkSession spark;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startSpark() {
+        spark = LocalSpark.start();
+    }
+
+    @AfterAll
+    static void stopSpark() {
+        spark.stop();
+    }
+
+    /** One request per dialect: source shape, the request's arguments, and the output shape the dialect gives. */
+    private record Case(Dialect dialect, long[] source, UnaryOperator<TensorBroadcast.Builder> arguments,
+            List<Long> output) {}
+
+    private static List<Case> everyDialect() {
+        return List.of(
+                new Case(Dialect.NUMPY, new long[] {3, 1}, b -> b.shape(4, 3, 5), List.of(4L, 3L, 5L)),
+                new Case(Dialect.PYTORCH, new long[] {3, 1}, b -> b.shape(2, -1, 4), List.of(2L, 3L, 4L)),
+                new Case(Dialect.PADDLE, new long[] {1, 3}, b -> b.shape(5, 3), List.of(5L, 3L)),
+                new Case(Dialect.MINDSPORE, new long[] {2, 1}, b -> b.shape(-1, 2), List.of(2L, 2L)),
+                new Case(Dialect.ONNX, new long[] {3, 1}, b -> b.shape(2, 1, 6), List.of(2L, 3L, 6L)),
+                new Case(Dialect.OPENVINO, new long[] {3},
+                        b -> b.shape(2, 3, 4).mode(BroadcastMode.EXPLICIT).axesMapping(List.of(1L)),
+                        List.of(2L, 3L, 4L)),
+                new Case(Dialect.NGRAPH, new long[] {3}, b -> b.shape(2, 3).broadcastAxes(List.of(0L)),
+                        List.of(2L, 3L)));
+    }
+
+    private TensorBroadcast.Builder request(Case c, Path source, OutputFormat format, Path output) {
+        return c.arguments().apply(TensorBroadcast.builder().source(source.toString()).dialect(c.dialect())
+                .format(format).partitions(2).output(output.toString()));
+    }
+
+    private static CopyProgram program(TensorBroadcast broadcast) {
+        return broadcast.prepare(spark.sparkContext().hadoopConfiguration()).plan().copyProgram(0);
+    }
+
+    @Test
+    void everyDialectInBothFormatsMatchesThePlannersReference() throws Exception {
+        for (Case c : everyDialect()) {
+            Path source = NpyFiles.int32(dir.resolve(c.dialect() + ".npy"), c.source());
+            for (OutputFormat format : OutputFormat.values()) {
+                Path output = dir.resolve(c.dialect() + "-" + format);
+                TensorBroadcast broadcast = request(c, source, format, output).build();
+                CopyProgram program = program(broadcast);
+                Manifest manifest = broadcast.run(spark);
+
+                String what = c.dialect() + " " + format;
+                assertThat(manifest.shape()).as(what).isEqualTo(c.output());
+                assertThat(manifest.format()).isEqualTo(format.formatName());
+                assertThat(DatasetFiles.manifest(output)).isEqualTo(manifest);
+                assertThat(DatasetFiles.names(output)).as(what).containsExactly("_SUCCESS", "_manifest.json",
+                        "part-00000" + format.extension(), "part-00001" + format.extension());
+                DatasetFiles.checkFiles(output, manifest);
+                List<List<Object>> rows = format == OutputFormat.ARROW ? arrowValues(output, manifest)
+                        : parquetValues(output);
+                assertThat(rows).as(what).hasSize((int) manifest.rows());
+                long rowElements = manifest.rowShape().stream().reduce(1L, (a, b) -> a * b);
+                for (int r = 0; r < rows.size(); r++) {
+                    for (int e = 0; e < rowElements; e++) {
+                        assertThat(rows.get(r).get(e)).as(what + " row " + r + " element " + e)
+                                .isEqualTo(NpyFiles.value(program.sourceIndex(r * rowElements + e)));
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<List<Object>> arrowValues(Path output, Manifest manifest) throws Exception {
+        List<List<Object>> rows = new ArrayList<>();
+        long expectedIndex = 0;
+        for (DatasetFiles.ArrowRow row : DatasetFiles.arrowRows(output, manifest)) {
+            assertThat(row.index()).isEqualTo(expectedIndex++);
+            rows.add(row.values());
+        }
+        return rows;
+    }
+
+    private static List<List<Object>> parquetValues(Path output) {
+        List<List<Object>> rows = new ArrayList<>();
+        long expectedIndex = 0;
+        for (Row row : spark.read().parquet(output.toString()).orderBy("index").collectAsList()) {
+            assertThat(row.getLong(0)).isEqualTo(expectedIndex++);
+            rows.add(new ArrayList<>(row.getList(1)));
+        }
+        return rows;
+    }
+
+    @Test
+    void aTaskThatFailsOnceGivesTheSameBytesAsACleanRun() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 64});
+        Path clean = dir.resolve("clean");
+        Path retried = dir.resolve("retried");
+        Manifest cleanManifest = write(source, clean, OutputFormat.PARQUET);
+        spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, "1");
+        spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, "1");
+        Manifest retriedManifest;
+        try {
+            retriedManifest = write(source, retried, OutputFormat.PARQUET);
+        } finally {
+            spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, null);
+            spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
+        }
+        assertThat(DatasetFiles.names(retried)).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet",
+                "part-00001.parquet", "part-00002.parquet");
+        assertThat(retriedManifest.files()).isEqualTo(cleanManifest.files());
+        for (String name : List.of("part-00000.parquet", "part-00001.parquet", "part-00002.parquet")) {
+            assertThat(Files.readAllBytes(retried.resolve(name))).as(name)
+                    .isEqualTo(Files.readAllBytes(clean.resolve(name)));
+        }
+    }
+
+    @Test
+    void aJobThatFailsLeavesNoSuccessAndNoManifest() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 64});
+        Path output = dir.resolve("failed");
+        spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, "1");
+        spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, "all");
+        try {
+            assertThatThrownBy(() -> write(source, output, OutputFormat.ARROW))
+                    .isInstanceOf(JobFailedException.class)
+                    .hasMessageStartingWith("Cannot write 'file:" + output + "': the Spark job failed: ")
+                    .hasMessageContaining("injected failure in partition 1, attempt 1");
+        } finally {
+            spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, null);
+            spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
+        }
+        assertThat(DatasetFiles.names(output)).doesNotContain("_SUCCESS", "_manifest.json")
+                .noneMatch(name -> name.startsWith("part-"));
+        // what a failed job leaves may be replaced with --overwrite
+        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
+                .shape(12, 64).output(output.toString()).overwrite(true).build().run(spark);
+        assertThat(manifest.rows()).isEqualTo(12);
+    }
+
+    private static Manifest write(Path source, Path output, OutputFormat format) {
+        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(12, 64)
+                .partitions(3).format(format).output(output.toString()).build().run(spark);
+    }
+
+    @Test
+    void anEmptyOutputIsOneFileWithTheSchemaAndNoRows() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 3});
+        Path output = dir.resolve("empty");
+        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
+                .shape(TargetShape.of(0, 3)).output(output.toString()).build().run(spark);
+        assertThat(manifest.rows()).isZero();
+        assertThat(manifest.files()).hasSize(1);
+        assertThat(DatasetFiles.arrowRows(output, manifest)).isEmpty();
+        assertThat(DatasetFiles.names(output)).contains("_SUCCESS", "part-00000.arrow");
+    }
+
+    @Test
+    void broadcastTensorsWritesOneDatasetPerInput() throws Exception {
+        Path a = NpyFiles.int32(dir.resolve("a.npy"), new long[] {4, 1});
+        Path b = NpyFiles.int32(dir.resolve("b.npy"), new long[] {1, 5});
+        Path output = dir.resolve("pair");
+        List<Manifest> manifests = TensorBroadcast.builder().source(a.toString()).source(b.toString())
+                .dialect(Dialect.NUMPY).output(output.toString()).build().runAll(spark);
+        assertThat(manifests).extracting(Manifest::shape).containsExactly(List.of(4L, 5L), List.of(4L, 5L));
+        assertThat(manifests).extracting(m -> m.request().get("input")).containsExactly("0", "1");
+        List<DatasetFiles.ArrowRow> second = DatasetFiles.arrowRows(output.resolve("1"), manifests.get(1));
+        assertThat(second).hasSize(4).allSatisfy(row -> assertThat(row.values())
+                .containsExactly(3, 10, 17, 24, 31));
+        List<DatasetFiles.ArrowRow> first = DatasetFiles.arrowRows(output.resolve("0"), manifests.get(0));
+        assertThat(first.get(2).values()).containsExactly(17, 17, 17, 17, 17);
+    }
+
+    @Test
+    void toDatasetGivesTheRowsWithoutFiles() {
+        byte[] values = {1, 2, 3};
+        var tensor = dev.tensorbroadcast.arrowio.SourceTensor.fixedWidth(dev.tensorbroadcast.planner.DType.INT8,
+                dev.tensorbroadcast.planner.Shape.of(3, 1), values, null);
+        List<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(3, 2).partitions(2)
+                .build().toDataset(spark).orderBy("index").collectAsList();
+        assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
+        assertThat(rows).extracting(row -> row.getList(1)).containsExactly(List.of((byte) 1, (byte) 1),
+                List.of((byte) 2, (byte) 2), List.of((byte) 3, (byte) 3));
+    }
+}
