@@ -1,5 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -11,6 +15,7 @@ import dev.tensorbroadcast.planner.TargetShape;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,9 +45,14 @@ final class PlanCommand implements Callable<Integer> {
             description = "numpy, pytorch, paddle, mindspore, onnx, openvino or ngraph.")
     String dialect;
 
-    @Option(names = "--input-shape", required = true, paramLabel = "<shape>",
+    @Option(names = "--input-shape", paramLabel = "<shape>",
             description = "An input's shape; repeat it for several inputs (numpy, pytorch, paddle without --shape).")
     List<String> inputShapes;
+
+    @Option(names = "--input", paramLabel = "<file>",
+            description = "An input file (.npy or Arrow IPC, any Hadoop path) whose shape and dtype to plan with,"
+                    + " instead of --input-shape and --dtype; repeat it for several inputs.")
+    List<String> inputFiles;
 
     @Option(names = "--shape", paramLabel = "<shape>",
             description = "The target shape; -1 where the dialect allows it (mindspore, pytorch, paddle).")
@@ -105,10 +115,25 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private BroadcastRequest request() {
-        DType type = DType.parse(dtype);
         BroadcastRequest.Builder request = BroadcastRequest.builder(Dialect.parse(dialect));
-        for (String input : inputShapes) {
-            request.input(Shape.parse(input), type);
+        if ((inputShapes == null) == (inputFiles == null)) {
+            throw new ParameterException(spec.commandLine(), inputShapes == null
+                    ? "Missing input: give --input-shape (a shape) or --input (a .npy or Arrow IPC file)"
+                    : "Cannot use --input-shape with --input: give the shapes, or the files to read them from");
+        }
+        if (inputFiles != null) {
+            // the whole source is read, as expand will read it, so a file plan would refuse is refused here too
+            SourceLoader loader = new SourceLoader(new Configuration(), SourceLimits.defaults(),
+                    ArrowSourceOptions.defaults());
+            for (String file : inputFiles) {
+                SourceTensor source = loader.read(file);
+                request.input(source.shape(), source.dtype());
+            }
+        } else {
+            DType type = DType.parse(dtype);
+            for (String input : inputShapes) {
+                request.input(Shape.parse(input), type);
+            }
         }
         if (shape != null) {
             request.target(TargetShape.parse(shape));

@@ -3,11 +3,12 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.DatasetVerifier;
-import dev.tensorbroadcast.job.dataset.SourceFile;
 import dev.tensorbroadcast.job.dataset.VerifyReport;
+import dev.tensorbroadcast.job.spark.SourceLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -53,7 +54,8 @@ final class VerifyCommand implements Callable<Integer> {
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
             Optional<SourceTensor> tensor = source == null ? Optional.empty()
-                    : Optional.of(SourceFile.read(source, conf, SourceLimits.defaults()));
+                    : Optional.of(new SourceLoader(conf, SourceLimits.defaults(), ArrowSourceOptions.defaults())
+                            .read(source));
             VerifyReport report = new DatasetVerifier(dataset).verify(tensor);
             PrintWriter out = spec.commandLine().getOut();
             if (output.json) {
