@@ -11,7 +11,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -48,10 +47,7 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (write.partitionSize != null && write.partitions != null) {
-            throw new ParameterException(spec.commandLine(), "Cannot use --partition-size with --partitions: they"
-                    + " are mutually exclusive (give a size per partition or a partition count)");
-        }
+        ExclusiveOptions.requireOneSizing(spec, write.partitionSize, write.partitions);
         Dialect parsed = Dialect.parse(dialect);
         if (!DIALECTS.contains(parsed)) {
             throw new InvalidRequestException("Cannot use dialect " + parsed.dialectName() + " with"

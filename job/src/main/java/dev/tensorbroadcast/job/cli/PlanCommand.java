@@ -4,14 +4,11 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.spark.SourceLoader;
-import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
-import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
-import dev.tensorbroadcast.planner.TargetShape;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,9 +38,8 @@ final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dialect", required = true, paramLabel = "<dialect>",
-            description = "numpy, pytorch, paddle, mindspore, onnx, openvino or ngraph.")
-    String dialect;
+    @Mixin
+    RequestOptions arguments;
 
     @Option(names = "--input-shape", paramLabel = "<shape>",
             description = "An input's shape; repeat it for several inputs (numpy, pytorch, paddle without --shape).")
@@ -53,26 +49,6 @@ final class PlanCommand implements Callable<Integer> {
             description = "An input file (.npy or Arrow IPC, any Hadoop path) whose shape and dtype to plan with,"
                     + " instead of --input-shape and --dtype; repeat it for several inputs.")
     List<String> inputFiles;
-
-    @Option(names = "--shape", paramLabel = "<shape>",
-            description = "The target shape; -1 where the dialect allows it (mindspore, pytorch, paddle).")
-    String shape;
-
-    @Option(names = "--mode", paramLabel = "<mode>",
-            description = "openvino only: numpy (default), explicit, bidirectional or pdpd.")
-    String mode;
-
-    @Option(names = "--axes-mapping", paramLabel = "<axes>",
-            description = "openvino explicit mode: the output axis of each input axis, such as [0,2].")
-    String axesMapping;
-
-    @Option(names = "--broadcast-axes", paramLabel = "<axes>",
-            description = "ngraph: the output axes that are new, such as [0]; [] if none.")
-    String broadcastAxes;
-
-    @Option(names = "--axis", paramLabel = "<axis>",
-            description = "openvino pdpd mode: the output axis the input starts at; -1 (default) aligns it right.")
-    Long axis;
 
     @Option(names = "--dtype", paramLabel = "<dtype>", defaultValue = "float32",
             description = "The element type of every input (default: ${DEFAULT-VALUE}).")
@@ -91,10 +67,8 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        requireAtMostOne("--partition-size", partitionSize, "--partitions", partitions,
-                "give a size per partition or a partition count");
-        requireAtMostOne("--axes-mapping", axesMapping, "--broadcast-axes", broadcastAxes,
-                "openvino explicit mode takes the first, ngraph the second");
+        ExclusiveOptions.requireOneSizing(spec, partitionSize, partitions);
+        arguments.check(spec);
         BroadcastPlan plan = request().plan();
         PartitionPlan.Builder partitioning = PartitionPlan.builderFor(plan);
         if (partitionSize != null) {
@@ -115,7 +89,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private BroadcastRequest request() {
-        BroadcastRequest.Builder request = BroadcastRequest.builder(Dialect.parse(dialect));
+        BroadcastRequest.Builder request = BroadcastRequest.builder(arguments.dialect());
         if ((inputShapes == null) == (inputFiles == null)) {
             throw new ParameterException(spec.commandLine(), inputShapes == null
                     ? "Missing input: give --input-shape (a shape) or --input (a .npy or Arrow IPC file)"
@@ -135,28 +109,11 @@ final class PlanCommand implements Callable<Integer> {
                 request.input(Shape.parse(input), type);
             }
         }
-        if (shape != null) {
-            request.target(TargetShape.parse(shape));
-        }
-        if (mode != null) {
-            request.mode(BroadcastMode.parse(mode));
-        }
-        if (axesMapping != null) {
-            request.axesMapping(AxisList.parse("axes mapping", axesMapping));
-        }
-        if (broadcastAxes != null) {
-            request.broadcastAxes(AxisList.parse("broadcast axes", broadcastAxes));
-        }
-        if (axis != null) {
-            request.axis(axis);
-        }
+        arguments.target().ifPresent(request::target);
+        arguments.mode().ifPresent(request::mode);
+        arguments.axesMapping().ifPresent(request::axesMapping);
+        arguments.broadcastAxes().ifPresent(request::broadcastAxes);
+        arguments.axis().ifPresent(request::axis);
         return request.build();
-    }
-
-    private void requireAtMostOne(String option, Object value, String otherOption, Object other, String hint) {
-        if (value != null && other != null) {
-            throw new ParameterException(spec.commandLine(), "Cannot use " + option + " with " + otherOption
-                    + ": they are mutually exclusive (" + hint + ")");
-        }
     }
 }
