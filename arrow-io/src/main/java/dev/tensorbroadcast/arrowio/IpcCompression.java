@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.arrowio;
 
-import java.util.Locale;
 import org.apache.arrow.vector.compression.CompressionUtil;
 
 /** Arrow IPC body compression: the two codecs the IPC format defines, or none. */
@@ -19,20 +18,6 @@ public enum IpcCompression {
 
     public CompressionUtil.CodecType codec() {
         return codec;
-    }
-
-    public static IpcCompression parse(String text) {
-        String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        for (IpcCompression compression : values()) {
-            if (compression.name.equals(key)) {
-                return compression;
-            }
-        }
-        if (key.equals("lz4_frame")) {
-            return LZ4;
-        }
-        throw new IllegalArgumentException("Cannot parse Arrow IPC compression '" + text
-                + "': expected none, lz4 or zstd");
     }
 
     @Override

@@ -8,13 +8,14 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-/** Seeded random source tensors and broadcasts for the kernel and writer tests. */
-final class RandomTensors {
+/** Seeded random source tensors and broadcasts for tests, here and (through the test jar) in the job module. */
+public final class RandomTensors {
     private static final String[] PIECES = {"a", "bc", "é", "漢字", "😀", "", "xyz", "ß", "Ω", "tensor"};
 
     private RandomTensors() {}
 
-    static SourceTensor source(Random random, DType dtype, Shape shape, boolean nulls) {
+    /** Random values; with {@code nulls}, about one element in four is null, at random. */
+    public static SourceTensor source(Random random, DType dtype, Shape shape, boolean nulls) {
         int elements = (int) shape.elements();
         byte[] validity = null;
         if (nulls) {
@@ -25,6 +26,12 @@ final class RandomTensors {
                 }
             }
         }
+        return source(random, dtype, shape, validity);
+    }
+
+    /** Random values with the given validity bitmap (null: no nulls). */
+    public static SourceTensor source(Random random, DType dtype, Shape shape, byte[] validity) {
+        int elements = (int) shape.elements();
         if (dtype == DType.STRING) {
             int[] offsets = new int[elements + 1];
             ByteArrayOutputStream utf8 = new ByteArrayOutputStream();

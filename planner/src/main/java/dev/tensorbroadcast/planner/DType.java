@@ -1,8 +1,7 @@
 package dev.tensorbroadcast.planner;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
+import java.util.Optional;
 
 /**
  * Element types: every type of ONNX {@code Expand}. The planner knows them only as widths; how each is stored in
@@ -69,29 +68,21 @@ public enum DType {
     }
 
     public static DType parse(String text) {
+        Optional<DType> named = EnumNames.find(values(), DType::typeName, text);
+        if (named.isPresent()) {
+            return named.get();
+        }
         String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        for (DType type : values()) {
-            if (type.name.equals(key)) {
-                return type;
-            }
-        }
-        switch (key) {
-            case "float", "single" -> {
-                return FLOAT32;
-            }
-            case "double" -> {
-                return FLOAT64;
-            }
-            case "half" -> {
-                return FLOAT16;
-            }
-            case "str", "utf8", "unicode" -> {
-                return STRING;
-            }
-            default -> throw new InvalidRequestException("Cannot parse dtype '" + text + "': expected one of "
-                    + Arrays.stream(values()).map(DType::typeName).collect(Collectors.joining(", ")));
-        }
+        return switch (key) {
+            case "float", "single" -> FLOAT32;
+            case "double" -> FLOAT64;
+            case "half" -> FLOAT16;
+            case "str", "utf8", "unicode" -> STRING;
+            default -> throw new InvalidRequestException("Cannot parse dtype '" + text + "': expected "
+                    + EnumNames.accepted(values(), DType::typeName));
+        };
     }
+
 
     @Override
     public String toString() {

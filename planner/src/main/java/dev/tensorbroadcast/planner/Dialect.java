@@ -1,9 +1,5 @@
 package dev.tensorbroadcast.planner;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
-
 /** The frameworks whose broadcast rules the planner reproduces; each rule lives in a small class of its own. */
 public enum Dialect {
     NUMPY("numpy", new NumpyRule()),
@@ -31,14 +27,7 @@ public enum Dialect {
     }
 
     public static Dialect parse(String text) {
-        String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        for (Dialect dialect : values()) {
-            if (dialect.name.equals(key)) {
-                return dialect;
-            }
-        }
-        throw new InvalidRequestException("Cannot parse dialect '" + text + "': expected one of "
-                + Arrays.stream(values()).map(Dialect::dialectName).collect(Collectors.joining(", ")));
+        return EnumNames.parse(values(), Dialect::dialectName, text, "Cannot parse dialect");
     }
 
     @Override

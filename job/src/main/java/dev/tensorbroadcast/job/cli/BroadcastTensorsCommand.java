@@ -47,7 +47,6 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ExclusiveOptions.requireOneSizing(spec, write.partitionSize, write.partitions);
         Dialect parsed = Dialect.parse(dialect);
         if (!DIALECTS.contains(parsed)) {
             throw new InvalidRequestException("Cannot use dialect " + parsed.dialectName() + " with"

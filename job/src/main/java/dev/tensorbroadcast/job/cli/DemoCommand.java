@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
-import static java.nio.charset.StandardCharsets.US_ASCII;
-
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.dataset.NpyWriter;
 import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -67,18 +67,11 @@ final class DemoCommand implements Callable<Integer> {
         return run.run(run.configure(builder).build(), false);
     }
 
-    /** A version 1.0 {@code .npy} file: magic, header padded to 64 bytes, little-endian float32 data. */
+    /** A {@code .npy} file of {@code [1, COLUMNS]} float32 holding 0, 1, 2, ... */
     static void writeSource(Path file) {
-        String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, " + COLUMNS + "), }";
-        StringBuilder header = new StringBuilder(dict);
-        while ((10 + header.length() + 1) % 64 != 0) {
-            header.append(' ');
-        }
-        header.append('\n');
-        ByteBuffer data = ByteBuffer.allocate(10 + header.length() + 4 * COLUMNS).order(ByteOrder.LITTLE_ENDIAN);
-        data.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
-        data.putShort((short) header.length());
-        data.put(header.toString().getBytes(US_ASCII));
+        byte[] header = NpyWriter.header("<f4", Shape.of(1, COLUMNS));
+        ByteBuffer data = ByteBuffer.allocate(header.length + 4 * COLUMNS).order(ByteOrder.LITTLE_ENDIAN);
+        data.put(header);
         for (int i = 0; i < COLUMNS; i++) {
             data.putFloat(i);
         }
@@ -88,4 +81,5 @@ final class DemoCommand implements Callable<Integer> {
             throw new UncheckedIOException("Cannot write the demo source " + file, e);
         }
     }
+
 }

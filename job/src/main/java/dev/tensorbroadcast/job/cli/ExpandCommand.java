@@ -36,7 +36,6 @@ final class ExpandCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ExclusiveOptions.requireOneSizing(spec, write.partitionSize, write.partitions);
         arguments.check(spec);
         SparkRun run = SparkCommands.run(spec, write, output);
         TensorBroadcast.Builder builder = TensorBroadcast.builder().source(input).dialect(arguments.dialect());

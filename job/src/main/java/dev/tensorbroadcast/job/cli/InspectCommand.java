@@ -47,13 +47,8 @@ final class InspectCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, new Configuration(), "inspect")) {
             List<String> incomplete = dataset.incompleteness();
-            PrintWriter out = spec.commandLine().getOut();
-            if (output.json) {
-                out.println(Json.write(json(dataset, incomplete)));
-            } else {
-                printText(out, dataset, incomplete);
-            }
-            out.flush();
+            output.emit(spec.commandLine().getOut(), () -> json(dataset, incomplete),
+                    out -> printText(out, dataset, incomplete));
             return incomplete.isEmpty() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
         }
     }

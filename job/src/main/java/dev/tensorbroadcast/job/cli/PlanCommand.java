@@ -1,15 +1,12 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -78,13 +75,7 @@ final class PlanCommand implements Callable<Integer> {
             partitioning.partitions(partitions);
         }
         PlanSummary summary = new PlanSummary(plan, partitioning.build());
-        PrintWriter out = spec.commandLine().getOut();
-        if (output.json) {
-            out.println(Json.write(summary.toJson()));
-        } else {
-            summary.printText(out);
-        }
-        out.flush();
+        output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;
     }
 
@@ -97,8 +88,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         if (inputFiles != null) {
             // the whole source is read, as expand will read it, so a file plan would refuse is refused here too
-            SourceLoader loader = new SourceLoader(new Configuration(), SourceLimits.defaults(),
-                    ArrowSourceOptions.defaults());
+            SourceLoader loader = SourceLoader.defaults(new Configuration());
             for (String file : inputFiles) {
                 SourceTensor source = loader.read(file);
                 request.input(source.shape(), source.dtype());

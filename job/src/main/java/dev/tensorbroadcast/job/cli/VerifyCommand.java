@@ -3,14 +3,11 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.DatasetVerifier;
 import dev.tensorbroadcast.job.dataset.VerifyReport;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -54,17 +51,12 @@ final class VerifyCommand implements Callable<Integer> {
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
             Optional<SourceTensor> tensor = source == null ? Optional.empty()
-                    : Optional.of(new SourceLoader(conf, SourceLimits.defaults(), ArrowSourceOptions.defaults())
-                            .read(source));
+                    : Optional.of(SourceLoader.defaults(conf).read(source));
             VerifyReport report = new DatasetVerifier(dataset).verify(tensor);
-            PrintWriter out = spec.commandLine().getOut();
-            if (output.json) {
-                out.println(Json.write(json(report)));
-            } else {
+            output.emit(spec.commandLine().getOut(), () -> json(report), out -> {
                 report.problems().forEach(out::println);
                 out.println(summary(report));
-            }
-            out.flush();
+            });
             return report.ok() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
         }
     }

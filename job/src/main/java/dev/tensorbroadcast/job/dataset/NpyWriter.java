@@ -10,14 +10,14 @@ import java.io.ByteArrayOutputStream;
  * length; the whole preamble padded with spaces to a multiple of 64 bytes and ended by a newline, so the data that
  * follows is aligned.
  */
-final class NpyWriter {
+public final class NpyWriter {
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
     private static final int ALIGNMENT = 64;
 
     private NpyWriter() {}
 
     /** Everything before the data of a C-order array of {@code descr} (such as {@code <f4}) and {@code shape}. */
-    static byte[] header(String descr, Shape shape) {
+    public static byte[] header(String descr, Shape shape) {
         StringBuilder dict = new StringBuilder("{'descr': '").append(descr).append("', 'fortran_order': False,")
                 .append(" 'shape': (");
         for (int axis = 0; axis < shape.rank(); axis++) {

@@ -1,8 +1,7 @@
 package dev.tensorbroadcast.job.spark;
 
 import dev.tensorbroadcast.arrowio.IpcCompression;
-import dev.tensorbroadcast.planner.InvalidRequestException;
-import java.util.Locale;
+import dev.tensorbroadcast.planner.EnumNames;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** The compression codecs both formats offer: Arrow IPC body compression, or the Parquet page codec. */
@@ -34,14 +33,9 @@ public enum OutputCompression {
     }
 
     public static OutputCompression parse(String text) {
-        String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        for (OutputCompression compression : values()) {
-            if (compression.codecName.equals(key)) {
-                return compression;
-            }
-        }
-        throw new InvalidRequestException("Cannot use compression '" + text + "': expected none, lz4 or zstd");
+        return EnumNames.parse(values(), OutputCompression::codecName, text, "Cannot use compression");
     }
+
 
     @Override
     public String toString() {

@@ -1,7 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
-import dev.tensorbroadcast.planner.InvalidRequestException;
-import java.util.Locale;
+import dev.tensorbroadcast.planner.EnumNames;
 
 /** The file format of a dataset: one file per partition, named {@code part-NNNNN} plus the extension. */
 public enum OutputFormat {
@@ -26,14 +25,9 @@ public enum OutputFormat {
     }
 
     public static OutputFormat parse(String text) {
-        String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        for (OutputFormat format : values()) {
-            if (format.formatName.equals(key)) {
-                return format;
-            }
-        }
-        throw new InvalidRequestException("Cannot use format '" + text + "': expected arrow or parquet");
+        return EnumNames.parse(values(), OutputFormat::formatName, text, "Cannot use format");
     }
+
 
     @Override
     public String toString() {

@@ -33,6 +33,11 @@ public final class SourceLoader {
         this.arrowOptions = requireNonNull(arrowOptions, "arrowOptions is null");
     }
 
+    /** A loader with the default heap limit that picks the Arrow column by itself. */
+    public static SourceLoader defaults(Configuration conf) {
+        return new SourceLoader(conf, SourceLimits.defaults(), ArrowSourceOptions.defaults());
+    }
+
     public SourceTensor read(String location) {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status;

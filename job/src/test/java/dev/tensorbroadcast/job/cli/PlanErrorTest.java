@@ -44,8 +44,8 @@ class PlanErrorTest {
         CliRun size = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--partition-size", "12q");
         CliRun count = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--partitions", "0", "--json");
 
-        assertErrorJson(dialect, "invalid_request", "Cannot parse dialect 'tensorflow': expected one of numpy,"
-                + " mindspore, pytorch, paddle, onnx, openvino, ngraph");
+        assertErrorJson(dialect, "invalid_request", "Cannot parse dialect 'tensorflow': expected numpy,"
+                + " mindspore, pytorch, paddle, onnx, openvino or ngraph");
         assertErrorJson(shape, "invalid_request", "Cannot parse shape '2,a': 'a' is not an integer; write it as"
                 + " [2,3], 2,3 or [] for a scalar");
         assertThat(dtype.json().get("error").get("message").asText()).startsWith("Cannot parse dtype 'float8'");

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,16 +17,10 @@ class PlanFromFilesTest {
     @TempDir
     Path dir;
 
-    /** A C-order .npy (format 1.0) of zeros, written as numpy writes its header. */
-    private Path npy(String name, String descr, String shapeTuple, int dataBytes) throws Exception {
-        String dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shapeTuple + ", }";
-        int unpadded = 10 + dict.length() + 1;
-        String header = dict + " ".repeat((64 - unpadded % 64) % 64) + "\n";
+    /** A C-order .npy of zeros, with {@code dataBytes} of data whatever the header says. */
+    private Path npy(String name, String descr, Shape shape, int dataBytes) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
-        bytes.write(header.length() & 0xFF);
-        bytes.write(header.length() >>> 8);
-        bytes.write(header.getBytes(StandardCharsets.ISO_8859_1));
+        bytes.write(NpyWriter.header(descr, shape));
         bytes.write(new byte[dataBytes]);
         Path file = dir.resolve(name);
         Files.write(file, bytes.toByteArray());
@@ -34,8 +29,8 @@ class PlanFromFilesTest {
 
     @Test
     void takesShapeAndDtypeFromTheFiles() throws Exception {
-        Path column = npy("column.npy", "<i2", "(3, 1)", 6);
-        Path row = npy("row.npy", "<i2", "(5,)", 10);
+        Path column = npy("column.npy", "<i2", Shape.of(3, 1), 6);
+        Path row = npy("row.npy", "<i2", Shape.of(5), 10);
         CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", column.toString(), "--input",
                 row.toString(), "--json");
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -48,7 +43,7 @@ class PlanFromFilesTest {
 
     @Test
     void refusesBothKindsOfInputOrNeither() throws Exception {
-        Path file = npy("x.npy", "<f4", "(3,)", 12);
+        Path file = npy("x.npy", "<f4", Shape.of(3), 12);
         CliRun both = CliRun.of("plan", "--dialect", "numpy", "--input", file.toString(), "--input-shape", "3",
                 "--shape", "2,3");
         assertThat(both.exitCode()).isEqualTo(2);
@@ -67,7 +62,7 @@ class PlanFromFilesTest {
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.out()).isEqualTo("{\"error\":{\"kind\":\"input\",\"message\":\"Cannot read input '"
                 + dir.resolve("none.npy") + "': no such file; give a .npy or Arrow IPC file\"}}\n");
-        Path truncated = npy("short.npy", "<f4", "(1000,)", 12);
+        Path truncated = npy("short.npy", "<f4", Shape.of(1000), 12);
         CliRun broken = CliRun.of("plan", "--dialect", "numpy", "--input", truncated.toString(), "--shape", "2,1000");
         assertThat(broken.exitCode()).isEqualTo(2);
         assertThat(broken.err()).isEqualTo("Cannot read " + truncated + ": the header declares 1000 float32 elements"

@@ -1,8 +1,8 @@
 package dev.tensorbroadcast.job.dataset;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
@@ -36,7 +36,6 @@ import org.apache.parquet.io.LocalOutputFile;
  * manifest is built as the job builds it, then {@code _SUCCESS}.
  */
 public final class TestDatasets {
-    private static final String[] PIECES = {"a", "bc", "é", "漢字", "😀", "", "xyz", "ß"};
 
     private TestDatasets() {}
 
@@ -110,10 +109,10 @@ public final class TestDatasets {
 
     /** Seeded random values of any dtype; with {@code nulls}, about one element in four is null. */
     public static SourceTensor random(DType dtype, Shape shape, long seed, boolean nulls) {
-        Random random = new Random(seed);
         int elements = (int) shape.elements();
         byte[] validity = null;
         if (nulls) {
+            // a fixed pattern, so tests can count the nulls: every fourth element from the second on
             validity = new byte[(elements + 7) / 8];
             for (int i = 0; i < elements; i++) {
                 if (i % 4 != 1) {
@@ -121,25 +120,7 @@ public final class TestDatasets {
                 }
             }
         }
-        if (dtype == DType.STRING) {
-            int[] offsets = new int[elements + 1];
-            ByteArrayOutputStream utf8 = new ByteArrayOutputStream();
-            for (int i = 0; i < elements; i++) {
-                StringBuilder text = new StringBuilder();
-                for (int piece = 1 + random.nextInt(3); piece > 0; piece--) {
-                    text.append(PIECES[random.nextInt(PIECES.length)]);
-                }
-                utf8.writeBytes(text.toString().getBytes(UTF_8));
-                offsets[i + 1] = utf8.size();
-            }
-            return SourceTensor.strings(shape, offsets, utf8.toByteArray(), validity);
-        }
-        byte[] values = new byte[dtype == DType.BOOL ? (elements + 7) / 8 : elements * dtype.byteWidth()];
-        random.nextBytes(values);
-        if (dtype == DType.BOOL && elements % 8 != 0) {
-            values[values.length - 1] &= (byte) ((1 << (elements % 8)) - 1);
-        }
-        return SourceTensor.fixedWidth(dtype, shape, values, validity);
+        return RandomTensors.source(new Random(seed), dtype, shape, validity);
     }
 
     /** Writes a source as a {@code .npy} the way numpy would, for {@code --source}. */
