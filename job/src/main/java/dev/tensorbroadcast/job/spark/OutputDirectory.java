@@ -1,9 +1,11 @@
 package dev.tensorbroadcast.job.spark;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestException;
+import dev.tensorbroadcast.job.manifest.ManifestJson;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InputStream;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -13,9 +15,10 @@ import org.apache.hadoop.fs.Path;
 /**
  * Where a dataset goes, and whether it may go there. A new path is fine. An existing one is refused unless
  * {@code overwrite} is set, and even then only an empty directory or one of our datasets is replaced: a directory
- * holding {@code _manifest.json}, one holding only the files a job of ours leaves behind (an interrupted run), or one
- * holding only such datasets in numbered subdirectories ({@code broadcast-tensors}). A symbolic link is never
- * followed: it is refused, and deleting a dataset deletes links inside it, not what they point to.
+ * holding nothing but the names a job of ours writes (part files, a {@code _manifest.json} that reads as one of our
+ * manifests, {@code _SUCCESS}, Spark's {@code _temporary}), or only such datasets in numbered subdirectories
+ * ({@code broadcast-tensors}). A single file of any other name makes it not ours. A symbolic link is never followed:
+ * it is refused. Clearing checks again, then deletes only those names, never anything else.
  */
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
@@ -59,29 +62,12 @@ public final class OutputDirectory {
             throw new OutputException("Cannot overwrite '" + location + "': it is a file, not a dataset directory;"
                     + " --overwrite only replaces an empty directory or a tensor-broadcast dataset");
         }
-        try {
-            if (fileSystem.listStatus(path).length > 0 && !isDataset(fileSystem, path, true)) {
-                throw new OutputException("Cannot overwrite '" + location + "': it is neither empty nor a"
-                        + " tensor-broadcast dataset (it has no " + Manifest.FILE_NAME + "); --overwrite only replaces"
-                        + " an empty directory or a tensor-broadcast dataset");
-            }
-        } catch (IOException e) {
-            throw new OutputException("Cannot overwrite '" + location + "': " + e.getMessage());
-        }
+        requireOursOrEmpty(location, fileSystem, path);
         return new OutputDirectory(location, fileSystem, path, true);
-    }
-
-    /** The location as the user gave it. */
-    public String text() {
-        return text;
     }
 
     public Path path() {
         return path;
-    }
-
-    public FileSystem fileSystem() {
-        return fileSystem;
     }
 
     /**
@@ -92,6 +78,8 @@ public final class OutputDirectory {
         if (!exists) {
             return;
         }
+        // Spark started between the check and now: whatever appeared meanwhile must not be deleted unseen
+        requireOursOrEmpty(text, fileSystem, path);
         try {
             deleteMarkers(path);
             for (FileStatus child : fileSystem.listStatus(path)) {
@@ -99,11 +87,35 @@ public final class OutputDirectory {
                     deleteMarkers(child.getPath());
                 }
             }
-            for (FileStatus child : fileSystem.listStatus(path)) {
-                fileSystem.delete(child.getPath(), true);
+            deleteOurs(path, true);
+        } catch (IOException e) {
+            throw new OutputException("Cannot clear '" + text + "' for --overwrite: " + e.getMessage());
+        }
+    }
+
+    private static void requireOursOrEmpty(String location, FileSystem fileSystem, Path path) {
+        try {
+            if (fileSystem.listStatus(path).length > 0 && !isDataset(fileSystem, path, true)) {
+                throw new OutputException("Cannot overwrite '" + location + "': it is neither empty nor a"
+                        + " tensor-broadcast dataset (it holds files a tensor-broadcast job does not write, or a "
+                        + Manifest.FILE_NAME + " that is not ours); --overwrite only replaces an empty directory or a"
+                        + " tensor-broadcast dataset");
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot clear " + path + " for --overwrite", e);
+            throw new OutputException("Cannot overwrite '" + location + "': " + e.getMessage());
+        }
+    }
+
+    /** Deletes the entries with our names; a numbered dataset directory is emptied the same way, then removed. */
+    private void deleteOurs(Path directory, boolean nested) throws IOException {
+        for (FileStatus child : fileSystem.listStatus(directory)) {
+            String name = child.getPath().getName();
+            if (OUR_FILE.matcher(name).matches()) {
+                fileSystem.delete(child.getPath(), true);
+            } else if (nested && child.isDirectory() && INDEX.matcher(name).matches()) {
+                deleteOurs(child.getPath(), false);
+                fileSystem.delete(child.getPath(), false);
+            }
         }
     }
 
@@ -113,8 +125,8 @@ public final class OutputDirectory {
     }
 
     /**
-     * A dataset of ours: it has a manifest, or (after an interrupted run) only our file names; or, where
-     * {@code nested} is allowed, only numbered subdirectories that are datasets.
+     * A dataset of ours: only our file names, a manifest among them reading as one of ours (an interrupted run may
+     * have none); or, where {@code nested} is allowed, only numbered subdirectories that are datasets.
      */
     private static boolean isDataset(FileSystem fileSystem, Path directory, boolean nested) throws IOException {
         FileStatus[] children = fileSystem.listStatus(directory);
@@ -123,14 +135,23 @@ public final class OutputDirectory {
         for (FileStatus child : children) {
             FileStatus status = linkStatus(fileSystem, child.getPath());
             String name = child.getPath().getName();
-            if (name.equals(Manifest.FILE_NAME) && status.isFile()) {
-                return true;
+            if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
+                return false;
             }
             allOurs &= !isSymlink(fileSystem, child.getPath(), status) && OUR_FILE.matcher(name).matches();
             allNested &= status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;
+    }
+
+    private static boolean isOurManifest(FileSystem fileSystem, Path manifest) throws IOException {
+        try (InputStream in = fileSystem.open(manifest)) {
+            ManifestJson.read(in, manifest.toString());
+            return true;
+        } catch (ManifestException e) {
+            return false;
+        }
     }
 
     /**

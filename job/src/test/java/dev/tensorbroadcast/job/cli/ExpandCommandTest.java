@@ -95,10 +95,36 @@ class ExpandCommandTest {
         Files.writeString(output.resolve("notes.txt"), "mine");
         CliRun run = expand(output, "--overwrite");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot overwrite '" + output + "': it is neither empty nor a"
-                + " tensor-broadcast dataset (it has no _manifest.json); --overwrite only replaces an empty directory"
-                + " or a tensor-broadcast dataset\n");
+        assertThat(run.err()).isEqualTo(notOurs(output));
         assertThat(DatasetFiles.names(output)).containsExactly("notes.txt");
+    }
+
+    @Test
+    void overwriteRefusesAForeignFileEvenBesideAManifest() throws Exception {
+        // a file named _manifest.json does not make a directory ours: "{}" is no manifest of ours
+        Path fake = Files.createDirectories(dir.resolve("fake"));
+        Files.writeString(fake.resolve("_manifest.json"), "{}");
+        Files.writeString(fake.resolve("thesis.tex"), "mine");
+        Files.createDirectories(fake.resolve("sub"));
+        CliRun run = expand(fake, "--overwrite");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(fake));
+        assertThat(DatasetFiles.names(fake)).containsExactlyInAnyOrder("_manifest.json", "thesis.tex", "sub");
+
+        // nor does a real dataset of ours with someone's file added to it
+        Path mixed = dir.resolve("mixed");
+        assertThat(expand(mixed).exitCode()).isZero();
+        Files.writeString(mixed.resolve("thesis.tex"), "mine");
+        CliRun again = expand(mixed, "--overwrite");
+        assertThat(again.exitCode()).isEqualTo(2);
+        assertThat(again.err()).isEqualTo(notOurs(mixed));
+        assertThat(DatasetFiles.names(mixed)).contains("thesis.tex", "_SUCCESS", "_manifest.json");
+    }
+
+    private static String notOurs(Path output) {
+        return "Cannot overwrite '" + output + "': it is neither empty nor a tensor-broadcast dataset (it holds files"
+                + " a tensor-broadcast job does not write, or a _manifest.json that is not ours); --overwrite only"
+                + " replaces an empty directory or a tensor-broadcast dataset\n";
     }
 
     @Test
