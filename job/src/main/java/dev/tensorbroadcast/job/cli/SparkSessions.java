@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -35,6 +36,14 @@ final class SparkSessions {
         } else if (!new org.apache.spark.SparkConf().contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
-        return new Session(builder.getOrCreate(), true);
+        try {
+            return new Session(builder.getOrCreate(), true);
+        } catch (Exception e) {
+            String reason = e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
+            throw new InvalidRequestException("Cannot start Spark on master '"
+                    + (master == null ? DEFAULT_MASTER : master) + "': " + reason + "; give local[N], spark://host:port,"
+                    + " yarn or k8s://...");
+        }
     }
 }
