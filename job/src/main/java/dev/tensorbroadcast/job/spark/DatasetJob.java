@@ -11,7 +11,6 @@ import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.text.SimpleDateFormat;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -88,14 +87,15 @@ public final class DatasetJob {
         LongAccumulator bytesWritten = context.longAccumulator("tensor-broadcast bytes written");
         ProgressListener listener = new ProgressListener(group, bytesWritten, progress);
 
-        committer.setupJob(job);
         List<WrittenFile> written;
         Broadcast<SourceTensor> sourceBroadcast = null;
+        Broadcast<SerializableConfiguration> conf = null;
         context.addSparkListener(listener);
         try {
+            // inside the try: a directory that cannot be set up (say, under a file) is a failed job, and aborted
+            committer.setupJob(job);
             sourceBroadcast = java.broadcast(source);
-            Broadcast<SerializableConfiguration> conf = java.broadcast(
-                    new SerializableConfiguration(job.getConfiguration()));
+            conf = java.broadcast(new SerializableConfiguration(job.getConfiguration()));
             PartitionTask task = new PartitionTask(sourceBroadcast, spec, committer, jobTrackerId, jobNumber, conf,
                     bytesWritten);
             context.setJobGroup(group, description, false);
@@ -116,6 +116,9 @@ public final class DatasetJob {
             if (sourceBroadcast != null) {
                 sourceBroadcast.destroy();
             }
+            if (conf != null) {
+                conf.destroy();
+            }
         }
         List<WrittenFile> files = new ArrayList<>(written);
         files.sort(Comparator.comparingLong(WrittenFile::partition));
@@ -127,7 +130,8 @@ public final class DatasetJob {
             writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
             return manifest;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot finish dataset " + output + ": " + e.getMessage(), e);
+            // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete
+            throw new JobFailedException("Cannot finish dataset '" + output + "': " + firstLine(e), e);
         }
     }
 
@@ -147,7 +151,7 @@ public final class DatasetJob {
             FileOutputFormat.setOutputPath(job, output);
             return job;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot set up the output job for " + output, e);
+            throw new JobFailedException("Cannot set up the output job for '" + output + "': " + firstLine(e), e);
         }
     }
 

@@ -46,6 +46,7 @@ public final class OutputDirectory {
         try {
             status = linkStatus(fileSystem, path);
         } catch (FileNotFoundException e) {
+            requireDirectoryAbove(location, fileSystem, path);
             return new OutputDirectory(location, fileSystem, path, false);
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
@@ -90,6 +91,23 @@ public final class OutputDirectory {
             deleteOurs(path, true);
         } catch (IOException e) {
             throw new OutputException("Cannot clear '" + text + "' for --overwrite: " + e.getMessage());
+        }
+    }
+
+    /** A new path can only be made under directories: the nearest existing ancestor must be one. */
+    private static void requireDirectoryAbove(String location, FileSystem fileSystem, Path path) {
+        for (Path parent = path.getParent(); parent != null; parent = parent.getParent()) {
+            try {
+                if (!fileSystem.getFileStatus(parent).isDirectory()) {
+                    throw new OutputException("Cannot write to '" + location + "': " + parent + " is a file, so"
+                            + " nothing can be made under it; choose a path under a directory");
+                }
+                return;
+            } catch (FileNotFoundException e) {
+                // not there either: look further up
+            } catch (IOException e) {
+                throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+            }
         }
     }
 

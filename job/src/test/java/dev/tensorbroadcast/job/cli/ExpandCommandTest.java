@@ -121,6 +121,15 @@ class ExpandCommandTest {
         assertThat(DatasetFiles.names(mixed)).contains("thesis.tex", "_SUCCESS", "_manifest.json");
     }
 
+    @Test
+    void refusesAnOutputUnderAFile() throws Exception {
+        Path output = source.resolve("sub").resolve("out");
+        CliRun run = expand(output);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': file:" + source + " is a file, so nothing"
+                + " can be made under it; choose a path under a directory\n");
+    }
+
     private static String notOurs(Path output) {
         return "Cannot overwrite '" + output + "': it is neither empty nor a tensor-broadcast dataset (it holds files"
                 + " a tensor-broadcast job does not write, or a _manifest.json that is not ours); --overwrite only"
