@@ -2,16 +2,19 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.job.spark.OutputException;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +54,20 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path source = Path.of(output + ".npy").toAbsolutePath();
-        writeSource(source);
+        boolean created = writeSource(source);
+        boolean done = false;
+        try {
+            int exit = expand(source);
+            done = exit == ExitCode.OK;
+            return exit;
+        } finally {
+            if (created && !done) {
+                deleteQuietly(source);
+            }
+        }
+    }
+
+    private int expand(Path source) {
         PrintWriter err = spec.commandLine().getErr();
         if (!outputOptions.json) {
             err.println("source " + source + ": [1," + COLUMNS + "] float32, 0.0 to " + (COLUMNS - 1) + ".0");
@@ -67,19 +83,42 @@ final class DemoCommand implements Callable<Integer> {
         return run.run(run.configure(builder).build(), false);
     }
 
-    /** A {@code .npy} file of {@code [1, COLUMNS]} float32 holding 0, 1, 2, ... */
-    static void writeSource(Path file) {
+    /**
+     * Writes the {@code [1, COLUMNS]} float32 source holding 0, 1, 2, ..., unless an earlier demo's identical file is
+     * there; any other file at that path is the user's, and refused. Returns whether it created the file.
+     */
+    static boolean writeSource(Path file) {
         byte[] header = NpyWriter.header("<f4", Shape.of(1, COLUMNS));
         ByteBuffer data = ByteBuffer.allocate(header.length + 4 * COLUMNS).order(ByteOrder.LITTLE_ENDIAN);
         data.put(header);
         for (int i = 0; i < COLUMNS; i++) {
             data.putFloat(i);
         }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            out.write(data.array());
+        try {
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == data.capacity()
+                        && Arrays.equals(Files.readAllBytes(file), data.array())) {
+                    return false;
+                }
+                throw new OutputException("Cannot write the demo source '" + file + "': another file is there;"
+                        + " give --output a path whose .npy is free");
+            }
+            Files.write(file, data.array(), StandardOpenOption.CREATE_NEW);
+            return true;
+        } catch (NoSuchFileException e) {
+            throw new OutputException("Cannot write the demo source '" + file + "': its directory does not exist");
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write the demo source " + file, e);
+            throw new OutputException("Cannot write the demo source '" + file + "': " + e.getMessage());
         }
     }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // the run's own error is the one to report
+        }
+    }
+
 
 }
