@@ -77,6 +77,7 @@ final class DemoCommand implements Callable<Integer> {
         write.format = "arrow";
         write.compression = "none";
         write.overwrite = true;
+        write.partitioning = new PartitionOptions();
         SparkRun run = SparkCommands.run(spec, write, outputOptions);
         TensorBroadcast.Builder builder = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
                 .shape(rows, COLUMNS);

@@ -15,9 +15,4 @@ final class ExclusiveOptions {
         }
     }
 
-    /** --partition-size and --partitions. */
-    static void requireOneSizing(CommandSpec spec, String partitionSize, Long partitions) {
-        requireAtMostOne(spec, "--partition-size", partitionSize, "--partitions", partitions,
-                "give a size per partition or a partition count");
-    }
 }

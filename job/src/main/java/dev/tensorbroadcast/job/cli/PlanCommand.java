@@ -51,30 +51,21 @@ final class PlanCommand implements Callable<Integer> {
             description = "The element type of every input (default: ${DEFAULT-VALUE}).")
     String dtype;
 
-    @Option(names = "--partition-size", paramLabel = "<size>",
-            description = "Target bytes per partition, such as 128m (default), 64k, 1g or 4096; binary units.")
-    String partitionSize;
-
-    @Option(names = "--partitions", paramLabel = "<count>",
-            description = "An exact partition count instead of a size; fewer when the output has fewer rows.")
-    Long partitions;
+    @Mixin
+    PartitionOptions partitioning;
 
     @Mixin
     OutputOptions output;
 
     @Override
     public Integer call() {
-        ExclusiveOptions.requireOneSizing(spec, partitionSize, partitions);
+        partitioning.check(spec);
         arguments.check(spec);
         BroadcastPlan plan = request().plan();
-        PartitionPlan.Builder partitioning = PartitionPlan.builderFor(plan);
-        if (partitionSize != null) {
-            partitioning.partitionBytes(ByteSize.parse("partition size", partitionSize));
-        }
-        if (partitions != null) {
-            partitioning.partitions(partitions);
-        }
-        PlanSummary summary = new PlanSummary(plan, partitioning.build());
+        PartitionPlan.Builder partitions = PartitionPlan.builderFor(plan);
+        partitioning.bytes().ifPresent(partitions::partitionBytes);
+        partitioning.count().ifPresent(partitions::partitions);
+        PlanSummary summary = new PlanSummary(plan, partitions.build());
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;
     }

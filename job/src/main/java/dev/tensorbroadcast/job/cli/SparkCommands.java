@@ -7,7 +7,7 @@ final class SparkCommands {
     private SparkCommands() {}
 
     static SparkRun run(CommandSpec spec, WriteOptions write, OutputOptions output) {
-        ExclusiveOptions.requireOneSizing(spec, write.partitionSize, write.partitions);
+        write.partitioning.check(spec);
         // a progress line only makes sense on a terminal: System.console() is null when a stream is redirected
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(spec.commandLine().getErr());
         return new SparkRun(write, output, spec.commandLine().getOut(), spec.commandLine().getErr(), interactive);

@@ -41,12 +41,8 @@ final class SparkRun {
                 .format(OutputFormat.parse(write.format))
                 .compression(OutputCompression.parse(write.compression))
                 .overwrite(write.overwrite);
-        if (write.partitionSize != null) {
-            builder.partitionBytes(ByteSize.parse("partition size", write.partitionSize));
-        }
-        if (write.partitions != null) {
-            builder.partitions(write.partitions);
-        }
+        write.partitioning.bytes().ifPresent(builder::partitionBytes);
+        write.partitioning.count().ifPresent(builder::partitions);
         if (write.column != null) {
             builder.column(write.column);
         }
@@ -69,15 +65,12 @@ final class SparkRun {
                     : List.of(prepared.run(session.spark(), progress));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        if (output.json) {
-            out.println(Json.write(json(manifests, target, perInput, seconds)));
-        } else {
+        output.emit(out, () -> json(manifests, target, perInput, seconds), text -> {
             for (int i = 0; i < manifests.size(); i++) {
                 Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
-                out.println(summary(manifests.get(i), directory, seconds));
+                text.println(summary(manifests.get(i), directory, seconds));
             }
-        }
-        out.flush();
+        });
         return ExitCode.OK;
     }
 

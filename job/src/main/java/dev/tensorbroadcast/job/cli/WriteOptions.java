@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where and how a Spark subcommand writes: shared by {@code expand} and {@code broadcast-tensors}. */
@@ -16,13 +17,8 @@ final class WriteOptions {
             description = "none (default), lz4 or zstd.")
     String compression;
 
-    @Option(names = "--partition-size", paramLabel = "<size>",
-            description = "Target bytes per partition and file, such as 128m (default), 64k, 1g; binary units.")
-    String partitionSize;
-
-    @Option(names = "--partitions", paramLabel = "<count>",
-            description = "An exact partition count instead of a size; fewer when the output has fewer rows.")
-    Long partitions;
+    @Mixin
+    PartitionOptions partitioning;
 
     @Option(names = "--master", paramLabel = "<url>",
             description = "Spark master: local[N], spark://host:7077, yarn, k8s://...; default: embedded local[*].")

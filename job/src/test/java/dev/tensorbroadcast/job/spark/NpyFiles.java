@@ -1,16 +1,15 @@
 package dev.tensorbroadcast.job.spark;
 
-import static java.nio.charset.StandardCharsets.US_ASCII;
-
+import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.stream.Collectors;
 
-/** Writes small {@code .npy} files for tests, as numpy does (version 1.0, header padded to 64 bytes). */
+/** Writes small {@code .npy} files for tests, with the header numpy writes ({@link NpyWriter}). */
 public final class NpyFiles {
     private NpyFiles() {}
 
@@ -30,20 +29,10 @@ public final class NpyFiles {
     }
 
     public static Path write(Path file, String descr, long[] shape, byte[] data) throws IOException {
-        String dims = Arrays.stream(shape).mapToObj(Long::toString).collect(Collectors.joining(", "));
-        String tuple = shape.length == 1 ? "(" + dims + ",)" : "(" + dims + ")";
-        StringBuilder header = new StringBuilder("{'descr': '" + descr + "', 'fortran_order': False, 'shape': "
-                + tuple + ", }");
-        while ((10 + header.length() + 1) % 64 != 0) {
-            header.append(' ');
-        }
-        header.append('\n');
-        ByteBuffer bytes = ByteBuffer.allocate(10 + header.length() + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        bytes.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
-        bytes.putShort((short) header.length());
-        bytes.put(header.toString().getBytes(US_ASCII));
-        bytes.put(data);
-        Files.write(file, bytes.array());
+        byte[] header = NpyWriter.header(descr, Shape.of(shape));
+        byte[] bytes = Arrays.copyOf(header, header.length + data.length);
+        System.arraycopy(data, 0, bytes, header.length, data.length);
+        Files.write(file, bytes);
         return file;
     }
 }
