@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.spark;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.CopySink;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.util.Iterator;
@@ -21,8 +22,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A broadcast as a Spark {@code Dataset<Row>} of {@code index bigint, values array<type>}, one row per planned row,
- * computed by the executors when the dataset is used; nothing is written. Each element is looked up through the copy
- * program, so this suits moderate outputs feeding a pipeline; large ones are written as files.
+ * computed by the executors when the dataset is used; nothing is written. Each row runs the copy program once: a run
+ * of source elements is converted once, and repeats copy the converted values. Spark's rows hold one object per
+ * element, so this suits moderate outputs feeding a pipeline; large ones are written as files.
  */
 public final class RowDatasets {
     public static final String INDEX_COLUMN = "index";
@@ -56,6 +58,7 @@ public final class RowDatasets {
             Partition partition = partitions.partition(index);
             ElementReader reader = new ElementReader(source.value());
             int rowElements = Math.toIntExact(partition.rowElements());
+            RowSink sink = new RowSink(reader);
             return new Iterator<>() {
                 private long row = partition.firstRow();
 
@@ -71,12 +74,40 @@ public final class RowDatasets {
                     }
                     Object[] values = new Object[rowElements];
                     long first = row * rowElements;
-                    for (int e = 0; e < rowElements; e++) {
-                        values[e] = reader.element(program.sourceIndex(first + e));
-                    }
+                    sink.values = values;
+                    program.run(first, first + rowElements, sink);
                     return RowFactory.create(row++, values);
                 }
             };
+        }
+    }
+
+    /** Fills one row's values: a copy converts source elements, a repeat copies what is already converted. */
+    private static final class RowSink implements CopySink {
+        private final ElementReader reader;
+        private Object[] values;
+
+        RowSink(ElementReader reader) {
+            this.reader = reader;
+        }
+
+        @Override
+        public void copy(long sourceOffset, long targetOffset, long length) {
+            int target = (int) targetOffset;
+            for (int k = 0; k < length; k++) {
+                values[target + k] = reader.element(sourceOffset + k);
+            }
+        }
+
+        @Override
+        public void repeat(long targetOffset, long blockLength, long times) {
+            int block = (int) blockLength;
+            long end = targetOffset + blockLength * times;
+            for (long filled = targetOffset + block; filled < end; ) {
+                int length = (int) Math.min(filled - targetOffset, end - filled);
+                System.arraycopy(values, (int) targetOffset, values, (int) filled, length);
+                filled += length;
+            }
         }
     }
 }

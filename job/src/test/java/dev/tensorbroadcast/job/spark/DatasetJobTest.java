@@ -207,4 +207,27 @@ class DatasetJobTest {
         assertThat(rows).extracting(row -> row.getList(1)).containsExactly(List.of((byte) 1, (byte) 1),
                 List.of((byte) 2, (byte) 2), List.of((byte) 3, (byte) 3));
     }
+
+    @Test
+    void toDatasetMatchesTheReferenceWithRepeatsAtEveryLevelAndNulls() {
+        // [3,1,2] -> [4,3,5,2]: rows of [3,5,2]; repeats of whole blocks (the 5) and of the leading dim (the 4)
+        dev.tensorbroadcast.planner.Shape input = dev.tensorbroadcast.planner.Shape.of(3, 1, 2);
+        var tensor = dev.tensorbroadcast.arrowio.RandomTensors.source(new java.util.Random(7),
+                dev.tensorbroadcast.planner.DType.FLOAT32, input, true);
+        var program = dev.tensorbroadcast.planner.BroadcastRequest.builder(Dialect.NUMPY)
+                .input(input, tensor.dtype()).target(4, 3, 5, 2).build().plan().copyProgram(0);
+        java.nio.ByteBuffer floats = java.nio.ByteBuffer.wrap(tensor.values()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        List<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(4, 3, 5, 2)
+                .partitions(3).build().toDataset(spark).orderBy("index").collectAsList();
+        assertThat(rows).hasSize(4);
+        for (Row row : rows) {
+            List<Float> values = row.getList(1);
+            assertThat(values).hasSize(30);
+            for (int e = 0; e < 30; e++) {
+                long from = program.sourceIndex(row.getLong(0) * 30 + e);
+                assertThat(values.get(e)).as("row %d element %d", row.getLong(0), e)
+                        .isEqualTo(tensor.isValid(from) ? floats.getFloat((int) from * 4) : null);
+            }
+        }
+    }
 }
