@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
@@ -295,8 +296,8 @@ public final class TensorBroadcast {
                         + " a tensor");
             }
             if (dialect == null) {
-                throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected one of "
-                        + "numpy, pytorch, paddle, mindspore, onnx, openvino, ngraph");
+                throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
+                        + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }
             if (partitionBytes != null && partitions != null) {
                 throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
