@@ -90,6 +90,11 @@ public final class TensorBatch {
         }
     }
 
+    /** The {@code index} column: after a fill, the rows' numbers as little-endian int64s from index 0. */
+    public BigIntVector index() {
+        return index;
+    }
+
     /** The tensor column's values: the list's child vector, {@code rows * rowElements} entries after a fill. */
     public FieldVector values() {
         return values;

@@ -80,7 +80,7 @@ public final class ParquetTensorFileWriter {
                     int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
                     batch.fill(kernel, row, rows);
                     batch.values().setValueCount(Math.toIntExact(rows * column.storageShape().elements()));
-                    writer.write(row, rows, batch.values());
+                    writer.write(rows, batch.index(), batch.values());
                     batches++;
                 }
             }

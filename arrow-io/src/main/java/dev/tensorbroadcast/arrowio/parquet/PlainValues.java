@@ -21,9 +21,11 @@ final class PlainValues {
         this.dtype = dtype;
     }
 
-    /** The non-null values of elements {@code [from, to)}. */
-    BytesInput encode(FieldVector values, long from, long to) {
-        boolean nulls = values.getNullCount() > 0;
+    /**
+     * The non-null values of elements {@code [from, to)}; {@code nulls} says whether the vector has any null (the
+     * caller counts them once per batch). The bytes may be a reused buffer, valid until the next call.
+     */
+    BytesInput encode(FieldVector values, boolean nulls, long from, long to) {
         ArrowBuf validity = values.getValidityBuffer();
         return switch (dtype) {
             case BOOL -> bools(values.getDataBuffer(), validity, nulls, from, to);
@@ -35,17 +37,17 @@ final class PlainValues {
         };
     }
 
-    /** Bytes per element for cutting pages: exact for fixed widths, the batch's average for strings. */
-    static long sizingWidth(DType dtype, FieldVector values) {
+    /** Bits per element for cutting pages: exact for fixed widths, the batch's average for strings. */
+    static long sizingBits(DType dtype, FieldVector values) {
         if (dtype == DType.BOOL) {
-            return 1;
+            return 8;
         }
         if (dtype == DType.STRING) {
             int count = values.getValueCount();
             long bytes = count == 0 ? 0 : ((VarCharVector) values).getOffsetBuffer().getInt((long) count * 4);
-            return 4 + (count == 0 ? 0 : bytes / count);
+            return 8 * (4 + (count == 0 ? 0 : bytes / count));
         }
-        return width(dtype);
+        return 8L * width(dtype);
     }
 
     static int width(DType dtype) {
