@@ -10,9 +10,6 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
@@ -56,33 +53,14 @@ public final class ParquetTensorFileWriter {
 
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file)
             throws IOException {
-        requireNonNull(kernel, "kernel is null");
-        requireNonNull(rowShape, "rowShape is null");
-        requireNonNull(partition, "partition is null");
-        long rowElements = rowShape.elements();
-        if (rowElements != partition.rowElements()) {
-            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
-                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
-        }
-        TensorColumn column = new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape);
-        int rowsPerBatch = TensorBatch.rowsPerBatch(batchBytes, kernel.dtype(), rowElements, kernel.maxStringBytes(),
-                partition.rowCount());
-        int batches = 0;
+        requireNonNull(file, "file is null");
+        int batches;
         long bytes;
-        try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = VectorSchemaRoot.create(
-                        ArrowTensorFileWriter.schema(kernel.dtype(), rowShape), allocator)) {
-            TensorBatch batch = new TensorBatch(root, kernel.dtype(), rowElements, rowsPerBatch,
-                    kernel.maxStringBytes());
-            ParquetTensorWriter writer = ParquetTensorWriter.create(file, column, options);
+        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
+            ParquetTensorWriter writer = ParquetTensorWriter.create(file,
+                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape), options);
             try (writer) {
-                for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
-                    int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
-                    batch.fill(kernel, row, rows);
-                    batch.values().setValueCount(Math.toIntExact(rows * column.storageShape().elements()));
-                    writer.write(rows, batch.index(), batch.values());
-                    batches++;
-                }
+                batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values()));
             }
             bytes = writer.bytesWritten();
         }
