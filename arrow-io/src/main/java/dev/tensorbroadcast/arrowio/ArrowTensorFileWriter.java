@@ -113,7 +113,7 @@ public final class ArrowTensorFileWriter {
     }
 
     /** Rows per batch: about {@link #batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */
-    int rowsPerBatch(DType dtype, long rowElements, int maxStringBytes, long partitionRows) {
-        return TensorBatch.rowsPerBatch(batchBytes, dtype, rowElements, maxStringBytes, partitionRows);
+    int rowsPerBatch(DType dtype, Shape rowShape, int maxStringBytes, long partitionRows) {
+        return TensorBatch.rowsPerBatch(batchBytes, dtype, rowShape, maxStringBytes, partitionRows);
     }
 }

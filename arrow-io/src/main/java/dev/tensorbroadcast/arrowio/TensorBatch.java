@@ -8,6 +8,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TooLargeException;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -23,9 +24,14 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
  * refilled by the kernel for each batch, whichever format then writes them. It owns its allocator: close it.
  */
 public final class TensorBatch implements AutoCloseable {
-    /** Rows per batch: about {@code batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */
-    public static int rowsPerBatch(long batchBytes, DType dtype, long rowElements, int maxStringBytes,
+    /**
+     * Rows per batch: about {@code batchBytes} of values and indexes, at least 1, within Arrow's int32 limits.
+     *
+     * @throws TooLargeException when one row of strings may need more bytes than an Arrow batch holds
+     */
+    public static int rowsPerBatch(long batchBytes, DType dtype, Shape rowShape, int maxStringBytes,
             long partitionRows) {
+        long rowElements = rowShape.elements();
         long valueBytes;
         long storageElements = rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1);
         if (dtype == DType.BOOL) {
@@ -34,8 +40,10 @@ public final class TensorBatch implements AutoCloseable {
             // the longest string bounds the data of any batch without counting it first
             valueBytes = rowElements * (4L + maxStringBytes);
             if (rowElements * (long) maxStringBytes > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("Cannot write rows of " + rowElements + " strings of up to "
-                        + maxStringBytes + " bytes: a row may hold at most " + Integer.MAX_VALUE + " bytes of strings");
+                throw new TooLargeException("Cannot write rows of shape " + rowShape.toList() + " of strings: with "
+                        + "the longest string of " + maxStringBytes + " bytes a row may need "
+                        + rowElements * (long) maxStringBytes + " bytes, more than the " + Integer.MAX_VALUE
+                        + " an Arrow batch holds; a smaller partition size gives smaller rows");
             }
         } else {
             valueBytes = rowElements * dtype.byteWidth();
@@ -103,7 +111,7 @@ public final class TensorBatch implements AutoCloseable {
             throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": it ends at element "
                     + partition.endElement() + " of an output of " + kernel.program().elements());
         }
-        int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowElements, kernel.maxStringBytes(),
+        int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(),
                 partition.rowCount());
         BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = null;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -67,5 +68,15 @@ class TensorBatchTest {
             assertThat(batch.rowsPerBatch()).isEqualTo(2);
             assertThatThrownBy(() -> batch.fill(0, 3)).hasMessage("Cannot fill 3 rows: a batch holds 0 to 2");
         }
+    }
+
+    @Test
+    void rowsOfStringsBeyondWhatABatchHoldsAreTooLarge() {
+        assertThatThrownBy(() -> TensorBatch.rowsPerBatch(1 << 20, DType.STRING, Shape.of(1000, 3000), 1000, 10))
+                .isInstanceOf(TooLargeException.class)
+                .hasMessage("Cannot write rows of shape [1000,3000] of strings: with the longest string of 1000 bytes"
+                        + " a row may need 3000000000 bytes, more than the 2147483647 an Arrow batch holds; a smaller"
+                        + " partition size gives smaller rows");
+        assertThat(TensorBatch.rowsPerBatch(1 << 20, DType.STRING, Shape.of(1000, 2000), 1000, 10)).isEqualTo(1);
     }
 }
