@@ -75,13 +75,19 @@ public final class ArrowTensorFileWriter {
         return new Schema(List.of(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)), tensor.field()));
     }
 
-    /** Writes to a new file at {@code path}, replacing any file there. */
+    /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
             Path path) throws IOException {
         requireNonNull(fileSystem, "fileSystem is null");
         requireNonNull(path, "path is null");
-        try (FSDataOutputStream out = fileSystem.create(path, true)) {
-            return write(kernel, rowShape, partition, out);
+        FSDataOutputStream out = fileSystem.create(path, true);
+        try {
+            try (out) {
+                return write(kernel, rowShape, partition, out);
+            }
+        } catch (Throwable e) {
+            PartialFiles.delete(fileSystem, path, e);
+            throw e;
         }
     }
 

@@ -127,6 +127,19 @@ class ArrowTensorFileWriterTest {
     }
 
     @Test
+    void aFailedWriteLeavesNoFile(@TempDir java.nio.file.Path directory) throws Exception {
+        FileSystem fileSystem = FileSystem.getLocal(new Configuration());
+        Path path = new Path(directory.resolve("part-0.arrow").toUri());
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withBatchBytes(1).write(
+                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the data buffer holds ");
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void sizesBatchesByBytesWithAtLeastOneRow() {
         ArrowTensorFileWriter writer = ArrowTensorFileWriter.create();
         // 4096 float32 + 512 validity bytes + 8 index bytes per row

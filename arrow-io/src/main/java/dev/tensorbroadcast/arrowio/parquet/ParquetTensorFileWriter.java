@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
+import dev.tensorbroadcast.arrowio.PartialFiles;
 import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
@@ -45,22 +47,37 @@ public final class ParquetTensorFileWriter {
         return new ParquetTensorFileWriter(batchBytes, options);
     }
 
-    /** Writes the partition to a new file at {@code path}. */
+    /** Writes the partition to a new file at {@code path}, which must not exist; if the write fails, none remains. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
             Path path) throws IOException {
-        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()));
+        requireNonNull(fileSystem, "fileSystem is null");
+        requireNonNull(path, "path is null");
+        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()),
+                failure -> PartialFiles.delete(fileSystem, path, failure));
     }
 
+    /** Writes the partition to {@code file}, which must not exist. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file)
             throws IOException {
+        return write(kernel, rowShape, partition, file, failure -> {});
+    }
+
+    /** {@code discard} is called when a write fails after creating the file. */
+    private ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file,
+            Consumer<Throwable> discard) throws IOException {
         requireNonNull(file, "file is null");
         int batches;
         long bytes;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
             ParquetTensorWriter writer = ParquetTensorWriter.create(file,
                     new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape), options);
-            try (writer) {
-                batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values()));
+            try {
+                try (writer) {
+                    batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values()));
+                }
+            } catch (Throwable e) {
+                discard.accept(e);
+                throw e;
             }
             bytes = writer.bytesWritten();
         }

@@ -49,11 +49,19 @@ public final class ParquetTensorWriter implements Closeable {
         this.options = requireNonNull(options, "options is null");
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
-        this.writer = new ParquetFileWriter(file, schema.messageType(), ParquetFileWriter.Mode.CREATE,
-                ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+        // the codec first: a codec that is not available must fail before the file exists
         this.codecs = new CodecFactory(new Configuration(false), (int) Math.min(options.pageBytes(), 1 << 30));
-        this.compressor = codecs.getCompressor(options.codec());
-        writer.start();
+        OpenedFile opened = new OpenedFile(file);
+        try {
+            this.compressor = codecs.getCompressor(options.codec());
+            this.writer = new ParquetFileWriter(opened, schema.messageType(), ParquetFileWriter.Mode.CREATE,
+                    ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+            writer.start();
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            codecs.release();
+            throw e;
+        }
     }
 
     /** Opens a writer for rows of {@code column}; the file is created (it must not exist). */

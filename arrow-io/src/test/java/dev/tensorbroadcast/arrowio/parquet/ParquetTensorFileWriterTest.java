@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
+import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
@@ -172,6 +173,19 @@ class ParquetTensorFileWriterTest {
         try (ReadChannel channel = new ReadChannel(Channels.newChannel(new ByteArrayInputStream(message)))) {
             assertThat(MessageSerializer.deserializeSchema(channel))
                     .isEqualTo(ArrowTensorFileWriter.schema(DType.COMPLEX64, Shape.of(2, 3)));
+        }
+    }
+
+    @Test
+    void aFailedWriteLeavesNoFile() throws Exception {
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("part-0.parquet").toUri());
+        FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
+        assertThatThrownBy(() -> ParquetTensorFileWriter.create().withBatchBytes(1).write(
+                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the data buffer holds ");
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files).isEmpty();
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -327,6 +330,73 @@ class ParquetTensorWriterTest {
                 assertThat(element.getFieldRepetitionCount("element")).as("null %d", i).isZero();
             }
         }
+    }
+
+    /** A file whose stream fails on the first write, and which records what was done to it. */
+    private static final class FailingFile implements OutputFile {
+        boolean created;
+        boolean closed;
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) {
+            created = true;
+            return new PositionOutputStream() {
+                @Override
+                public long getPos() {
+                    return 0;
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    throw new IOException("disk full");
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    throw new IOException("disk full");
+                }
+
+                @Override
+                public void close() {
+                    closed = true;
+                }
+            };
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+            return create(blockSizeHint);
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+    }
+
+    @Test
+    void closesTheFileWhenStartingFails() {
+        FailingFile file = new FailingFile();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
+                ParquetWriteOptions.defaults()))
+                .isInstanceOf(IOException.class)
+                .hasMessage("disk full");
+        assertThat(file.created).isTrue();
+        assertThat(file.closed).isTrue();
+    }
+
+    @Test
+    void anUnavailableCodecFailsBeforeTheFileIsCreated() {
+        FailingFile file = new FailingFile();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
+                ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
+                .hasMessageContaining("LzoCodec");
+        assertThat(file.created).isFalse();
     }
 
     private static List<Group> readGroups(Path file) throws Exception {
