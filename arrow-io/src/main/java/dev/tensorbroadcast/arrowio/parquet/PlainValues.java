@@ -37,10 +37,10 @@ final class PlainValues {
         };
     }
 
-    /** Bits per element for cutting pages: exact for fixed widths, the batch's average for strings. */
+    /** Bits per element for cutting pages: exact for fixed widths (bools are bit-packed), the average for strings. */
     static long sizingBits(DType dtype, FieldVector values) {
         if (dtype == DType.BOOL) {
-            return 8;
+            return 1;
         }
         if (dtype == DType.STRING) {
             int count = values.getValueCount();

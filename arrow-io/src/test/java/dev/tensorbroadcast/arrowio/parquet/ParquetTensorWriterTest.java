@@ -34,6 +34,8 @@ import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -397,6 +399,24 @@ class ParquetTensorWriterTest {
                 ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
                 .hasMessageContaining("LzoCodec");
         assertThat(file.created).isFalse();
+    }
+
+    @Test
+    void sizesBoolPagesByBits() throws Exception {
+        // rows of 6 bools are 6 bits: 2-byte pages hold 2 rows, so 7 rows take 4 pages
+        Path file = write(DType.BOOL, false, new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 2));
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+            PageReadStore group = reader.readNextRowGroup();
+            PageReader pages = group.getPageReader(new ParquetTensorSchema(new TensorColumn("tensor", DType.BOOL, ROW))
+                    .valuesDescriptor());
+            int count = 0;
+            while (pages.readPage() != null) {
+                count++;
+            }
+            assertThat(count).isEqualTo(4);
+        }
+        assertThat(readGroups(file)).hasSize(ROWS);
     }
 
     private static List<Group> readGroups(Path file) throws Exception {
