@@ -80,13 +80,4 @@ final class Layouts {
         }
         return bits;
     }
-
-    /** An Arrow bit buffer to one byte per element, 0 or 1. */
-    static byte[] unpackBits(byte[] bits, int count) {
-        byte[] bytes = new byte[count];
-        for (int i = 0; i < count; i++) {
-            bytes[i] = (byte) ((bits[i >>> 3] >>> (i & 7)) & 1);
-        }
-        return bytes;
-    }
 }
