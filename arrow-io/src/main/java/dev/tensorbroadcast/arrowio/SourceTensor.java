@@ -115,7 +115,7 @@ public final class SourceTensor implements Serializable {
     }
 
     public boolean isValid(long index) {
-        return validity == null || (validity[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
+        return validity == null || Bits.get(validity, index);
     }
 
     @Override

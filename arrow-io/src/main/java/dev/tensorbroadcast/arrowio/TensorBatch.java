@@ -33,7 +33,7 @@ public final class TensorBatch implements AutoCloseable {
             long partitionRows) {
         long rowElements = rowShape.elements();
         long valueBytes;
-        long storageElements = rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1);
+        long storageElements = rowElements * ArrowDTypes.valuesPerElement(dtype);
         if (dtype == DType.BOOL) {
             valueBytes = (rowElements + 7) / 8;
         } else if (dtype == DType.STRING) {
@@ -85,7 +85,7 @@ public final class TensorBatch implements AutoCloseable {
         index.allocateNew(rowsPerBatch);
         list.setInitialCapacity(rowsPerBatch);
         list.allocateNew();
-        int storageElements = (int) (rowsPerBatch * rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1));
+        int storageElements = (int) (rowsPerBatch * rowElements * ArrowDTypes.valuesPerElement(dtype));
         if (values instanceof VarCharVector strings) {
             strings.allocateNew(Math.max(1, (long) storageElements * kernel.maxStringBytes()), storageElements);
         }

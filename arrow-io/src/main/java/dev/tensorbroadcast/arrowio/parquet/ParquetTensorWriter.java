@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.Bits;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
@@ -162,7 +163,7 @@ public final class ParquetTensorWriter implements Closeable {
     private void addValidityRuns(ArrowBuf validity, long from, long to) {
         long i = from;
         for (; i < to && (i & 7) != 0; i++) {
-            definition.add(PlainValues.isSet(validity, i) ? PRESENT : NULL, 1);
+            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
         }
         for (; i + 8 <= to; i += 8) {
             int bits = validity.getByte(i >>> 3) & 0xFF;
@@ -177,7 +178,7 @@ public final class ParquetTensorWriter implements Closeable {
             }
         }
         for (; i < to; i++) {
-            definition.add(PlainValues.isSet(validity, i) ? PRESENT : NULL, 1);
+            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
         }
     }
 
