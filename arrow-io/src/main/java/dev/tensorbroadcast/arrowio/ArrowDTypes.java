@@ -92,6 +92,19 @@ public final class ArrowDTypes {
         return dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128;
     }
 
+    /** Stored values per element: 2 for the complex types (real, imaginary), 1 for the others. */
+    public static int valuesPerElement(DType dtype) {
+        return isComplex(dtype) ? 2 : 1;
+    }
+
+    /**
+     * Bytes per stored value of a byte-addressed dtype: a complex type's part (4 or 8), else the element's width.
+     * Undefined for {@code bool} and {@code string}, as {@link DType#byteWidth} is.
+     */
+    public static int storageByteWidth(DType dtype) {
+        return dtype.byteWidth() / valuesPerElement(dtype);
+    }
+
     /**
      * Whether columns of this dtype use the {@code arrow.fixed_shape_tensor} extension type. Strings do not: the
      * canonical type is meant for tensors pyarrow can turn into numpy arrays (it refuses non-fixed-width values), so

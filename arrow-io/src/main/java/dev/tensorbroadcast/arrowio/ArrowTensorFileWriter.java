@@ -11,9 +11,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.List;
 import org.apache.arrow.compression.CommonsCompressionFactory;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -70,17 +67,27 @@ public final class ArrowTensorFileWriter {
 
     /** The schema of the files: {@code index} and {@code tensor} of this dtype and row shape. */
     public static Schema schema(DType dtype, Shape rowShape) {
-        return new Schema(List.of(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)),
-                new TensorColumn(TENSOR_COLUMN, dtype, rowShape).field()));
+        return schema(new TensorColumn(TENSOR_COLUMN, dtype, rowShape));
     }
 
-    /** Writes to a new file at {@code path}, replacing any file there. */
+    /** The schema of rows of {@code tensor} with their {@code index}. */
+    public static Schema schema(TensorColumn tensor) {
+        return new Schema(List.of(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)), tensor.field()));
+    }
+
+    /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
             Path path) throws IOException {
         requireNonNull(fileSystem, "fileSystem is null");
         requireNonNull(path, "path is null");
-        try (FSDataOutputStream out = fileSystem.create(path, true)) {
-            return write(kernel, rowShape, partition, out);
+        FSDataOutputStream out = fileSystem.create(path, true);
+        try {
+            try (out) {
+                return write(kernel, rowShape, partition, out);
+            }
+        } catch (Throwable e) {
+            PartialFiles.delete(fileSystem, path, e);
+            throw e;
         }
     }
 
@@ -93,36 +100,14 @@ public final class ArrowTensorFileWriter {
     /** Writes the file to {@code out}, which stays open. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, WritableByteChannel out)
             throws IOException {
-        requireNonNull(kernel, "kernel is null");
-        requireNonNull(rowShape, "rowShape is null");
-        requireNonNull(partition, "partition is null");
         requireNonNull(out, "out is null");
-        long rowElements = rowShape.elements();
-        if (rowElements != partition.rowElements()) {
-            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
-                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
-        }
-        if (partition.endElement() > kernel.program().elements()) {
-            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": it ends at element "
-                    + partition.endElement() + " of an output of " + kernel.program().elements());
-        }
-        DType dtype = kernel.dtype();
-        int rowsPerBatch = rowsPerBatch(dtype, rowElements, kernel.maxStringBytes(), partition.rowCount());
         CountingChannel channel = new CountingChannel(out);
-        int batches = 0;
-        try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = VectorSchemaRoot.create(schema(dtype, rowShape), allocator);
-                ArrowFileWriter writer = new ArrowFileWriter(root, null, channel, null, IpcOption.DEFAULT,
+        int batches;
+        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes);
+                ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
                         codecFactory(), compression.codec())) {
-            TensorBatch vectors = new TensorBatch(root, dtype, rowElements, rowsPerBatch, kernel.maxStringBytes());
             writer.start();
-            for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
-                int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
-                vectors.fill(kernel, row, rows);
-                root.setRowCount(rows);
-                writer.writeBatch();
-                batches++;
-            }
+            batches = batch.writeAll(rows -> writer.writeBatch());
             writer.end();
         }
         return new ArrowWriteResult(partition.rowCount(), channel.bytes(), batches);
@@ -134,7 +119,7 @@ public final class ArrowTensorFileWriter {
     }
 
     /** Rows per batch: about {@link #batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */
-    int rowsPerBatch(DType dtype, long rowElements, int maxStringBytes, long partitionRows) {
-        return TensorBatch.rowsPerBatch(batchBytes, dtype, rowElements, maxStringBytes, partitionRows);
+    int rowsPerBatch(DType dtype, Shape rowShape, int maxStringBytes, long partitionRows) {
+        return TensorBatch.rowsPerBatch(batchBytes, dtype, rowShape, maxStringBytes, partitionRows);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
@@ -7,11 +8,17 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * middle and single bits only at the unaligned ends. Addresses and bit positions are not checked: callers check the
  * buffer once per batch. Assumes a little-endian platform, as Arrow Java does.
  */
-final class Bits {
+public final class Bits {
     private Bits() {}
 
-    static boolean get(byte[] bits, long bit) {
+    /** Bit {@code bit} of a heap bitmap. */
+    public static boolean get(byte[] bits, long bit) {
         return (bits[(int) (bit >>> 3)] & (1 << (bit & 7))) != 0;
+    }
+
+    /** Bit {@code bit} of an Arrow buffer (bounds-checked as Arrow checks {@code getByte}). */
+    public static boolean get(ArrowBuf bits, long bit) {
+        return (bits.getByte(bit >>> 3) & (1 << (bit & 7))) != 0;
     }
 
     static boolean get(long address, long bit) {

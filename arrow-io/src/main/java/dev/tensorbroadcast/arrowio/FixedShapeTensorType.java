@@ -16,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * permutation, when there is one).
  *
  * <p>In Arrow Java a {@code FixedSizeList} type carries only its size; the element type is the type of the field's
- * single child. So this type holds the {@link TensorTypeMetadata} only, and {@link ArrowDTypes#tensorField} builds
+ * single child. So this type holds the {@link TensorTypeMetadata} only, and {@link TensorColumn#field} builds
  * the field with its value child. Two tensor types are equal when their metadata are.
  */
 public final class FixedShapeTensorType extends ArrowType.ExtensionType {

@@ -22,10 +22,6 @@ public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeL
         }
     }
 
-    public FixedShapeTensorType tensorType() {
-        return (FixedShapeTensorType) fieldType.getType();
-    }
-
     /** The field with the extension type; its children are the storage's, which exist once they are initialized. */
     @Override
     public Field getField() {

@@ -97,12 +97,25 @@ public final class SourceTensor implements Serializable {
         return validity;
     }
 
+    /**
+     * Bits per element for sizing partitions: the dtype's width, or for strings a 4-byte offset plus this tensor's
+     * average string length in bytes (rounded up), which a broadcast repeats.
+     */
+    public long sizingBits() {
+        if (dtype != DType.STRING) {
+            return dtype.sizingBits();
+        }
+        long elements = elements();
+        long averageBytes = elements == 0 ? 0 : (values.length + elements - 1) / elements;
+        return 8 * (4 + averageBytes);
+    }
+
     public boolean hasNulls() {
         return validity != null;
     }
 
     public boolean isValid(long index) {
-        return validity == null || (validity[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
+        return validity == null || Bits.get(validity, index);
     }
 
     @Override

@@ -3,7 +3,15 @@ package dev.tensorbroadcast.arrowio;
 import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.INDEX_COLUMN;
 import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.TENSOR_COLUMN;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TooLargeException;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -13,22 +21,29 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * The vectors of one output file ({@code index} and {@code tensor}), allocated once for the largest batch and
- * refilled by the kernel for each batch, whichever format then writes them.
+ * refilled by the kernel for each batch, whichever format then writes them. It owns its allocator: close it.
  */
-public final class TensorBatch {
-    /** Rows per batch: about {@code batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */
-    public static int rowsPerBatch(long batchBytes, DType dtype, long rowElements, int maxStringBytes,
+public final class TensorBatch implements AutoCloseable {
+    /**
+     * Rows per batch: about {@code batchBytes} of values and indexes, at least 1, within Arrow's int32 limits.
+     *
+     * @throws TooLargeException when one row of strings may need more bytes than an Arrow batch holds
+     */
+    public static int rowsPerBatch(long batchBytes, DType dtype, Shape rowShape, int maxStringBytes,
             long partitionRows) {
+        long rowElements = rowShape.elements();
         long valueBytes;
-        long storageElements = rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1);
+        long storageElements = rowElements * ArrowDTypes.valuesPerElement(dtype);
         if (dtype == DType.BOOL) {
             valueBytes = (rowElements + 7) / 8;
         } else if (dtype == DType.STRING) {
             // the longest string bounds the data of any batch without counting it first
             valueBytes = rowElements * (4L + maxStringBytes);
             if (rowElements * (long) maxStringBytes > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("Cannot write rows of " + rowElements + " strings of up to "
-                        + maxStringBytes + " bytes: a row may hold at most " + Integer.MAX_VALUE + " bytes of strings");
+                throw new TooLargeException("Cannot write rows of shape " + rowShape.toList() + " of strings: with "
+                        + "the longest string of " + maxStringBytes + " bytes a row may need "
+                        + rowElements * (long) maxStringBytes + " bytes, more than the " + Integer.MAX_VALUE
+                        + " an Arrow batch holds; a smaller partition size gives smaller rows");
             }
         } else {
             valueBytes = rowElements * dtype.byteWidth();
@@ -44,35 +59,101 @@ public final class TensorBatch {
         return (int) Math.min(rows, Integer.MAX_VALUE - 1);
     }
 
-    private final DType dtype;
+    private final TensorKernel kernel;
+    private final Partition partition;
+    private final int rowsPerBatch;
+    private final BufferAllocator allocator;
+    private final VectorSchemaRoot root;
     private final long rowElements;
     private final BigIntVector index;
-    private final FixedSizeListVector list;
     private final FieldVector values;
 
-    /** Allocates the vectors of {@code root} for batches of up to {@code rowsPerBatch} rows. */
-    public TensorBatch(VectorSchemaRoot root, DType dtype, long rowElements, int rowsPerBatch, int maxStringBytes) {
-        this.dtype = dtype;
-        this.rowElements = rowElements;
+    private TensorBatch(TensorKernel kernel, Partition partition, int rowsPerBatch, BufferAllocator allocator,
+            VectorSchemaRoot root) {
+        this.kernel = kernel;
+        this.partition = partition;
+        this.rowsPerBatch = rowsPerBatch;
+        this.allocator = allocator;
+        this.root = root;
+        DType dtype = kernel.dtype();
+        this.rowElements = partition.rowElements();
         this.index = (BigIntVector) root.getVector(INDEX_COLUMN);
         FieldVector tensor = root.getVector(TENSOR_COLUMN);
-        this.list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
+        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
                 : (FixedSizeListVector) tensor;
         this.values = list.getDataVector();
         index.allocateNew(rowsPerBatch);
         list.setInitialCapacity(rowsPerBatch);
         list.allocateNew();
-        int storageElements = (int) (rowsPerBatch * rowElements * (ArrowDTypes.isComplex(dtype) ? 2 : 1));
+        int storageElements = (int) (rowsPerBatch * rowElements * ArrowDTypes.valuesPerElement(dtype));
         if (values instanceof VarCharVector strings) {
-            strings.allocateNew(Math.max(1, (long) storageElements * maxStringBytes), storageElements);
+            strings.allocateNew(Math.max(1, (long) storageElements * kernel.maxStringBytes()), storageElements);
         }
         // neither rows nor indexes are ever null: their validity is set once for every batch
         index.getValidityBuffer().setOne(0, index.getValidityBuffer().capacity());
         list.getValidityBuffer().setOne(0, list.getValidityBuffer().capacity());
     }
 
-    /** Fills rows {@code [firstRow, firstRow + rows)} of the output into the vectors, from index 0. */
-    public void fill(TensorKernel kernel, long firstRow, int rows) {
+    /**
+     * Vectors for writing {@code partition} of the kernel's output in batches of about {@code batchBytes}, allocated
+     * once for the largest batch. Checks that the partition's rows are {@code rowShape} and lie inside the output.
+     */
+    public static TensorBatch allocate(TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes) {
+        requireNonNull(kernel, "kernel is null");
+        requireNonNull(rowShape, "rowShape is null");
+        requireNonNull(partition, "partition is null");
+        long rowElements = rowShape.elements();
+        if (rowElements != partition.rowElements()) {
+            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
+                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
+        }
+        if (partition.endElement() > kernel.program().elements()) {
+            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": it ends at element "
+                    + partition.endElement() + " of an output of " + kernel.program().elements());
+        }
+        int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(),
+                partition.rowCount());
+        BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = null;
+        try {
+            root = VectorSchemaRoot.create(ArrowTensorFileWriter.schema(kernel.dtype(), rowShape), allocator);
+            return new TensorBatch(kernel, partition, rowsPerBatch, allocator, root);
+        } catch (RuntimeException | Error e) {
+            if (root != null) {
+                root.close();
+            }
+            allocator.close();
+            throw e;
+        }
+    }
+
+    /** Writes one filled batch of {@code rows} rows. */
+    @FunctionalInterface
+    public interface BatchWriter {
+        void write(int rows) throws IOException;
+    }
+
+    /** Fills the partition batch by batch, in row order, and hands each batch to {@code writer}; returns the count. */
+    public int writeAll(BatchWriter writer) throws IOException {
+        requireNonNull(writer, "writer is null");
+        int batches = 0;
+        for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
+            int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
+            fill(row, rows);
+            writer.write(rows);
+            batches++;
+        }
+        return batches;
+    }
+
+    /**
+     * Fills rows {@code [firstRow, firstRow + rows)} of the output into the vectors, from index 0, and sets the
+     * root's row count (hence every vector's value count) to {@code rows}.
+     */
+    public void fill(long firstRow, int rows) {
+        if (rows < 0 || rows > rowsPerBatch) {
+            throw new IllegalArgumentException("Cannot fill " + rows + " rows: a batch holds 0 to " + rowsPerBatch);
+        }
         long address = index.getDataBuffer().memoryAddress();
         for (int i = 0; i < rows; i++) {
             MemoryUtil.putLong(address + ((long) i << 3), firstRow + i);
@@ -80,18 +161,41 @@ public final class TensorBatch {
         long start = firstRow * rowElements;
         long end = start + rows * rowElements;
         kernel.fillStorageValidity(start, end, values.getValidityBuffer());
-        if (dtype == DType.STRING) {
-            VarCharVector strings = (VarCharVector) values;
+        if (values instanceof VarCharVector strings) {
             kernel.fillStringOffsets(start, end, strings.getOffsetBuffer());
             kernel.fillStringData(start, end, strings.getOffsetBuffer(), strings.getDataBuffer());
             strings.setLastSet((int) (end - start) - 1);
         } else {
             kernel.fillValues(start, end, values.getDataBuffer());
         }
+        root.setRowCount(rows);
+    }
+
+    /** The vectors: {@code index} and {@code tensor}, {@link VectorSchemaRoot#getRowCount} rows after a fill. */
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    public int rowsPerBatch() {
+        return rowsPerBatch;
+    }
+
+    /** The {@code index} column: after a fill, the rows' numbers as little-endian int64s from index 0. */
+    public BigIntVector index() {
+        return index;
     }
 
     /** The tensor column's values: the list's child vector, {@code rows * rowElements} entries after a fill. */
     public FieldVector values() {
         return values;
+    }
+
+    @Override
+    public void close() {
+        try {
+            root.close();
+        } finally {
+            allocator.close();
+        }
     }
 }

@@ -143,10 +143,6 @@ public record TensorTypeMetadata(Shape shape, List<String> dimNames, int[] permu
         return permutation == null ? null : permutation.clone();
     }
 
-    public boolean hasPermutation() {
-        return permutation != null;
-    }
-
     /** True when the physical layout is row-major in the logical shape: no permutation or the identity. */
     public boolean isRowMajor() {
         if (permutation == null) {

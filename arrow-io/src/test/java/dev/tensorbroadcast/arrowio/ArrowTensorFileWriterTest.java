@@ -127,14 +127,27 @@ class ArrowTensorFileWriterTest {
     }
 
     @Test
+    void aFailedWriteLeavesNoFile(@TempDir java.nio.file.Path directory) throws Exception {
+        FileSystem fileSystem = FileSystem.getLocal(new Configuration());
+        Path path = new Path(directory.resolve("part-0.arrow").toUri());
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withBatchBytes(1).write(
+                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the data buffer holds ");
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void sizesBatchesByBytesWithAtLeastOneRow() {
         ArrowTensorFileWriter writer = ArrowTensorFileWriter.create();
         // 4096 float32 + 512 validity bytes + 8 index bytes per row
-        assertThat(writer.rowsPerBatch(DType.FLOAT32, 4096, 0, 1 << 20)).isEqualTo((32 << 20) / (16384 + 512 + 8));
-        assertThat(writer.rowsPerBatch(DType.FLOAT64, 16 << 20, 0, 10)).isEqualTo(1);
-        assertThat(writer.rowsPerBatch(DType.INT8, 10, 0, 7)).isEqualTo(7);
-        assertThat(writer.rowsPerBatch(DType.STRING, 100, 1000, 1 << 20)).isEqualTo((32 << 20) / (100 * 1004 + 13 + 8));
-        assertThat(writer.rowsPerBatch(DType.INT8, 0, 0, 1L << 40)).isEqualTo(32 << 20 >> 3);
+        assertThat(writer.rowsPerBatch(DType.FLOAT32, Shape.of(4096), 0, 1 << 20)).isEqualTo((32 << 20) / (16384 + 512 + 8));
+        assertThat(writer.rowsPerBatch(DType.FLOAT64, Shape.of(16 << 20), 0, 10)).isEqualTo(1);
+        assertThat(writer.rowsPerBatch(DType.INT8, Shape.of(10), 0, 7)).isEqualTo(7);
+        assertThat(writer.rowsPerBatch(DType.STRING, Shape.of(100), 1000, 1 << 20)).isEqualTo((32 << 20) / (100 * 1004 + 13 + 8));
+        assertThat(writer.rowsPerBatch(DType.INT8, Shape.of(0), 0, 1L << 40)).isEqualTo(32 << 20 >> 3);
         assertThatThrownBy(() -> ArrowTensorFileWriter.create().withBatchBytes(0))
                 .hasMessage("Cannot use batch size 0: it must be at least 1 byte");
     }

@@ -91,4 +91,20 @@ public final class RandomTensors {
     static boolean bit(byte[] bits, long index) {
         return (bits[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
     }
+
+    /**
+     * A kernel whose output [4,1000] repeats source string i along row i, and which fails filling row 3: once the
+     * kernel has sized batches for strings of at most 2 bytes, the shared offsets are rewritten so that string 3
+     * holds all 8 bytes, more than a batch of one row has room for. Write it in rows of {@code [1000]}, one a batch.
+     */
+    public static TensorKernel kernelFailingAtRow3() {
+        int[] offsets = {0, 2, 4, 6, 8};
+        SourceTensor source = SourceTensor.strings(Shape.of(4, 1), offsets, "abcdefgh".getBytes(StandardCharsets.UTF_8),
+                null);
+        TensorKernel kernel = TensorKernel.of(source, program(Shape.of(4, 1), Shape.of(4, 1000)));
+        offsets[1] = 0;
+        offsets[2] = 0;
+        offsets[3] = 0;
+        return kernel;
+    }
 }

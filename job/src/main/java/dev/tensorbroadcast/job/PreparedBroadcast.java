@@ -64,7 +64,9 @@ public final class PreparedBroadcast {
         BroadcastPlan plan = request.build().plan();
         List<PartitionPlan> partitions = new ArrayList<>();
         for (SourceTensor tensor : tensors) {
-            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), tensor.dtype());
+            // strings are sized by the source's real average length, not the planner's guess
+            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), tensor.dtype())
+                    .elementBits(tensor.sizingBits());
             broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
             broadcast.partitions().ifPresent(partitioning::partitions);
             partitions.add(partitioning.build());

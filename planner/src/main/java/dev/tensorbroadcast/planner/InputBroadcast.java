@@ -57,10 +57,6 @@ public final class InputBroadcast implements Serializable {
         return outputAxes.clone();
     }
 
-    public int outputAxis(int inputAxis) {
-        return outputAxes[inputAxis];
-    }
-
     /** Checks that this input fits {@code output}: mapped axes in range and each dim equal or 1. */
     void checkFits(Shape output) {
         for (int i = 0; i < outputAxes.length; i++) {

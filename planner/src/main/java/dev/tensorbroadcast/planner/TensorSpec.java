@@ -10,8 +10,4 @@ public record TensorSpec(Shape shape, DType dtype) implements Serializable {
         requireNonNull(shape, "shape is null");
         requireNonNull(dtype, "dtype is null");
     }
-
-    public static TensorSpec of(Shape shape, DType dtype) {
-        return new TensorSpec(shape, dtype);
-    }
 }

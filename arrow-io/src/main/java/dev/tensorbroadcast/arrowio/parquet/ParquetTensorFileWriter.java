@@ -4,15 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
+import dev.tensorbroadcast.arrowio.PartialFiles;
 import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
@@ -48,41 +47,37 @@ public final class ParquetTensorFileWriter {
         return new ParquetTensorFileWriter(batchBytes, options);
     }
 
-    /** Writes the partition to a new file at {@code path}. */
+    /** Writes the partition to a new file at {@code path}, which must not exist; if the write fails, none remains. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
             Path path) throws IOException {
-        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()));
+        requireNonNull(fileSystem, "fileSystem is null");
+        requireNonNull(path, "path is null");
+        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()),
+                failure -> PartialFiles.delete(fileSystem, path, failure));
     }
 
+    /** Writes the partition to {@code file}, which must not exist. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file)
             throws IOException {
-        requireNonNull(kernel, "kernel is null");
-        requireNonNull(rowShape, "rowShape is null");
-        requireNonNull(partition, "partition is null");
-        long rowElements = rowShape.elements();
-        if (rowElements != partition.rowElements()) {
-            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": its rows have "
-                    + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
-        }
-        TensorColumn column = new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape);
-        int rowsPerBatch = TensorBatch.rowsPerBatch(batchBytes, kernel.dtype(), rowElements, kernel.maxStringBytes(),
-                partition.rowCount());
-        int batches = 0;
+        return write(kernel, rowShape, partition, file, failure -> {});
+    }
+
+    /** {@code discard} is called when a write fails after creating the file. */
+    private ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file,
+            Consumer<Throwable> discard) throws IOException {
+        requireNonNull(file, "file is null");
+        int batches;
         long bytes;
-        try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = VectorSchemaRoot.create(
-                        ArrowTensorFileWriter.schema(kernel.dtype(), rowShape), allocator)) {
-            TensorBatch batch = new TensorBatch(root, kernel.dtype(), rowElements, rowsPerBatch,
-                    kernel.maxStringBytes());
-            ParquetTensorWriter writer = ParquetTensorWriter.create(file, column, options);
-            try (writer) {
-                for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
-                    int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
-                    batch.fill(kernel, row, rows);
-                    batch.values().setValueCount(Math.toIntExact(rows * column.storageShape().elements()));
-                    writer.write(row, rows, batch.values());
-                    batches++;
+        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
+            ParquetTensorWriter writer = ParquetTensorWriter.create(file,
+                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape), options);
+            try {
+                try (writer) {
+                    batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values()));
                 }
+            } catch (Throwable e) {
+                discard.accept(e);
+                throw e;
             }
             bytes = writer.bytesWritten();
         }

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.ByteArrayOutputStream;
@@ -9,12 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.Base64;
-import java.util.List;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -30,7 +27,8 @@ import org.apache.parquet.schema.Types;
  * under {@code ARROW:schema} so pyarrow restores the tensor type.
  */
 public final class ParquetTensorSchema {
-    public static final String INDEX = "index";
+    /** The index column's name: {@link ArrowTensorFileWriter#INDEX_COLUMN}, as in Arrow files. */
+    public static final String INDEX = ArrowTensorFileWriter.INDEX_COLUMN;
     public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
 
     private final TensorColumn column;
@@ -68,8 +66,7 @@ public final class ParquetTensorSchema {
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = new Schema(List.of(
-                new Field(INDEX, FieldType.notNullable(new ArrowType.Int(64, true)), null), column.field()));
+        Schema schema = ArrowTensorFileWriter.schema(column);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);

@@ -2,12 +2,14 @@ package dev.tensorbroadcast.arrowio.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.Bits;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.bytes.BytesInput;
@@ -48,11 +50,19 @@ public final class ParquetTensorWriter implements Closeable {
         this.options = requireNonNull(options, "options is null");
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
-        this.writer = new ParquetFileWriter(file, schema.messageType(), ParquetFileWriter.Mode.CREATE,
-                ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+        // the codec first: a codec that is not available must fail before the file exists
         this.codecs = new CodecFactory(new Configuration(false), (int) Math.min(options.pageBytes(), 1 << 30));
-        this.compressor = codecs.getCompressor(options.codec());
-        writer.start();
+        OpenedFile opened = new OpenedFile(file);
+        try {
+            this.compressor = codecs.getCompressor(options.codec());
+            this.writer = new ParquetFileWriter(opened, schema.messageType(), ParquetFileWriter.Mode.CREATE,
+                    ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+            writer.start();
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            codecs.release();
+            throw e;
+        }
     }
 
     /** Opens a writer for rows of {@code column}; the file is created (it must not exist). */
@@ -63,19 +73,25 @@ public final class ParquetTensorWriter implements Closeable {
     }
 
     /**
-     * Writes {@code rowCount} rows numbered from {@code firstRow}, whose elements are the first
-     * {@code rowCount * rowElements} entries of {@code values} (the child vector of the tensor column; complex types
-     * count their real and imaginary parts as two entries).
+     * Writes {@code rowCount} rows: their numbers are the first {@code rowCount} entries of {@code index}, their
+     * elements the first {@code rowCount * rowElements} entries of {@code values} (the child vector of the tensor
+     * column; complex types count their real and imaginary parts as two entries). Both are read in place.
      */
-    public void write(long firstRow, int rowCount, FieldVector values) throws IOException {
+    public void write(int rowCount, BigIntVector index, FieldVector values) throws IOException {
+        requireNonNull(index, "index is null");
+        requireNonNull(values, "values is null");
         if (closed) {
             throw new IllegalStateException("writer is closed");
+        }
+        if (rowCount < 0 || (long) rowCount * Long.BYTES > index.getDataBuffer().capacity()) {
+            throw new IllegalArgumentException("Cannot write " + rowCount + " rows: the index vector holds "
+                    + index.getDataBuffer().capacity() / Long.BYTES);
         }
         if (rowCount == 0) {
             return;
         }
         writer.startBlock(rowCount);
-        writeIndex(firstRow, rowCount);
+        writeIndex(rowCount, index.getDataBuffer());
         writeValues(rowCount, values);
         writer.endBlock();
         rows += rowCount;
@@ -90,20 +106,15 @@ public final class ParquetTensorWriter implements Closeable {
         return writer.getPos();
     }
 
-    private void writeIndex(long firstRow, int rowCount) throws IOException {
+    /** Arrow's int64 data buffer is already PLAIN: little-endian int64s, so pages read it in place. */
+    private void writeIndex(int rowCount, ArrowBuf index) throws IOException {
         ColumnDescriptor descriptor = schema.indexDescriptor();
         writer.startColumn(descriptor, rowCount, options.codec());
-        int perPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / 8));
-        byte[] page = new byte[perPage * 8];
+        int perPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / Long.BYTES));
         for (int done = 0; done < rowCount; done += perPage) {
             int count = Math.min(perPage, rowCount - done);
-            for (int i = 0; i < count; i++) {
-                long index = firstRow + done + i;
-                for (int b = 0; b < 8; b++) {
-                    page[i * 8 + b] = (byte) (index >>> (8 * b));
-                }
-            }
-            writePage(descriptor, count, count, BytesInput.from(page, 0, count * 8));
+            writePage(descriptor, count, count,
+                    BytesInput.from(index.nioBuffer((long) done * Long.BYTES, count * Long.BYTES)));
         }
         writer.endColumn();
     }
@@ -112,8 +123,9 @@ public final class ParquetTensorWriter implements Closeable {
         ColumnDescriptor descriptor = schema.valuesDescriptor();
         long levels = rowElements == 0 ? rowCount : rowCount * rowElements;
         writer.startColumn(descriptor, levels, options.codec());
-        long valueBytes = Math.max(1, rowElements * PlainValues.sizingWidth(valueDtype(), values));
-        int rowsPerPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / valueBytes));
+        long rowBits = Math.max(1, rowElements * PlainValues.sizingBits(valueDtype(), values));
+        long pageBits = Math.min(options.pageBytes(), Long.MAX_VALUE / 8) * 8;
+        int rowsPerPage = (int) Math.max(1, Math.min(rowCount, pageBits / rowBits));
         boolean nulls = values.getNullCount() > 0;
         for (int done = 0; done < rowCount; done += rowsPerPage) {
             int count = Math.min(rowsPerPage, rowCount - done);
@@ -135,8 +147,9 @@ public final class ParquetTensorWriter implements Closeable {
                     definition.add(PRESENT, to - from);
                 }
             }
-            BytesInput body = BytesInput.concat(BytesInput.from(repetition.finishWithLength()),
-                    BytesInput.from(definition.finishWithLength()), plain.encode(values, from, to));
+            // the level and value buffers are reused: each page is written out before the next is encoded
+            BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
+                    plain.encode(values, nulls, from, to));
             writePage(descriptor, Math.toIntExact(repetition.levels()), count, body);
         }
         writer.endColumn();
@@ -146,9 +159,26 @@ public final class ParquetTensorWriter implements Closeable {
         return schema.column().dtype();
     }
 
+    /** Whole bytes of the bitmap that are all ones or all zeros add eight levels at once; others go bit by bit. */
     private void addValidityRuns(ArrowBuf validity, long from, long to) {
-        for (long i = from; i < to; i++) {
-            definition.add(PlainValues.isSet(validity, i) ? PRESENT : NULL, 1);
+        long i = from;
+        for (; i < to && (i & 7) != 0; i++) {
+            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
+        }
+        for (; i + 8 <= to; i += 8) {
+            int bits = validity.getByte(i >>> 3) & 0xFF;
+            if (bits == 0xFF) {
+                definition.add(PRESENT, 8);
+            } else if (bits == 0) {
+                definition.add(NULL, 8);
+            } else {
+                for (int bit = 0; bit < 8; bit++) {
+                    definition.add((bits >>> bit & 1) != 0 ? PRESENT : NULL, 1);
+                }
+            }
+        }
+        for (; i < to; i++) {
+            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
+import dev.tensorbroadcast.arrowio.ArrowDTypes;
+import dev.tensorbroadcast.arrowio.Bits;
 import dev.tensorbroadcast.planner.DType;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
@@ -21,9 +23,11 @@ final class PlainValues {
         this.dtype = dtype;
     }
 
-    /** The non-null values of elements {@code [from, to)}. */
-    BytesInput encode(FieldVector values, long from, long to) {
-        boolean nulls = values.getNullCount() > 0;
+    /**
+     * The non-null values of elements {@code [from, to)}; {@code nulls} says whether the vector has any null (the
+     * caller counts them once per batch). The bytes may be a reused buffer, valid until the next call.
+     */
+    BytesInput encode(FieldVector values, boolean nulls, long from, long to) {
         ArrowBuf validity = values.getValidityBuffer();
         return switch (dtype) {
             case BOOL -> bools(values.getDataBuffer(), validity, nulls, from, to);
@@ -31,29 +35,21 @@ final class PlainValues {
             case INT16, UINT16, BFLOAT16 -> widen(values.getDataBuffer(), validity, nulls, from, to, 2,
                     dtype == DType.INT16);
             case STRING -> strings((VarCharVector) values, validity, nulls, from, to);
-            default -> fixed(values.getDataBuffer(), validity, nulls, from, to, width(dtype));
+            default -> fixed(values.getDataBuffer(), validity, nulls, from, to, ArrowDTypes.storageByteWidth(dtype));
         };
     }
 
-    /** Bytes per element for cutting pages: exact for fixed widths, the batch's average for strings. */
-    static long sizingWidth(DType dtype, FieldVector values) {
+    /** Bits per element for cutting pages: exact for fixed widths (bools are bit-packed), the average for strings. */
+    static long sizingBits(DType dtype, FieldVector values) {
         if (dtype == DType.BOOL) {
             return 1;
         }
         if (dtype == DType.STRING) {
             int count = values.getValueCount();
             long bytes = count == 0 ? 0 : ((VarCharVector) values).getOffsetBuffer().getInt((long) count * 4);
-            return 4 + (count == 0 ? 0 : bytes / count);
+            return 8 * (4 + (count == 0 ? 0 : bytes / count));
         }
-        return width(dtype);
-    }
-
-    static int width(DType dtype) {
-        return switch (dtype) {
-            case COMPLEX64 -> 4;
-            case COMPLEX128 -> 8;
-            default -> dtype.byteWidth();
-        };
+        return 8L * ArrowDTypes.storageByteWidth(dtype);
     }
 
     private BytesInput fixed(ArrowBuf data, ArrowBuf validity, boolean nulls, long from, long to, int width) {
@@ -63,7 +59,7 @@ final class PlainValues {
         byte[] out = scratch(Math.toIntExact((to - from) * width));
         int size = 0;
         for (long i = from; i < to; i++) {
-            if (isSet(validity, i)) {
+            if (Bits.get(validity, i)) {
                 data.getBytes(i * width, out, size, width);
                 size += width;
             }
@@ -76,7 +72,7 @@ final class PlainValues {
         byte[] out = scratch(Math.toIntExact((to - from) * 4));
         int size = 0;
         for (long i = from; i < to; i++) {
-            if (nulls && !isSet(validity, i)) {
+            if (nulls && !Bits.get(validity, i)) {
                 continue;
             }
             int value;
@@ -104,10 +100,10 @@ final class PlainValues {
         Arrays.fill(out, 0, out.length, (byte) 0);
         long bit = 0;
         for (long i = from; i < to; i++) {
-            if (nulls && !isSet(validity, i)) {
+            if (nulls && !Bits.get(validity, i)) {
                 continue;
             }
-            if (isSet(data, i)) {
+            if (Bits.get(data, i)) {
                 out[(int) (bit >>> 3)] |= (byte) (1 << (bit & 7));
             }
             bit++;
@@ -123,7 +119,7 @@ final class PlainValues {
         byte[] out = scratch(Math.toIntExact(end - start + (to - from) * 4));
         int size = 0;
         for (long i = from; i < to; i++) {
-            if (nulls && !isSet(validity, i)) {
+            if (nulls && !Bits.get(validity, i)) {
                 continue;
             }
             int offset = offsets.getInt(i * 4);
@@ -136,10 +132,6 @@ final class PlainValues {
             size += 4 + length;
         }
         return BytesInput.from(out, 0, size);
-    }
-
-    static boolean isSet(ArrowBuf bits, long index) {
-        return (bits.getByte(index >>> 3) & (1 << (index & 7))) != 0;
     }
 
     private byte[] scratch(int size) {

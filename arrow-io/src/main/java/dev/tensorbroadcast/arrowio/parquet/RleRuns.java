@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
 import java.util.Arrays;
+import org.apache.parquet.bytes.BytesInput;
 
 /**
  * Writes repetition or definition levels in Parquet's RLE/bit-packing hybrid encoding, using RLE runs only. Levels
@@ -9,8 +10,11 @@ import java.util.Arrays;
  */
 final class RleRuns {
     private final int valueBytes;
+    /** The v1 data page's length prefix, reserved at the start of the buffer. */
+    private static final int LENGTH_BYTES = 4;
+
     private byte[] bytes = new byte[256];
-    private int size;
+    private int size = LENGTH_BYTES;
     private int runValue = -1;
     private long runLength;
     private long levels;
@@ -22,7 +26,7 @@ final class RleRuns {
     }
 
     void reset() {
-        size = 0;
+        size = LENGTH_BYTES;
         runValue = -1;
         runLength = 0;
         levels = 0;
@@ -47,16 +51,18 @@ final class RleRuns {
         return levels;
     }
 
-    /** The encoded levels with the 4-byte little-endian length prefix a v1 data page expects. */
-    byte[] finishWithLength() {
+    /**
+     * The encoded levels with the 4-byte little-endian length prefix a v1 data page expects. The bytes are this
+     * object's buffer, not a copy: they are valid until the next {@link #reset}.
+     */
+    BytesInput finishWithLength() {
         flush();
-        byte[] out = new byte[size + 4];
-        out[0] = (byte) size;
-        out[1] = (byte) (size >>> 8);
-        out[2] = (byte) (size >>> 16);
-        out[3] = (byte) (size >>> 24);
-        System.arraycopy(bytes, 0, out, 4, size);
-        return out;
+        int length = size - LENGTH_BYTES;
+        bytes[0] = (byte) length;
+        bytes[1] = (byte) (length >>> 8);
+        bytes[2] = (byte) (length >>> 16);
+        bytes[3] = (byte) (length >>> 24);
+        return BytesInput.from(bytes, 0, size);
     }
 
     private void flush() {

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.INDEX_COLUMN;
+import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.TENSOR_COLUMN;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
@@ -43,8 +45,6 @@ import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 public final class ArrowSourceReader {
     /** Pass as a length when the stream's length is not known. */
     public static final long UNKNOWN_LENGTH = -1;
-    public static final String DEFAULT_COLUMN = "tensor";
-    public static final String INDEX_COLUMN = "index";
 
     private static final byte[] MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
 
@@ -270,12 +270,12 @@ public final class ArrowSourceReader {
         if (candidates.size() == 1) {
             return candidates.get(0);
         }
-        if (names.indexOf(DEFAULT_COLUMN) >= 0 && names.indexOf(DEFAULT_COLUMN) == names.lastIndexOf(DEFAULT_COLUMN)) {
-            return names.indexOf(DEFAULT_COLUMN);
+        if (names.indexOf(TENSOR_COLUMN) >= 0 && names.indexOf(TENSOR_COLUMN) == names.lastIndexOf(TENSOR_COLUMN)) {
+            return names.indexOf(TENSOR_COLUMN);
         }
         throw new SourceFormatException(name, fields.isEmpty() ? "the schema has no columns"
                 : "cannot tell which column holds the tensor among " + names + "; choose one with --column or name "
-                        + "it '" + DEFAULT_COLUMN + "'");
+                        + "it '" + TENSOR_COLUMN + "'");
     }
 
     /** The {@code index} column that orders the rows (even when it is the column read), or -1. */

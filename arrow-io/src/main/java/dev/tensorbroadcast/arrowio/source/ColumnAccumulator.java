@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.Bits;
 import dev.tensorbroadcast.arrowio.source.ArrowColumn.Storage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -85,7 +86,7 @@ final class ColumnAccumulator {
                 byte[] bits = bits(data.getDataBuffer(), n, true);
                 ensureValues((count + (long) n + 7) / 8);
                 for (int i = 0; i < n; i++) {
-                    if ((bits[i >>> 3] >>> (i & 7) & 1) != 0) {
+                    if (Bits.get(bits, i)) {
                         int at = count + i;
                         values[at >>> 3] |= (byte) (1 << (at & 7));
                     }
@@ -152,8 +153,8 @@ final class ColumnAccumulator {
         }
         int listSize = column.listSize();
         for (int i = 0; i < n; i++) {
-            boolean valid = (valueValidity == null || (valueValidity[i >>> 3] >>> (i & 7) & 1) != 0)
-                    && (rowValidity == null || (rowValidity[i / listSize >>> 3] >>> (i / listSize & 7) & 1) != 0);
+            boolean valid = (valueValidity == null || Bits.get(valueValidity, i))
+                    && (rowValidity == null || Bits.get(rowValidity, i / listSize));
             int at = count + i;
             if (valid) {
                 validity[at >>> 3] |= (byte) (1 << (at & 7));

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.Bits;
+
 /**
  * Reorders stored values into the tensor's row-major order, given for each output element the stored element it
  * comes from: rows reordered by an {@code index} column, and a permuted tensor's values within each row.
@@ -27,24 +29,12 @@ final class Gather {
                 within[l] = l;
             }
         } else {
-            long[] stride = new long[rank];
-            long s = 1;
-            for (int j = rank - 1; j >= 0; j--) {
-                stride[physicalAxes[j]] = s;
-                s *= logicalDims[physicalAxes[j]];
-            }
+            long[] strides = Layouts.physicalStrides(logicalDims, physicalAxes);
             long[] index = new long[rank];
             long source = 0;
             for (int l = 0; l < listSize; l++) {
                 within[l] = (int) source;
-                for (int a = rank - 1; a >= 0; a--) {
-                    source += stride[a];
-                    if (++index[a] < logicalDims[a]) {
-                        break;
-                    }
-                    source -= stride[a] * logicalDims[a];
-                    index[a] = 0;
-                }
+                source = Layouts.next(index, source, logicalDims, strides, rank);
             }
         }
         int[] map = new int[rows * listSize];
@@ -69,7 +59,7 @@ final class Gather {
         byte[] dst = new byte[src.length];
         for (int e = 0; e < map.length; e++) {
             int from = map[e];
-            if ((src[from >>> 3] >>> (from & 7) & 1) != 0) {
+            if (Bits.get(src, from)) {
                 dst[e >>> 3] |= (byte) (1 << (e & 7));
             }
         }
@@ -95,7 +85,7 @@ final class Gather {
         byte[] dst = new byte[(pairs + 7) / 8];
         for (int p = 0; p < pairs; p++) {
             int a = 2 * p;
-            if ((bits[a >>> 3] >>> (a & 7) & 1) != 0 && (bits[a + 1 >>> 3] >>> (a + 1 & 7) & 1) != 0) {
+            if (Bits.get(bits, a) && Bits.get(bits, a + 1)) {
                 dst[p >>> 3] |= (byte) (1 << (p & 7));
             }
         }

@@ -19,13 +19,7 @@ final class Layouts {
         if (src.length == 0) {
             return dst;
         }
-        // the stride (in items) of each logical axis within the physical layout
-        long[] srcStride = new long[rank];
-        long stride = 1;
-        for (int j = rank - 1; j >= 0; j--) {
-            srcStride[physicalAxes[j]] = stride;
-            stride *= logicalDims[physicalAxes[j]];
-        }
+        long[] srcStride = physicalStrides(logicalDims, physicalAxes);
         int last = rank - 1;
         int inner = rank == 0 ? 1 : (int) logicalDims[last];
         int innerStride = rank == 0 ? 0 : (int) srcStride[last] * itemSize;
@@ -43,17 +37,36 @@ final class Layouts {
                     System.arraycopy(src, in, dst, out, itemSize);
                 }
             }
-            // odometer over the outer logical axes
-            for (int a = last - 1; a >= 0; a--) {
-                base += srcStride[a];
-                if (++index[a] < logicalDims[a]) {
-                    break;
-                }
-                base -= srcStride[a] * logicalDims[a];
-                index[a] = 0;
-            }
+            base = next(index, base, logicalDims, srcStride, last);
         }
         return dst;
+    }
+
+    /** The stride, in items of the physical layout, of each logical axis. */
+    static long[] physicalStrides(long[] logicalDims, int[] physicalAxes) {
+        long[] strides = new long[logicalDims.length];
+        long stride = 1;
+        for (int j = logicalDims.length - 1; j >= 0; j--) {
+            strides[physicalAxes[j]] = stride;
+            stride *= logicalDims[physicalAxes[j]];
+        }
+        return strides;
+    }
+
+    /**
+     * Steps the row-major logical index {@code index} over its first {@code axes} axes (an odometer) and returns the
+     * physical position {@code position} moves to, given the {@link #physicalStrides}.
+     */
+    static long next(long[] index, long position, long[] logicalDims, long[] strides, int axes) {
+        for (int a = axes - 1; a >= 0; a--) {
+            position += strides[a];
+            if (++index[a] < logicalDims[a]) {
+                return position;
+            }
+            position -= strides[a] * logicalDims[a];
+            index[a] = 0;
+        }
+        return position;
     }
 
     /** Reverses the bytes of every {@code width}-byte unit in place. */
@@ -79,14 +92,5 @@ final class Layouts {
             }
         }
         return bits;
-    }
-
-    /** An Arrow bit buffer to one byte per element, 0 or 1. */
-    static byte[] unpackBits(byte[] bits, int count) {
-        byte[] bytes = new byte[count];
-        for (int i = 0; i < count; i++) {
-            bytes[i] = (byte) ((bits[i >>> 3] >>> (i & 7)) & 1);
-        }
-        return bytes;
     }
 }

@@ -19,6 +19,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,6 +46,16 @@ public final class NpyReader {
 
     public NpyReader(SourceLimits limits) {
         this.limits = requireNonNull(limits, "limits is null");
+    }
+
+    /** The magic string every {@code .npy} file starts with, {@code \x93NUMPY}; a copy. */
+    public static byte[] magic() {
+        return MAGIC.clone();
+    }
+
+    /** Whether {@code prefix}, the first bytes of a file (at least 6 of them), is the start of a {@code .npy} file. */
+    public static boolean isNpy(byte[] prefix) {
+        return prefix.length >= MAGIC.length && Arrays.equals(prefix, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }
 
     public SourceTensor read(Path path) throws IOException {

@@ -1,9 +1,13 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
+import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -14,12 +18,17 @@ import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
+import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.example.data.Group;
@@ -142,6 +151,41 @@ class ParquetTensorFileWriterTest {
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void rejectsAPartitionBeyondTheOutput() throws Exception {
+        Shape inputShape = Shape.of(3);
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape).target(2, 3).build().plan();
+        TensorKernel kernel = TensorKernel.of(floats(inputShape), plan.copyProgram(0));
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("beyond.parquet").toUri());
+        FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
+        assertThatThrownBy(() -> ParquetTensorFileWriter.create().write(kernel, inputShape, new Partition(0, 1, 2, 3),
+                fileSystem, path))
+                .hasMessage("Cannot write partition 0: it ends at element 9 of an output of 6");
+    }
+
+    @Test
+    void storesTheSchemaTheArrowWriterWrites() throws Exception {
+        TensorColumn column = new TensorColumn("tensor", DType.COMPLEX64, Shape.of(2, 3));
+        byte[] message = Base64.getDecoder().decode(new ParquetTensorSchema(column).arrowSchema());
+        try (ReadChannel channel = new ReadChannel(Channels.newChannel(new ByteArrayInputStream(message)))) {
+            assertThat(MessageSerializer.deserializeSchema(channel))
+                    .isEqualTo(ArrowTensorFileWriter.schema(DType.COMPLEX64, Shape.of(2, 3)));
+        }
+    }
+
+    @Test
+    void aFailedWriteLeavesNoFile() throws Exception {
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("part-0.parquet").toUri());
+        FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
+        assertThatThrownBy(() -> ParquetTensorFileWriter.create().withBatchBytes(1).write(
+                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the data buffer holds ");
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files).isEmpty();
         }
     }
 }

@@ -1,10 +1,12 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +34,8 @@ import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -39,6 +43,8 @@ import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,12 +127,23 @@ class ParquetTensorWriterTest {
         int perRow = (int) column.storageShape().elements();
         Path file = dir.resolve(dtype + (withNulls ? "-nulls" : "") + ".parquet");
         try (FieldVector values = values(dtype, ROWS * perRow, withNulls);
+                BigIntVector index = index(FIRST_ROW, ROWS);
                 ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file), column, options)) {
-            // two row groups, the second one starting at row 3 of the vector is written from a fresh vector
-            writer.write(FIRST_ROW, ROWS, values);
+            writer.write(ROWS, index, values);
             assertThat(writer.rows()).isEqualTo(ROWS);
         }
         return file;
+    }
+
+    /** The index column of rows {@code [first, first + count)}, as a batch holds it. */
+    private BigIntVector index(long first, int count) {
+        BigIntVector index = new BigIntVector("index", allocator);
+        index.allocateNew(count);
+        for (int r = 0; r < count; r++) {
+            index.set(r, first + r);
+        }
+        index.setValueCount(count);
+        return index;
     }
 
     private static long actual(DType dtype, Group list, int i) {
@@ -235,6 +252,171 @@ class ParquetTensorWriterTest {
         assertThat(rows).hasSize(ROWS);
         assertThat(rows.get(ROWS - 1).getLong("index", 0)).isEqualTo(FIRST_ROW + ROWS - 1);
         assertThat(actual(DType.FLOAT32, rows.get(ROWS - 1).getGroup("tensor", 0), 5)).isEqualTo(expected(DType.FLOAT32, ROWS * 6 - 1, false));
+    }
+
+    @Test
+    void writesTheRowNumbersOfTheIndexVectorAcrossPages() throws Exception {
+        // 16-byte pages: two indexes a page, read in place from the vector's buffer
+        TensorColumn column = new TensorColumn("tensor", DType.INT32, Shape.of(1));
+        Path file = dir.resolve("index.parquet");
+        long[] numbers = {5, 9, 2, 1L << 40, -3};
+        try (BigIntVector index = new BigIntVector("index", allocator);
+                FieldVector values = values(DType.INT32, numbers.length, false);
+                ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file), column,
+                        new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 16))) {
+            index.allocateNew(numbers.length);
+            for (int r = 0; r < numbers.length; r++) {
+                index.set(r, numbers[r]);
+            }
+            index.setValueCount(numbers.length);
+            writer.write(numbers.length, index, values);
+        }
+        List<Group> rows = readGroups(file);
+        assertThat(rows).extracting(row -> row.getLong("index", 0)).containsExactly(5L, 9L, 2L, 1L << 40, -3L);
+    }
+
+    @Test
+    void refusesMoreRowsThanTheIndexVectorHolds() throws Exception {
+        TensorColumn column = new TensorColumn("tensor", DType.INT32, Shape.of(1));
+        try (BigIntVector index = index(0, 2);
+                FieldVector values = values(DType.INT32, 2, false);
+                ParquetTensorWriter writer = ParquetTensorWriter.create(
+                        new LocalOutputFile(dir.resolve("short.parquet")), column, ParquetWriteOptions.defaults())) {
+            long capacity = index.getDataBuffer().capacity() / 8;
+            assertThatThrownBy(() -> writer.write((int) capacity + 1, index, values))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Cannot write " + (capacity + 1) + " rows: the index vector holds " + capacity);
+        }
+    }
+
+    @Test
+    void nullRunsOfWholeBytesAndPartialBytesReadBack() throws Exception {
+        // rows of 5 elements and 3-row pages start pages mid-byte; runs of 0, 1, 9 and 20 bits cover bytes that are
+        // all ones, all zeros and mixed, and run ends inside bytes
+        Shape row = Shape.of(5);
+        int rows = 23;
+        int count = rows * 5;
+        boolean[] present = new boolean[count];
+        int[] runs = {20, 9, 1, 1, 17, 3, 24, 2, 8, 30};
+        int at = 0;
+        for (int k = 0; at < count; k++) {
+            int length = runs[k % runs.length];
+            for (int i = 0; i < length && at < count; i++) {
+                present[at++] = k % 2 == 0;
+            }
+        }
+        Path file = dir.resolve("runs.parquet");
+        try (IntVector values = new IntVector("item", allocator);
+                BigIntVector index = index(0, rows);
+                ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file),
+                        new TensorColumn("tensor", DType.INT32, row),
+                        new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 60))) {
+            values.allocateNew(count);
+            for (int i = 0; i < count; i++) {
+                if (present[i]) {
+                    values.set(i, i);
+                } else {
+                    values.setNull(i);
+                }
+            }
+            values.setValueCount(count);
+            writer.write(rows, index, values);
+        }
+        List<Group> read = readGroups(file);
+        assertThat(read).hasSize(rows);
+        for (int i = 0; i < count; i++) {
+            Group element = read.get(i / 5).getGroup("tensor", 0).getGroup("list", i % 5);
+            if (present[i]) {
+                assertThat(element.getInteger("element", 0)).as("element %d", i).isEqualTo(i);
+            } else {
+                assertThat(element.getFieldRepetitionCount("element")).as("null %d", i).isZero();
+            }
+        }
+    }
+
+    /** A file whose stream fails on the first write, and which records what was done to it. */
+    private static final class FailingFile implements OutputFile {
+        boolean created;
+        boolean closed;
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) {
+            created = true;
+            return new PositionOutputStream() {
+                @Override
+                public long getPos() {
+                    return 0;
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    throw new IOException("disk full");
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    throw new IOException("disk full");
+                }
+
+                @Override
+                public void close() {
+                    closed = true;
+                }
+            };
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+            return create(blockSizeHint);
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+    }
+
+    @Test
+    void closesTheFileWhenStartingFails() {
+        FailingFile file = new FailingFile();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
+                ParquetWriteOptions.defaults()))
+                .isInstanceOf(IOException.class)
+                .hasMessage("disk full");
+        assertThat(file.created).isTrue();
+        assertThat(file.closed).isTrue();
+    }
+
+    @Test
+    void anUnavailableCodecFailsBeforeTheFileIsCreated() {
+        FailingFile file = new FailingFile();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
+                ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
+                .hasMessageContaining("LzoCodec");
+        assertThat(file.created).isFalse();
+    }
+
+    @Test
+    void sizesBoolPagesByBits() throws Exception {
+        // rows of 6 bools are 6 bits: 2-byte pages hold 2 rows, so 7 rows take 4 pages
+        Path file = write(DType.BOOL, false, new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 2));
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+            PageReadStore group = reader.readNextRowGroup();
+            PageReader pages = group.getPageReader(new ParquetTensorSchema(new TensorColumn("tensor", DType.BOOL, ROW))
+                    .valuesDescriptor());
+            int count = 0;
+            while (pages.readPage() != null) {
+                count++;
+            }
+            assertThat(count).isEqualTo(4);
+        }
+        assertThat(readGroups(file)).hasSize(ROWS);
     }
 
     private static List<Group> readGroups(Path file) throws Exception {

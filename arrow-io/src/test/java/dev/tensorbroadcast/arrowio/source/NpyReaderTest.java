@@ -26,6 +26,17 @@ class NpyReaderTest {
     private static final NpyReader READER = new NpyReader(SourceLimits.defaults());
 
     @Test
+    void recognisesTheMagicString() {
+        assertThat(NpyReader.magic()).containsExactly(0x93 - 256, 'N', 'U', 'M', 'P', 'Y');
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})).isTrue();
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'})).isTrue();
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P'})).isFalse();
+        assertThat(NpyReader.isNpy(new byte[] {'A', 'R', 'R', 'O', 'W', '1', 0, 0})).isFalse();
+        NpyReader.magic()[0] = 0;
+        assertThat(NpyReader.magic()[0]).isEqualTo((byte) 0x93);
+    }
+
+    @Test
     void readsVersion1WithPythonTwoLongs() throws IOException {
         SourceTensor tensor = read(npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (2L, 1L), }",
                 le(4).putShort((short) 7).putShort((short) -8)));
