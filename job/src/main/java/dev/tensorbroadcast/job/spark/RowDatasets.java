@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.CopySink;
@@ -27,7 +28,7 @@ import org.apache.spark.sql.types.StructType;
  * element, so this suits moderate outputs feeding a pipeline; large ones are written as files.
  */
 public final class RowDatasets {
-    public static final String INDEX_COLUMN = "index";
+    public static final String INDEX_COLUMN = ArrowTensorFileWriter.INDEX_COLUMN;
     public static final String VALUES_COLUMN = "values";
 
     private RowDatasets() {}

@@ -11,7 +11,6 @@ import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 
@@ -21,7 +20,7 @@ import org.apache.hadoop.fs.FileStatus;
  * reader names what it expected when the bytes are neither.
  */
 public final class SourceLoader {
-    private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+    private static final int MAGIC_LENGTH = NpyReader.magic().length;
 
     private final Configuration conf;
     private final SourceLimits limits;
@@ -55,10 +54,10 @@ public final class SourceLoader {
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-            in.mark(NPY_MAGIC.length);
-            byte[] head = in.readNBytes(NPY_MAGIC.length);
+            in.mark(MAGIC_LENGTH);
+            byte[] head = in.readNBytes(MAGIC_LENGTH);
             in.reset();
-            if (Arrays.equals(head, NPY_MAGIC)) {
+            if (NpyReader.isNpy(head)) {
                 return new NpyReader(limits).read(location, in, status.getLen());
             }
             return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
