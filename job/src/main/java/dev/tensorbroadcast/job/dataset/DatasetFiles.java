@@ -27,10 +27,19 @@ final class DatasetFiles {
         return Shape.of(manifest.shape().stream().mapToLong(Long::longValue).toArray());
     }
 
+    /**
+     * Opens {@code file}, whose size the caller has checked to be {@code file.bytes()}, for reading batches that
+     * hold exactly its listed rows.
+     */
     static DatasetFileReader open(DatasetDirectory dir, Manifest manifest, DatasetFile file,
             BufferAllocator allocator) throws IOException {
+        return new ListedRows(openFormat(dir, manifest, file, allocator), file);
+    }
+
+    private static DatasetFileReader openFormat(DatasetDirectory dir, Manifest manifest, DatasetFile file,
+            BufferAllocator allocator) throws IOException {
         Path path = dir.resolve(file.path());
-        long length = dir.fileSystem().getFileStatus(path).getLen();
+        long length = file.bytes();
         return switch (manifest.format()) {
             case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
                     dtype(manifest), rowShape(manifest));

@@ -8,6 +8,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.dataset.TestDatasets;
+import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
@@ -156,6 +157,31 @@ class ExportCommandTest {
         assertThat(incomplete.err()).isEqualTo("Cannot export " + dir + ": the dataset is incomplete (no _SUCCESS);"
                 + " only a complete dataset can be exported\n");
         assertThat(Files.exists(tmp.resolve("y.npy"))).isFalse();
+    }
+
+    @Test
+    void filesThatHoldOtherRowsThanListedAreRefused() throws Exception {
+        Path dir = tmp.resolve("out");
+        Manifest manifest = TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3},
+                "arrow", 2);
+        Path first = dir.resolve("part-00000.arrow");
+        Path second = dir.resolve("part-00001.arrow");
+        Path swap = tmp.resolve("swap");
+        Files.move(first, swap);
+        Files.move(second, first);
+        Files.move(swap, second);
+        manifest = TestDatasets.rechecksum(dir, manifest, "part-00000.arrow");
+        TestDatasets.writeManifest(dir, TestDatasets.rechecksum(dir, manifest, "part-00001.arrow"));
+        Path npy = tmp.resolve("x.npy");
+
+        CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot export " + dir + ": cannot read part-00000.arrow: a batch starts at"
+                + " row 2, expected row 0; run verify\n");
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.map(path -> path.getFileName().toString())).containsExactly("out");
+        }
     }
 
     @Test
