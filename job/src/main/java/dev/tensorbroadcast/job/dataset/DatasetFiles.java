@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.DType;
-import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
@@ -17,14 +17,6 @@ final class DatasetFiles {
 
     static DType dtype(Manifest manifest) {
         return DType.parse(manifest.dtype());
-    }
-
-    static Shape rowShape(Manifest manifest) {
-        return Shape.of(manifest.rowShape().stream().mapToLong(Long::longValue).toArray());
-    }
-
-    static Shape shape(Manifest manifest) {
-        return Shape.of(manifest.shape().stream().mapToLong(Long::longValue).toArray());
     }
 
     /**
@@ -42,9 +34,9 @@ final class DatasetFiles {
         long length = file.bytes();
         return switch (manifest.format()) {
             case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
-                    dtype(manifest), rowShape(manifest));
+                    dtype(manifest), ManifestShapes.shape(manifest.rowShape()));
             case PARQUET -> new ParquetFileBatches(dir.fileSystem(), path, length, allocator, dtype(manifest),
-                    rowShape(manifest));
+                    ManifestShapes.shape(manifest.rowShape()));
             default -> throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
                     + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
         };

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedOutputStream;
@@ -60,7 +61,7 @@ public final class NpyExporter {
         }
         Manifest manifest = dir.manifest().orElseThrow();
         DType dtype = DatasetFiles.dtype(manifest);
-        Shape shape = DatasetFiles.shape(manifest);
+        Shape shape = ManifestShapes.shape(manifest.shape());
         if (Files.isDirectory(target)) {
             throw new DatasetException("Cannot export to " + target + ": it is a directory; give the path of a .npy"
                     + " file");

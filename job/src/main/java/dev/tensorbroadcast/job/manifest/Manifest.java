@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.manifest;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,12 @@ public record Manifest(
             throw new ManifestException("Cannot read manifest: its files hold " + next + " rows but the dataset has "
                     + rows);
         }
+    }
+
+    /** The bytes of every file of the dataset together, as listed. */
+    @JsonIgnore
+    public long totalFileBytes() {
+        return files.stream().mapToLong(DatasetFile::bytes).sum();
     }
 
     /** One input of the request. */

@@ -4,7 +4,6 @@ import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
-import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,8 +50,7 @@ public final class ManifestRequests {
         }
         BroadcastRequest.Builder builder = BroadcastRequest.builder(Dialect.parse(dialect));
         for (Manifest.ManifestInput input : manifest.inputs()) {
-            builder.input(Shape.of(input.shape().stream().mapToLong(Long::longValue).toArray()),
-                    DType.parse(input.dtype()));
+            builder.input(ManifestShapes.shape(input.shape()), DType.parse(input.dtype()));
         }
         if (request.containsKey(SHAPE)) {
             builder.target(TargetShape.parse(request.get(SHAPE)));

@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job.dataset;
 
-
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
@@ -9,6 +8,7 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
@@ -68,10 +68,11 @@ public final class TestDatasets {
         }
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "test", "2025-01-01T00:00:00Z",
                 Map.of("dialect", "numpy", "shape", shapeText),
-                List.of(new Manifest.ManifestInput("source.npy", list(source.shape()), source.dtype().typeName())),
-                list(plan.output()), source.dtype().typeName(), partitioning.elements(), partitioning.bytes(),
-                partitioning.rowDims(), list(partitioning.rowShape()), partitioning.rows(), format, "none",
-                partitioning.partitionCount(), files);
+                List.of(new Manifest.ManifestInput("source.npy", ManifestShapes.list(source.shape()),
+                        source.dtype().typeName())),
+                ManifestShapes.list(plan.output()), source.dtype().typeName(), partitioning.elements(),
+                partitioning.bytes(), partitioning.rowDims(), ManifestShapes.list(partitioning.rowShape()),
+                partitioning.rows(), format, "none", partitioning.partitionCount(), files);
         writeManifest(dir, manifest);
         Files.write(dir.resolve(Manifest.SUCCESS_FILE_NAME), new byte[0]);
         return manifest;
@@ -148,9 +149,5 @@ public final class TestDatasets {
                     partitioning.rowShape(), partitioning.partition(0), out);
         }
         return file;
-    }
-
-    private static List<Long> list(Shape shape) {
-        return Arrays.stream(shape.dims()).boxed().toList();
     }
 }

@@ -34,6 +34,17 @@ class ManifestJsonTest {
     }
 
     @Test
+    void totalFileBytesIsDerivedAndNotWritten() throws Exception {
+        Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);
+
+        String json = new String(ManifestJson.toBytes(manifest), StandardCharsets.UTF_8);
+
+        assertThat(manifest.totalFileBytes()).isEqualTo(2468);
+        assertThat(manifest(List.of(), 0).totalFileBytes()).isZero();
+        assertThat(json).doesNotContainIgnoringCase("total").doesNotContain("2468");
+    }
+
+    @Test
     void rejectsPathsOutsideTheDataset() {
         for (String path : List.of("../x.arrow", "/etc/passwd", "a/../../b", "", "./a", "C:\\x", "a//b", "s3a://b/x")) {
             assertThatThrownBy(() -> file(path, 0, 8))
