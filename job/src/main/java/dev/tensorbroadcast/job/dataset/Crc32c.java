@@ -24,12 +24,6 @@ public final class Crc32c {
         return hex(crc.getValue());
     }
 
-    public static String of(byte[] bytes) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes);
-        return hex(crc.getValue());
-    }
-
     /** A CRC-32C value ({@link CRC32C#getValue()}) as the manifest writes it: 8 lowercase hex digits. */
     public static String hex(long value) {
         return String.format(Locale.ROOT, "%08x", value);

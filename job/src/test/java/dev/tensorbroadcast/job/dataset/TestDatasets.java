@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import org.apache.parquet.io.LocalOutputFile;
 
 /**
@@ -64,7 +65,7 @@ public final class TestDatasets {
                         new LocalOutputFile(file));
             }
             files.add(new DatasetFile(name, index, partition.firstRow(), partition.rowCount(), Files.size(file),
-                    Crc32c.of(Files.readAllBytes(file)), "driver", "localhost"));
+                    crc32c(Files.readAllBytes(file)), "driver", "localhost"));
         }
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "test", "2025-01-01T00:00:00Z",
                 Map.of("dialect", "numpy", "shape", shapeText),
@@ -89,7 +90,7 @@ public final class TestDatasets {
             if (file.path().equals(name)) {
                 byte[] bytes = Files.readAllBytes(dir.resolve(name));
                 file = new DatasetFile(name, file.partition(), file.firstRow(), file.rows(), bytes.length,
-                        Crc32c.of(bytes), file.executorId(), file.host());
+                        crc32c(bytes), file.executorId(), file.host());
             }
             files.add(file);
         }
@@ -97,6 +98,13 @@ public final class TestDatasets {
                 manifest.inputs(), manifest.shape(), manifest.dtype(), manifest.elements(), manifest.bytes(),
                 manifest.rowDims(), manifest.rowShape(), manifest.rows(), manifest.format(), manifest.compression(),
                 manifest.partitions(), files);
+    }
+
+    /** The manifest's checksum of {@code bytes}. */
+    public static String crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return Crc32c.hex(crc.getValue());
     }
 
     /** float32 values {@code first + i}. */
