@@ -54,21 +54,19 @@ final class ExportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         result.notes().forEach(note -> err.println("note: " + note));
         err.flush();
-        PrintWriter out = spec.commandLine().getOut();
-        if (output.json) {
-            ObjectNode json = Json.MAPPER.createObjectNode();
-            json.put("file", result.file().toString());
-            json.put("descr", result.descr());
-            json.set("shape", Json.array(result.shape()));
-            json.put("bytes", result.bytes());
-            ArrayNode notes = json.putArray("notes");
-            result.notes().forEach(notes::add);
-            out.println(Json.write(json));
-        } else {
-            out.println("wrote " + result.file() + ": " + result.descr() + " " + result.shape() + ", "
-                    + result.bytes() + " bytes");
-        }
-        out.flush();
+        output.emit(spec.commandLine().getOut(), () -> json(result), out -> out.println("wrote " + result.file()
+                + ": " + result.descr() + " " + result.shape() + ", " + result.bytes() + " bytes"));
         return ExitCode.OK;
+    }
+
+    private static ObjectNode json(NpyExporter.Result result) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("file", result.file().toString());
+        json.put("descr", result.descr());
+        json.set("shape", Json.array(result.shape()));
+        json.put("bytes", result.bytes());
+        ArrayNode notes = json.putArray("notes");
+        result.notes().forEach(notes::add);
+        return json;
     }
 }

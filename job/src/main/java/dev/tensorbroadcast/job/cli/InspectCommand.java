@@ -3,9 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
-import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -60,23 +59,23 @@ final class InspectCommand implements Callable<Integer> {
         ArrayNode reasons = json.putArray("incomplete");
         incomplete.forEach(reasons::add);
         dataset.manifest().ifPresent(manifest -> {
-            json.set("shape", longs(manifest.shape()));
+            json.set("shape", Json.array(ManifestShapes.shape(manifest.shape())));
             json.put("dtype", manifest.dtype());
             json.put("elements", manifest.elements());
             json.put("rows", manifest.rows());
-            json.set("row_shape", longs(manifest.rowShape()));
+            json.set("row_shape", Json.array(ManifestShapes.shape(manifest.rowShape())));
             json.put("format", manifest.format());
             json.put("compression", manifest.compression());
             json.put("partitions", manifest.partitions());
             json.put("files", manifest.files().size());
-            json.put("bytes", fileBytes(manifest));
+            json.put("bytes", manifest.totalFileBytes());
             ObjectNode request = json.putObject("request");
             manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(entry -> request.put(entry.getKey(), entry.getValue()));
             ArrayNode inputs = json.putArray("inputs");
             for (Manifest.ManifestInput input : manifest.inputs()) {
                 inputs.addObject().put("path", input.path()).put("dtype", input.dtype())
-                        .set("shape", longs(input.shape()));
+                        .set("shape", Json.array(ManifestShapes.shape(input.shape())));
             }
             json.put("tool_version", manifest.toolVersion());
             json.put("created", manifest.created());
@@ -90,36 +89,23 @@ final class InspectCommand implements Callable<Integer> {
         line(out, "dataset", dataset.name());
         line(out, "complete", incomplete.isEmpty() ? "yes" : "no: " + String.join("; ", incomplete));
         dataset.manifest().ifPresent(manifest -> {
-            line(out, "shape", tuple(manifest.shape()));
+            line(out, "shape", ManifestShapes.shape(manifest.shape()).toString());
             line(out, "dtype", manifest.dtype());
-            line(out, "rows", manifest.rows() + " x " + tuple(manifest.rowShape()));
+            line(out, "rows", manifest.rows() + " x " + ManifestShapes.shape(manifest.rowShape()));
             line(out, "format", manifest.format() + ", compression " + manifest.compression());
             line(out, "partitions", Long.toString(manifest.partitions()));
-            long bytes = fileBytes(manifest);
+            long bytes = manifest.totalFileBytes();
             line(out, "files", manifest.files().size() + ", " + ByteSize.format(bytes) + " (" + bytes + " bytes)");
             line(out, "request", manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" ")));
             for (Manifest.ManifestInput input : manifest.inputs()) {
-                line(out, "input", input.path() + " " + input.dtype() + " " + tuple(input.shape()));
+                line(out, "input", input.path() + " " + input.dtype() + " " + ManifestShapes.shape(input.shape()));
             }
             line(out, "tool version", manifest.toolVersion());
             line(out, "created", manifest.created());
         });
         dataset.strayEntries().forEach((name, size) -> line(out, "stray", size < 0 ? name + "/"
                 : name + " (" + ByteSize.format(size) + ")"));
-    }
-
-    private static long fileBytes(Manifest manifest) {
-        return manifest.files().stream().mapToLong(DatasetFile::bytes).sum();
-    }
-
-    private static ArrayNode longs(List<Long> values) {
-        return Json.array(values.stream().mapToLong(Long::longValue).toArray());
-    }
-
-    /** numpy's tuple notation, as in every message: {@code (4,3)}, {@code (3,)}, {@code ()}. */
-    private static String tuple(List<Long> dims) {
-        return Shape.of(dims.stream().mapToLong(Long::longValue).toArray()).toString();
     }
 
     private static void line(PrintWriter out, String label, String value) {

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -23,13 +24,8 @@ public final class Crc32c {
         return hex(crc.getValue());
     }
 
-    public static String of(byte[] bytes) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes);
-        return hex(crc.getValue());
-    }
-
-    private static String hex(long value) {
-        return String.format("%08x", value);
+    /** A CRC-32C value ({@link CRC32C#getValue()}) as the manifest writes it: 8 lowercase hex digits. */
+    public static String hex(long value) {
+        return String.format(Locale.ROOT, "%08x", value);
     }
 }

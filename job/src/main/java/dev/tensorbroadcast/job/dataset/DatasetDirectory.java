@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.spark.Locations;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class DatasetDirectory implements Closeable {
     static final String PART_PREFIX = "part-";
+    private static final String ROLE = "dataset";
 
     private final String name;
     private final FileSystem fileSystem;
@@ -48,15 +50,15 @@ public final class DatasetDirectory implements Closeable {
 
     /**
      * Opens {@code dir} for {@code verb} (used in messages). A missing path, a file, or a directory with none of
-     * {@code _manifest.json}, {@code _SUCCESS} and {@code part-*} files is refused with a {@link DatasetException}.
+     * {@code _manifest.json}, {@code _SUCCESS} and {@code part-*} files is refused with a {@link DatasetException};
+     * an empty location, or one on no known file system, as {@link Locations} refuses it.
      */
     public static DatasetDirectory open(String dir, Configuration conf, String verb) throws IOException {
         requireNonNull(dir, "dir is null");
-        Path path = new Path(dir);
-        FileSystem fileSystem = FileSystem.newInstance(path.toUri(), conf);
+        Path qualified = Locations.locate(ROLE, dir, conf).path();
+        FileSystem fileSystem = FileSystem.newInstance(qualified.toUri(), conf);
         try {
             fileSystem.setVerifyChecksum(false);
-            Path qualified = fileSystem.makeQualified(path);
             FileStatus[] statuses;
             try {
                 if (!fileSystem.getFileStatus(qualified).isDirectory()) {

@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.DType;
-import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
@@ -19,23 +19,24 @@ final class DatasetFiles {
         return DType.parse(manifest.dtype());
     }
 
-    static Shape rowShape(Manifest manifest) {
-        return Shape.of(manifest.rowShape().stream().mapToLong(Long::longValue).toArray());
-    }
-
-    static Shape shape(Manifest manifest) {
-        return Shape.of(manifest.shape().stream().mapToLong(Long::longValue).toArray());
-    }
-
+    /**
+     * Opens {@code file}, whose size the caller has checked to be {@code file.bytes()}, for reading batches that
+     * hold exactly its listed rows.
+     */
     static DatasetFileReader open(DatasetDirectory dir, Manifest manifest, DatasetFile file,
             BufferAllocator allocator) throws IOException {
+        return new ListedRows(openFormat(dir, manifest, file, allocator), file);
+    }
+
+    private static DatasetFileReader openFormat(DatasetDirectory dir, Manifest manifest, DatasetFile file,
+            BufferAllocator allocator) throws IOException {
         Path path = dir.resolve(file.path());
-        long length = dir.fileSystem().getFileStatus(path).getLen();
+        long length = file.bytes();
         return switch (manifest.format()) {
             case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
-                    dtype(manifest), rowShape(manifest));
+                    dtype(manifest), ManifestShapes.shape(manifest.rowShape()));
             case PARQUET -> new ParquetFileBatches(dir.fileSystem(), path, length, allocator, dtype(manifest),
-                    rowShape(manifest));
+                    ManifestShapes.shape(manifest.rowShape()));
             default -> throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
                     + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
         };

@@ -120,15 +120,9 @@ final class ElementBatch implements AutoCloseable {
         return nulls;
     }
 
-    /** Bytes of values for {@code count} elements: bits for {@code bool}, offsets for strings. */
+    /** Bytes of values for {@code count} fixed-width elements: bits for {@code bool}; strings have offsets instead. */
     long valueBytes(long count) {
-        if (dtype == DType.BOOL) {
-            return bitBytes(count);
-        }
-        if (dtype == DType.STRING) {
-            return (count + 1) * Integer.BYTES;
-        }
-        return count * dtype.byteWidth();
+        return dtype == DType.BOOL ? bitBytes(count) : count * dtype.byteWidth();
     }
 
     /** Whether bits {@code [0, count)} of two bitmaps agree. */

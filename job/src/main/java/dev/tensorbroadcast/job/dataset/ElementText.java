@@ -5,7 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import org.apache.arrow.memory.ArrowBuf;
 
 /** One element of a batch as text, for messages that show expected and found values. */
-final class ElementText {
+public final class ElementText {
     private static final int MAX_STRING_CHARS = 40;
 
     private ElementText() {}
@@ -37,8 +37,11 @@ final class ElementText {
         };
     }
 
-    /** IEEE 754 binary16 to float: exact, since every half value is a float. */
-    static float halfToFloat(short half) {
+    /**
+     * IEEE 754 binary16, as its 16 bits, to float: exact, since every half value is a float; infinities stay
+     * infinite and NaNs keep their payload.
+     */
+    public static float halfToFloat(short half) {
         int bits = half & 0xFFFF;
         int sign = (bits & 0x8000) << 16;
         int exponent = (bits >>> 10) & 0x1F;

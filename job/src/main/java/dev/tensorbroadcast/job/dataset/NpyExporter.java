@@ -4,15 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -31,6 +35,7 @@ import org.apache.arrow.memory.RootAllocator;
 public final class NpyExporter {
     public static final long DEFAULT_MAX_BYTES = 2L << 30;
     private static final int CHUNK_BYTES = 1 << 20;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final DatasetDirectory dir;
     private final long maxBytes;
@@ -56,7 +61,11 @@ public final class NpyExporter {
         }
         Manifest manifest = dir.manifest().orElseThrow();
         DType dtype = DatasetFiles.dtype(manifest);
-        Shape shape = DatasetFiles.shape(manifest);
+        Shape shape = ManifestShapes.shape(manifest.shape());
+        if (Files.isDirectory(target)) {
+            throw new DatasetException("Cannot export to " + target + ": it is a directory; give the path of a .npy"
+                    + " file");
+        }
         if (Files.exists(target) && !overwrite) {
             throw new DatasetException("Cannot export to " + target + ": the file exists; pass --overwrite to"
                     + " replace it");
@@ -92,7 +101,7 @@ public final class NpyExporter {
                         + " bytes, more than the limit of " + maxBytes + " bytes; pass --force to write it anyway");
             }
             byte[] header = NpyWriter.header(descr, shape);
-            Path temp = Files.createTempFile(parent, "." + target.getFileName() + ".", ".tmp");
+            Path temp = createTemp(target, parent);
             try {
                 long nulls;
                 try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), CHUNK_BYTES)) {
@@ -137,7 +146,25 @@ public final class NpyExporter {
         };
     }
 
-    private static void move(Path temp, Path target, boolean overwrite) throws IOException {
+    /**
+     * A new, empty, hidden file next to {@code target}. {@link Files#createFile} rather than
+     * {@link Files#createTempFile}, so its mode follows the umask like any file the user writes (a temporary file
+     * would be 0600); deleted on exit, so even a killed export leaves none behind.
+     */
+    private static Path createTemp(Path target, Path parent) {
+        String name = "." + target.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp";
+        Path temp;
+        try {
+            temp = Files.createFile(parent.resolve(name));
+        } catch (IOException e) {
+            throw new DatasetException("Cannot export to " + target + ": cannot create a file in " + parent + " ("
+                    + reason(e) + ")");
+        }
+        temp.toFile().deleteOnExit();
+        return temp;
+    }
+
+    private static void move(Path temp, Path target, boolean overwrite) {
         try {
             if (overwrite) {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -147,7 +174,21 @@ public final class NpyExporter {
         } catch (FileAlreadyExistsException e) {
             throw new DatasetException("Cannot export to " + target + ": the file appeared while exporting; pass"
                     + " --overwrite to replace it");
+        } catch (IOException e) {
+            throw new DatasetException("Cannot export to " + target + ": cannot move the written file there ("
+                    + reason(e) + ")");
         }
+    }
+
+    /** Why a file operation failed, without the paths the message already names. */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException fileSystem && fileSystem.getReason() != null) {
+            return fileSystem.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** The longest string in code points: UTF-8 bytes that do not continue a character. */
@@ -172,34 +213,23 @@ public final class NpyExporter {
         return longest;
     }
 
-    /** Writes every element in row order; returns the number of nulls, after which nothing more is written. */
+    /**
+     * Writes every element in row order (each file's reader checks that it holds its listed rows, and the manifest
+     * that the files hold all rows); returns the number of nulls, after which nothing more is written.
+     */
     private long writeData(Manifest manifest, BufferAllocator allocator, int itemBytes, OutputStream out)
             throws IOException {
         byte[] chunk = new byte[CHUNK_BYTES];
         long nulls = 0;
-        long nextRow = 0;
         for (DatasetFile file : manifest.files()) {
             try (DatasetFileReader reader = open(manifest, file, allocator)) {
                 for (ElementBatch batch = next(reader, file); batch != null; batch = next(reader, file)) {
-                    if (batch.rows() == 0) {
-                        continue;
-                    }
-                    if (batch.firstRow() != nextRow) {
-                        throw new DatasetException("Cannot export " + dir.name() + ": " + file.path()
-                                + " has a batch at row " + batch.firstRow() + " where row " + nextRow
-                                + " was expected; run verify");
-                    }
-                    nextRow += batch.rows();
                     nulls += batch.nullCount();
                     if (nulls == 0) {
                         writeBatch(batch, itemBytes, chunk, out);
                     }
                 }
             }
-        }
-        if (nextRow != manifest.rows()) {
-            throw new DatasetException("Cannot export " + dir.name() + ": its files hold " + nextRow
-                    + " rows, the manifest says " + manifest.rows() + "; run verify");
         }
         return nulls;
     }

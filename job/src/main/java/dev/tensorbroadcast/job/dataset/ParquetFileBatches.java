@@ -41,7 +41,6 @@ final class ParquetFileBatches implements DatasetFileReader {
     private final long rowElements;
     /** Stored list entries per row: two per complex element, and one (an empty list) when a row has no elements. */
     private final long entriesPerRow;
-    private long nextRow = -1;
 
     ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
             Shape rowShape) throws IOException {
@@ -102,10 +101,6 @@ final class ParquetFileBatches implements DatasetFileReader {
             }
             index.consume();
         }
-        if (nextRow >= 0 && rows > 0 && firstRow != nextRow) {
-            throw new IOException("its row groups jump from row " + (nextRow - 1) + " to " + firstRow);
-        }
-        nextRow = firstRow + rows;
         int elements = Math.toIntExact(rows * rowElements);
         batch.reset(firstRow, rows, elements);
         ColumnReader values = store.getColumnReader(valueColumn);

@@ -2,7 +2,10 @@ package dev.tensorbroadcast.job.manifest;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +13,8 @@ import java.util.Map;
  * {@code _manifest.json}: what a dataset holds and how it was made. Written by the driver after the output commit,
  * before {@code _SUCCESS}; a dataset without both is incomplete.
  *
- * @param request the request as the user gave it: dialect, target shape, mode, axes, each as typed
+ * @param request the request as {@link ManifestRequests#of} writes it: dialect, target shape, mode, axes, in that
+ *     order
  * @param inputs each input's path, shape and dtype
  * @param shape the output shape; {@code rowShape} and {@code rows} say how it is cut into rows
  * @param format {@code arrow} or {@code parquet}
@@ -40,7 +44,10 @@ public record Manifest(
     public Manifest {
         requireNonNull(toolVersion, "toolVersion is null");
         requireNonNull(created, "created is null");
-        request = Map.copyOf(requireNonNull(request, "request is null"));
+        request = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(request, "request is null")));
+        if (request.containsKey(null) || request.containsValue(null)) {
+            throw new ManifestException("Cannot read manifest: its request has a null key or value: " + request);
+        }
         inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
         shape = List.copyOf(requireNonNull(shape, "shape is null"));
         requireNonNull(dtype, "dtype is null");
@@ -64,6 +71,12 @@ public record Manifest(
             throw new ManifestException("Cannot read manifest: its files hold " + next + " rows but the dataset has "
                     + rows);
         }
+    }
+
+    /** The bytes of every file of the dataset together, as listed. */
+    @JsonIgnore
+    public long totalFileBytes() {
+        return files.stream().mapToLong(DatasetFile::bytes).sum();
     }
 
     /** One input of the request. */

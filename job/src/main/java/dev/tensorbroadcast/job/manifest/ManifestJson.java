@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /** Reads and writes {@code _manifest.json}; a manifest larger than {@link #MAX_BYTES} is refused unread. */
 public final class ManifestJson {
@@ -47,9 +46,5 @@ public final class ManifestJson {
             throw new ManifestException("Cannot read " + name + ": "
                     + (reason == null ? e.getClass().getSimpleName() : reason.lines().findFirst().orElse(reason)));
         }
-    }
-
-    public static String toText(Manifest manifest) {
-        return new String(toBytes(manifest), StandardCharsets.UTF_8);
     }
 }

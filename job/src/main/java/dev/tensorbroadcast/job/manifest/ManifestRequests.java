@@ -4,17 +4,19 @@ import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
-import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /**
  * The manifest's {@code request} map, shared by the job that writes it and the commands that re-plan from it. Keys
  * are {@link #DIALECT}, {@link #SHAPE}, {@link #MODE}, {@link #AXES_MAPPING}, {@link #BROADCAST_AXES} and
- * {@link #AXIS}, with values as the user typed them and absent when not given; {@link #INPUT} names which input a
+ * {@link #AXIS}, in the notation they are typed in and absent when not given; {@link #INPUT} names which input a
  * dataset materializes when the request has several (absent means 0).
  */
 public final class ManifestRequests {
@@ -28,17 +30,21 @@ public final class ManifestRequests {
 
     private ManifestRequests() {}
 
-    /** The request map; null values are left out. */
-    public static Map<String, String> of(String dialect, String shape, String mode, String axesMapping,
-            String broadcastAxes, String axis) {
-        Map<String, String> request = new LinkedHashMap<>();
-        put(request, DIALECT, dialect);
-        put(request, SHAPE, shape);
-        put(request, MODE, mode);
-        put(request, AXES_MAPPING, axesMapping);
-        put(request, BROADCAST_AXES, broadcastAxes);
-        put(request, AXIS, axis);
-        return request;
+    /**
+     * The request map for {@code request}, the inverse of {@link #toRequest}: its dialect, then each argument it was
+     * given, in the notation they are typed in ({@code [4,3]} for shapes and axes), then {@code input} when a
+     * dataset materializes one input of several. Keys keep that order.
+     */
+    public static Map<String, String> of(BroadcastRequest request, OptionalInt input) {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(DIALECT, request.dialect().dialectName());
+        request.target().ifPresent(shape -> map.put(SHAPE, shape.toList()));
+        request.mode().ifPresent(mode -> map.put(MODE, mode.modeName()));
+        request.axesMapping().ifPresent(axes -> map.put(AXES_MAPPING, list(axes)));
+        request.broadcastAxes().ifPresent(axes -> map.put(BROADCAST_AXES, list(axes)));
+        request.axis().ifPresent(axis -> map.put(AXIS, Long.toString(axis)));
+        input.ifPresent(index -> map.put(INPUT, Integer.toString(index)));
+        return Collections.unmodifiableMap(map);
     }
 
     /** Rebuilds the request the manifest describes: its dialect and arguments, with the inputs' shapes and dtypes. */
@@ -51,8 +57,7 @@ public final class ManifestRequests {
         }
         BroadcastRequest.Builder builder = BroadcastRequest.builder(Dialect.parse(dialect));
         for (Manifest.ManifestInput input : manifest.inputs()) {
-            builder.input(Shape.of(input.shape().stream().mapToLong(Long::longValue).toArray()),
-                    DType.parse(input.dtype()));
+            builder.input(ManifestShapes.shape(input.shape()), DType.parse(input.dtype()));
         }
         if (request.containsKey(SHAPE)) {
             builder.target(TargetShape.parse(request.get(SHAPE)));
@@ -106,9 +111,7 @@ public final class ManifestRequests {
         }
     }
 
-    private static void put(Map<String, String> request, String key, String value) {
-        if (value != null) {
-            request.put(key, value);
-        }
+    private static String list(List<Long> values) {
+        return values.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
     }
 }

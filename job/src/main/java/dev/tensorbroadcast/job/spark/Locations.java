@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -10,32 +11,43 @@ import org.apache.hadoop.fs.Path;
  * {@code file:/…}) as it is, a plain path on the default file system (the local one unless configured otherwise),
  * relative to the working directory.
  */
-final class Locations {
+public final class Locations {
+    /** The role of a location written to: refusals are {@link OutputException}s. */
+    public static final String OUTPUT = "output";
+
     private Locations() {}
 
-    /** The file system and qualified path of {@code location}; {@code role} ("input", "output") is for messages. */
-    static Located locate(String role, String location, Configuration conf) {
+    /**
+     * The file system and qualified path of {@code location}; {@code role} ("input", "output", "dataset") names it
+     * in messages. A location that is empty, not a path, or on no known file system is refused: with an
+     * {@link OutputException} for the {@link #OUTPUT} role, else an {@link InputException}.
+     */
+    public static Located locate(String role, String location, Configuration conf) {
         if (location == null || location.isBlank()) {
-            throw new InputException("Cannot use an empty " + role + " location: give a path or a URI such as"
-                    + " hdfs://namenode/data/x.npy");
+            throw refused(role, "Cannot use an empty " + role + " location: give a local path or a URI such as"
+                    + " hdfs://namenode/data/x");
         }
         Path path;
         try {
             path = new Path(location);
         } catch (IllegalArgumentException e) {
-            throw new InputException("Cannot use " + role + " '" + location + "': it is not a valid path or URI ("
+            throw refused(role, "Cannot use " + role + " '" + location + "': it is not a valid path or URI ("
                     + e.getMessage() + ")");
         }
         try {
             FileSystem fileSystem = path.getFileSystem(conf);
             return new Located(location, fileSystem, fileSystem.makeQualified(path));
         } catch (IOException | RuntimeException e) {
-            throw new InputException("Cannot use " + role + " '" + location + "': no file system for it ("
+            throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "); use a local path or a URI"
                     + " with a scheme Hadoop knows, such as file, hdfs or s3a");
         }
     }
 
+    private static BroadcastException refused(String role, String message) {
+        return OUTPUT.equals(role) ? new OutputException(message) : new InputException(message);
+    }
+
     /** A location as typed, with the file system that holds it and its qualified path. */
-    record Located(String text, FileSystem fileSystem, Path path) {}
+    public record Located(String text, FileSystem fileSystem, Path path) {}
 }

@@ -2,11 +2,13 @@ package dev.tensorbroadcast.job.cli;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.dataset.TestDatasets;
+import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
@@ -14,6 +16,7 @@ import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -154,6 +157,95 @@ class ExportCommandTest {
         assertThat(incomplete.err()).isEqualTo("Cannot export " + dir + ": the dataset is incomplete (no _SUCCESS);"
                 + " only a complete dataset can be exported\n");
         assertThat(Files.exists(tmp.resolve("y.npy"))).isFalse();
+    }
+
+    @Test
+    void filesThatHoldOtherRowsThanListedAreRefused() throws Exception {
+        Path dir = tmp.resolve("out");
+        Manifest manifest = TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3},
+                "arrow", 2);
+        Path first = dir.resolve("part-00000.arrow");
+        Path second = dir.resolve("part-00001.arrow");
+        Path swap = tmp.resolve("swap");
+        Files.move(first, swap);
+        Files.move(second, first);
+        Files.move(swap, second);
+        manifest = TestDatasets.rechecksum(dir, manifest, "part-00000.arrow");
+        TestDatasets.writeManifest(dir, TestDatasets.rechecksum(dir, manifest, "part-00001.arrow"));
+        Path npy = tmp.resolve("x.npy");
+
+        CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot export " + dir + ": cannot read part-00000.arrow: a batch starts at"
+                + " row 2, expected row 0; run verify\n");
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.map(path -> path.getFileName().toString())).containsExactly("out");
+        }
+    }
+
+    @Test
+    void aDirectoryIsNeverReplaced() throws Exception {
+        Path dir = tmp.resolve("out");
+        TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
+        Path target = Files.createDirectory(tmp.resolve("x.npy"));
+
+        CliRun plain = CliRun.of("export", dir.toString(), "--npy", target.toString());
+        CliRun overwrite = CliRun.of("export", dir.toString(), "--npy", target.toString(), "--overwrite");
+
+        for (CliRun run : new CliRun[] {plain, overwrite}) {
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).isEqualTo("Cannot export to " + target + ": it is a directory; give the path of a"
+                    + " .npy file\n");
+        }
+        assertThat(Files.isDirectory(target)).isTrue();
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.map(path -> path.getFileName().toString())).containsExactlyInAnyOrder("out", "x.npy");
+        }
+    }
+
+    @Test
+    void aFileThatCannotBeCreatedIsRefusedInOneLine() throws Exception {
+        Path dir = tmp.resolve("out");
+        TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
+        Path target = tmp.resolve("x".repeat(300) + ".npy");
+
+        CliRun run = CliRun.of("export", dir.toString(), "--npy", target.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("Cannot export to " + target + ": cannot create a file in " + tmp
+                + " (File name too long)\n");
+    }
+
+    @Test
+    void anUnwritableDirectoryIsRefusedInOneLine() throws Exception {
+        Path dir = tmp.resolve("out");
+        TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
+        Path readOnly = Files.createDirectory(tmp.resolve("ro"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r-xr-xr-x")));
+        assumeFalse(Files.isWritable(readOnly), "permissions do not bind this user (root)");
+
+        CliRun run = CliRun.of("export", dir.toString(), "--npy", readOnly.resolve("x.npy").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot export to " + readOnly.resolve("x.npy") + ": cannot create a file"
+                + " in " + readOnly + " (permission denied)\n");
+    }
+
+    @Test
+    void theFileHasTheModeOfAnyNewFile() throws Exception {
+        Path dir = tmp.resolve("out");
+        TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
+        Path npy = tmp.resolve("x.npy");
+
+        CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
+        Path plain = Files.createFile(tmp.resolve("plain"));
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(npy)))
+                .isEqualTo(PosixFilePermissions.toString(Files.getPosixFilePermissions(plain)));
     }
 
     @Test

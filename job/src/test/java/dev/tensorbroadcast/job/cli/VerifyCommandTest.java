@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -145,6 +146,31 @@ class VerifyCommandTest {
         assertThat(run.out()).isEqualTo(""
                 + "part-00000.arrow: row 0 element 0: expected 'première-valeur', found 'Qremière-valeur'\n"
                 + "part-00000.arrow: 1 value differs from the source\n"
+                + "FAILED: " + dir + ": 2 problems\n");
+    }
+
+    @Test
+    void filesThatHoldOtherRowsThanListedAreNamed() throws Exception {
+        Path dir = tmp.resolve("out");
+        Manifest manifest = floats(dir, "parquet");
+        Path shorter = tmp.resolve("shorter");
+        TestDatasets.write(shorter, TestDatasets.floats(Shape.of(1, 3), 1001.5f), new long[] {3, 3}, "parquet", 2);
+        Path first = dir.resolve("part-00000.parquet");
+        Path second = dir.resolve("part-00001.parquet");
+        Path swap = tmp.resolve("swap");
+        Files.move(first, swap);
+        Files.move(second, first);
+        Files.move(swap, second);
+        Files.copy(shorter.resolve("part-00001.parquet"), second, StandardCopyOption.REPLACE_EXISTING);
+        manifest = TestDatasets.rechecksum(dir, manifest, "part-00000.parquet");
+        TestDatasets.writeManifest(dir, TestDatasets.rechecksum(dir, manifest, "part-00001.parquet"));
+
+        CliRun run = CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEqualTo(""
+                + "part-00000.parquet: cannot read: a batch starts at row 2, expected row 0\n"
+                + "part-00001.parquet: cannot read: it holds rows 2..3 (exclusive), the manifest says 2..4\n"
                 + "FAILED: " + dir + ": 2 problems\n");
     }
 

@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job.dataset;
 
-
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
@@ -9,6 +8,7 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import org.apache.parquet.io.LocalOutputFile;
 
 /**
@@ -64,14 +65,15 @@ public final class TestDatasets {
                         new LocalOutputFile(file));
             }
             files.add(new DatasetFile(name, index, partition.firstRow(), partition.rowCount(), Files.size(file),
-                    Crc32c.of(Files.readAllBytes(file)), "driver", "localhost"));
+                    crc32c(Files.readAllBytes(file)), "driver", "localhost"));
         }
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "test", "2025-01-01T00:00:00Z",
                 Map.of("dialect", "numpy", "shape", shapeText),
-                List.of(new Manifest.ManifestInput("source.npy", list(source.shape()), source.dtype().typeName())),
-                list(plan.output()), source.dtype().typeName(), partitioning.elements(), partitioning.bytes(),
-                partitioning.rowDims(), list(partitioning.rowShape()), partitioning.rows(), format, "none",
-                partitioning.partitionCount(), files);
+                List.of(new Manifest.ManifestInput("source.npy", ManifestShapes.list(source.shape()),
+                        source.dtype().typeName())),
+                ManifestShapes.list(plan.output()), source.dtype().typeName(), partitioning.elements(),
+                partitioning.bytes(), partitioning.rowDims(), ManifestShapes.list(partitioning.rowShape()),
+                partitioning.rows(), format, "none", partitioning.partitionCount(), files);
         writeManifest(dir, manifest);
         Files.write(dir.resolve(Manifest.SUCCESS_FILE_NAME), new byte[0]);
         return manifest;
@@ -88,7 +90,7 @@ public final class TestDatasets {
             if (file.path().equals(name)) {
                 byte[] bytes = Files.readAllBytes(dir.resolve(name));
                 file = new DatasetFile(name, file.partition(), file.firstRow(), file.rows(), bytes.length,
-                        Crc32c.of(bytes), file.executorId(), file.host());
+                        crc32c(bytes), file.executorId(), file.host());
             }
             files.add(file);
         }
@@ -96,6 +98,13 @@ public final class TestDatasets {
                 manifest.inputs(), manifest.shape(), manifest.dtype(), manifest.elements(), manifest.bytes(),
                 manifest.rowDims(), manifest.rowShape(), manifest.rows(), manifest.format(), manifest.compression(),
                 manifest.partitions(), files);
+    }
+
+    /** The manifest's checksum of {@code bytes}. */
+    public static String crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return Crc32c.hex(crc.getValue());
     }
 
     /** float32 values {@code first + i}. */
@@ -148,9 +157,5 @@ public final class TestDatasets {
                     partitioning.rowShape(), partitioning.partition(0), out);
         }
         return file;
-    }
-
-    private static List<Long> list(Shape shape) {
-        return Arrays.stream(shape.dims()).boxed().toList();
     }
 }

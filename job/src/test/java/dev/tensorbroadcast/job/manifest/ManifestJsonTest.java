@@ -21,6 +21,10 @@ class ManifestJsonTest {
                 List.of(8L, 3L), "float32", 24, 96, 1, List.of(3L), rows, "arrow", "none", files.size(), files);
     }
 
+    private static String text(Manifest manifest) {
+        return new String(ManifestJson.toBytes(manifest), StandardCharsets.UTF_8);
+    }
+
     private static Manifest read(String json) throws Exception {
         return ManifestJson.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "_manifest.json");
     }
@@ -28,9 +32,20 @@ class ManifestJsonTest {
     @Test
     void roundTrips() throws Exception {
         Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);
-        String json = ManifestJson.toText(manifest);
+        String json = text(manifest);
         assertThat(json).contains("\"format_version\" : 1", "\"first_row\" : 4", "\"crc32c\" : \"0a1b2c3d\"");
         assertThat(read(json)).isEqualTo(manifest);
+    }
+
+    @Test
+    void totalFileBytesIsDerivedAndNotWritten() throws Exception {
+        Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);
+
+        String json = new String(ManifestJson.toBytes(manifest), StandardCharsets.UTF_8);
+
+        assertThat(manifest.totalFileBytes()).isEqualTo(2468);
+        assertThat(manifest(List.of(), 0).totalFileBytes()).isZero();
+        assertThat(json).doesNotContainIgnoringCase("total").doesNotContain("2468");
     }
 
     @Test
@@ -52,7 +67,7 @@ class ManifestJsonTest {
                 .hasMessage("Cannot read manifest: file b.arrow starts at row 5 but the previous files end at row 4");
         assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, 4)), 8))
                 .hasMessage("Cannot read manifest: its files hold 4 rows but the dataset has 8");
-        String json = ManifestJson.toText(manifest(List.of(file("a.arrow", 0, 8)), 8));
+        String json = text(manifest(List.of(file("a.arrow", 0, 8)), 8));
         assertThatThrownBy(() -> read(json.replace("\"a.arrow\"", "\"../a.arrow\"")))
                 .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("Cannot accept manifest path '../a.arrow'");
