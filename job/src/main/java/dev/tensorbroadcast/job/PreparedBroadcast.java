@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
@@ -13,13 +15,11 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
-import dev.tensorbroadcast.planner.Shape;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.OptionalInt;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
@@ -111,7 +111,7 @@ public final class PreparedBroadcast {
         }
         OutputDirectory directory = requireOutput();
         directory.clear();
-        return job(0, directory.path(), request(false, 0)).run(spark, progress);
+        return job(0, directory.path(), ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, progress);
     }
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
@@ -120,7 +120,7 @@ public final class PreparedBroadcast {
         directory.clear();
         List<Manifest> manifests = new ArrayList<>();
         for (int i = 0; i < tensors.size(); i++) {
-            manifests.add(job(i, new Path(directory.path(), Integer.toString(i)), request(true, i))
+            manifests.add(job(i, new Path(directory.path(), Integer.toString(i)), ManifestRequests.of(plan.request(), OptionalInt.of(i)))
                     .run(spark, progress));
         }
         return manifests;
@@ -153,40 +153,10 @@ public final class PreparedBroadcast {
     private DatasetJob job(int input, Path directory, Map<String, String> request) {
         List<Manifest.ManifestInput> inputs = new ArrayList<>();
         for (int i = 0; i < tensors.size(); i++) {
-            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(), dims(tensors.get(i).shape()),
+            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(), ManifestShapes.list(tensors.get(i).shape()),
                     tensors.get(i).dtype().typeName()));
         }
         return DatasetJob.of(tensors.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
                 broadcast.compression(), directory, description(input), request, inputs);
-    }
-
-    /**
-     * The request as the manifest records it, in the notation shapes and axes are typed in. Datasets of several
-     * inputs say which input they broadcast ({@code input}); a dataset without it broadcasts input 0.
-     */
-    private Map<String, String> request(boolean perInput, int input) {
-        Map<String, String> request = new LinkedHashMap<>();
-        request.put("dialect", plan.dialect().dialectName());
-        broadcast.shape().ifPresent(shape -> request.put("shape", shape.toList()));
-        broadcast.mode().ifPresent(mode -> request.put("mode", mode.toString()));
-        broadcast.axesMapping().ifPresent(axes -> request.put("axes_mapping", list(axes)));
-        broadcast.broadcastAxes().ifPresent(axes -> request.put("broadcast_axes", list(axes)));
-        broadcast.axis().ifPresent(axis -> request.put("axis", Long.toString(axis)));
-        if (perInput) {
-            request.put("input", Integer.toString(input));
-        }
-        return request;
-    }
-
-    private static String list(List<Long> values) {
-        return values.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
-    }
-
-    private static List<Long> dims(Shape shape) {
-        List<Long> dims = new ArrayList<>();
-        for (long dim : shape.dims()) {
-            dims.add(dim);
-        }
-        return dims;
     }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.PreparedBroadcast;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
@@ -84,9 +84,10 @@ final class SparkRun {
     }
 
     private static String summary(Manifest manifest, Path directory, double seconds) {
-        long bytes = fileBytes(manifest);
+        long bytes = manifest.totalFileBytes();
         return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
-                directory, manifest.rows(), manifest.rows() == 1 ? "" : "s", list(manifest.rowShape()),
+                directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
+                ManifestShapes.shape(manifest.rowShape()).toList(),
                 manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
                 ByteSize.format(bytes), seconds,
                 ByteSize.format(seconds > 0 ? (long) (bytes / seconds) : bytes));
@@ -117,15 +118,7 @@ final class SparkRun {
         json.put("format", manifest.format());
         json.put("compression", manifest.compression());
         json.put("files", manifest.files().size());
-        json.put("bytes", fileBytes(manifest));
+        json.put("bytes", manifest.totalFileBytes());
         return json;
-    }
-
-    private static long fileBytes(Manifest manifest) {
-        return manifest.files().stream().mapToLong(DatasetFile::bytes).sum();
-    }
-
-    private static String list(List<Long> dims) {
-        return dims.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "[", "]"));
     }
 }

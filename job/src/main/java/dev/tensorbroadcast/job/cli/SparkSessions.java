@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import org.apache.spark.sql.SparkSession;
 
@@ -39,11 +40,9 @@ final class SparkSessions {
         try {
             return new Session(builder.getOrCreate(), true);
         } catch (Exception e) {
-            String reason = e.getMessage() == null ? e.getClass().getSimpleName()
-                    : e.getMessage().lines().findFirst().orElse("");
             throw new InvalidRequestException("Cannot start Spark on master '"
-                    + (master == null ? DEFAULT_MASTER : master) + "': " + reason + "; give local[N], spark://host:port,"
-                    + " yarn or k8s://...");
+                    + (master == null ? DEFAULT_MASTER : master) + "': " + Reasons.of(e)
+                    + "; give local[N], spark://host:port, yarn or k8s://...");
         }
     }
 }

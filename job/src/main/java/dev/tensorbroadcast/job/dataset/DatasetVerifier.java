@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
@@ -124,7 +125,7 @@ public final class DatasetVerifier {
                     if (e instanceof DatasetException refused) {
                         throw refused;
                     }
-                    problems.add(file.path() + ": cannot read: " + oneLine(e));
+                    problems.add(file.path() + ": cannot read: " + Reasons.of(e));
                 }
                 problems.addAll(comparison.listed().subList(listedBefore, comparison.listed().size()));
                 long differences = comparison.differences() - before;
@@ -137,8 +138,4 @@ public final class DatasetVerifier {
         return comparison.compared();
     }
 
-    private static String oneLine(Throwable error) {
-        String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
-        return message.strip().replaceAll("\\s*\\R\\s*", " ");
-    }
 }

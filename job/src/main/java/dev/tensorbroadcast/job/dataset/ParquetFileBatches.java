@@ -58,7 +58,7 @@ final class ParquetFileBatches implements DatasetFileReader {
                 throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape
                         + ": found " + schema.toString().replaceAll("\\s+", " ").strip());
             }
-            this.indexColumn = schema.getColumnDescription(new String[] {ParquetTensorSchema.INDEX});
+            this.indexColumn = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
             this.valueColumn = schema.getColumnDescription(
                     new String[] {ArrowTensorFileWriter.TENSOR_COLUMN, "list", "element"});
         } catch (IOException | RuntimeException e) {

@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job.spark;
 
+import dev.tensorbroadcast.job.dataset.Crc32c;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
@@ -38,6 +38,6 @@ final class ChecksumOutputStream extends FilterOutputStream {
 
     /** The checksum as the manifest writes it: 8 lowercase hex digits. */
     String crc32c() {
-        return String.format(Locale.ROOT, "%08x", crc.getValue());
+        return Crc32c.hex(crc.getValue());
     }
 }

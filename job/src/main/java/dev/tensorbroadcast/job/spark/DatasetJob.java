@@ -3,12 +3,13 @@ package dev.tensorbroadcast.job.spark;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.ToolVersion;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.PartitionPlan;
-import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.text.SimpleDateFormat;
@@ -108,7 +109,7 @@ public final class DatasetJob {
             // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
             committer.abortJob(job);
             throw new JobFailedException("Cannot write '" + output + "': the Spark job failed: "
-                    + firstLine(failure), failure);
+                    + Reasons.of(failure), failure);
         } finally {
             context.clearJobGroup();
             context.removeSparkListener(listener);
@@ -131,7 +132,7 @@ public final class DatasetJob {
             return manifest;
         } catch (IOException e) {
             // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete
-            throw new JobFailedException("Cannot finish dataset '" + output + "': " + firstLine(e), e);
+            throw new JobFailedException("Cannot finish dataset '" + output + "': " + Reasons.of(e), e);
         }
     }
 
@@ -151,7 +152,7 @@ public final class DatasetJob {
             FileOutputFormat.setOutputPath(job, output);
             return job;
         } catch (IOException e) {
-            throw new JobFailedException("Cannot set up the output job for '" + output + "': " + firstLine(e), e);
+            throw new JobFailedException("Cannot set up the output job for '" + output + "': " + Reasons.of(e), e);
         }
     }
 
@@ -177,18 +178,11 @@ public final class DatasetJob {
         List<DatasetFile> entries = files.stream().map(file -> new DatasetFile(file.name(), file.partition(),
                 file.firstRow(), file.rows(), file.bytes(), file.crc32c(), file.executorId(), file.host())).toList();
         return new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs, list(partitions.output()),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs,
+                ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
-                list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
+                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
                 spec.compression().codecName(), partitions.partitionCount(), entries);
-    }
-
-    private static List<Long> list(Shape shape) {
-        List<Long> dims = new ArrayList<>();
-        for (long dim : shape.dims()) {
-            dims.add(dim);
-        }
-        return dims;
     }
 
     private static void writeFile(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
@@ -197,8 +191,4 @@ public final class DatasetJob {
         }
     }
 
-    private static String firstLine(Throwable failure) {
-        String message = String.valueOf(failure.getMessage());
-        return message.lines().findFirst().orElse(message);
-    }
 }

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.spark;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.dataset.ElementText;
 import dev.tensorbroadcast.planner.DType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -61,7 +62,7 @@ final class ElementReader {
             case INT64 -> values.getLong(8 * i);
             case UINT32 -> values.getInt(4 * i) & 0xFFFF_FFFFL;
             case UINT64 -> new BigDecimal(new BigInteger(Long.toUnsignedString(values.getLong(8 * i))));
-            case FLOAT16 -> halfToFloat(values.getShort(2 * i));
+            case FLOAT16 -> ElementText.halfToFloat(values.getShort(2 * i));
             case BFLOAT16 -> Float.intBitsToFloat((values.getShort(2 * i) & 0xFFFF) << 16);
             case FLOAT32 -> values.getFloat(4 * i);
             case FLOAT64 -> values.getDouble(8 * i);
@@ -70,21 +71,6 @@ final class ElementReader {
             case STRING -> new String(source.values(), source.offsets()[i],
                     source.offsets()[i + 1] - source.offsets()[i], StandardCharsets.UTF_8);
         };
-    }
-
-    /** IEEE 754 binary16 to binary32, exactly (every half is a float). */
-    static float halfToFloat(short bits) {
-        int sign = (bits & 0x8000) << 16;
-        int exponent = (bits >>> 10) & 0x1F;
-        int mantissa = bits & 0x3FF;
-        if (exponent == 0x1F) {
-            return Float.intBitsToFloat(sign | 0x7F80_0000 | mantissa << 13);
-        }
-        if (exponent == 0) {
-            float magnitude = mantissa * 0x1p-24f;
-            return sign == 0 ? magnitude : -magnitude;
-        }
-        return Float.intBitsToFloat(sign | (exponent + 112) << 23 | mantissa << 13);
     }
 
     private static StructType complex(DataType part) {

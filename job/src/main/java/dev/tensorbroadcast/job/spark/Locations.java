@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
@@ -39,7 +40,7 @@ public final class Locations {
             return new Located(location, fileSystem, fileSystem.makeQualified(path));
         } catch (IOException | RuntimeException e) {
             throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "); use a local path or a URI"
+                    + Reasons.of(e) + "); use a local path or a URI"
                     + " with a scheme Hadoop knows, such as file, hdfs or s3a");
         }
     }

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.Reasons;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class SourceLoader {
             throw new InputException("Cannot read input '" + location + "': no such file; give a .npy or Arrow IPC"
                     + " file");
         } catch (IOException e) {
-            throw new InputException("Cannot read input '" + location + "': " + firstLine(e));
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
         if (status.isDirectory()) {
             throw new InputException("Cannot read input '" + location + "': it is a directory; give a .npy or Arrow"
@@ -62,12 +63,8 @@ public final class SourceLoader {
             }
             return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
         } catch (IOException e) {
-            throw new InputException("Cannot read input '" + location + "': " + firstLine(e));
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
     }
 
-    private static String firstLine(Exception e) {
-        String message = e.getMessage();
-        return message == null ? e.getClass().getSimpleName() : message.lines().findFirst().orElse(message);
-    }
 }
