@@ -28,7 +28,6 @@ import org.apache.parquet.schema.Types;
  */
 public final class ParquetTensorSchema {
     /** The index column's name: {@link ArrowTensorFileWriter#INDEX_COLUMN}, as in Arrow files. */
-    public static final String INDEX = ArrowTensorFileWriter.INDEX_COLUMN;
     public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
 
     private final TensorColumn column;
@@ -41,7 +40,7 @@ public final class ParquetTensorSchema {
                 .as(logicalType(column.dtype()))
                 .named("element");
         this.messageType = Types.buildMessage()
-                .required(PrimitiveTypeName.INT64).named(INDEX)
+                .required(PrimitiveTypeName.INT64).named(ArrowTensorFileWriter.INDEX_COLUMN)
                 .requiredGroup().as(LogicalTypeAnnotation.listType())
                 .repeatedGroup().addField(element).named("list")
                 .named(column.name())
@@ -57,7 +56,7 @@ public final class ParquetTensorSchema {
     }
 
     ColumnDescriptor indexDescriptor() {
-        return messageType.getColumnDescription(new String[] {INDEX});
+        return messageType.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
     }
 
     ColumnDescriptor valuesDescriptor() {

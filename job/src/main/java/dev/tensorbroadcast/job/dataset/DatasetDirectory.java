@@ -28,7 +28,6 @@ import org.apache.hadoop.fs.Path;
  * reach our checks (and be named by them), not fail inside the local file system's checksum layer.
  */
 public final class DatasetDirectory implements Closeable {
-    static final String PART_PREFIX = "part-";
     private static final String ROLE = "dataset";
 
     private final String name;
@@ -78,7 +77,7 @@ public final class DatasetDirectory implements Closeable {
             }
             boolean hasManifest = entries.containsKey(Manifest.FILE_NAME);
             boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
-            boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(PART_PREFIX));
+            boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             if (!hasManifest && !success && !hasParts) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");

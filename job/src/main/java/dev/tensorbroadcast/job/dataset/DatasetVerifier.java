@@ -78,7 +78,7 @@ public final class DatasetVerifier {
         Set<String> listed = new HashSet<>();
         manifest.files().forEach(file -> listed.add(file.path()));
         for (Map.Entry<String, Long> entry : dir.entries().entrySet()) {
-            if (entry.getKey().startsWith(DatasetDirectory.PART_PREFIX) && !listed.contains(entry.getKey())) {
+            if (entry.getKey().startsWith(Manifest.PART_PREFIX) && !listed.contains(entry.getKey())) {
                 problems.add(entry.getKey() + ": extra file, not listed in the manifest");
             }
         }

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
+import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 
@@ -11,7 +12,7 @@ import java.io.ByteArrayOutputStream;
  * follows is aligned.
  */
 public final class NpyWriter {
-    private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+    private static final byte[] MAGIC = NpyReader.magic();
     private static final int ALIGNMENT = 64;
 
     private NpyWriter() {}

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,6 +41,13 @@ public record Manifest(
     public static final int FORMAT_VERSION = 1;
     public static final String FILE_NAME = "_manifest.json";
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
+    /** Every data file of a dataset is named this, its partition in 5 or more digits, and its format's extension. */
+    public static final String PART_PREFIX = "part-";
+
+    /** The data file of {@code partition}: {@code part-00042.arrow}. */
+    public static String partFileName(long partition, String extension) {
+        return String.format(Locale.ROOT, PART_PREFIX + "%05d%s", partition, extension);
+    }
 
     public Manifest {
         requireNonNull(toolVersion, "toolVersion is null");

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import dev.tensorbroadcast.job.manifest.Manifest;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
@@ -19,7 +20,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
-        return String.format("part-%05d%s", partition, extension);
+        return Manifest.partFileName(partition, extension);
     }
 
     @Override

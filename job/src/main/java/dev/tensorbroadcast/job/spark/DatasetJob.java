@@ -164,7 +164,7 @@ public final class DatasetJob {
         }
         Map<String, Long> found = new HashMap<>();
         for (FileStatus status : fileSystem.listStatus(output)) {
-            if (status.getPath().getName().startsWith("part-")) {
+            if (status.getPath().getName().startsWith(Manifest.PART_PREFIX)) {
                 found.put(status.getPath().getName(), status.getLen());
             }
         }

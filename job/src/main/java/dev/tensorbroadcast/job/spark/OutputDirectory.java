@@ -22,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  */
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
-            "part-\\d{5,}\\.(arrow|parquet)|_manifest\\.json|_SUCCESS|_temporary|\\.[^/]*\\.crc");
+            Pattern.quote(Manifest.PART_PREFIX) + "\\d{5,}\\.(arrow|parquet)|" + Pattern.quote(Manifest.FILE_NAME)
+                    + "|" + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc");
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     private final String text;
