@@ -83,14 +83,15 @@ final class SparkRun {
                 partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }
 
+    /** The rate counts the tensor's bytes, not the files': a compressed file of repeated values is small. */
     private static String summary(Manifest manifest, Path directory, double seconds) {
-        long bytes = manifest.totalFileBytes();
+        long tensorBytes = manifest.bytes();
         return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
                 directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
                 ManifestShapes.shape(manifest.rowShape()).toList(),
                 manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
-                ByteSize.format(bytes), seconds,
-                ByteSize.format(seconds > 0 ? (long) (bytes / seconds) : bytes));
+                ByteSize.format(manifest.totalFileBytes()), seconds,
+                ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
     }
 
     private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds) {
