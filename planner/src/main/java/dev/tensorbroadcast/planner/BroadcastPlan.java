@@ -70,6 +70,47 @@ public final class BroadcastPlan implements Serializable {
         return CopyProgram.of(output, inputs.get(index).sourceStrides(output));
     }
 
+    /** The rows of input {@code index}: the entries of its first dim, or 1 for a scalar. */
+    public long sourceRowCount(int index) {
+        Shape input = inputs.get(index).input();
+        return input.rank() == 0 ? 1 : input.dim(0);
+    }
+
+    /**
+     * The rows of input {@code index} that {@code partition} reads: a broadcast that keeps the input's first (batch)
+     * dim, such as {@code [N,1,64] -> [N,8,64]}, reads only the rows matching the partition's; one that repeats the
+     * input along an output dim outside it reads every row. The range is exact: its first and last rows are read.
+     */
+    public SourceRows sourceRows(int index, Partition partition) {
+        return sourceRows(index, partition.firstElement(), partition.endElement());
+    }
+
+    /** The rows of input {@code index} that output elements {@code [start, end)} (row-major) read. */
+    public SourceRows sourceRows(int index, long start, long end) {
+        long elements = output.elements();
+        if (start < 0 || end < start || end > elements) {
+            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
+        }
+        if (start == end) {
+            return SourceRows.none();
+        }
+        InputBroadcast mapping = inputs.get(index);
+        long rows = sourceRowCount(index);
+        if (mapping.input().rank() == 0 || rows == 1) {
+            return new SourceRows(0, rows);
+        }
+        // the input's first dim is output axis `axis`, of the same size: the output index along it names the row
+        int axis = mapping.outputAxes()[0];
+        long block = output.product(axis + 1, output.rank());
+        long firstStep = start / block;
+        long lastStep = (end - 1) / block;
+        if (lastStep - firstStep + 1 >= rows || firstStep / rows != lastStep / rows) {
+            // the range wraps around the axis: every row, or both of its ends, are read
+            return new SourceRows(0, rows);
+        }
+        return new SourceRows(firstStep % rows, lastStep % rows + 1);
+    }
+
     @Override
     public String toString() {
         return request + " -> " + output;
