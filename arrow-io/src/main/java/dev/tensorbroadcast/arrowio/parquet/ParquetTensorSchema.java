@@ -75,7 +75,7 @@ public final class ParquetTensorSchema {
         return Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
 
-    static PrimitiveTypeName physicalType(DType dtype) {
+    public static PrimitiveTypeName physicalType(DType dtype) {
         return switch (dtype) {
             case BOOL -> PrimitiveTypeName.BOOLEAN;
             case INT8, INT16, INT32, UINT8, UINT16, UINT32, BFLOAT16 -> PrimitiveTypeName.INT32;

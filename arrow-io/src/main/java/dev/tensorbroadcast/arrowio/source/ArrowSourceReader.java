@@ -135,7 +135,7 @@ public final class ArrowSourceReader {
             HeapBudget budget) throws IOException {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         List<Field> fields = root.getSchema().getFields();
-        int chosen = chooseColumn(name, fields, options.column());
+        int chosen = chooseColumn(name, fields.stream().map(Field::getName).toList(), options.column());
         ArrowColumn column = ArrowColumn.resolve(name, fields.get(chosen));
         int indexAt = indexColumn(name, fields);
         ColumnAccumulator values = new ColumnAccumulator(name, column, budget);
@@ -244,9 +244,8 @@ public final class ArrowSourceReader {
         return ordered ? null : source;
     }
 
-    private static int chooseColumn(String name, List<Field> fields, Optional<String> requested) {
-        List<String> names = new ArrayList<>();
-        fields.forEach(field -> names.add(field.getName()));
+    /** The requested column, else the only one besides {@code index}, else the one named {@code tensor}. */
+    static int chooseColumn(String name, List<String> names, Optional<String> requested) {
         if (requested.isPresent()) {
             int at = names.indexOf(requested.get());
             if (at < 0) {
@@ -258,7 +257,7 @@ public final class ArrowSourceReader {
             }
             return at;
         }
-        if (fields.size() == 1) {
+        if (names.size() == 1) {
             return 0;
         }
         List<Integer> candidates = new ArrayList<>();
@@ -273,13 +272,13 @@ public final class ArrowSourceReader {
         if (names.indexOf(TENSOR_COLUMN) >= 0 && names.indexOf(TENSOR_COLUMN) == names.lastIndexOf(TENSOR_COLUMN)) {
             return names.indexOf(TENSOR_COLUMN);
         }
-        throw new SourceFormatException(name, fields.isEmpty() ? "the schema has no columns"
+        throw new SourceFormatException(name, names.isEmpty() ? "the schema has no columns"
                 : "cannot tell which column holds the tensor among " + names + "; choose one with --column or name "
                         + "it '" + TENSOR_COLUMN + "'");
     }
 
     /** The {@code index} column that orders the rows (even when it is the column read), or -1. */
-    private static int indexColumn(String name, List<Field> fields) {
+    static int indexColumn(String name, List<Field> fields) {
         for (int i = 0; i < fields.size(); i++) {
             Field field = fields.get(i);
             if (field.getName().equals(INDEX_COLUMN)) {

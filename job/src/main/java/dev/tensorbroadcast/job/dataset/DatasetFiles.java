@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.dataset;
 
+import dev.tensorbroadcast.arrowio.source.HadoopChannel;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -7,13 +7,13 @@ import java.nio.channels.SeekableByteChannel;
 import org.apache.hadoop.fs.FSDataInputStream;
 
 /** A read-only seekable channel over a Hadoop stream, which is what Arrow's file reader needs to find the footer. */
-final class HadoopChannel implements SeekableByteChannel {
+public final class HadoopChannel implements SeekableByteChannel {
     private final FSDataInputStream in;
     private final long size;
     private final byte[] scratch = new byte[64 << 10];
     private boolean open = true;
 
-    HadoopChannel(FSDataInputStream in, long size) {
+    public HadoopChannel(FSDataInputStream in, long size) {
         this.in = in;
         this.size = size;
     }

@@ -1,0 +1,192 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.ExtensionTypeVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import org.apache.arrow.vector.ipc.message.MessageMetadataResult;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Arrow IPC files of a dataset: the footer and each record batch's message header give the rows without reading
+ * the bodies; a slice loads only the record batches that hold its rows and copies each batch's run of rows at once.
+ */
+final class ArrowParts {
+    private ArrowParts() {}
+
+    static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+            throws IOException {
+        String name = path.toString();
+        FixedShapeTensorType.register();
+        HadoopChannel channel = new HadoopChannel(fileSystem.open(path), length);
+        try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
+                ArrowFileReader reader = new ArrowFileReader(channel, allocator,
+                        CommonsCompressionFactory.INSTANCE)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            List<Field> fields = root.getSchema().getFields();
+            int chosen = ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName).toList(),
+                    requested);
+            DatasetColumn column = DatasetColumn.ofArrow(name, fields.get(chosen));
+            int indexAt = ArrowSourceReader.indexColumn(name, fields);
+            List<DatasetChunk> chunks = new ArrayList<>();
+            ArrowBlock firstFilled = null;
+            for (ArrowBlock block : reader.getRecordBlocks()) {
+                channel.position(block.getOffset());
+                MessageMetadataResult message = MessageSerializer.readMessage(new ReadChannel(channel));
+                if (message == null) {
+                    throw new SourceFormatException(name, "a record batch at offset " + block.getOffset()
+                            + " is missing");
+                }
+                RecordBatch batch = (RecordBatch) message.getMessage().header(new RecordBatch());
+                if (batch == null) {
+                    throw new SourceFormatException(name, "the block at offset " + block.getOffset()
+                            + " is not a record batch");
+                }
+                chunks.add(new DatasetChunk(batch.length(), block.getMetadataLength() + block.getBodyLength()));
+                if (firstFilled == null && batch.length() > 0) {
+                    firstFilled = block;
+                }
+            }
+            long firstIndex = -1;
+            if (indexAt >= 0 && firstFilled != null) {
+                reader.loadRecordBatch(firstFilled);
+                BigIntVector index = (BigIntVector) root.getVector(indexAt);
+                firstIndex = index.isNull(0) ? -1 : index.get(0);
+            }
+            return new PartFooter(column, indexAt >= 0, chunks, firstIndex);
+        }
+    }
+
+    /**
+     * Copies file rows {@code [from, to)} into {@code out} from row {@code outRow} on, loading only the batches that
+     * hold them.
+     */
+    static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+            SliceBuffer out, long outRow) throws IOException {
+        String name = part.path();
+        Path path = new Path(part.path());
+        FixedShapeTensorType.register();
+        HadoopChannel channel = new HadoopChannel(fileSystem.open(path), part.fileBytes());
+        try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
+                ArrowFileReader reader = new ArrowFileReader(channel, allocator,
+                        CommonsCompressionFactory.INSTANCE)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            List<ArrowBlock> blocks = reader.getRecordBlocks();
+            if (blocks.size() != part.chunks().size()) {
+                throw new SourceFormatException(name, "it has " + blocks.size() + " record batches, not the "
+                        + part.chunks().size() + " it had when the dataset was opened");
+            }
+            List<Field> fields = root.getSchema().getFields();
+            int columnAt = fields.stream().map(Field::getName).toList().indexOf(dataset.column());
+            int indexAt = dataset.indexed() ? ArrowSourceReader.indexColumn(name, fields) : -1;
+            long start = 0;
+            for (int i = 0; i < blocks.size() && start < to; i++) {
+                long end = start + part.chunks().get(i).rows();
+                if (end > from) {
+                    reader.loadRecordBatch(blocks.get(i));
+                    if (root.getRowCount() != end - start) {
+                        throw new SourceFormatException(name, "record batch " + i + " has " + root.getRowCount()
+                                + " rows, not the " + (end - start) + " its header said");
+                    }
+                    int first = (int) (Math.max(from, start) - start);
+                    int last = (int) (Math.min(to, end) - start);
+                    long target = outRow + Math.max(from, start) - from;
+                    copyRows(name, root.getVector(columnAt), first, last, start, out, target);
+                    if (indexAt >= 0) {
+                        checkIndex(name, (BigIntVector) root.getVector(indexAt), first, last,
+                                part.firstRow() + start);
+                    }
+                }
+                start = end;
+            }
+        }
+    }
+
+    /** Copies batch rows {@code [first, last)} ({@code fileRow} is the file row of batch row 0). */
+    private static void copyRows(String name, FieldVector vector, int first, int last, long fileRow,
+            SliceBuffer out, long outRow) {
+        FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
+                ? extension.getUnderlyingVector() : vector;
+        long rowElements = out.rowElements();
+        FieldVector data;
+        long firstValue;
+        if (storage instanceof FixedSizeListVector list) {
+            if (list.getListSize() != rowElements) {
+                throw new SourceFormatException(name, "rows of " + list.getListSize() + " values do not fit rows of "
+                        + rowElements + " elements");
+            }
+            checkRowsPresent(name, list, first, last, fileRow);
+            data = list.getDataVector();
+            firstValue = first * rowElements;
+        } else if (storage instanceof ListVector list) {
+            checkRowsPresent(name, list, first, last, fileRow);
+            ArrowBuf offsets = list.getOffsetBuffer();
+            for (int row = first; row < last; row++) {
+                long length = offsets.getInt(4L * (row + 1)) - offsets.getInt(4L * row);
+                if (length != rowElements) {
+                    throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + length
+                            + " values; every row needs " + rowElements + " (--row-shape)");
+                }
+            }
+            data = list.getDataVector();
+            firstValue = offsets.getInt(4L * first);
+        } else {
+            throw new SourceFormatException(name, "column '" + vector.getName() + "' is stored as "
+                    + storage.getMinorType() + ", not a list");
+        }
+        long count = (last - first) * rowElements;
+        int width = out.width();
+        long bytes = count * width;
+        ArrowBuf buffer = data.getDataBuffer();
+        if (buffer.capacity() < (firstValue + count) * width) {
+            throw new SourceFormatException(name, "a record batch holds fewer values than its rows need");
+        }
+        buffer.getBytes(firstValue * width, out.values(), out.offset(outRow, 0), (int) bytes);
+        if (data.getNullCount() > 0) {
+            for (long k = 0; k < count; k++) {
+                if (data.isNull((int) (firstValue + k))) {
+                    out.setNull(outRow + k / rowElements, k % rowElements);
+                }
+            }
+        }
+    }
+
+    private static void checkRowsPresent(String name, FieldVector list, int first, int last, long fileRow) {
+        if (list.getNullCount() == 0) {
+            return;
+        }
+        for (int row = first; row < last; row++) {
+            if (list.isNull(row)) {
+                throw new SourceFormatException(name, "row " + (fileRow + row) + " is null; every row needs values");
+            }
+        }
+    }
+
+    /** The index of batch row {@code r} must be {@code firstIndex + r}: rows run consecutively within a file. */
+    private static void checkIndex(String name, BigIntVector index, int first, int last, long firstIndex) {
+        for (int row = first; row < last; row++) {
+            long expected = firstIndex + row;
+            if (index.isNull(row) || index.get(row) != expected) {
+                throw DatasetIndex.notConsecutive(name, expected, index.isNull(row) ? null : index.get(row));
+            }
+        }
+    }
+}

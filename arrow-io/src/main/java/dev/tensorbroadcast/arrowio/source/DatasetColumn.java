@@ -1,0 +1,90 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import dev.tensorbroadcast.arrowio.ArrowDTypes;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The column of one dataset file that holds the rows, as its schema states it: the element type, and the row shape
+ * when the file fixes it (a tensor column), or null for a list column whose rows the user shapes.
+ *
+ * @param name the column's name
+ * @param dtype the element type
+ * @param fileRowShape the row shape the file fixes, or null
+ * @param fixedList whether the values are stored as a fixed-size list (Arrow {@code FixedSizeList}), so every row
+ *     has the same length by construction; otherwise each row's length is checked as it is read
+ */
+record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixedList) {
+    static final String NUMBERS = "int8..int64, uint8..uint64, float16, bfloat16, float32 or float64";
+
+    /** An Arrow IPC file's column: a tensor or fixed-size list column, or a list of numbers. */
+    static DatasetColumn ofArrow(String file, Field field) {
+        ArrowType type = field.getType();
+        if (type instanceof ArrowType.List) {
+            Field values = field.getChildren().get(0);
+            DType dtype;
+            try {
+                dtype = ArrowDTypes.dtypeOf(values.getType());
+            } catch (IllegalArgumentException e) {
+                throw notNumbers(file, field.getName(), values.getType().toString());
+            }
+            return checked(file, new DatasetColumn(field.getName(), dtype, null, false));
+        }
+        if (type instanceof ArrowType.LargeList) {
+            throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + "; a dataset's "
+                    + "rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of numbers");
+        }
+        ArrowColumn column = ArrowColumn.resolve(file, field);
+        if (!column.list()) {
+            throw new SourceFormatException(file, "column '" + field.getName() + "' holds one " + column.dtype()
+                    + " per row; a dataset's rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of "
+                    + "numbers");
+        }
+        if (column.physicalAxes() != null) {
+            throw new SourceFormatException(file, "column '" + field.getName() + "' is a permuted tensor; a dataset "
+                    + "read in slices needs row-major rows");
+        }
+        return checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(), true));
+    }
+
+    static DatasetColumn checked(String file, DatasetColumn column) {
+        DType dtype = column.dtype();
+        if (!dtype.isFixedWidth() || dtype == DType.BOOL || ArrowDTypes.isComplex(dtype)) {
+            throw notNumbers(file, column.name(), dtype.typeName());
+        }
+        return column;
+    }
+
+    static SourceFormatException notNumbers(String file, String column, String type) {
+        return new SourceFormatException(file, "column '" + column + "' holds " + type + "; a dataset read in "
+                + "slices holds " + NUMBERS);
+    }
+
+    /** The row shape: the declared one (which must fit a tensor column's rows), else the file's own. */
+    Shape rowShape(String file, Optional<Shape> declared) {
+        if (declared.isPresent()) {
+            Shape wanted = declared.get();
+            if (fileRowShape != null && wanted.elements() != fileRowShape.elements()) {
+                throw new SourceFormatException(file, "column '" + name + "' has rows of " + fileRowShape.toList()
+                        + " (" + fileRowShape.elements() + " elements); --row-shape " + wanted.toList() + " has "
+                        + wanted.elements());
+            }
+            return wanted;
+        }
+        if (fileRowShape == null) {
+            throw new SourceFormatException(file, "column '" + name + "' is a list of " + dtype.typeName()
+                    + " whose length the file does not fix; give the shape of one row with --row-shape (such as"
+                    + " [1,64])");
+        }
+        return fileRowShape;
+    }
+
+    /** How the column reads in a mismatch message: {@code 'features' of float32}. */
+    String describe() {
+        return "'" + name + "' of " + dtype.typeName() + (fileRowShape == null ? " lists"
+                : " rows of " + fileRowShape.toList());
+    }
+}

@@ -1,0 +1,68 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.SourceRows;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * One file of a dataset, as its footer describes it: where its rows lie in the dataset and the chunks they are
+ * stored in. Nothing of its data has been read.
+ *
+ * @param path the file's qualified Hadoop path
+ * @param format how it is stored
+ * @param firstRow the dataset row of its first row
+ * @param fileBytes the file's length
+ * @param chunks its record batches or row groups, in order
+ */
+public record DatasetPart(String path, Format format, long firstRow, long fileBytes, List<DatasetChunk> chunks)
+        implements Serializable {
+    /** The file formats a dataset may hold, told apart by their magic bytes. */
+    public enum Format { ARROW, PARQUET }
+
+    public DatasetPart {
+        requireNonNull(path, "path is null");
+        requireNonNull(format, "format is null");
+        chunks = List.copyOf(chunks);
+        if (firstRow < 0 || fileBytes < 0) {
+            throw new IllegalArgumentException("negative first row or length in " + path);
+        }
+    }
+
+    public long rows() {
+        long rows = 0;
+        for (DatasetChunk chunk : chunks) {
+            rows += chunk.rows();
+        }
+        return rows;
+    }
+
+    public long endRow() {
+        return firstRow + rows();
+    }
+
+    /** The dataset rows this file holds. */
+    public SourceRows datasetRows() {
+        return new SourceRows(firstRow, endRow());
+    }
+
+    /** The bytes of the chunks that hold any of the dataset rows {@code wanted}: what reading them costs. */
+    public long bytesToRead(SourceRows wanted) {
+        long bytes = 0;
+        long start = firstRow;
+        for (DatasetChunk chunk : chunks) {
+            long end = start + chunk.rows();
+            if (end > wanted.first() && start < wanted.end()) {
+                bytes += chunk.bytes();
+            }
+            start = end;
+        }
+        return bytes;
+    }
+
+    /** The file's name, the last part of its path, for messages. */
+    public String name() {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}

@@ -1,0 +1,363 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
+import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
+import dev.tensorbroadcast.planner.DType;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
+ * (any of the list layouts; the Arrow schema under {@code ARROW:schema} gives a tensor column its row shape). The
+ * footer gives each row group's rows; a slice reads only the row groups that hold its rows, and only the column
+ * and {@code index}.
+ */
+final class ParquetParts {
+    private ParquetParts() {}
+
+    /** The column of a file: where its values are, and how a row's entries are told apart. */
+    private record Leaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDefinition, int entryDefinition,
+            ColumnDescriptor index, MessageType projection) {}
+
+    static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+            throws IOException {
+        String name = path.toString();
+        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length))) {
+            Leaf leaf = leaf(name, reader.getFooter().getFileMetaData(), requested);
+            List<DatasetChunk> chunks = new ArrayList<>();
+            for (BlockMetaData block : reader.getRowGroups()) {
+                chunks.add(new DatasetChunk(block.getRowCount(), bytes(block, leaf)));
+            }
+            long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
+            return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex);
+        }
+    }
+
+    static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+            SliceBuffer out, long outRow) throws IOException {
+        String name = part.path();
+        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
+                part.fileBytes()))) {
+            FileMetaData metadata = reader.getFooter().getFileMetaData();
+            Leaf leaf = leaf(name, metadata, Optional.of(dataset.column()));
+            List<BlockMetaData> groups = reader.getRowGroups();
+            if (groups.size() != part.chunks().size()) {
+                throw new SourceFormatException(name, "it has " + groups.size() + " row groups, not the "
+                        + part.chunks().size() + " it had when the dataset was opened");
+            }
+            reader.setRequestedSchema(leaf.projection());
+            long start = 0;
+            for (int i = 0; i < groups.size() && start < to; i++) {
+                long end = start + groups.get(i).getRowCount();
+                if (end <= from) {
+                    reader.skipNextRowGroup();
+                } else {
+                    PageReadStore pages = reader.readNextRowGroup();
+                    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
+                            new GroupRecordConverter(leaf.projection()).getRootConverter(), leaf.projection(),
+                            metadata.getCreatedBy());
+                    long first = Math.max(from, start) - start;
+                    long last = Math.min(to, end) - start;
+                    readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out,
+                            outRow + Math.max(from, start) - from);
+                    if (leaf.index() != null) {
+                        checkIndex(name, store.getColumnReader(leaf.index()), first, last,
+                                part.firstRow() + start);
+                    }
+                }
+                start = end;
+            }
+        }
+    }
+
+    /** Reads group rows {@code [first, last)} of one row group into {@code out} from {@code outRow} on. */
+    private static void readRows(String name, ColumnReader values, Leaf leaf, long first, long last, long fileRow,
+            SliceBuffer out, long outRow) {
+        ByteBuffer target = ByteBuffer.wrap(out.values()).order(ByteOrder.LITTLE_ENDIAN);
+        PrimitiveTypeName physical = leaf.descriptor().getPrimitiveType().getPrimitiveTypeName();
+        int width = out.width();
+        int maxDefinition = leaf.descriptor().getMaxDefinitionLevel();
+        long rowElements = out.rowElements();
+        long total = values.getTotalValueCount();
+        long consumed = 0;
+        for (long row = 0; row < last; row++) {
+            boolean keep = row >= first;
+            long at = outRow + row - first;
+            long count = 0;
+            boolean nullRow = false;
+            do {
+                if (consumed == total) {
+                    throw new SourceFormatException(name, "a row group ends before its row " + (fileRow + row));
+                }
+                int definition = values.getCurrentDefinitionLevel();
+                boolean present = definition == maxDefinition;
+                if (definition >= leaf.entryDefinition()) {
+                    if (keep && count < rowElements) {
+                        if (present) {
+                            put(values, physical, width, target, out.offset(at, count));
+                        } else {
+                            out.setNull(at, count);
+                        }
+                    } else if (present) {
+                        values.skip();
+                    }
+                    count++;
+                } else if (definition < leaf.rowDefinition()) {
+                    nullRow = true;
+                }
+                values.consume();
+                consumed++;
+            } while (consumed < total && values.getCurrentRepetitionLevel() > 0);
+            if (keep && nullRow) {
+                throw new SourceFormatException(name, "row " + (fileRow + row) + " is null; every row needs values");
+            }
+            if (keep && count != rowElements) {
+                throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
+                        + " values; every row needs " + rowElements + " (--row-shape)");
+            }
+        }
+    }
+
+    private static void put(ColumnReader values, PrimitiveTypeName physical, int width, ByteBuffer target,
+            int offset) {
+        switch (physical) {
+            case FLOAT -> target.putFloat(offset, values.getFloat());
+            case DOUBLE -> target.putDouble(offset, values.getDouble());
+            case INT64 -> target.putLong(offset, values.getLong());
+            case INT32 -> {
+                int value = values.getInteger();
+                switch (width) {
+                    case 1 -> target.put(offset, (byte) value);
+                    case 2 -> target.putShort(offset, (short) value);
+                    default -> target.putInt(offset, value);
+                }
+            }
+            case FIXED_LEN_BYTE_ARRAY -> {
+                // Parquet's FLOAT16 is two little-endian bytes, as Arrow's
+                ByteBuffer half = values.getBinary().toByteBuffer();
+                target.put(offset, half.get(half.position()));
+                target.put(offset + 1, half.get(half.position() + 1));
+            }
+            default -> throw new IllegalStateException("no numbers stored as " + physical);
+        }
+    }
+
+    private static void checkIndex(String name, ColumnReader index, long first, long last, long firstIndex) {
+        int present = index.getDescriptor().getMaxDefinitionLevel();
+        for (long row = 0; row < last; row++) {
+            Long value = index.getCurrentDefinitionLevel() == present ? index.getLong() : null;
+            index.consume();
+            long expected = firstIndex + row;
+            if (row >= first && (value == null || value != expected)) {
+                throw DatasetIndex.notConsecutive(name, expected, value);
+            }
+        }
+    }
+
+    /** The index of the first row: the first row group's minimum when its statistics hold one, else read. */
+    private static long firstIndex(String name, ParquetFileReader reader, Leaf leaf) throws IOException {
+        List<BlockMetaData> groups = reader.getRowGroups();
+        for (BlockMetaData group : groups) {
+            if (group.getRowCount() == 0) {
+                continue;
+            }
+            for (ColumnChunkMetaData chunk : group.getColumns()) {
+                if (chunk.getPath().toArray()[0].equals(ArrowTensorFileWriter.INDEX_COLUMN)) {
+                    Statistics<?> statistics = chunk.getStatistics();
+                    if (statistics != null && !statistics.isEmpty() && statistics.hasNonNullValue()
+                            && statistics.genericGetMin() instanceof Long min) {
+                        return min;
+                    }
+                }
+            }
+            break;
+        }
+        MessageType indexOnly = new MessageType("index", leaf.projection().getType(ArrowTensorFileWriter.INDEX_COLUMN));
+        reader.setRequestedSchema(indexOnly);
+        for (BlockMetaData group : groups) {
+            if (group.getRowCount() == 0) {
+                reader.skipNextRowGroup();
+                continue;
+            }
+            PageReadStore pages = reader.readNextRowGroup();
+            ColumnReader index = new ColumnReadStoreImpl(pages, new GroupRecordConverter(indexOnly).getRootConverter(),
+                    indexOnly, reader.getFooter().getFileMetaData().getCreatedBy()).getColumnReader(leaf.index());
+            return index.getCurrentDefinitionLevel() == index.getDescriptor().getMaxDefinitionLevel()
+                    ? index.getLong() : -1;
+        }
+        return -1;
+    }
+
+    private static long bytes(BlockMetaData block, Leaf leaf) {
+        long bytes = 0;
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            String top = chunk.getPath().toArray()[0];
+            if (top.equals(leaf.column().name())
+                    || (leaf.index() != null && top.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
+                bytes += chunk.getTotalSize();
+            }
+        }
+        return bytes;
+    }
+
+    private static Leaf leaf(String name, FileMetaData metadata, Optional<String> requested) {
+        MessageType schema = metadata.getSchema();
+        List<String> names = schema.getFields().stream().map(Type::getName).toList();
+        int chosen = ArrowSourceReader.chooseColumn(name, names, requested);
+        String column = names.get(chosen);
+        List<ColumnDescriptor> leaves = schema.getColumns().stream()
+                .filter(descriptor -> descriptor.getPath()[0].equals(column)).toList();
+        if (leaves.size() != 1 || leaves.get(0).getMaxRepetitionLevel() != 1) {
+            throw new SourceFormatException(name, "column '" + column + "' is " + describe(schema.getType(column))
+                    + "; a dataset's rows are a list of numbers");
+        }
+        ColumnDescriptor descriptor = leaves.get(0);
+        String[] path = descriptor.getPath();
+        int entryDefinition = 0;
+        for (int depth = 1; depth <= path.length; depth++) {
+            String[] prefix = Arrays.copyOf(path, depth);
+            if (schema.getType(prefix).isRepetition(Type.Repetition.REPEATED)) {
+                entryDefinition = schema.getMaxDefinitionLevel(prefix);
+                break;
+            }
+        }
+        int rowDefinition = schema.getMaxDefinitionLevel(new String[] {column});
+        DatasetColumn resolved = resolve(name, metadata, column, descriptor.getPrimitiveType());
+        ColumnDescriptor index = null;
+        MessageType projection = new MessageType(schema.getName(), schema.getType(column));
+        if (!column.equals(ArrowTensorFileWriter.INDEX_COLUMN) && names.contains(ArrowTensorFileWriter.INDEX_COLUMN)) {
+            Type indexType = schema.getType(ArrowTensorFileWriter.INDEX_COLUMN);
+            if (!indexType.isPrimitive() || indexType.isRepetition(Type.Repetition.REPEATED)
+                    || indexType.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT64) {
+                throw new SourceFormatException(name, "the index column is " + describe(indexType)
+                        + "; it must be int64, the position of each row");
+            }
+            index = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
+            projection = new MessageType(schema.getName(), schema.getType(column), indexType);
+        }
+        return new Leaf(resolved, descriptor, rowDefinition, entryDefinition, index, projection);
+    }
+
+    /** The column's dtype and row shape: from the Arrow schema pyarrow and we store when it has them, else the types. */
+    private static DatasetColumn resolve(String name, FileMetaData metadata, String column, PrimitiveType values) {
+        Optional<Field> arrow = arrowField(metadata, column);
+        if (arrow.isPresent() && (arrow.get().getType() instanceof ArrowType.FixedSizeList
+                || arrow.get().getType() instanceof ArrowType.ExtensionType)) {
+            DatasetColumn tensor = DatasetColumn.ofArrow(name, arrow.get());
+            PrimitiveTypeName expected = ParquetTensorSchema.physicalType(tensor.dtype());
+            if (values.getPrimitiveTypeName() != expected) {
+                throw new SourceFormatException(name, "column '" + column + "' is " + tensor.dtype().typeName()
+                        + " in its Arrow schema but stored as " + values.getPrimitiveTypeName());
+            }
+            return tensor;
+        }
+        DType dtype = dtypeOf(values);
+        if (dtype == null) {
+            throw DatasetColumn.notNumbers(name, column, values.toString());
+        }
+        return DatasetColumn.checked(name, new DatasetColumn(column, dtype, null, false));
+    }
+
+    private static DType dtypeOf(PrimitiveType type) {
+        LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+        return switch (type.getPrimitiveTypeName()) {
+            case FLOAT -> logical == null ? DType.FLOAT32 : null;
+            case DOUBLE -> logical == null ? DType.FLOAT64 : null;
+            case INT32 -> {
+                if (logical == null) {
+                    yield DType.INT32;
+                }
+                if (!(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer)) {
+                    yield null;
+                }
+                yield switch (integer.getBitWidth()) {
+                    case 8 -> integer.isSigned() ? DType.INT8 : DType.UINT8;
+                    case 16 -> integer.isSigned() ? DType.INT16 : DType.UINT16;
+                    case 32 -> integer.isSigned() ? DType.INT32 : DType.UINT32;
+                    default -> null;
+                };
+            }
+            case INT64 -> {
+                if (logical == null) {
+                    yield DType.INT64;
+                }
+                yield logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer
+                        && integer.getBitWidth() == 64 ? (integer.isSigned() ? DType.INT64 : DType.UINT64) : null;
+            }
+            case FIXED_LEN_BYTE_ARRAY -> type.getTypeLength() == 2
+                    && logical instanceof LogicalTypeAnnotation.Float16LogicalTypeAnnotation ? DType.FLOAT16 : null;
+            default -> null;
+        };
+    }
+
+    /** The column's field in the Arrow schema stored under {@code ARROW:schema}, when there is one that decodes. */
+    private static Optional<Field> arrowField(FileMetaData metadata, String column) {
+        String encoded = metadata.getKeyValueMetaData().get(ParquetTensorSchema.ARROW_SCHEMA_KEY);
+        if (encoded == null) {
+            return Optional.empty();
+        }
+        FixedShapeTensorType.register();
+        try {
+            byte[] bytes = Base64.getDecoder().decode(encoded);
+            Schema schema = MessageSerializer.deserializeSchema(
+                    new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))));
+            return schema.getFields().stream().filter(field -> field.getName().equals(column)).findFirst();
+        } catch (IOException | RuntimeException e) {
+            // a schema we cannot decode adds nothing the Parquet types do not say
+            return Optional.empty();
+        }
+    }
+
+    private static String describe(Type type) {
+        return type.toString().replaceAll("\\s+", " ").strip();
+    }
+
+    static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
+        return new InputFile() {
+            @Override
+            public long getLength() {
+                return length;
+            }
+
+            @Override
+            public SeekableInputStream newStream() throws IOException {
+                return HadoopStreams.wrap(fileSystem.open(path));
+            }
+        };
+    }
+}

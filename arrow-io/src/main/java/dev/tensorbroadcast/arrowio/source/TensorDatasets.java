@@ -1,0 +1,108 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Opens a directory of Arrow IPC or Parquet files (on any Hadoop file system) as a {@link TensorDataset}, reading
+ * only footers. Files whose names start with {@code _} or {@code .} ({@code _SUCCESS}, {@code _manifest.json},
+ * checksums) are skipped. Row order: by the {@code index} column when the files have one (each file a consecutive
+ * run), else by file name, then by row within each file.
+ */
+public final class TensorDatasets {
+    private static final byte[] ARROW_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
+    private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
+
+    private TensorDatasets() {}
+
+    /** One file with what its footer says. */
+    private record Opened(FileStatus status, DatasetPart.Format format, PartFooter footer) {}
+
+    public static TensorDataset open(FileSystem fileSystem, Path directory, String location, DatasetOptions options)
+            throws IOException {
+        List<FileStatus> files = new ArrayList<>();
+        for (FileStatus status : fileSystem.listStatus(directory)) {
+            String name = status.getPath().getName();
+            if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
+                files.add(status);
+            }
+        }
+        if (files.isEmpty()) {
+            throw new SourceFormatException(location, "the directory holds no Arrow IPC or Parquet files");
+        }
+        files.sort(Comparator.comparing(status -> status.getPath().getName()));
+        List<Opened> opened = new ArrayList<>();
+        for (FileStatus status : files) {
+            DatasetPart.Format format = format(fileSystem, status);
+            Path path = status.getPath();
+            PartFooter footer = format == DatasetPart.Format.ARROW
+                    ? ArrowParts.footer(fileSystem, path, status.getLen(), options.column())
+                    : ParquetParts.footer(fileSystem, path, status.getLen(), options.column());
+            opened.add(new Opened(status, format, footer));
+        }
+        Opened first = opened.get(0);
+        String firstName = first.status().getPath().getName();
+        Shape rowShape = first.footer().column().rowShape(first.status().getPath().toString(), options.rowShape());
+        DType dtype = first.footer().column().dtype();
+        for (Opened file : opened) {
+            DatasetColumn column = file.footer().column();
+            String name = file.status().getPath().getName();
+            Shape shape = column.rowShape(file.status().getPath().toString(), options.rowShape());
+            if (!column.name().equals(first.footer().column().name()) || column.dtype() != dtype
+                    || !shape.equals(rowShape) || file.footer().indexed() != first.footer().indexed()) {
+                throw new SourceFormatException(location, "file " + name + " has column " + column.describe()
+                        + (file.footer().indexed() ? " with" : " without") + " an index, but " + firstName
+                        + " has " + first.footer().column().describe() + (first.footer().indexed() ? " with" : " without")
+                        + " an index; every file of a dataset needs the same column");
+            }
+        }
+        boolean indexed = first.footer().indexed();
+        if (indexed) {
+            // files without rows have no first index and hold nothing to order
+            opened.sort(Comparator.comparingLong((Opened file) -> file.footer().rows() == 0 ? -1
+                    : file.footer().firstIndex()));
+        }
+        List<DatasetPart> parts = new ArrayList<>();
+        long next = 0;
+        for (Opened file : opened) {
+            long rows = file.footer().rows();
+            if (indexed && rows > 0 && file.footer().firstIndex() != next) {
+                throw new SourceFormatException(location, "file " + file.status().getPath().getName()
+                        + " starts at index " + file.footer().firstIndex() + " but the files before it hold rows 0.."
+                        + (next - 1) + "; the index must number the rows 0..N-1, consecutive within each file");
+            }
+            parts.add(new DatasetPart(file.status().getPath().toString(), file.format(), next, file.status().getLen(),
+                    file.footer().chunks()));
+            next += rows;
+        }
+        return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts);
+    }
+
+    private static DatasetPart.Format format(FileSystem fileSystem, FileStatus status) throws IOException {
+        byte[] head;
+        try (InputStream in = fileSystem.open(status.getPath())) {
+            head = in.readNBytes(ARROW_MAGIC.length);
+        }
+        if (startsWith(head, ARROW_MAGIC)) {
+            return DatasetPart.Format.ARROW;
+        }
+        if (startsWith(head, PARQUET_MAGIC)) {
+            return DatasetPart.Format.PARQUET;
+        }
+        throw new SourceFormatException(status.getPath().toString(), "it is neither an Arrow IPC file nor a Parquet"
+                + " file (a dataset directory holds only those; an Arrow IPC stream has no footer to plan from)");
+    }
+
+    private static boolean startsWith(byte[] bytes, byte[] magic) {
+        return bytes.length >= magic.length && Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length);
+    }
+}
