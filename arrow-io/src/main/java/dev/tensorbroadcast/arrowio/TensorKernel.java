@@ -29,10 +29,19 @@ public final class TensorKernel {
     private final StringOffsetsSink stringOffsets;
     private final StringDataSink stringData;
     private final int maxStringBytes;
+    /** The source element that {@link #source} starts at: 0, or the first element of a slice's rows. */
+    private final long sourceOrigin;
+    /** The output elements this kernel may fill: all, or those whose source elements a slice holds. */
+    private final long rangeStart;
+    private final long rangeEnd;
 
-    private TensorKernel(SourceTensor source, CopyProgram program) {
+    private TensorKernel(SourceTensor source, CopyProgram program, long sourceOrigin, long rangeStart,
+            long rangeEnd) {
         this.source = source;
         this.program = program;
+        this.sourceOrigin = sourceOrigin;
+        this.rangeStart = rangeStart;
+        this.rangeEnd = rangeEnd;
         DType dtype = source.dtype();
         this.fixedWidth = dtype.isFixedWidth() && dtype != DType.BOOL
                 ? new FixedWidthSink(source.values(), dtype.byteWidth()) : null;
@@ -77,7 +86,36 @@ public final class TensorKernel {
                         + ": it reads element " + last + " of " + source.elements());
             }
         }
-        return new TensorKernel(source, program);
+        return new TensorKernel(source, program, 0, 0, program.elements());
+    }
+
+    /**
+     * A kernel that fills output elements {@code [start, end)} of {@code program} from {@code slice}, which holds the
+     * source from element {@code sourceOrigin} on. Runs the program over the range once to check that every element
+     * it reads is in the slice, so a wrong slice is an error, never a read outside the heap array.
+     */
+    public static TensorKernel ofSlice(SourceTensor slice, CopyProgram program, long sourceOrigin, long start,
+            long end) {
+        requireNonNull(slice, "slice is null");
+        requireNonNull(program, "program is null");
+        long[] reach = {Long.MAX_VALUE, Long.MIN_VALUE};
+        program.run(start, end, sourceOrigin, new CopySink() {
+            @Override
+            public void copy(long sourceOffset, long targetOffset, long length) {
+                reach[0] = Math.min(reach[0], sourceOffset);
+                reach[1] = Math.max(reach[1], sourceOffset + length);
+            }
+
+            @Override
+            public void repeat(long targetOffset, long blockLength, long times) {
+            }
+        });
+        if (start < end && (reach[0] < 0 || reach[1] > slice.elements())) {
+            throw new IllegalArgumentException("Cannot fill output elements [" + start + ", " + end + ") from a slice"
+                    + " of source elements [" + sourceOrigin + ", " + (sourceOrigin + slice.elements()) + "): they"
+                    + " read [" + (sourceOrigin + reach[0]) + ", " + (sourceOrigin + reach[1]) + ")");
+        }
+        return new TensorKernel(slice, program, sourceOrigin, start, end);
     }
 
     public SourceTensor source() {
@@ -110,11 +148,11 @@ public final class TensorKernel {
         if (dtype == DType.BOOL) {
             checkCapacity(values, (count + 7) >>> 3, "values");
             valueBits.target(values.memoryAddress());
-            program.run(start, end, valueBits);
+            program.run(start, end, sourceOrigin, valueBits);
         } else {
             checkCapacity(values, count * dtype.byteWidth(), "values");
             fixedWidth.target(values.memoryAddress());
-            program.run(start, end, fixedWidth);
+            program.run(start, end, sourceOrigin, fixedWidth);
         }
     }
 
@@ -129,7 +167,7 @@ public final class TensorKernel {
         long address = offsets.memoryAddress();
         MemoryUtil.putInt(address, 0);
         stringOffsets.target(address);
-        program.run(start, end, stringOffsets);
+        program.run(start, end, sourceOrigin, stringOffsets);
         return MemoryUtil.getInt(address + (count << 2));
     }
 
@@ -140,7 +178,7 @@ public final class TensorKernel {
         checkCapacity(offsets, (count + 1) << 2, "offsets");
         checkCapacity(data, offsets.getInt(count << 2), "data");
         stringData.target(offsets.memoryAddress(), data.memoryAddress());
-        program.run(start, end, stringData);
+        program.run(start, end, sourceOrigin, stringData);
     }
 
     /** Fills the validity bits of {@code [start, end)}: the source's nulls, or all ones when it has none. */
@@ -151,7 +189,7 @@ public final class TensorKernel {
             Bits.fill(validity.memoryAddress(), 0, count, true);
         } else {
             validityBits.target(validity.memoryAddress());
-            program.run(start, end, validityBits);
+            program.run(start, end, sourceOrigin, validityBits);
         }
     }
 
@@ -170,7 +208,7 @@ public final class TensorKernel {
             Bits.fill(validity.memoryAddress(), 0, count, true);
         } else {
             storageValidityBits.target(validity.memoryAddress());
-            storageProgram.run(start * 2, end * 2, storageValidityBits);
+            storageProgram.run(start * 2, end * 2, sourceOrigin * 2, storageValidityBits);
         }
     }
 
@@ -200,9 +238,9 @@ public final class TensorKernel {
     }
 
     private long checkRange(long start, long end) {
-        if (start < 0 || end < start || end > program.elements()) {
-            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside the output's [0, "
-                    + program.elements() + ")");
+        if (start < rangeStart || end < start || end > rangeEnd) {
+            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside the output's ["
+                    + rangeStart + ", " + rangeEnd + ")");
         }
         return end - start;
     }

@@ -2,12 +2,15 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.JobSource;
+import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.job.spark.SourceLoader;
@@ -15,6 +18,7 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.SourceRows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,29 +36,30 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class PreparedBroadcast {
     private final TensorBroadcast broadcast;
-    private final List<SourceTensor> tensors;
+    private final List<JobSource> sources;
     private final BroadcastPlan plan;
     private final List<PartitionPlan> partitions;
     private final OutputDirectory output;
 
-    private PreparedBroadcast(TensorBroadcast broadcast, List<SourceTensor> tensors, BroadcastPlan plan,
+    private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
             List<PartitionPlan> partitions, OutputDirectory output) {
         this.broadcast = broadcast;
-        this.tensors = List.copyOf(tensors);
+        this.sources = List.copyOf(sources);
         this.plan = plan;
         this.partitions = List.copyOf(partitions);
         this.output = output;
     }
 
     static PreparedBroadcast prepare(TensorBroadcast broadcast, Configuration conf) {
-        SourceLoader loader = new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions());
-        List<SourceTensor> tensors = new ArrayList<>();
+        SourceLoader loader = new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions(),
+                broadcast.rowShape());
+        List<LoadedSource> loaded = new ArrayList<>();
         for (TensorBroadcast.Source source : broadcast.sources()) {
-            tensors.add(source.tensor() != null ? source.tensor() : loader.read(source.location()));
+            loaded.add(source.tensor() != null ? LoadedSource.of(source.tensor()) : loader.load(source.location()));
         }
         BroadcastRequest.Builder request = BroadcastRequest.builder(broadcast.dialect());
-        for (SourceTensor tensor : tensors) {
-            request.input(tensor.shape(), tensor.dtype());
+        for (LoadedSource source : loaded) {
+            request.input(source.shape(), source.dtype());
         }
         broadcast.shape().ifPresent(request::target);
         broadcast.mode().ifPresent(request::mode);
@@ -63,18 +68,35 @@ public final class PreparedBroadcast {
         broadcast.axis().ifPresent(request::axis);
         BroadcastPlan plan = request.build().plan();
         List<PartitionPlan> partitions = new ArrayList<>();
-        for (SourceTensor tensor : tensors) {
+        List<JobSource> sources = new ArrayList<>();
+        for (int i = 0; i < loaded.size(); i++) {
+            LoadedSource source = loaded.get(i);
             // strings are sized by the source's real average length, not the planner's guess
-            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), tensor.dtype())
-                    .elementBits(tensor.sizingBits());
+            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), source.dtype())
+                    .elementBits(source.sizingBits());
             broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
             broadcast.partitions().ifPresent(partitioning::partitions);
             partitions.add(partitioning.build());
+            sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), conf));
         }
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
-        return new PreparedBroadcast(broadcast, tensors, plan, partitions, output);
+        return new PreparedBroadcast(broadcast, sources, plan, partitions, output);
+    }
+
+    /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
+    private static JobSource jobSource(LoadedSource source, BroadcastPlan plan, int input, long shipThreshold,
+            Configuration conf) {
+        if (source.tensor() != null) {
+            return new JobSource.Shipped(source.tensor());
+        }
+        TensorDataset dataset = source.dataset();
+        if (dataset.valueBytes() <= shipThreshold) {
+            return new JobSource.Shipped(DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), conf)
+                    .tensor());
+        }
+        return new JobSource.Sliced(dataset, plan, input);
     }
 
     public BroadcastPlan plan() {
@@ -82,11 +104,12 @@ public final class PreparedBroadcast {
     }
 
     public int inputCount() {
-        return tensors.size();
+        return sources.size();
     }
 
-    public SourceTensor source(int input) {
-        return tensors.get(input);
+    /** How the tasks get input {@code input}: shipped whole, or read in slices. */
+    public JobSource source(int input) {
+        return sources.get(input);
     }
 
     public PartitionPlan partitions(int input) {
@@ -105,8 +128,8 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, JobProgress progress) {
-        if (tensors.size() != 1) {
-            throw new InvalidRequestException("Cannot write " + tensors.size() + " inputs into one dataset: use"
+        if (sources.size() != 1) {
+            throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
                     + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
         }
         OutputDirectory directory = requireOutput();
@@ -119,7 +142,7 @@ public final class PreparedBroadcast {
         OutputDirectory directory = requireOutput();
         directory.clear();
         List<Manifest> manifests = new ArrayList<>();
-        for (int i = 0; i < tensors.size(); i++) {
+        for (int i = 0; i < sources.size(); i++) {
             manifests.add(job(i, new Path(directory.path(), Integer.toString(i)), ManifestRequests.of(plan.request(), OptionalInt.of(i)))
                     .run(spark, progress));
         }
@@ -127,19 +150,23 @@ public final class PreparedBroadcast {
     }
 
     public Dataset<Row> toDataset(SparkSession spark, int input) {
-        if (input < 0 || input >= tensors.size()) {
+        if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot give input " + input + " as a dataset: there are "
-                    + tensors.size() + " inputs, numbered from 0");
+                    + sources.size() + " inputs, numbered from 0");
         }
-        return RowDatasets.of(spark, tensors.get(input), plan.copyProgram(input), partitions.get(input));
+        if (!(sources.get(input) instanceof JobSource.Shipped shipped)) {
+            throw new InvalidRequestException("Cannot give input " + input + " as rows: it is a dataset above the"
+                    + " ship threshold; write it with run, or raise the ship threshold");
+        }
+        return RowDatasets.of(spark, shipped.tensor(), plan.copyProgram(input), partitions.get(input));
     }
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
-        String inputs = tensors.size() == 1 ? "" : " input " + input + " of " + tensors.size();
+        String inputs = sources.size() == 1 ? "" : " input " + input + " of " + sources.size();
         return "tensor-broadcast " + plan.dialect().dialectName() + inputs + ": "
-                + tensors.get(input).shape().toList() + " to " + plan.output().toList() + " "
-                + tensors.get(input).dtype().typeName() + " (" + broadcast.format() + ")";
+                + sources.get(input).shape().toList() + " to " + plan.output().toList() + " "
+                + sources.get(input).dtype().typeName() + " (" + broadcast.format() + ")";
     }
 
     private OutputDirectory requireOutput() {
@@ -152,11 +179,11 @@ public final class PreparedBroadcast {
 
     private DatasetJob job(int input, Path directory, Map<String, String> request) {
         List<Manifest.ManifestInput> inputs = new ArrayList<>();
-        for (int i = 0; i < tensors.size(); i++) {
-            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(), ManifestShapes.list(tensors.get(i).shape()),
-                    tensors.get(i).dtype().typeName()));
+        for (int i = 0; i < sources.size(); i++) {
+            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(),
+                    ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
         }
-        return DatasetJob.of(tensors.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
+        return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
                 broadcast.compression(), directory, description(input), request, inputs);
     }
 }

@@ -13,6 +13,7 @@ import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,8 @@ import org.apache.spark.sql.SparkSession;
 public final class TensorBroadcast {
     /** How an in-memory source is named in messages and manifests. */
     public static final String IN_MEMORY = "(in memory)";
+    /** Datasets up to this many bytes of values are shipped whole; larger ones are read in slices by the tasks. */
+    public static final long DEFAULT_SHIP_THRESHOLD = 64L << 20;
 
     private final List<Source> sources;
     private final Dialect dialect;
@@ -62,6 +65,8 @@ public final class TensorBroadcast {
     private final boolean overwrite;
     private final ArrowSourceOptions arrowOptions;
     private final SourceLimits sourceLimits;
+    private final Shape rowShape;
+    private final long shipThreshold;
 
     private TensorBroadcast(Builder builder) {
         this.sources = List.copyOf(builder.sources);
@@ -80,6 +85,8 @@ public final class TensorBroadcast {
         this.arrowOptions = builder.column == null ? ArrowSourceOptions.defaults()
                 : ArrowSourceOptions.defaults().withColumn(builder.column);
         this.sourceLimits = builder.sourceLimits;
+        this.rowShape = builder.rowShape;
+        this.shipThreshold = builder.shipThreshold;
     }
 
     public static Builder builder() {
@@ -174,6 +181,14 @@ public final class TensorBroadcast {
         return sourceLimits;
     }
 
+    Optional<Shape> rowShape() {
+        return Optional.ofNullable(rowShape);
+    }
+
+    long shipThreshold() {
+        return shipThreshold;
+    }
+
     /** A source: a location to read, or a tensor already in memory. */
     record Source(String location, SourceTensor tensor) {
         String name() {
@@ -197,10 +212,15 @@ public final class TensorBroadcast {
         private boolean overwrite;
         private String column;
         private SourceLimits sourceLimits = SourceLimits.defaults();
+        private Shape rowShape;
+        private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
 
         private Builder() {}
 
-        /** A {@code .npy} or Arrow IPC file: a local path or any Hadoop URI; repeat for several inputs. */
+        /**
+         * A {@code .npy} or Arrow IPC file, or a directory of Arrow IPC or Parquet files with one tensor row per table
+         * row (a dataset): a local path or any Hadoop URI; repeat for several inputs.
+         */
         public Builder source(String location) {
             sources.add(new Source(requireNonNull(location, "location is null"), null));
             return this;
@@ -282,6 +302,25 @@ public final class TensorBroadcast {
         /** Replace the output if it is an empty directory or a dataset of ours; never anything else. */
         public Builder overwrite(boolean overwrite) {
             this.overwrite = overwrite;
+            return this;
+        }
+
+        /** The shape of one row of a dataset source whose column is a list of numbers ({@code --row-shape}). */
+        public Builder rowShape(Shape shape) {
+            this.rowShape = requireNonNull(shape, "shape is null");
+            return this;
+        }
+
+        /**
+         * A dataset source of at most this many bytes of values is read by the driver and shipped whole to every
+         * executor; a larger one is read by the tasks, each only the rows its partition needs. 64 MiB by default.
+         */
+        public Builder shipThreshold(long bytes) {
+            if (bytes < 0) {
+                throw new InvalidRequestException("Cannot use ship threshold " + bytes + ": it must be 0 bytes or"
+                        + " more");
+            }
+            this.shipThreshold = bytes;
             return this;
         }
 

@@ -127,13 +127,21 @@ public final class CopyProgram implements Serializable {
 
     /** Emits the operations that fill output elements {@code [start, end)}; target offsets are relative to start. */
     public void run(long start, long end, CopySink sink) {
+        run(start, end, 0, sink);
+    }
+
+    /**
+     * As {@link #run(long, long, CopySink)}, with source offsets relative to source element {@code sourceOrigin}: for
+     * a source held from that element on, such as the rows of a slice ({@link BroadcastPlan#sourceRows}).
+     */
+    public void run(long start, long end, long sourceOrigin, CopySink sink) {
         if (start < 0 || end < start || end > elements) {
             throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
         }
         if (start == end) {
             return;
         }
-        fill(0, 0, 0, start, end, start, sink);
+        fill(0, -sourceOrigin, 0, start, end, start, sink);
     }
 
     /** Fills {@code [lo, hi)}, which lies in the block of {@code level} that starts at output index {@code base}. */

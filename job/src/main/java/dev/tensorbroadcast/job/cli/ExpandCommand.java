@@ -14,19 +14,24 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-            "Broadcasts a .npy or Arrow IPC tensor to a shape and writes it with Spark: one file per partition,",
-            "_manifest.json and _SUCCESS. Runs on an embedded local Spark unless --master is given."
+            "Broadcasts a .npy or Arrow IPC tensor, or a dataset directory, to a shape and writes it with Spark:",
+            "one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless --master",
+            "is given."
         })
 final class ExpandCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, paramLabel = "<file>",
-            description = "The source tensor: .npy or Arrow IPC (file or stream), a local path or a Hadoop URI.")
+    @Option(names = "--input", required = true, paramLabel = "<file|dir>",
+            description = "The source tensor: .npy or Arrow IPC (file or stream), or a directory of Arrow IPC or"
+                    + " Parquet files with one row of the tensor per table row; a local path or a Hadoop URI.")
     String input;
 
     @Mixin
     RequestOptions arguments;
+
+    @Mixin
+    DatasetInputOptions dataset;
 
     @Mixin
     WriteOptions write;
@@ -38,7 +43,8 @@ final class ExpandCommand implements Callable<Integer> {
     public Integer call() {
         arguments.check(spec);
         SparkRun run = SparkCommands.run(spec, write, output);
-        TensorBroadcast.Builder builder = TensorBroadcast.builder().source(input).dialect(arguments.dialect());
+        TensorBroadcast.Builder builder = dataset.configure(TensorBroadcast.builder().source(input)
+                .dialect(arguments.dialect()));
         arguments.target().ifPresent(builder::shape);
         arguments.mode().ifPresent(builder::mode);
         arguments.axesMapping().ifPresent(builder::axesMapping);

@@ -1,6 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -8,6 +11,7 @@ import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
@@ -42,10 +46,16 @@ final class PlanCommand implements Callable<Integer> {
             description = "An input's shape; repeat it for several inputs (numpy, pytorch, paddle without --shape).")
     List<String> inputShapes;
 
-    @Option(names = "--input", paramLabel = "<file>",
-            description = "An input file (.npy or Arrow IPC, any Hadoop path) whose shape and dtype to plan with,"
-                    + " instead of --input-shape and --dtype; repeat it for several inputs.")
+    @Option(names = "--input", paramLabel = "<file|dir>",
+            description = "An input file (.npy or Arrow IPC, any Hadoop path), or a dataset directory, whose shape and"
+                    + " dtype to plan with, instead of --input-shape and --dtype; repeat it for several inputs.")
     List<String> inputFiles;
+
+    @Mixin
+    DatasetInputOptions dataset;
+
+    /** The first input when it is a dataset directory, whose strategy the plan shows. */
+    private TensorDataset firstDataset;
 
     @Option(names = "--dtype", paramLabel = "<dtype>", defaultValue = "float32",
             description = "The element type of every input (default: ${DEFAULT-VALUE}).")
@@ -65,7 +75,10 @@ final class PlanCommand implements Callable<Integer> {
         PartitionPlan.Builder partitions = PartitionPlan.builderFor(plan);
         partitioning.bytes().ifPresent(partitions::partitionBytes);
         partitioning.count().ifPresent(partitions::partitions);
-        PlanSummary summary = new PlanSummary(plan, partitions.build());
+        PartitionPlan partitionPlan = partitions.build();
+        Optional<SourceStrategy> source = Optional.ofNullable(firstDataset)
+                .map(found -> SourceStrategy.of(found, plan, partitionPlan, dataset.shipThreshold()));
+        PlanSummary summary = new PlanSummary(plan, partitionPlan, source);
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;
     }
@@ -79,9 +92,13 @@ final class PlanCommand implements Callable<Integer> {
         }
         if (inputFiles != null) {
             // the whole source is read, as expand will read it, so a file plan would refuse is refused here too
-            SourceLoader loader = SourceLoader.defaults(new Configuration());
+            SourceLoader loader = new SourceLoader(new Configuration(), SourceLimits.defaults(),
+                    ArrowSourceOptions.defaults(), dataset.rowShape());
             for (String file : inputFiles) {
-                SourceTensor source = loader.read(file);
+                LoadedSource source = loader.load(file);
+                if (file == inputFiles.get(0)) {
+                    firstDataset = source.dataset();
+                }
                 request.input(source.shape(), source.dtype());
             }
         } else {

@@ -11,13 +11,21 @@ import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.TensorSpec;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Optional;
 
 /** What {@code plan} prints about a plan: as aligned lines for people, or as one JSON object for scripts. */
-record PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
+record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<SourceStrategy> source) {
     PlanSummary {
         requireNonNull(plan, "plan is null");
         requireNonNull(partitions, "partitions is null");
+        requireNonNull(source, "source is null");
     }
+
+    PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
+        this(plan, partitions, Optional.empty());
+    }
+
+    private static final String LINE = "%-13s %s";
 
     ObjectNode toJson() {
         ObjectNode json = Json.MAPPER.createObjectNode();
@@ -52,6 +60,7 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
                 programs.add(copyProgramJson(plan.copyProgram(i)));
             }
         }
+        source.ifPresent(strategy -> strategy.toJson(json));
         return json;
     }
 
@@ -73,6 +82,7 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
             String label = inputCount == 1 ? "" : "input " + i + ": ";
             line(out, i == 0 ? "copy program" : "", label + copyProgramText(plan.copyProgram(i)));
         }
+        source.ifPresent(strategy -> strategy.printText(out, LINE));
     }
 
     private String mode() {
@@ -115,6 +125,6 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
     }
 
     private static void line(PrintWriter out, String label, String value) {
-        out.println(String.format(Locale.ROOT, "%-13s %s", label, value));
+        out.println(String.format(Locale.ROOT, LINE, label, value));
     }
 }

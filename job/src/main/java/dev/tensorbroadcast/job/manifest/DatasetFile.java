@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * One committed output file: its path relative to the dataset directory, the rows it holds, its size and CRC-32C
- * checksum, and the executor that wrote it.
+ * checksum, the executor that wrote it, and what it read of the source.
  */
 public record DatasetFile(
         @JsonProperty("path") String path,
@@ -16,12 +16,14 @@ public record DatasetFile(
         @JsonProperty("bytes") long bytes,
         @JsonProperty("crc32c") String crc32c,
         @JsonProperty("executor_id") String executorId,
-        @JsonProperty("host") String host) {
+        @JsonProperty("host") String host,
+        @JsonProperty("source_read") SourceRead sourceRead) {
     public DatasetFile {
         requireNonNull(path, "path is null");
         requireNonNull(crc32c, "crc32c is null");
         requireNonNull(executorId, "executorId is null");
         requireNonNull(host, "host is null");
+        requireNonNull(sourceRead, "sourceRead is null");
         ManifestPaths.requireInside(path);
         if (partition < 0 || firstRow < 0 || rows < 0 || bytes < 0) {
             throw new ManifestException("Cannot read manifest entry " + path + ": negative partition, row or byte"

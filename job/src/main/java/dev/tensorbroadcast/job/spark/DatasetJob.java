@@ -2,13 +2,15 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.SourceFormatException;
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.ToolVersion;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.manifest.SourceRead;
+import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,21 +45,22 @@ import org.apache.spark.util.SerializableConfiguration;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The driver's side of writing one dataset: ships the source once as a broadcast variable, runs one task per planned
+ * The driver's side of writing one dataset: ships a small source once as a broadcast variable (a large dataset is read
+ * by the tasks, each its slice; see {@link JobSource}), runs one task per planned
  * partition, commits with Spark's {@link FileCommitProtocol} (aborting on any failure, which leaves no
  * {@code _SUCCESS} and no manifest), then writes {@code _manifest.json} and {@code _SUCCESS}.
  */
 public final class DatasetJob {
     private static final AtomicInteger JOB_NUMBERS = new AtomicInteger();
 
-    private final SourceTensor source;
+    private final JobSource source;
     private final DatasetSpec spec;
     private final Path output;
     private final String description;
     private final Map<String, String> request;
     private final List<Manifest.ManifestInput> inputs;
 
-    DatasetJob(SourceTensor source, DatasetSpec spec, Path output, String description, Map<String, String> request,
+    DatasetJob(JobSource source, DatasetSpec spec, Path output, String description, Map<String, String> request,
             List<Manifest.ManifestInput> inputs) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
@@ -68,7 +71,7 @@ public final class DatasetJob {
     }
 
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
-    public static DatasetJob of(SourceTensor source, dev.tensorbroadcast.planner.CopyProgram program,
+    public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
             PartitionPlan partitions, OutputFormat format, OutputCompression compression, Path output,
             String description, Map<String, String> request, List<Manifest.ManifestInput> inputs) {
         return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression), output, description,
@@ -86,19 +89,20 @@ public final class DatasetJob {
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         String group = "tensor-broadcast-" + UUID.randomUUID();
         LongAccumulator bytesWritten = context.longAccumulator("tensor-broadcast bytes written");
+        LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
         ProgressListener listener = new ProgressListener(group, bytesWritten, progress);
 
         List<WrittenFile> written;
-        Broadcast<SourceTensor> sourceBroadcast = null;
+        TaskSource taskSource = null;
         Broadcast<SerializableConfiguration> conf = null;
         context.addSparkListener(listener);
         try {
             // inside the try: a directory that cannot be set up (say, under a file) is a failed job, and aborted
             committer.setupJob(job);
-            sourceBroadcast = java.broadcast(source);
+            taskSource = source.open(java);
             conf = java.broadcast(new SerializableConfiguration(job.getConfiguration()));
-            PartitionTask task = new PartitionTask(sourceBroadcast, spec, committer, jobTrackerId, jobNumber, conf,
-                    bytesWritten);
+            PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber, conf,
+                    bytesWritten, sourceBytesRead);
             context.setJobGroup(group, description, false);
             progress.started(description, partitionCount, spec.partitions().bytes());
             List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
@@ -108,14 +112,19 @@ public final class DatasetJob {
         } catch (Exception failure) {
             // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
             committer.abortJob(job);
+            BroadcastException refused = refusal(failure);
+            if (refused != null) {
+                // a source a task found malformed is the user's input, reported as the driver would report it
+                throw refused;
+            }
             throw new JobFailedException("Cannot write '" + output + "': the Spark job failed: "
                     + Reasons.of(failure), failure);
         } finally {
             context.clearJobGroup();
             context.removeSparkListener(listener);
             progress.finished();
-            if (sourceBroadcast != null) {
-                sourceBroadcast.destroy();
+            if (taskSource != null) {
+                taskSource.release();
             }
             if (conf != null) {
                 conf.destroy();
@@ -176,13 +185,24 @@ public final class DatasetJob {
     private Manifest manifest(List<WrittenFile> files) {
         PartitionPlan partitions = spec.partitions();
         List<DatasetFile> entries = files.stream().map(file -> new DatasetFile(file.name(), file.partition(),
-                file.firstRow(), file.rows(), file.bytes(), file.crc32c(), file.executorId(), file.host())).toList();
+                file.firstRow(), file.rows(), file.bytes(), file.crc32c(), file.executorId(), file.host(),
+                new SourceRead(file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead()))).toList();
         return new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs,
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
                 ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
                 spec.compression().codecName(), partitions.partitionCount(), entries);
+    }
+
+    /** The source format error a task failed with, found among the causes Spark wraps it in, or null. */
+    private static BroadcastException refusal(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SourceFormatException format) {
+                return format;
+            }
+        }
+        return null;
     }
 
     private static void writeFile(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {

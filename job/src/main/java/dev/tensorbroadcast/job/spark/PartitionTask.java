@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job.spark;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
@@ -36,16 +35,18 @@ import scala.Option;
 final class PartitionTask implements Function2<Integer, Iterator<Integer>, Iterator<WrittenFile>> {
     private static final long serialVersionUID = 1L;
 
-    private final Broadcast<SourceTensor> source;
+    private final TaskSource source;
     private final DatasetSpec spec;
     private final FileCommitProtocol committer;
     private final String jobTrackerId;
     private final int jobNumber;
     private final Broadcast<SerializableConfiguration> conf;
     private final LongAccumulator bytesWritten;
+    private final LongAccumulator sourceBytesRead;
 
-    PartitionTask(Broadcast<SourceTensor> source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
-            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator bytesWritten) {
+    PartitionTask(TaskSource source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
+            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator bytesWritten,
+            LongAccumulator sourceBytesRead) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.committer = requireNonNull(committer, "committer is null");
@@ -53,6 +54,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         this.jobNumber = jobNumber;
         this.conf = requireNonNull(conf, "conf is null");
         this.bytesWritten = requireNonNull(bytesWritten, "bytesWritten is null");
+        this.sourceBytesRead = requireNonNull(sourceBytesRead, "sourceBytesRead is null");
     }
 
     /** The Hadoop ids of an attempt, as Spark's writers set them. */
@@ -79,17 +81,21 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         try {
             Path file = new Path(committer.newTaskTempFile(context, Option.empty(),
                     org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension())));
+            TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
+            // a named accumulator shows each task's reads in Spark's UI and listener events
+            sourceBytesRead.add(input.bytesRead());
             ChecksumOutputStream out;
             try (OutputStream stream = file.getFileSystem(context.getConfiguration()).create(file, false)) {
                 out = new ChecksumOutputStream(stream);
-                write(partition, out, file.getName());
+                write(input.kernel(), partition, out, file.getName());
             }
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
             bytesWritten.add(out.bytes());
             SparkEnv env = SparkEnv.get();
             WrittenFile written = new WrittenFile(file.getName(), index, partition.firstRow(), partition.rowCount(),
-                    out.bytes(), out.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(), message);
+                    out.bytes(), out.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(),
+                    input.rows().first(), input.rows().count(), input.bytesRead(), message);
             return List.of(written).iterator();
         } catch (Throwable failure) {
             try {
@@ -101,8 +107,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         }
     }
 
-    private void write(Partition partition, ChecksumOutputStream out, String name) throws IOException {
-        TensorKernel kernel = TensorKernel.of(source.value(), spec.program());
+    private void write(TensorKernel kernel, Partition partition, ChecksumOutputStream out, String name)
+            throws IOException {
         switch (spec.format()) {
             case ARROW -> ArrowTensorFileWriter.create().withCompression(spec.compression().ipc())
                     .write(kernel, spec.partitions().rowShape(), partition, out);

@@ -4,19 +4,23 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.DatasetOptions;
+import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 
 /**
- * Reads a source tensor from any Hadoop file system on the driver. The format is told by the first bytes, never by
+ * Reads a source tensor from any Hadoop file system on the driver, or opens a directory as a dataset. The format is told by the first bytes, never by
  * the name: {@code \x93NUMPY} is a {@code .npy} file, anything else is read as Arrow IPC (file or stream), whose
  * reader names what it expected when the bytes are neither.
  */
@@ -26,11 +30,19 @@ public final class SourceLoader {
     private final Configuration conf;
     private final SourceLimits limits;
     private final ArrowSourceOptions arrowOptions;
+    private final Optional<Shape> rowShape;
 
     public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions) {
+        this(conf, limits, arrowOptions, Optional.empty());
+    }
+
+    /** {@code rowShape} shapes the rows of a dataset directory's list column ({@code --row-shape}). */
+    public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions,
+            Optional<Shape> rowShape) {
         this.conf = requireNonNull(conf, "conf is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.arrowOptions = requireNonNull(arrowOptions, "arrowOptions is null");
+        this.rowShape = requireNonNull(rowShape, "rowShape is null");
     }
 
     /** A loader with the default heap limit that picks the Arrow column by itself. */
@@ -38,17 +50,27 @@ public final class SourceLoader {
         return new SourceLoader(conf, SourceLimits.defaults(), ArrowSourceOptions.defaults());
     }
 
-    public SourceTensor read(String location) {
+    /**
+     * A file read onto the heap, or a directory of Arrow IPC or Parquet files opened as a dataset (footers only; see
+     * {@link TensorDatasets}).
+     */
+    public LoadedSource load(String location) {
         Locations.Located input = Locations.locate("input", location, conf);
-        FileStatus status;
+        FileStatus status = status(location, input);
+        if (!status.isDirectory()) {
+            return LoadedSource.of(read(location));
+        }
         try {
-            status = input.fileSystem().getFileStatus(input.path());
-        } catch (FileNotFoundException e) {
-            throw new InputException("Cannot read input '" + location + "': no such file; give a .npy or Arrow IPC"
-                    + " file");
+            return LoadedSource.of(TensorDatasets.open(input.fileSystem(), input.path(), location,
+                    new DatasetOptions(arrowOptions.column(), rowShape)));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
+    }
+
+    public SourceTensor read(String location) {
+        Locations.Located input = Locations.locate("input", location, conf);
+        FileStatus status = status(location, input);
         if (status.isDirectory()) {
             throw new InputException("Cannot read input '" + location + "': it is a directory; give a .npy or Arrow"
                     + " IPC file");
@@ -67,4 +89,14 @@ public final class SourceLoader {
         }
     }
 
+    private static FileStatus status(String location, Locations.Located input) {
+        try {
+            return input.fileSystem().getFileStatus(input.path());
+        } catch (FileNotFoundException e) {
+            throw new InputException("Cannot read input '" + location + "': no such file or directory; give a .npy"
+                    + " or Arrow IPC file, or a directory of Arrow IPC or Parquet files");
+        } catch (IOException e) {
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
+        }
+    }
 }

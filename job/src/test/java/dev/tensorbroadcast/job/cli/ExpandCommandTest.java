@@ -163,8 +163,8 @@ class ExpandCommandTest {
         CliRun run = CliRun.of("expand", "--input", missing.toString(), "--dialect", "numpy", "--shape", "6,8",
                 "--output", dir.resolve("out").toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot read input '" + missing + "': no such file; give a .npy or Arrow"
-                + " IPC file\n");
+        assertThat(run.err()).isEqualTo("Cannot read input '" + missing + "': no such file or directory; give a .npy"
+                + " or Arrow IPC file, or a directory of Arrow IPC or Parquet files\n");
         assertThat(Files.exists(dir.resolve("out"))).isFalse();
     }
 

@@ -9,6 +9,7 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
@@ -65,7 +66,8 @@ public final class TestDatasets {
                         new LocalOutputFile(file));
             }
             files.add(new DatasetFile(name, index, partition.firstRow(), partition.rowCount(), Files.size(file),
-                    crc32c(Files.readAllBytes(file)), "driver", "localhost"));
+                    crc32c(Files.readAllBytes(file)), "driver", "localhost",
+                    new SourceRead(0, source.shape().rank() == 0 ? 1 : source.shape().dim(0), 0)));
         }
         Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "test", "2025-01-01T00:00:00Z",
                 Map.of("dialect", "numpy", "shape", shapeText),
@@ -90,7 +92,7 @@ public final class TestDatasets {
             if (file.path().equals(name)) {
                 byte[] bytes = Files.readAllBytes(dir.resolve(name));
                 file = new DatasetFile(name, file.partition(), file.firstRow(), file.rows(), bytes.length,
-                        crc32c(bytes), file.executorId(), file.host());
+                        crc32c(bytes), file.executorId(), file.host(), file.sourceRead());
             }
             files.add(file);
         }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class ManifestJsonTest {
     private static DatasetFile file(String path, long first, long rows) {
-        return new DatasetFile(path, first / 4, first, rows, 1234, "0a1b2c3d", "1", "127.0.0.1");
+        return new DatasetFile(path, first / 4, first, rows, 1234, "0a1b2c3d", "1", "127.0.0.1",
+                new SourceRead(first, rows, 0));
     }
 
     private static Manifest manifest(List<DatasetFile> files, long rows) {

@@ -1,0 +1,85 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * How a job's tasks get their source: shipped whole to every executor as a Spark broadcast variable (a small source,
+ * the classic broadcast), or read by each task in the slice its partition needs (a dataset larger than the ship
+ * threshold).
+ */
+public sealed interface JobSource {
+    DType dtype();
+
+    Shape shape();
+
+    /** {@code broadcast} or {@code slices}, as {@code plan} and the manifest name them. */
+    String strategy();
+
+    /** Makes what the tasks receive; {@link TaskSource#release} frees it after the job. */
+    TaskSource open(JavaSparkContext spark);
+
+    /** The source on the driver's heap, shipped whole. */
+    record Shipped(SourceTensor tensor) implements JobSource {
+        public Shipped {
+            requireNonNull(tensor, "tensor is null");
+        }
+
+        @Override
+        public DType dtype() {
+            return tensor.dtype();
+        }
+
+        @Override
+        public Shape shape() {
+            return tensor.shape();
+        }
+
+        @Override
+        public String strategy() {
+            return "broadcast";
+        }
+
+        @Override
+        public TaskSource open(JavaSparkContext spark) {
+            return new TaskSource.FromBroadcast(spark.broadcast(tensor));
+        }
+    }
+
+    /** A dataset whose rows each task reads for itself: input {@code input} of {@code plan}. */
+    record Sliced(TensorDataset dataset, BroadcastPlan plan, int input) implements JobSource {
+        public Sliced {
+            requireNonNull(dataset, "dataset is null");
+            requireNonNull(plan, "plan is null");
+            if (!plan.input(input).input().equals(dataset.shape())) {
+                throw new IllegalArgumentException("input " + input + " of " + plan + " is not " + dataset.shape());
+            }
+        }
+
+        @Override
+        public DType dtype() {
+            return dataset.dtype();
+        }
+
+        @Override
+        public Shape shape() {
+            return dataset.shape();
+        }
+
+        @Override
+        public String strategy() {
+            return "slices";
+        }
+
+        @Override
+        public TaskSource open(JavaSparkContext spark) {
+            return new TaskSource.FromDataset(dataset, plan, input);
+        }
+    }
+}
