@@ -3,6 +3,7 @@ package dev.tensorbroadcast.arrowio;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.CopySink;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.Arrays;

@@ -6,10 +6,12 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.ColumnExpansion;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
+import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -119,6 +121,28 @@ public final class TensorBroadcast {
     /** The broadcast of source {@code input} as rows; writes nothing. */
     public Dataset<Row> toDataset(SparkSession spark, int input) {
         return prepare(spark.sparkContext().hadoopConfiguration()).toDataset(spark, input);
+    }
+
+    /**
+     * Expands the tensor column {@code column} of {@code data} row by row, numpy-style or by any dialect's rule
+     * applied to one row (the dataset's rows are the batch dim, kept): each row, an array of {@code rowShape}'s
+     * elements in row-major order, becomes an array of the target's. Nothing runs until the result is used; write it
+     * with {@code result.write().parquet(...)}.
+     *
+     * <pre>{@code
+     * // user embeddings [N,1,64] -> [N,8,64]
+     * Dataset<Row> expanded = TensorBroadcast.expandColumn(users, "embedding", Shape.of(1, 64),
+     *         TargetShape.of(8, 64), Dialect.NUMPY);
+     * }</pre>
+     */
+    public static Dataset<Row> expandColumn(Dataset<Row> data, String column, Shape rowShape, TargetShape target,
+            Dialect dialect) {
+        return expandColumn(data, column, BroadcastRequest.builder(dialect).input(rowShape).target(target).build());
+    }
+
+    /** As above, with a request for one row carrying any of the dialect's arguments (mode, axes). */
+    public static Dataset<Row> expandColumn(Dataset<Row> data, String column, BroadcastRequest rowRequest) {
+        return ColumnExpansion.expand(data, column, rowRequest.plan());
     }
 
     List<Source> sources() {

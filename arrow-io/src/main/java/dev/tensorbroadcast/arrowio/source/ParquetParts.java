@@ -21,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -48,6 +49,13 @@ import org.apache.parquet.schema.Type;
  * and {@code index}.
  */
 final class ParquetParts {
+    /**
+     * Reads on the calling thread: vectored reads complete on other threads, where the file system statistics that
+     * count a task's input do not see them.
+     */
+    private static final ParquetReadOptions OPTIONS = ParquetReadOptions.builder().withUseHadoopVectoredIo(false)
+            .build();
+
     private ParquetParts() {}
 
     /** The column of a file: where its values are, and how a row's entries are told apart. */
@@ -57,7 +65,7 @@ final class ParquetParts {
     static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), OPTIONS)) {
             Leaf leaf = leaf(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
@@ -72,7 +80,7 @@ final class ParquetParts {
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
         try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
-                part.fileBytes()))) {
+                part.fileBytes()), OPTIONS)) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             Leaf leaf = leaf(name, metadata, Optional.of(dataset.column()));
             List<BlockMetaData> groups = reader.getRowGroups();

@@ -33,7 +33,7 @@ interface TaskSource extends Serializable {
 
     /** The whole source from a broadcast variable. */
     record FromBroadcast(Broadcast<SourceTensor> source) implements TaskSource {
-        FromBroadcast {
+        public FromBroadcast {
             requireNonNull(source, "source is null");
         }
 
@@ -52,7 +52,7 @@ interface TaskSource extends Serializable {
 
     /** The rows the partition reads, from the dataset's files. */
     record FromDataset(TensorDataset dataset, BroadcastPlan plan, int input) implements TaskSource {
-        FromDataset {
+        public FromDataset {
             requireNonNull(dataset, "dataset is null");
             requireNonNull(plan, "plan is null");
         }
