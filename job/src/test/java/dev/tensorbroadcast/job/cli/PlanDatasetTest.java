@@ -1,0 +1,68 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code plan --input <dir>}: a dataset's strategy and the bytes each task reads, from footers alone. */
+class PlanDatasetTest {
+    @TempDir
+    Path dir;
+
+    private Path features() throws Exception {
+        Path features = Files.createDirectory(dir.resolve("features"));
+        DatasetFixtures.arrowLists(features.resolve("a.arrow"), "tensor", 0, 64, false, 50, 50);
+        DatasetFixtures.arrowLists(features.resolve("b.arrow"), "tensor", 100, 64, false, 100);
+        return features;
+    }
+
+    @Test
+    void aDatasetOverTheThresholdIsReadInSlices() throws Exception {
+        Path features = features();
+        CliRun run = CliRun.of("plan", "--dialect", "pytorch", "--input", features.toString(), "--row-shape",
+                "[1,64]", "--shape", "-1,8,64", "--partitions", "4", "--ship-threshold", "16k", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertThat(CliRun.longs(json.get("shape"))).containsExactly(200, 8, 64);
+        JsonNode source = json.get("source");
+        assertThat(source.get("strategy").asText()).isEqualTo("slices");
+        assertThat(source.get("files").asLong()).isEqualTo(2);
+        assertThat(source.get("rows").asLong()).isEqualTo(200);
+        assertThat(source.get("value_bytes").asLong()).isEqualTo(200 * 64 * 4);
+        assertThat(source.get("ship_threshold").asLong()).isEqualTo(16 << 10);
+        // partitions of 50 rows: one batch of a.arrow each, or all of b.arrow's one batch of 100 rows
+        long batch = source.get("task_read_bytes").get("min").asLong();
+        assertThat(batch).isGreaterThan(50 * 64 * 4);
+        assertThat(source.get("task_read_bytes").get("max").asLong()).isGreaterThan(100 * 64 * 4);
+    }
+
+    @Test
+    void aSmallDatasetIsShippedWhole() throws Exception {
+        Path features = features();
+        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape", "[1,64]",
+                "--shape", "200,8,64");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("source        dataset of 2 files, 200 rows, ",
+                "; shipped whole to every executor (50.0 KiB, up to the ship threshold of 64.0 MiB)\n",
+                "task reads    0 B of source files each\n");
+    }
+
+    @Test
+    void aListDatasetWithoutARowShapeIsRefused() throws Exception {
+        Path features = features();
+        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--shape", "200,8,64");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot read file:" + features.resolve("a.arrow") + ": column 'tensor' is a"
+                + " list of float32 whose length the file does not fix; give the shape of one row with --row-shape"
+                + " (such as [1,64])\n");
+    }
+}
