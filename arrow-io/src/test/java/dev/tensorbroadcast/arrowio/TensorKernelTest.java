@@ -84,6 +84,33 @@ class TensorKernelTest {
     }
 
     @Test
+    void aSliceKernelFillsItsRangeFromTheSlicesRows() {
+        // source [4,1,2] = 0..7 to [4,3,2]; rows 1..2 of the source are elements 2..5
+        CopyProgram program = RandomTensors.program(Shape.of(4, 1, 2), Shape.of(4, 3, 2));
+        java.nio.ByteBuffer rows = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int value = 2; value < 6; value++) {
+            rows.putInt(value);
+        }
+        SourceTensor slice = SourceTensor.fixedWidth(DType.INT32, Shape.of(2, 1, 2), rows.array(), null);
+
+        TensorKernel kernel = TensorKernel.ofSlice(slice, program, 2, 6, 18);
+
+        try (ArrowBuf values = allocator.buffer(48)) {
+            kernel.fillValues(6, 18, values);
+            int[] filled = new int[12];
+            for (int i = 0; i < 12; i++) {
+                filled[i] = values.getInt(4L * i);
+            }
+            assertThat(filled).containsExactly(2, 3, 2, 3, 2, 3, 4, 5, 4, 5, 4, 5);
+            assertThatThrownBy(() -> kernel.fillValues(0, 6, values))
+                    .hasMessage("range [0, 6) outside the output's [6, 18)");
+        }
+        assertThatThrownBy(() -> TensorKernel.ofSlice(slice, program, 2, 6, 20))
+                .hasMessage("Cannot fill output elements [6, 20) from a slice of source elements [2, 6): they read"
+                        + " [2, 8)");
+    }
+
+    @Test
     void stringOffsetsSayWhenABatchWouldOverflowInt32() {
         byte[] utf8 = new byte[1 << 20];
         SourceTensor source = SourceTensor.strings(Shape.of(1), new int[] {0, utf8.length}, utf8, null);
