@@ -236,8 +236,13 @@ public final class ContainerCluster implements AutoCloseable {
                 .withImagePullPolicy(imageName -> false)
                 .withNetwork(network)
                 .withNetworkAliases(host)
-                .withCreateContainerCmdModifier(cmd -> cmd.withHostName(host))
+                // root in the container reads the owner-only secret file whichever image runs (apache/spark's
+                // default user could not)
+                .withCreateContainerCmdModifier(cmd -> cmd.withHostName(host).withUser("0:0"))
                 .withLabel(CLUSTER_LABEL, id)
+                // what a Worker needs to launch executors, set here so that any image with the jars will do
+                .withEnv("SPARK_HOME", SparkJvm.SPARK_HOME)
+                .withEnv("SPARK_SCALA_VERSION", "2.13")
                 .withFileSystemBind(propertiesFile.toString(), SparkJvm.PROPERTIES_FILE, BindMode.READ_ONLY)
                 .withCommand(command);
         settings.sharedDirectory.ifPresent(directory ->
@@ -310,7 +315,10 @@ public final class ContainerCluster implements AutoCloseable {
 
         private Builder() {}
 
-        /** An image with a JRE 17 and Spark's jars in {@code /opt/spark/jars}; it must already be in the engine. */
+        /**
+         * An image with {@code java} 17 or later on its path and Spark's jars in {@code /opt/spark/jars}, such as
+         * {@code apache/spark}; it must already be in the engine, as clusters never pull.
+         */
         public Builder image(String image) {
             this.image = requireNonNull(image, "image is null");
             return this;
