@@ -40,11 +40,13 @@ public final class ProcessCluster implements LocalCluster {
     private final Optional<URI> hdfsUri;
     private final int workers;
     private final List<ChildProcess> processes;
+    private final boolean temporary;
     private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ProcessCluster(String masterUrl, int masterUiPort, Path workDirectory, Path secretFile,
-            Optional<URI> hdfsUri, int workers, List<ChildProcess> processes, Thread shutdownHook) {
+            Optional<URI> hdfsUri, int workers, List<ChildProcess> processes, boolean temporary,
+            Thread shutdownHook) {
         this.masterUrl = masterUrl;
         this.masterUiPort = masterUiPort;
         this.workDirectory = workDirectory;
@@ -52,6 +54,7 @@ public final class ProcessCluster implements LocalCluster {
         this.hdfsUri = hdfsUri;
         this.workers = workers;
         this.processes = List.copyOf(processes);
+        this.temporary = temporary;
         this.shutdownHook = shutdownHook;
     }
 
@@ -131,6 +134,14 @@ public final class ProcessCluster implements LocalCluster {
             // the hook is running or about to: it stops the same processes
         }
         stopAll(processes);
+        if (temporary) {
+            WorkDirectories.delete(workDirectory);
+        }
+    }
+
+    /** Why the cluster is broken when one of its processes exited, naming that process's log. */
+    public Optional<String> exitedProcess() {
+        return processes.stream().filter(process -> !process.alive()).findFirst().map(ChildProcess::exited);
     }
 
     private static void stopAll(List<ChildProcess> processes) {
@@ -196,7 +207,8 @@ public final class ProcessCluster implements LocalCluster {
 
         /**
          * Where the logs, the workers' directories, the secret file and HDFS's storage go; a new directory, created
-         * readable by its owner only. Default: a new temporary directory.
+         * readable by its owner only, and left in place on close. Default: a new temporary directory, deleted on
+         * close (and kept, with its logs, when the start fails).
          */
         public Builder workDirectory(Path directory) {
             this.workDirectory = requireNonNull(directory, "directory is null");
@@ -239,7 +251,8 @@ public final class ProcessCluster implements LocalCluster {
                 awaitWorkers(master, uiPort, started, deadline);
                 Optional<URI> hdfsUri = hdfs ? Optional.of(awaitHdfs(started.get(0), hdfsDirectory, deadline))
                         : Optional.empty();
-                return new ProcessCluster(masterUrl, uiPort, directory, secretFile, hdfsUri, workers, started, hook);
+                return new ProcessCluster(masterUrl, uiPort, directory, secretFile, hdfsUri, workers, started,
+                        workDirectory == null, hook);
             } catch (IOException | RuntimeException e) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);

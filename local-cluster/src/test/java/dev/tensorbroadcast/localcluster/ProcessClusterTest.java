@@ -10,29 +10,21 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
+import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A two-worker cluster with HDFS, started once: what it runs, how it keeps its secret, and that close stops it. */
+/**
+ * A two-worker cluster with HDFS, started once by the JUnit extension: what it runs, how it keeps its secret, and
+ * that close stops it.
+ */
+@WithLocalCluster(workers = 2, workerMemory = "512m", hdfs = true)
 class ProcessClusterTest {
     private static ProcessCluster cluster;
-    private static long startMillis;
 
     @BeforeAll
-    static void start() {
-        long start = System.nanoTime();
-        cluster = ProcessCluster.builder(SparkHome.locate()).workers(2).workerCores(1).workerMemory("512m").hdfs(true)
-                .start();
-        startMillis = (System.nanoTime() - start) / 1_000_000;
-        System.out.println("local cluster with HDFS started in " + startMillis + " ms");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void receive(ProcessCluster started) {
+        cluster = started;
     }
 
     @Test
@@ -103,11 +95,17 @@ class ProcessClusterTest {
     void secondClusterGetsADifferentSecretAndCloseLeavesNoProcess() {
         List<Long> pids;
         String otherSecret;
+        Path workDirectory;
+        long start = System.nanoTime();
         try (ProcessCluster other = ProcessCluster.builder(SparkHome.locate()).workers(1).start()) {
+            System.out.printf("a one-worker cluster started in %d ms%n", (System.nanoTime() - start) / 1_000_000);
             pids = other.pids();
+            workDirectory = other.workDirectory();
             otherSecret = ClusterSecret.read(other.secretFile());
             assertThat(other.status().aliveWorkers()).isEqualTo(1);
+            assertThat(other.exitedProcess()).isEmpty();
         }
+        assertThat(Files.exists(workDirectory)).isFalse();
         assertThat(otherSecret).isNotEqualTo(ClusterSecret.read(cluster.secretFile()));
         assertThat(pids).hasSize(2);
         for (long pid : pids) {
