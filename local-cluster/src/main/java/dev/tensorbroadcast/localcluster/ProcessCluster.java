@@ -82,12 +82,14 @@ public final class ProcessCluster implements LocalCluster {
 
     /**
      * What a driver needs besides the master to run on a cluster whose secret file is {@code secretFile}: the
-     * secret, and a driver reachable on loopback only.
+     * secret, and a driver reachable on loopback only, without a web UI.
      */
     public static Map<String, String> driverConf(Path secretFile) {
         Map<String, String> conf = new LinkedHashMap<>(ClusterSecret.driverConf(secretFile));
         conf.put("spark.driver.host", DaemonCommands.LOOPBACK);
         conf.put("spark.driver.bindAddress", DaemonCommands.LOOPBACK);
+        // the driver's UI would listen on every interface unless SPARK_LOCAL_IP is set in the driver's environment
+        conf.put("spark.ui.enabled", "false");
         return conf;
     }
 
