@@ -23,7 +23,8 @@ final class ClusterMasters {
     static Map<String, String> settings(String master) {
         Map<String, String> settings = new LinkedHashMap<>();
         Optional<ClusterState> local = runningLocalCluster(master);
-        settings.put("spark.master", local.map(ClusterState::masterUrl).orElse(master));
+        String url = local.map(ClusterState::masterUrl).orElse(master);
+        settings.put("spark.master", url);
         if (local.isPresent()) {
             try {
                 settings.putAll(ProcessCluster.driverConf(local.get().secretPath()));
@@ -33,7 +34,8 @@ final class ClusterMasters {
             }
         }
         String jars = System.getProperty(JARS_PROPERTY);
-        if (jars != null && !jars.isBlank() && !master.startsWith("local")) {
+        // local[N] runs in this JVM, which has our classes
+        if (jars != null && !jars.isBlank() && !url.startsWith("local")) {
             settings.put("spark.jars", jars);
         }
         return settings;
