@@ -17,6 +17,7 @@ final class ErrorReporter {
     static final String USAGE = "usage";
     static final String INTERNAL = "internal";
     static final String JOB_FAILED = "job_failed";
+    static final String CLUSTER_FAILED = "cluster_failed";
 
     private ErrorReporter() {}
 
@@ -41,6 +42,10 @@ final class ErrorReporter {
         }
         if (error instanceof JobFailedException jobFailure) {
             return report(failed, json, verbose, JOB_FAILED, jobFailure.getMessage(), error, ExitCode.INTERNAL_ERROR);
+        }
+        if (error instanceof ClusterFailedException clusterFailure) {
+            return report(failed, json, verbose, CLUSTER_FAILED, clusterFailure.getMessage(), error,
+                    ExitCode.INTERNAL_ERROR);
         }
         String message = "internal error: " + error;
         return report(failed, json, verbose, INTERNAL, message, error, ExitCode.INTERNAL_ERROR);

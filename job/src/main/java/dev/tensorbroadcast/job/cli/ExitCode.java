@@ -12,6 +12,8 @@ final class ExitCode {
     static final int DATASET_PROBLEMS = 1;
     /** The request was refused: a usage error or a broadcast the dialect does not allow. */
     static final int REFUSED = 2;
+    /** {@code cluster status} found no running local cluster. */
+    static final int NOT_RUNNING = 3;
 
     private ExitCode() {}
 }

@@ -2,6 +2,12 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -10,6 +16,13 @@ import org.apache.spark.sql.SparkSession;
  */
 final class SparkSessions {
     static final String DEFAULT_MASTER = "local[*]";
+    /** Overrides {@link #REGISTRATION_TIMEOUT} in seconds; tests shorten it. */
+    static final String REGISTRATION_TIMEOUT_PROPERTY = "tensorbroadcast.spark.registration.timeout";
+    /**
+     * How long a standalone master may take to accept the driver. A healthy one takes a second; one that refuses the
+     * driver's authentication never answers, and Spark itself would wait a minute before giving up.
+     */
+    private static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(20);
 
     private SparkSessions() {}
 
@@ -31,18 +44,50 @@ final class SparkSessions {
         }
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast")
                 .config("spark.ui.showConsoleProgress", "false");
+        String url = null;
         // spark-submit sets the master; only a plain java start needs one
         if (master != null) {
-            builder.master(master);
+            Map<String, String> settings = ClusterMasters.settings(master);
+            settings.forEach(builder::config);
+            url = settings.get("spark.master");
         } else if (!new org.apache.spark.SparkConf().contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
         try {
-            return new Session(builder.getOrCreate(), true);
+            return new Session(url != null && url.startsWith("spark://") ? registered(builder, url)
+                    : builder.getOrCreate(), true);
+        } catch (InvalidRequestException e) {
+            throw e;
         } catch (Exception e) {
             throw new InvalidRequestException("Cannot start Spark on master '"
                     + (master == null ? DEFAULT_MASTER : master) + "': " + Reasons.of(e)
-                    + "; give local[N], spark://host:port, yarn or k8s://...");
+                    + "; give local[N], spark://host:port, local-cluster, yarn or k8s://...");
         }
+    }
+
+    /**
+     * A session on a standalone master, which must accept this driver in time: Spark would block in
+     * {@code getOrCreate} for a minute when the master refuses the driver's authentication, then stop.
+     */
+    private static SparkSession registered(SparkSession.Builder builder, String url) throws Exception {
+        FutureTask<SparkSession> start = new FutureTask<>(builder::getOrCreate);
+        Thread thread = new Thread(start, "tensor-broadcast-spark-start");
+        thread.setDaemon(true);
+        thread.start();
+        Duration timeout = registrationTimeout();
+        try {
+            return start.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new InvalidRequestException("Cannot start Spark on master '" + url + "': the master did not accept"
+                    + " this driver within " + timeout.toSeconds() + " s; it is not running there, or it refused the"
+                    + " driver's authentication (spark.authenticate.secret missing or not the cluster's)");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private static Duration registrationTimeout() {
+        String configured = System.getProperty(REGISTRATION_TIMEOUT_PROPERTY);
+        return configured == null ? REGISTRATION_TIMEOUT : Duration.ofSeconds(Long.parseLong(configured));
     }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
         subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, DemoCommand.class,
-                InspectCommand.class, VerifyCommand.class, ExportCommand.class})
+                InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class})
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -21,7 +21,8 @@ final class WriteOptions {
     PartitionOptions partitioning;
 
     @Option(names = "--master", paramLabel = "<url>",
-            description = "Spark master: local[N], spark://host:7077, yarn, k8s://...; default: embedded local[*].")
+            description = "Spark master: local[N], spark://host:7077, local-cluster (the one 'cluster start' runs),"
+                    + " yarn, k8s://...; default: embedded local[*].")
     String master;
 
     @Option(names = "--overwrite",

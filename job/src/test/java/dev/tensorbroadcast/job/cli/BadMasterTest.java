@@ -22,7 +22,7 @@ class BadMasterTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
                 "Cannot start Spark on master 'foo': Could not parse Master URL: 'foo'; give local[N],"
-                        + " spark://host:port, yarn or k8s://...");
+                        + " spark://host:port, local-cluster, yarn or k8s://...");
         assertThat(run.err()).doesNotContain("\tat ");
         assertThat(Files.exists(output)).isFalse();
     }

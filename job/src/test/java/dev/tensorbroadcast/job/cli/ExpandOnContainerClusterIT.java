@@ -46,7 +46,7 @@ class ExpandOnContainerClusterIT {
     @BeforeAll
     static void startCluster() {
         assumeTrue(ContainerCluster.dockerAvailable(), "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)");
-        jar = Path.of(System.getProperty("tensorbroadcast.sparkSubmitJar", "no tensorbroadcast.sparkSubmitJar"));
+        jar = Path.of(System.getProperty("tensorbroadcast.spark.jars", "no tensorbroadcast.spark.jars"));
         assertThat(jar).as("the spark-submit jar (mvn package builds it)").isRegularFile();
         cluster = ContainerCluster.builder().workers(2).sharedDirectory(shared).start();
     }

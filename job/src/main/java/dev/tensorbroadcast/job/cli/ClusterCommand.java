@@ -1,0 +1,26 @@
+package dev.tensorbroadcast.job.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cluster}: a real Spark standalone cluster on this machine, to run the job on before a real one. */
+@Command(name = "cluster",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Runs a Spark standalone cluster on this machine: a master and workers as separate JVMs on 127.0.0.1,",
+            "with authentication on and an optional HDFS. 'expand --master local-cluster' runs on it."
+        },
+        subcommands = {ClusterStartCommand.class, ClusterStatusCommand.class, ClusterStopCommand.class})
+final class ClusterCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "Missing subcommand: expected start, status or stop");
+    }
+}

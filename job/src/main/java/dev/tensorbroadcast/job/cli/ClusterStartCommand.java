@@ -1,0 +1,137 @@
+package dev.tensorbroadcast.job.cli;
+
+import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.localcluster.LocalClusterException;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
+import dev.tensorbroadcast.localcluster.SparkHome;
+import dev.tensorbroadcast.localcluster.WorkDirectories;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cluster start}: starts the cluster, records it in the state directory, prints where it is and runs in the
+ * foreground until {@code cluster stop} or Ctrl-C, which stop every process it started.
+ */
+@Command(name = "start",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Starts a local Spark standalone cluster and runs until 'tensor-broadcast cluster stop' or Ctrl-C.",
+            "Prints the master URL, the HDFS URI and the file that holds the cluster's secret."
+        })
+final class ClusterStartCommand implements Callable<Integer> {
+    private static final long WATCH_MILLIS = 1000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workers", paramLabel = "<n>", defaultValue = "2", description = "Workers (default 2).")
+    int workers;
+
+    @Option(names = "--worker-cores", paramLabel = "<n>", defaultValue = "1",
+            description = "Cores each worker offers (default 1).")
+    int workerCores;
+
+    @Option(names = "--worker-memory", paramLabel = "<size>", defaultValue = "2g",
+            description = "Memory each worker offers its executors, as 512m or 2g (default 2g).")
+    String workerMemory;
+
+    @Option(names = "--hdfs", description = "Also run HDFS: a NameNode and a DataNode on 127.0.0.1.")
+    boolean hdfs;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ClusterStateDirectory states = ClusterStateDirectory.locate();
+        Optional<ClusterState> recorded = states.read();
+        if (recorded.isPresent() && recorded.get().owner().live().isPresent()) {
+            throw new InvalidRequestException("Cannot start a local cluster: one is already running at "
+                    + recorded.get().masterUrl() + " (pid " + recorded.get().owner().pid()
+                    + "); stop it with 'tensor-broadcast cluster stop'");
+        }
+        if (recorded.isPresent()) {
+            // its starter died without cleaning up: stop what may be left of it first
+            ClusterStopCommand.stopLeftovers(recorded.get());
+        }
+        ProcessCluster.Builder builder;
+        try {
+            builder = ProcessCluster.builder(SparkHome.locate()).workers(workers).workerCores(workerCores)
+                    .workerMemory(workerMemory).hdfs(hdfs);
+        } catch (IllegalArgumentException | LocalClusterException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+        Path work = states.create().resolve("run-" + ProcessHandle.current().pid());
+        WorkDirectories.delete(work);
+        long start = System.nanoTime();
+        ProcessCluster cluster;
+        try {
+            cluster = builder.workDirectory(work).start();
+        } catch (LocalClusterException e) {
+            throw new ClusterFailedException(e.getMessage(), e);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long owner = ProcessHandle.current().pid();
+        states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
+                cluster.masterUiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
+                cluster.secretFile().toString(), work.toString(), cluster.pids().stream()
+                        .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow())).toList()));
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            shutDown(cluster, states, owner, work);
+            stopped.countDown();
+        }, "cluster-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        print(spec.commandLine().getOut(), cluster, seconds);
+
+        // runs until a signal's shutdown hook stops the cluster, or a process of it exits
+        while (!stopped.await(WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
+            Optional<String> exited = cluster.exitedProcess();
+            if (exited.isPresent()) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    continue;
+                }
+                shutDown(cluster, states, owner, work);
+                throw new ClusterFailedException("The local cluster stopped: " + exited.get());
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    private static void shutDown(ProcessCluster cluster, ClusterStateDirectory states, long owner, Path work) {
+        try {
+            cluster.close();
+        } finally {
+            states.clear(owner);
+            try {
+                WorkDirectories.delete(work);
+            } catch (LocalClusterException e) {
+                System.err.println(Reasons.of(e));
+            }
+        }
+    }
+
+    private void print(PrintWriter out, ProcessCluster cluster, double seconds) {
+        out.printf("local Spark cluster started in %.1f s: %d worker%s, %d core%s and %s each%n", seconds, workers,
+                workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+        out.println("master:      " + cluster.masterUrl());
+        out.println("web UI:      http://127.0.0.1:" + cluster.masterUiPort());
+        cluster.hdfsUri().ifPresent(uri -> out.println("hdfs:        " + uri));
+        out.println("secret file: " + cluster.secretFile());
+        out.println("logs:        " + cluster.workDirectory());
+        out.println("run a job with 'tensor-broadcast expand --master local-cluster ...'; stop with"
+                + " 'tensor-broadcast cluster stop' or Ctrl-C");
+        out.flush();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.tensorbroadcast.job.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What {@code cluster start} records about the cluster it runs, for {@code cluster status}, {@code cluster stop}
+ * and {@code --master local-cluster}: where the master is, where its secret is (never the secret itself), and the
+ * processes to stop.
+ */
+record ClusterState(
+        @JsonProperty("owner") ClusterProcess owner,
+        @JsonProperty("master_url") String masterUrl,
+        @JsonProperty("master_ui_port") int masterUiPort,
+        @JsonProperty("workers") int workers,
+        @JsonProperty("hdfs_uri") String hdfsUri,
+        @JsonProperty("secret_file") String secretFile,
+        @JsonProperty("work_directory") String workDirectory,
+        @JsonProperty("processes") List<ClusterProcess> processes) {
+    ClusterState {
+        requireNonNull(owner, "owner is null");
+        requireNonNull(masterUrl, "masterUrl is null");
+        requireNonNull(secretFile, "secretFile is null");
+        requireNonNull(workDirectory, "workDirectory is null");
+        processes = List.copyOf(processes);
+    }
+
+    Optional<String> hdfs() {
+        return Optional.ofNullable(hdfsUri);
+    }
+
+    Path secretPath() {
+        return Path.of(secretFile);
+    }
+
+    /**
+     * A process by its pid and start time: a pid the system has since given to another process is not this one, so
+     * {@code cluster stop} never kills a stranger.
+     */
+    record ClusterProcess(@JsonProperty("pid") long pid, @JsonProperty("started") String started) {
+        ClusterProcess {
+            requireNonNull(started, "started is null");
+        }
+
+        static ClusterProcess of(ProcessHandle process) {
+            return new ClusterProcess(process.pid(),
+                    process.info().startInstant().map(Instant::toString).orElse("unknown"));
+        }
+
+        /** The live process this entry names, if it still runs. */
+        Optional<ProcessHandle> live() {
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(process -> process.info()
+                    .startInstant().map(Instant::toString).orElse("unknown").equals(started));
+        }
+    }
+}

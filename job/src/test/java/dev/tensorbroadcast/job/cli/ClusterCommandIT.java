@@ -1,0 +1,198 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.localcluster.SparkHome;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line's cluster lifecycle, as a user runs it: {@code cluster start} in a process of its own,
+ * {@code cluster status}, {@code expand} with the printed master URL, drivers without the secret or with a wrong
+ * one refused in bounded time, and {@code cluster stop} leaving no process behind.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterCommandIT {
+    private static final String CLI = TensorBroadcastCli.class.getName();
+    private static final int REFUSAL_TIMEOUT_SECONDS = 10;
+
+    @TempDir
+    static Path dir;
+
+    private static Path state;
+    private static Process starter;
+    private static String masterUrl;
+
+    @BeforeAll
+    static void startTheCluster() throws Exception {
+        state = dir.resolve("state");
+        System.setProperty(ClusterStateDirectory.PROPERTY, state.toString());
+        Path log = dir.resolve("start.log");
+        starter = cli(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "cluster", "start",
+                "--workers", "1", "--worker-memory", "1g");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && starter.isAlive() && !read(log).contains("secret file:")) {
+            Thread.sleep(200);
+        }
+        assertThat(read(log)).as("cluster start's output").contains("secret file:");
+        masterUrl = read(log).lines().filter(line -> line.startsWith("master:")).findFirst().orElseThrow()
+                .substring("master:".length()).strip();
+    }
+
+    @AfterAll
+    static void stopWhateverIsLeft() {
+        System.clearProperty(ClusterStateDirectory.PROPERTY);
+        if (starter != null && starter.isAlive()) {
+            starter.descendants().forEach(ProcessHandle::destroyForcibly);
+            starter.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void statusShowsTheRunningCluster() {
+        CliRun status = CliRun.of("cluster", "status");
+        assertThat(status.exitCode()).as(status.err()).isEqualTo(0);
+        assertThat(status.out()).contains("master:      " + masterUrl + "\n").contains("workers:     1 alive of 1\n")
+                .contains("secret file: " + state.resolve("run-" + starter.pid()).resolve(
+                        "spark-cluster.properties"));
+        assertThat(masterUrl).matches("spark://127\\.0\\.0\\.1:\\d+");
+    }
+
+    @Test
+    @Order(2)
+    void expandRunsOnThePrintedMasterWithoutBeingGivenTheSecret() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {2, 1, 16});
+        Path output = dir.resolve("out");
+        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,8,16",
+                "--partitions", "2", "--output", output.toString(), "--master", masterUrl);
+        assertThat(expand.exitCode()).as(expand.err()).isEqualTo(0);
+        JsonNode manifest = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                output.resolve("_manifest.json").toFile());
+        List<String> executors = new ArrayList<>();
+        manifest.get("files").forEach(file -> executors.add(file.get("executor_id").asText()));
+        assertThat(executors).hasSize(2).doesNotContain("driver");
+    }
+
+    @Test
+    @Order(3)
+    void aDriverWithoutTheSecretIsRefusedInBoundedTime() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("no-state"));
+        assertRefused(empty, masterUrl, masterUrl);
+    }
+
+    @Test
+    @Order(4)
+    void aDriverWithAWrongSecretIsRefusedInBoundedTime() throws Exception {
+        Path wrong = Files.createDirectories(dir.resolve("wrong-state"));
+        Path secret = wrong.resolve("spark-cluster.properties");
+        Files.writeString(secret, "spark.authenticate=true\nspark.authenticate.secret=" + "0".repeat(64) + "\n");
+        String recorded = Files.readString(state.resolve("cluster.json"), StandardCharsets.UTF_8);
+        ClusterState real = Json.MAPPER.readValue(recorded, ClusterState.class);
+        Files.writeString(wrong.resolve("cluster.json"), Json.MAPPER.writeValueAsString(new ClusterState(
+                real.owner(), real.masterUrl(), real.masterUiPort(), real.workers(), null, secret.toString(),
+                real.workDirectory(), real.processes())), StandardOpenOption.CREATE_NEW);
+        assertRefused(wrong, "local-cluster", masterUrl);
+    }
+
+    @Test
+    @Order(5)
+    void stopStopsEveryProcessAndForgetsTheCluster() throws Exception {
+        ClusterState recorded = ClusterStateDirectory.locate().read().orElseThrow();
+        List<ProcessHandle> processes = new ArrayList<>();
+        for (ClusterState.ClusterProcess process : recorded.processes()) {
+            processes.add(process.live().orElseThrow());
+        }
+        assertThat(processes).hasSize(2);
+
+        CliRun stop = CliRun.of("cluster", "stop");
+        assertThat(stop.exitCode()).as(stop.err()).isEqualTo(0);
+        assertThat(stop.out()).isEqualTo("stopped the local cluster at " + masterUrl + "\n");
+        assertThat(starter.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(processes).noneMatch(ProcessHandle::isAlive);
+        assertThat(state.resolve("cluster.json")).doesNotExist();
+        assertThat(state.resolve("run-" + starter.pid())).doesNotExist();
+        CliRun status = CliRun.of("cluster", "status");
+        assertThat(status.exitCode()).isEqualTo(3);
+        assertThat(status.out()).isEqualTo("no local cluster is running\n");
+    }
+
+    @Test
+    @Order(6)
+    void withNoClusterRunningLocalClusterIsRefusedAtOnce() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
+        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
+                "--output", dir.resolve("none").toString(), "--master", "local-cluster");
+        assertThat(expand.exitCode()).isEqualTo(2);
+        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
+                "Cannot run on the local cluster: none is running (nothing running is recorded in " + state
+                        + "); start one with 'tensor-broadcast cluster start'");
+    }
+
+    private static void assertRefused(Path stateDirectory, String master, String url) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("refused.npy"), new long[] {1, 4});
+        Path output = dir.resolve("refused-" + stateDirectory.getFileName());
+        Path log = dir.resolve(stateDirectory.getFileName() + ".log");
+        long start = System.nanoTime();
+        Process driver = cli(Map.of(ClusterStateDirectory.ENVIRONMENT, stateDirectory.toString()), log,
+                "-D" + SparkSessions.REGISTRATION_TIMEOUT_PROPERTY + "=" + REFUSAL_TIMEOUT_SECONDS, "expand",
+                "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4", "--output", output.toString(),
+                "--master", master);
+        assertThat(driver.waitFor(90, TimeUnit.SECONDS)).as(read(log)).isTrue();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(driver.exitValue()).as(read(log)).isEqualTo(2);
+        assertThat(read(log).lines().filter(line -> line.startsWith("Cannot"))).containsExactly("Cannot start Spark"
+                + " on master '" + url + "': the master did not accept this driver within " + REFUSAL_TIMEOUT_SECONDS
+                + " s; it is not running there, or it refused the driver's authentication"
+                + " (spark.authenticate.secret missing or not the cluster's)");
+        assertThat(output).doesNotExist();
+        System.out.printf("refused %s in %.1f s%n", stateDirectory.getFileName(), seconds);
+    }
+
+    /** Starts the command line in a JVM of its own; arguments starting with -D are JVM options. */
+    private static Process cli(Map<String, String> environment, Path log, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // the module openings this JVM got from the build
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> option.startsWith("--add-opens") || option.startsWith("-XX:")
+                        || option.startsWith("-Dio.netty"))
+                .forEach(command::add);
+        command.add("-D" + SparkHome.PROPERTY + "=" + SparkHome.locate().path());
+        command.add("-D" + ClusterMasters.JARS_PROPERTY + "=" + System.getProperty(ClusterMasters.JARS_PROPERTY));
+        List<String> cliArguments = new ArrayList<>();
+        for (String argument : arguments) {
+            (argument.startsWith("-D") ? command : cliArguments).add(argument);
+        }
+        command.add("-cp");
+        command.add(Optional.ofNullable(System.getProperty("tensorbroadcast.cli.classpath")).orElseThrow());
+        command.add(CLI);
+        command.addAll(cliArguments);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    private static String read(Path log) throws IOException {
+        return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+    }
+}

@@ -1,0 +1,62 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterStateDirectoryTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void forget() {
+        System.clearProperty(ClusterStateDirectory.PROPERTY);
+    }
+
+    @Test
+    void recordsReadsAndClearsACluster() throws Exception {
+        System.setProperty(ClusterStateDirectory.PROPERTY, dir.resolve("state").toString());
+        ClusterStateDirectory states = ClusterStateDirectory.locate();
+        assertThat(states.read()).isEmpty();
+        states.create();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(states.path())))
+                .isEqualTo("rwx------");
+        ClusterState.ClusterProcess self = ClusterState.ClusterProcess.of(ProcessHandle.current());
+        ClusterState state = new ClusterState(self, "spark://127.0.0.1:7077", 8080, 2, "hdfs://127.0.0.1:9000",
+                "/tmp/secret.properties", "/tmp/run", List.of(self));
+        states.write(state);
+        assertThat(states.read()).contains(state);
+        assertThat(state.owner().live()).contains(ProcessHandle.current());
+
+        states.clear(self.pid() + 1);
+        assertThat(states.read()).contains(state);
+        states.clear(self.pid());
+        assertThat(states.read()).isEmpty();
+    }
+
+    @Test
+    void aReusedPidIsNotTheRecordedProcess() {
+        ClusterState.ClusterProcess stranger = new ClusterState.ClusterProcess(ProcessHandle.current().pid(),
+                "2001-01-01T00:00:00Z");
+        assertThat(stranger.live()).isEmpty();
+    }
+
+    @Test
+    void withNoClusterRecordedLocalClusterIsRefused() throws Exception {
+        System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
+        Path source = dev.tensorbroadcast.job.spark.NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
+        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
+                "--output", dir.resolve("out").toString(), "--master", "local-cluster");
+        assertThat(expand.exitCode()).isEqualTo(2);
+        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
+                "Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
+                        + "); start one with 'tensor-broadcast cluster start'");
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.tensorbroadcast.job.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
+import dev.tensorbroadcast.planner.Dialect;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code expand} on a real two-worker cluster: tasks run in separate executor JVMs that load our classes from the
+ * spark-submit jar, and the output is byte for byte what local mode writes, also when an executor JVM is killed
+ * while the job runs.
+ */
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
+class ClusterExpandIT {
+    private static final int PARTITIONS = 24;
+
+    @TempDir
+    static Path dir;
+
+    private static Path source;
+    private static Path reference;
+    private static SparkSession spark;
+
+    @BeforeAll
+    static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
+        source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
+        reference = dir.resolve("local");
+        // first, as a JVM has one SparkContext at a time
+        SparkSession local = LocalSpark.start();
+        try {
+            request(reference).run(local);
+        } finally {
+            local.stop();
+        }
+        spark = ClusterRuns.session(cluster);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    private static TensorBroadcast request(Path output) {
+        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4, 960, 64)
+                .partitions(PARTITIONS).output(output.toString()).build();
+    }
+
+    @Test
+    void tasksRunInTwoExecutorsAndWriteWhatLocalModeWrites() throws Exception {
+        Path output = dir.resolve("cluster");
+        Manifest manifest = request(output).run(spark);
+
+        Set<String> executors = manifest.files().stream().map(DatasetFile::executorId).collect(Collectors.toSet());
+        assertThat(executors).doesNotContain("driver").hasSizeGreaterThanOrEqualTo(2);
+        ClusterRuns.assertSameFiles(output, reference);
+        assertThat(manifest.files()).hasSize(PARTITIONS);
+    }
+
+    @Test
+    void aKilledExecutorLosesNothingAndLeavesNothingBehind(LocalCluster cluster) throws Exception {
+        Path output = dir.resolve("killed");
+        AtomicInteger finishedTasks = new AtomicInteger();
+        Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
+                finishedTasks.incrementAndGet();
+            }
+
+            @Override
+            public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
+                removedExecutors.add(removed.executorId());
+            }
+        };
+        spark.sparkContext().addSparkListener(listener);
+        try {
+            // every task sleeps first, so the job still runs when an executor dies; local properties are per thread
+            CompletableFuture<Manifest> job = CompletableFuture.supplyAsync(() -> {
+                spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, "500");
+                try {
+                    return request(output).run(spark);
+                } finally {
+                    spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, null);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (finishedTasks.get() < 2 && System.nanoTime() < deadline && !job.isDone()) {
+                Thread.sleep(50);
+            }
+            List<ProcessHandle> executors = ClusterRuns.executors(cluster);
+            assertThat(job).isNotDone();
+            assertThat(executors).hasSizeGreaterThanOrEqualTo(2);
+            ProcessHandle victim = executors.get(0);
+            String victimId = ClusterRuns.executorId(victim);
+            assertThat(victim.destroyForcibly()).isTrue();
+            assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+
+            Manifest manifest = job.get(180, TimeUnit.SECONDS);
+            assertThat(removedExecutors).contains(victimId);
+            assertThat(finishedTasks.get()).isGreaterThan(PARTITIONS);
+            assertThat(manifest.files()).hasSize(PARTITIONS);
+            assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
+                    .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
+            ClusterRuns.assertSameFiles(output, reference);
+            List<String> expected = new java.util.ArrayList<>(manifest.files().stream().map(DatasetFile::path)
+                    .toList());
+            expected.add(Manifest.FILE_NAME);
+            expected.add(Manifest.SUCCESS_FILE_NAME);
+            assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
+        } finally {
+            spark.sparkContext().removeSparkListener(listener);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.tensorbroadcast.localcluster;
+
+import dev.tensorbroadcast.localcluster.hdfs.HdfsMain;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Starts {@link HdfsMain} in a JVM of its own and waits for the URI it reports. */
+final class HdfsProcess {
+    private static final String HEAP = "-Xmx512m";
+
+    private HdfsProcess() {}
+
+    static ChildProcess start(SparkHome home, Path directory, int dataNodes) {
+        Path jars = home.hdfsJars().orElseThrow(() -> new LocalClusterException("Cannot start HDFS: the Spark home '"
+                + home.path() + "' has no hdfs-jars directory; use the one the build assembles at"
+                + " local-cluster/target/spark-home"));
+        String classPath = jars + "/*" + java.io.File.pathSeparator + ownLocation();
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new LocalClusterException("Cannot create the HDFS directory '" + directory + "': " + e.getMessage(),
+                    e);
+        }
+        return ChildProcess.start("HDFS", DaemonCommands.java(HEAP, classPath, HdfsMain.class.getName(),
+                directory.resolve("data").toString(), Integer.toString(dataNodes), uriFile(directory).toString()),
+                Map.of(), directory.resolve("hdfs.log"));
+    }
+
+    /** The NameNode's URI once the process reported it, or null while it has not. */
+    static URI reported(Path directory) {
+        Path file = uriFile(directory);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        try {
+            return new URI(Files.readString(file, StandardCharsets.UTF_8).strip());
+        } catch (IOException | URISyntaxException e) {
+            throw new LocalClusterException("Cannot read the HDFS URI from '" + file + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static Path uriFile(Path directory) {
+        return directory.resolve("namenode-uri");
+    }
+
+    /** This module's classes, a jar or a directory: HdfsMain runs from them. */
+    private static String ownLocation() {
+        try {
+            return Path.of(HdfsMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new LocalClusterException("Cannot locate the local-cluster classes: " + e.getMessage(), e);
+        }
+    }
+}

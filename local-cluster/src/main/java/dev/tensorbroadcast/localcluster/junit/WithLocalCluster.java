@@ -1,0 +1,28 @@
+package dev.tensorbroadcast.localcluster.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gives a test class one running {@link dev.tensorbroadcast.localcluster.ProcessCluster}, started before its first
+ * test and stopped after its last; a test or lifecycle method receives it as a
+ * {@link dev.tensorbroadcast.localcluster.LocalCluster} parameter. The Spark home is the one the system property
+ * {@value dev.tensorbroadcast.localcluster.SparkHome#PROPERTY} names.
+ */
+@Documented
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@ExtendWith(LocalClusterExtension.class)
+public @interface WithLocalCluster {
+    int workers() default 2;
+
+    int workerCores() default 1;
+
+    String workerMemory() default "1g";
+
+    boolean hdfs() default false;
+}
