@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.UserText;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,7 +17,7 @@ final class ByteSize {
     static long parse(String what, String text) {
         Matcher matcher = SIZE.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
-            throw new InvalidRequestException("Cannot parse " + what + " '" + text
+            throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text)
                     + "': write a number of bytes with an optional k, m, g or t (binary units), such as 128m or 4096");
         }
         String unit = matcher.group(2);
@@ -24,7 +25,7 @@ final class ByteSize {
             long number = Long.parseLong(matcher.group(1));
             return unit.isEmpty() ? number : Math.multiplyExact(number, 1L << (10 * ("kmgt".indexOf(unit) + 1)));
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new InvalidRequestException("Cannot parse " + what + " '" + text + "': it exceeds "
+            throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text) + "': it exceeds "
                     + Long.MAX_VALUE + " bytes");
         }
     }
