@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteCounts;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.UserText;
 import java.util.Locale;
@@ -9,7 +10,6 @@ import java.util.regex.Pattern;
 /** Byte counts as users write them ({@code 128m}, {@code 4096}; binary units) and read them ({@code 1.0 GiB}). */
 final class ByteSize {
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)");
-    private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
     private ByteSize() {}
 
@@ -32,10 +32,6 @@ final class ByteSize {
 
     /** {@code 48 B}, {@code 1.5 KiB}, {@code 3.6 PiB}: one decimal in the largest unit that keeps the number >= 1. */
     static String format(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        int unit = (63 - Long.numberOfLeadingZeros(bytes)) / 10;
-        return String.format(Locale.ROOT, "%.1f %s", bytes / Math.pow(1024, unit), UNITS[unit]);
+        return ByteCounts.format(bytes);
     }
 }
