@@ -185,8 +185,10 @@ public final class OutputDirectory {
             if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                 return false;
             }
-            allOurs &= !isSymlink(fileSystem, child.getPath(), status) && OUR_FILE.matcher(name).matches();
-            allNested &= status.isDirectory() && INDEX.matcher(name).matches()
+            boolean link = isSymlink(fileSystem, child.getPath(), status);
+            allOurs &= !link && OUR_FILE.matcher(name).matches();
+            // a link named 0 would make the target's files look like output/0's, and clearing would delete them
+            allNested &= !link && status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;
