@@ -29,10 +29,13 @@ final class WriteOptions {
             description = "Replace the output if it is an empty directory or a tensor-broadcast dataset.")
     boolean overwrite;
 
-    @Option(names = "--max-output", paramLabel = "<size>", defaultValue = "1t",
+    /** {@link TensorBroadcast#DEFAULT_MAX_OUTPUT_BYTES} as typed. */
+    static final String DEFAULT_MAX_OUTPUT = "1t";
+
+    @Option(names = "--max-output", paramLabel = "<size>", defaultValue = DEFAULT_MAX_OUTPUT,
             description = "Refuse to write more tensor bytes than this, such as 512g or 2t (default: ${DEFAULT-VALUE});"
                     + " none for no limit.")
-    String maxOutput;
+    String maxOutput = DEFAULT_MAX_OUTPUT;
 
     @Option(names = "--ignore-free-space",
             description = "Write even if a local output's file system has less free space than the uncompressed"

@@ -93,6 +93,13 @@ class ResourceGuardTest {
     }
 
     @Test
+    void theDefaultLimitIsOneTebibyteAsTypedAndInTheApi() {
+        assertThat(ByteSize.parse("output limit", WriteOptions.DEFAULT_MAX_OUTPUT))
+                .isEqualTo(TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES).isEqualTo(1L << 40);
+        assertThat(new WriteOptions().maxOutputBytes()).isEqualTo(1L << 40);
+    }
+
+    @Test
     void refusesALimitItCannotRead() {
         CliRun run = expand("6,8", "--max-output", "lots");
 
