@@ -12,6 +12,7 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.JobSource;
 import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
+import dev.tensorbroadcast.job.spark.OutputException;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -19,11 +20,13 @@ import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.SourceRows;
+import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
@@ -82,6 +85,9 @@ public final class PreparedBroadcast {
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
+        if (output != null) {
+            requireRoom(broadcast, output, partitions);
+        }
         return new PreparedBroadcast(broadcast, sources, plan, partitions, output);
     }
 
@@ -97,6 +103,51 @@ public final class PreparedBroadcast {
                     .tensor());
         }
         return new JobSource.Sliced(dataset, plan, input);
+    }
+
+    /**
+     * The resource guards, before anything is written: the values must fit the output limit, and the files (values
+     * plus the 8-byte row index, uncompressed) the usable space of a local file system.
+     */
+    private static void requireRoom(TensorBroadcast broadcast, OutputDirectory output, List<PartitionPlan> plans) {
+        long bytes = 0;
+        long fileBytes = 0;
+        for (PartitionPlan plan : plans) {
+            bytes = saturatedAdd(bytes, plan.bytes());
+            fileBytes = saturatedAdd(fileBytes, saturatedAdd(plan.bytes(), plan.rows() > Long.MAX_VALUE / 8
+                    ? Long.MAX_VALUE : 8 * plan.rows()));
+        }
+        long limit = broadcast.maxOutputBytes();
+        if (bytes > limit) {
+            throw new TooLargeException("Cannot write " + ByteCounts.format(bytes) + " (" + bytes + " bytes) to "
+                    + output.path() + ": more than the output limit of " + ByteCounts.format(limit) + " (" + limit
+                    + " bytes); raise it with --max-output, such as --max-output " + suggestedLimit(bytes)
+                    + ", or lift it with --max-output none");
+        }
+        OptionalLong usable = broadcast.checkFreeSpace() ? output.usableBytes() : OptionalLong.empty();
+        if (usable.isPresent() && fileBytes > usable.getAsLong()) {
+            throw new OutputException("Cannot write " + ByteCounts.format(fileBytes) + " (" + fileBytes
+                    + " bytes of files, uncompressed) to " + output.path() + ": its file system has "
+                    + ByteCounts.format(usable.getAsLong()) + " (" + usable.getAsLong() + " bytes) usable; free"
+                    + " some space, choose another output, or pass --ignore-free-space if compression will make it"
+                    + " fit");
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** A limit the user can type that allows {@code bytes}: whole units of the largest unit it reaches, rounded up. */
+    private static String suggestedLimit(long bytes) {
+        String units = "kmgt";
+        int unit = Math.min(units.length(), Math.max(1, (63 - Long.numberOfLeadingZeros(Math.max(bytes, 1))) / 10));
+        return ceilDiv(bytes, 1L << (10 * unit)) + units.substring(unit - 1, unit);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return a / b + (a % b == 0 ? 0 : 1);
     }
 
     public BroadcastPlan plan() {

@@ -51,6 +51,10 @@ public final class TensorBroadcast {
     public static final String IN_MEMORY = "(in memory)";
     /** Datasets up to this many bytes of values are shipped whole; larger ones are read in slices by the tasks. */
     public static final long DEFAULT_SHIP_THRESHOLD = 64L << 20;
+    /** The most bytes a broadcast writes unless told otherwise ({@code --max-output}): one TiB. */
+    public static final long DEFAULT_MAX_OUTPUT_BYTES = 1L << 40;
+    /** A {@link Builder#maxOutputBytes} that sets no limit ({@code --max-output none}). */
+    public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
     private final List<Source> sources;
     private final Dialect dialect;
@@ -69,6 +73,8 @@ public final class TensorBroadcast {
     private final SourceLimits sourceLimits;
     private final Shape rowShape;
     private final long shipThreshold;
+    private final long maxOutputBytes;
+    private final boolean checkFreeSpace;
 
     private TensorBroadcast(Builder builder) {
         this.sources = List.copyOf(builder.sources);
@@ -89,6 +95,8 @@ public final class TensorBroadcast {
         this.sourceLimits = builder.sourceLimits;
         this.rowShape = builder.rowShape;
         this.shipThreshold = builder.shipThreshold;
+        this.maxOutputBytes = builder.maxOutputBytes;
+        this.checkFreeSpace = builder.checkFreeSpace;
     }
 
     public static Builder builder() {
@@ -213,6 +221,14 @@ public final class TensorBroadcast {
         return shipThreshold;
     }
 
+    long maxOutputBytes() {
+        return maxOutputBytes;
+    }
+
+    boolean checkFreeSpace() {
+        return checkFreeSpace;
+    }
+
     /** A source: a location to read, or a tensor already in memory. */
     record Source(String location, SourceTensor tensor) {
         String name() {
@@ -238,6 +254,8 @@ public final class TensorBroadcast {
         private SourceLimits sourceLimits = SourceLimits.defaults();
         private Shape rowShape;
         private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
+        private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
+        private boolean checkFreeSpace = true;
 
         private Builder() {}
 
@@ -350,6 +368,30 @@ public final class TensorBroadcast {
 
         public Builder sourceLimits(SourceLimits limits) {
             this.sourceLimits = requireNonNull(limits, "limits is null");
+            return this;
+        }
+
+        /**
+         * Refuse to write more than {@code bytes} of tensor values ({@code --max-output}); the default is
+         * {@link #DEFAULT_MAX_OUTPUT_BYTES}, {@link #NO_OUTPUT_LIMIT} sets none. A typo in a shape must not fill a
+         * cluster's storage.
+         */
+        public Builder maxOutputBytes(long bytes) {
+            if (bytes < 0) {
+                throw new InvalidRequestException("Cannot limit the output to " + bytes + " bytes: the limit must be"
+                        + " 0 or more");
+            }
+            this.maxOutputBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Whether to refuse an output on a local file system that has less usable space than the output's estimated
+         * files (on by default; {@code --ignore-free-space} turns it off, for instance when compression will shrink
+         * the files). Other file systems report no free space that a job could rely on, so they are not checked.
+         */
+        public Builder checkFreeSpace(boolean check) {
+            this.checkFreeSpace = check;
             return this;
         }
 

@@ -78,7 +78,7 @@ public enum DType {
             case "double" -> FLOAT64;
             case "half" -> FLOAT16;
             case "str", "utf8", "unicode" -> STRING;
-            default -> throw new InvalidRequestException("Cannot parse dtype '" + text + "': expected "
+            default -> throw new InvalidRequestException("Cannot parse dtype '" + UserText.shown(text) + "': expected "
                     + EnumNames.accepted(values(), DType::typeName));
         };
     }

@@ -65,18 +65,18 @@ final class Dims {
                 if (i == parts.length - 1 && i > 0) {
                     continue;
                 }
-                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text)
+                throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text)
                         + "': empty dimension at position " + i + "; write it as [2,3], 2,3 or [] for a scalar");
             }
             try {
                 values.add(Long.parseLong(part));
             } catch (NumberFormatException e) {
-                throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text) + "': '"
-                        + abbreviate(part) + "' " + notALong(part));
+                throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text) + "': '"
+                        + UserText.shown(part) + "' " + notALong(part));
             }
         }
         if (values.size() > Shape.MAX_RANK) {
-            throw new InvalidRequestException("Cannot parse " + what + " '" + abbreviate(text) + "': it has "
+            throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text) + "': it has "
                     + values.size() + " dimensions; at most " + Shape.MAX_RANK + " are supported");
         }
         long[] dims = new long[values.size()];
@@ -95,9 +95,5 @@ final class Dims {
             return "is too large; a dimension is at most " + Long.MAX_VALUE;
         }
         return "is not an integer; write it as [2,3], 2,3 or [] for a scalar";
-    }
-
-    static String abbreviate(String text) {
-        return text.length() <= 60 ? text : text.substring(0, 57) + "...";
     }
 }

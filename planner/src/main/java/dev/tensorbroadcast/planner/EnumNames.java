@@ -22,8 +22,8 @@ public final class EnumNames {
      * expected arrow or parquet", where {@code what} is "Cannot use format".
      */
     public static <E extends Enum<E>> E parse(E[] values, Function<E, String> name, String text, String what) {
-        return find(values, name, text).orElseThrow(() -> new InvalidRequestException(what + " '" + text
-                + "': expected " + accepted(values, name)));
+        return find(values, name, text).orElseThrow(() -> new InvalidRequestException(what + " '"
+                + UserText.shown(text) + "': expected " + accepted(values, name)));
     }
 
     /** "a or b", "a, b or c". */

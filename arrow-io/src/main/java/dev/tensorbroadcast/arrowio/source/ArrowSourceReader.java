@@ -29,6 +29,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
@@ -111,11 +112,8 @@ public final class ArrowSourceReader {
         HeapBudget budget = new HeapBudget(limits, bytes.length);
         Batches batches;
         try (BufferAllocator allocator = new RootAllocator(limits.maxHeapBytes());
-                ArrowReader reader = file
-                        ? new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator,
-                                CommonsCompressionFactory.INSTANCE)
-                        : new ArrowStreamReader(new ByteArrayInputStream(bytes), allocator,
-                                CommonsCompressionFactory.INSTANCE)) {
+                ArrowReader reader = file ? checkedFileReader(name, bytes, allocator)
+                        : checkedStreamReader(name, bytes, allocator)) {
             batches = readBatches(name, reader, options, budget);
         } catch (SourceFormatException e) {
             throw e;
@@ -125,6 +123,38 @@ public final class ArrowSourceReader {
         }
         budget.release(bytes.length);
         return assemble(name, batches, options, budget);
+    }
+
+    /** Arrow's file reader, with every record batch checked before it is loaded ({@link RecordBatchCheck}). */
+    private static ArrowReader checkedFileReader(String name, byte[] bytes, BufferAllocator allocator) {
+        return new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator,
+                CommonsCompressionFactory.INSTANCE) {
+            @Override
+            protected void loadRecordBatch(ArrowRecordBatch batch) {
+                checkBeforeLoading(name, this, batch);
+                super.loadRecordBatch(batch);
+            }
+        };
+    }
+
+    private static ArrowReader checkedStreamReader(String name, byte[] bytes, BufferAllocator allocator) {
+        return new ArrowStreamReader(new ByteArrayInputStream(bytes), allocator, CommonsCompressionFactory.INSTANCE) {
+            @Override
+            protected void loadRecordBatch(ArrowRecordBatch batch) {
+                checkBeforeLoading(name, this, batch);
+                super.loadRecordBatch(batch);
+            }
+        };
+    }
+
+    private static void checkBeforeLoading(String name, ArrowReader reader, ArrowRecordBatch batch) {
+        try {
+            RecordBatchCheck.check(name, reader.getVectorSchemaRoot().getSchema(), batch);
+        } catch (IOException | RuntimeException e) {
+            batch.close();
+            throw e instanceof SourceFormatException refused ? refused
+                    : new SourceFormatException(name, "not a valid Arrow IPC record batch: " + describe(e), e);
+        }
     }
 
     /** The accumulated column and, when present, the index column. */

@@ -25,7 +25,8 @@ final class IpcFraming {
             }
             int length = in.getInt(pos);
             pos += 4;
-            if (length == CONTINUATION) {
+            boolean continued = length == CONTINUATION;
+            if (continued) {
                 if (bytes.length - pos < 4) {
                     throw truncated(file, start);
                 }
@@ -34,6 +35,10 @@ final class IpcFraming {
             }
             if (length == 0) {
                 return;
+            }
+            if (start == 0 && !continued && (length < 0 || length > bytes.length - pos)) {
+                // streams since Arrow 0.15 start with the continuation marker; this is likely no Arrow at all
+                throw notArrow(file);
             }
             if (length < 0 || length > bytes.length - pos) {
                 throw new SourceFormatException(file, "the Arrow stream's message at byte " + start + " declares "
@@ -55,6 +60,11 @@ final class IpcFraming {
             }
             pos += (int) body;
         }
+    }
+
+    private static SourceFormatException notArrow(String file) {
+        return new SourceFormatException(file, "it is neither a .npy file nor an Arrow IPC file or stream: it starts"
+                + " with neither \\x93NUMPY, ARROW1 nor an Arrow stream message");
     }
 
     private static SourceFormatException truncated(String file, int start) {

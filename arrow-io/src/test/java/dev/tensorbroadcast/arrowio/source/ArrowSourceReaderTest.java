@@ -182,6 +182,31 @@ class ArrowSourceReaderTest {
     }
 
     @Test
+    void refusesABatchThatClaimsMoreRowsThanItsBuffersHold() throws IOException {
+        // found by fuzzing: 1354 bytes claiming 16777219 rows, which Arrow Java would have zero-filled (400 MB)
+        byte[] bytes;
+        try (var in = ArrowSourceReaderTest.class.getResourceAsStream("ArrowSourceReaderFuzzTestInputs/"
+                + "readsOrRefusesCleanly/slow-unit-489942fa7c5aaf2dc8158debac8639bf33fa1497")) {
+            bytes = in.readAllBytes();
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> READER.read("lying.arrow", new ByteArrayInputStream(bytes), bytes.length,
+                ArrowSourceOptions.defaults())).isInstanceOf(SourceFormatException.class)
+                .hasMessage("Cannot read lying.arrow: a record batch of 16777219 rows holds 3 values of column"
+                        + " 'index'");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("milliseconds").isLessThan(1000);
+    }
+
+    @Test
+    void saysWhenAFileIsNoTensorFormatAtAll() {
+        byte[] bytes = "not a tensor\n".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> READER.read("notes.txt", new ByteArrayInputStream(bytes), bytes.length,
+                ArrowSourceOptions.defaults())).isInstanceOf(SourceFormatException.class)
+                .hasMessage("Cannot read notes.txt: it is neither a .npy file nor an Arrow IPC file or stream: it"
+                        + " starts with neither \\x93NUMPY, ARROW1 nor an Arrow stream message");
+    }
+
+    @Test
     void rejectsAStreamMessageLongerThanTheFile() {
         byte[] bytes = {-1, -1, -1, -1, (byte) 0xF0, (byte) 0xFF, (byte) 0xFF, 0x7F, 1, 2, 3};
         assertThatThrownBy(() -> READER.read("s.arrows", new ByteArrayInputStream(bytes), bytes.length,

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,8 +22,9 @@ final class AxisList {
             try {
                 axes.add(Long.parseLong(part.strip()));
             } catch (NumberFormatException e) {
-                throw new InvalidRequestException("Cannot parse " + option + " '" + text + "': '" + part.strip()
-                        + "' is not an integer; write it as [0,2], 0,2 or [] for none");
+                throw new InvalidRequestException("Cannot parse " + option + " '" + UserText.shown(text) + "': '"
+                        + UserText.shown(part.strip()) + "' is not an integer; write it as [0,2], 0,2 or [] for"
+                        + " none");
             }
         }
         return axes;

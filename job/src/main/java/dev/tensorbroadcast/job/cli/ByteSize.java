@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteCounts;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.UserText;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -8,7 +10,6 @@ import java.util.regex.Pattern;
 /** Byte counts as users write them ({@code 128m}, {@code 4096}; binary units) and read them ({@code 1.0 GiB}). */
 final class ByteSize {
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)");
-    private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
     private ByteSize() {}
 
@@ -16,7 +17,7 @@ final class ByteSize {
     static long parse(String what, String text) {
         Matcher matcher = SIZE.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
-            throw new InvalidRequestException("Cannot parse " + what + " '" + text
+            throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text)
                     + "': write a number of bytes with an optional k, m, g or t (binary units), such as 128m or 4096");
         }
         String unit = matcher.group(2);
@@ -24,17 +25,13 @@ final class ByteSize {
             long number = Long.parseLong(matcher.group(1));
             return unit.isEmpty() ? number : Math.multiplyExact(number, 1L << (10 * ("kmgt".indexOf(unit) + 1)));
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new InvalidRequestException("Cannot parse " + what + " '" + text + "': it exceeds "
+            throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text) + "': it exceeds "
                     + Long.MAX_VALUE + " bytes");
         }
     }
 
     /** {@code 48 B}, {@code 1.5 KiB}, {@code 3.6 PiB}: one decimal in the largest unit that keeps the number >= 1. */
     static String format(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        int unit = (63 - Long.numberOfLeadingZeros(bytes)) / 10;
-        return String.format(Locale.ROOT, "%.1f %s", bytes / Math.pow(1024, unit), UNITS[unit]);
+        return ByteCounts.format(bytes);
     }
 }

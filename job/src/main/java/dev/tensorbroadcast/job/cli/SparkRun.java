@@ -40,7 +40,9 @@ final class SparkRun {
         builder.output(write.output)
                 .format(OutputFormat.parse(write.format))
                 .compression(OutputCompression.parse(write.compression))
-                .overwrite(write.overwrite);
+                .overwrite(write.overwrite)
+                .maxOutputBytes(write.maxOutputBytes())
+                .checkFreeSpace(!write.ignoreFreeSpace);
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         if (write.column != null) {

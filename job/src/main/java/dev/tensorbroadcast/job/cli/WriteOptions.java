@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.TensorBroadcast;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -28,6 +29,25 @@ final class WriteOptions {
     @Option(names = "--overwrite",
             description = "Replace the output if it is an empty directory or a tensor-broadcast dataset.")
     boolean overwrite;
+
+    /** {@link TensorBroadcast#DEFAULT_MAX_OUTPUT_BYTES} as typed. */
+    static final String DEFAULT_MAX_OUTPUT = "1t";
+
+    @Option(names = "--max-output", paramLabel = "<size>", defaultValue = DEFAULT_MAX_OUTPUT,
+            description = "Refuse to write more tensor bytes than this, such as 512g or 2t (default: ${DEFAULT-VALUE});"
+                    + " none for no limit.")
+    String maxOutput = DEFAULT_MAX_OUTPUT;
+
+    @Option(names = "--ignore-free-space",
+            description = "Write even if a local output's file system has less free space than the uncompressed"
+                    + " files need.")
+    boolean ignoreFreeSpace;
+
+    /** The {@code --max-output} limit in bytes; {@code none} is no limit. */
+    long maxOutputBytes() {
+        return maxOutput.strip().equalsIgnoreCase("none") ? TensorBroadcast.NO_OUTPUT_LIMIT
+                : ByteSize.parse("output limit", maxOutput);
+    }
 
     @Option(names = "--column", paramLabel = "<name>",
             description = "The column of an Arrow IPC input that holds the tensor.")

@@ -35,7 +35,13 @@ public record DatasetFile(
         }
     }
 
+    /** The row after the last one: refused when it overflows, as only a forged manifest makes it. */
     public long endRow() {
-        return firstRow + rows;
+        try {
+            return Math.addExact(firstRow, rows);
+        } catch (ArithmeticException e) {
+            throw new ManifestException("Cannot read manifest entry " + path + ": its rows end beyond row "
+                    + Long.MAX_VALUE);
+        }
     }
 }

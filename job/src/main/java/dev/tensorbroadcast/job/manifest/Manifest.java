@@ -67,6 +67,10 @@ public record Manifest(
             throw new ManifestException("Cannot read manifest format version " + formatVersion + ": this tool reads"
                     + " version " + FORMAT_VERSION);
         }
+        if (elements < 0 || bytes < 0 || rowDims < 0 || rows < 0 || partitions < 0) {
+            throw new ManifestException("Cannot read manifest: negative element, byte, row-dim, row or partition"
+                    + " count");
+        }
         long next = 0;
         for (DatasetFile file : files) {
             if (file.firstRow() != next) {

@@ -6,6 +6,8 @@ import dev.tensorbroadcast.job.manifest.ManifestJson;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.LinkOption;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -70,6 +72,32 @@ public final class OutputDirectory {
 
     public Path path() {
         return path;
+    }
+
+    /**
+     * The bytes a job could write here: the usable space of the local file system that holds the output (or its
+     * nearest existing ancestor), plus what {@link #clear} will delete. Empty for other file systems, whose free space
+     * (a quota, a bucket) is not something a job can rely on.
+     */
+    public OptionalLong usableBytes() {
+        if (!"file".equals(path.toUri().getScheme())) {
+            return OptionalLong.empty();
+        }
+        try {
+            java.nio.file.Path existing = java.nio.file.Path.of(path.toUri());
+            while (existing != null && !java.nio.file.Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+                existing = existing.getParent();
+            }
+            if (existing == null) {
+                return OptionalLong.empty();
+            }
+            long usable = java.nio.file.Files.getFileStore(existing).getUsableSpace();
+            long replaced = exists ? fileSystem.getContentSummary(path).getLength() : 0;
+            long total = usable + replaced;
+            return OptionalLong.of(total < 0 ? Long.MAX_VALUE : total);
+        } catch (IOException e) {
+            throw new OutputException("Cannot write to '" + text + "': cannot tell its free space: " + e.getMessage());
+        }
     }
 
     /**
@@ -157,8 +185,10 @@ public final class OutputDirectory {
             if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                 return false;
             }
-            allOurs &= !isSymlink(fileSystem, child.getPath(), status) && OUR_FILE.matcher(name).matches();
-            allNested &= status.isDirectory() && INDEX.matcher(name).matches()
+            boolean link = isSymlink(fileSystem, child.getPath(), status);
+            allOurs &= !link && OUR_FILE.matcher(name).matches();
+            // a link named 0 would make the target's files look like output/0's, and clearing would delete them
+            allNested &= !link && status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;

@@ -179,6 +179,31 @@ class ExpandCommandTest {
     }
 
     @Test
+    void aFailedJobExitsWithOneAndWritesNoManifest() throws Exception {
+        Path output = dir.resolve("failed");
+        // InjectedFailure's hooks: every attempt of partition 0's task fails after writing its file
+        spark.sparkContext().setLocalProperty("tensorbroadcast.test.failPartition", "0");
+        spark.sparkContext().setLocalProperty("tensorbroadcast.test.failAttempts", "all");
+        try {
+            CliRun run = expand(output);
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err().lines()).hasSize(2);
+            assertThat(run.err()).startsWith("writing [6,8] int32 (192 B) in 1 arrow file to file:" + output + "\n"
+                    + "Cannot write 'file:" + output + "': the Spark job failed: ")
+                    .contains("injected failure in partition 0, attempt ");
+            assertThat(DatasetFiles.names(output)).doesNotContain("_SUCCESS", "_manifest.json");
+
+            CliRun json = expand(dir.resolve("failed-json"), "--json");
+            assertThat(json.exitCode()).isEqualTo(1);
+            assertThat(json.json().get("error").get("kind").asText()).isEqualTo("job_failed");
+        } finally {
+            spark.sparkContext().setLocalProperty("tensorbroadcast.test.failPartition", null);
+            spark.sparkContext().setLocalProperty("tensorbroadcast.test.failAttempts", null);
+        }
+    }
+
+    @Test
     void refusesAnUnknownFormat() {
         CliRun run = expand(dir.resolve("out"), "--format", "csv");
         assertThat(run.exitCode()).isEqualTo(2);

@@ -83,7 +83,7 @@ class PlanErrorTest {
                 + " see 'tensor-broadcast plan --help'\n");
         assertThat(noSubcommand.exitCode()).isEqualTo(2);
         assertThat(noSubcommand.err()).isEqualTo("Missing subcommand: expected plan, expand, broadcast-tensors, demo,"
-                + " inspect, verify or export; see 'tensor-broadcast --help'\n");
+                + " inspect, verify, export or cluster; see 'tensor-broadcast --help'\n");
         assertThat(notALong.exitCode()).isEqualTo(2);
         assertThat(notALong.err()).startsWith("Invalid value for option '--partitions': 'many' is not a long")
                 .endsWith("; see 'tensor-broadcast plan --help'\n");

@@ -58,6 +58,10 @@ class ManifestJsonTest {
                     .hasMessage("Cannot accept manifest path '" + path + "': a dataset file must be a relative path"
                             + " inside the dataset, such as part-00000.arrow");
         }
+        // a line break would forge a line in a report; the message shows it escaped
+        assertThatThrownBy(() -> file("part-0.arrow\nOK all good", 0, 8))
+                .hasMessage("Cannot accept manifest path 'part-0.arrow\\nOK all good': a dataset file must be a relative"
+                        + " path inside the dataset, such as part-00000.arrow");
         assertThat(file("sub/part-00000.arrow", 0, 8).path()).isEqualTo("sub/part-00000.arrow");
     }
 
@@ -68,6 +72,12 @@ class ManifestJsonTest {
                 .hasMessage("Cannot read manifest: file b.arrow starts at row 5 but the previous files end at row 4");
         assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, 4)), 8))
                 .hasMessage("Cannot read manifest: its files hold 4 rows but the dataset has 8");
+        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, Long.MAX_VALUE),
+                file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)), -2))
+                .hasMessage("Cannot read manifest: negative element, byte, row-dim, row or partition count");
+        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, Long.MAX_VALUE),
+                file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)), 5))
+                .hasMessage("Cannot read manifest entry b.arrow: its rows end beyond row 9223372036854775807");
         String json = text(manifest(List.of(file("a.arrow", 0, 8)), 8));
         assertThatThrownBy(() -> read(json.replace("\"a.arrow\"", "\"../a.arrow\"")))
                 .isInstanceOf(ManifestException.class)

@@ -1,0 +1,273 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code docs/errors.md}, checked: every entry there has a case here that makes the command line print exactly the
+ * documented line (with {@code {dir}} standing for a scratch directory and {@code {any}} for text the environment
+ * decides), with the documented kind and exit code; or names the test elsewhere that does. None of these runs starts
+ * Spark.
+ */
+class ErrorCatalogueTest {
+    private static final Path CATALOGUE = Path.of("..", "docs", "errors.md");
+    private static final Pattern ENTRY = Pattern.compile(
+            "^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)[^\\n]*\\R+```text\\R(.*?)\\R```", Pattern.MULTILINE
+                    | Pattern.DOTALL);
+    private static final Pattern ELSEWHERE = Pattern.compile("^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)"
+            + "[^\\n]*\\R+Tested by `([A-Za-z]+)#([A-Za-z]+)`", Pattern.MULTILINE);
+    /** 2^36 rows of 8 int32: 2 TiB of values. */
+    private static final String TWO_TIB = "68719476736,8";
+
+    @TempDir
+    static Path dir;
+
+    /** A documented error: the line printed, its kind and exit code. */
+    record Entry(String id, String kind, int exitCode, String message) {}
+
+    /** How to make the command line print an entry's error: files to prepare, then the arguments. */
+    interface Case {
+        String[] args(Path dir) throws IOException;
+    }
+
+    /** Entries whose error only a running Spark job, or a fault no input causes, can produce: tested there. */
+    private static final Map<String, String> ELSEWHERE_TESTS = Map.of(
+            "request-master", "BadMasterTest#refusesAMasterSparkCannotParse",
+            "dataset-verify-source", "VerifyCommandTest#aSourceOfAnotherShapeIsRefused",
+            "dataset-export-exists", "ExportCommandTest#incompleteDatasetsAndExistingFilesAreRefused",
+            "dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft",
+            "job-failed", "ExpandCommandTest#aFailedJobExitsWithOneAndWritesNoManifest",
+            "output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath",
+            "internal", "PlanErrorTest#internalErrorsExitWithOne");
+
+    private static Map<String, Case> cases() {
+        Map<String, Case> cases = new LinkedHashMap<>();
+        cases.put("usage-unknown-option", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--bogus"));
+        cases.put("usage-missing-option", d -> args("plan", "--input-shape", "2"));
+        cases.put("usage-missing-subcommand", d -> args());
+        cases.put("usage-exclusive-options", d -> args("plan", "--dialect", "numpy", "--input-shape", "2",
+                "--partitions", "2", "--partition-size", "1m"));
+        cases.put("usage-not-a-number", d -> args("plan", "--dialect", "numpy", "--input-shape", "2",
+                "--partitions", "many"));
+        cases.put("usage-plan-input", d -> args("plan", "--dialect", "numpy"));
+        cases.put("request-dialect", d -> args("plan", "--dialect", "tensorflow", "--input-shape", "2,3"));
+        cases.put("request-shape", d -> args("plan", "--dialect", "numpy", "--input-shape", "2,a"));
+        cases.put("request-dtype", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--dtype",
+                "float8"));
+        cases.put("request-mode", d -> args("plan", "--dialect", "openvino", "--mode", "sideways", "--input-shape",
+                "3", "--shape", "2,3"));
+        cases.put("request-dialect-rule", d -> args("plan", "--dialect", "numpy", "--input-shape", "3", "--shape",
+                "-1,3"));
+        cases.put("request-axes", d -> args("plan", "--dialect", "ngraph", "--input-shape", "3", "--shape", "2,3",
+                "--broadcast-axes", "0,a"));
+        cases.put("request-partition-size", d -> args("plan", "--dialect", "numpy", "--input-shape", "3",
+                "--partition-size", "12q"));
+        cases.put("request-partitions", d -> args("plan", "--dialect", "numpy", "--input-shape", "3",
+                "--partitions", "0"));
+        cases.put("request-format", d -> expand(d, "6,8", "--format", "csv"));
+        cases.put("request-compression", d -> expand(d, "6,8", "--compression", "gzip"));
+        cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
+        cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
+                "onnx", "--output", d.resolve("out").toString()));
+        cases.put("incompatible-shapes", d -> args("plan", "--dialect", "numpy", "--input-shape", "2,3", "--shape",
+                "4,3"));
+        cases.put("too-large-count", d -> args("plan", "--dialect", "numpy", "--input-shape", "1", "--shape",
+                "4611686018427387904,4"));
+        cases.put("too-large-output", d -> expand(d, TWO_TIB));
+        cases.put("source-unknown-format", d -> {
+            Files.writeString(d.resolve("notes.txt"), "not a tensor\n");
+            return args("plan", "--dialect", "numpy", "--input", d.resolve("notes.txt").toString());
+        });
+        cases.put("source-npy-truncated", d -> {
+            Path npy = NpyFiles.int32(d.resolve("cut.npy"), new long[] {4, 4});
+            byte[] bytes = Files.readAllBytes(npy);
+            Files.write(npy, Arrays.copyOf(bytes, bytes.length - 4));
+            return args("plan", "--dialect", "numpy", "--input", npy.toString());
+        });
+        cases.put("source-npy-dtype", d -> args("plan", "--dialect", "numpy", "--input",
+                NpyFiles.write(d.resolve("objects.npy"), "|O", new long[] {1}, new byte[8]).toString()));
+        cases.put("source-heap-limit", d -> args("plan", "--dialect", "numpy", "--input",
+                NpyFiles.write(d.resolve("huge.npy"), "<f8", new long[] {1L << 28}, new byte[8]).toString()));
+        cases.put("source-arrow-column", d -> {
+            Path arrow = d.resolve("tensors.arrow");
+            try (InputStream in = ErrorCatalogueTest.class.getResourceAsStream("/fixtures/arrow/tensors.arrow")) {
+                Files.write(arrow, in.readAllBytes());
+            }
+            return args("expand", "--input", arrow.toString(), "--column", "weights", "--dialect", "numpy",
+                    "--output", d.resolve("out").toString());
+        });
+        cases.put("input-missing", d -> args("plan", "--dialect", "numpy", "--input",
+                d.resolve("missing.npy").toString()));
+        cases.put("input-directory", d -> args("plan", "--dialect", "numpy", "--input", d.toString()));
+        cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
+        cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
+        cases.put("output-exists", d -> {
+            Files.createDirectories(d.resolve("out"));
+            Files.writeString(d.resolve("out").resolve("notes.txt"), "mine");
+            return expand(d, "6,8");
+        });
+        cases.put("output-not-ours", d -> {
+            Files.createDirectories(d.resolve("out"));
+            Files.writeString(d.resolve("out").resolve("notes.txt"), "mine");
+            return expand(d, "6,8", "--overwrite");
+        });
+        cases.put("output-file", d -> {
+            Files.writeString(d.resolve("out"), "mine");
+            return expand(d, "6,8", "--overwrite");
+        });
+        cases.put("output-symlink", d -> {
+            Files.createDirectories(d.resolve("real"));
+            Files.createSymbolicLink(d.resolve("out"), d.resolve("real"));
+            return expand(d, "6,8", "--overwrite");
+        });
+        cases.put("output-under-file", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape",
+                "6,8", "--output", d.resolve("row.npy").resolve("out").toString()));
+        cases.put("output-scheme", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape", "6,8",
+                "--output", "nosuch://host/out"));
+        cases.put("output-free-space", d -> expand(d, "35184372088832,8", "--max-output", "none"));
+        cases.put("manifest-malformed", d -> {
+            Path dataset = Files.createDirectories(d.resolve("ds"));
+            Files.writeString(dataset.resolve("_manifest.json"), "{\"format_version\": 1,");
+            return args("inspect", dataset.toString());
+        });
+        cases.put("manifest-path-outside", d -> {
+            Path dataset = Files.createDirectories(d.resolve("ds"));
+            Files.writeString(dataset.resolve("_manifest.json"), manifest("../part-00000.arrow", 1));
+            return args("inspect", dataset.toString());
+        });
+        cases.put("manifest-version", d -> {
+            Path dataset = Files.createDirectories(d.resolve("ds"));
+            Files.writeString(dataset.resolve("_manifest.json"), manifest("part-00000.arrow", 2));
+            return args("verify", dataset.toString());
+        });
+        cases.put("dataset-missing", d -> args("inspect", d.resolve("nothing").toString()));
+        cases.put("dataset-file", d -> args("verify", source(d)));
+        cases.put("dataset-not-a-dataset", d -> args("inspect", Files.createDirectories(d.resolve("empty"))
+                .toString()));
+        cases.put("dataset-incomplete", d -> {
+            Path dataset = Files.createDirectories(d.resolve("ds"));
+            Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);
+            return args("export", dataset.toString(), "--npy", d.resolve("x.npy").toString());
+        });
+        return cases;
+    }
+
+    private static String[] args(String... args) {
+        return args;
+    }
+
+    private static String source(Path d) throws IOException {
+        Path row = d.resolve("row.npy");
+        return (Files.exists(row) ? row : NpyFiles.int32(row, new long[] {1, 8})).toString();
+    }
+
+    private static String[] expand(Path d, String shape, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("expand", "--input", source(d), "--dialect", "numpy", "--shape",
+                shape, "--output", d.resolve("out").toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    /** A manifest of one file of 8 rows, otherwise valid. */
+    private static String manifest(String path, int formatVersion) {
+        return """
+                {"format_version": %d, "tool_version": "0.1.0", "created": "2026-11-20T23:00:00Z",
+                 "request": {"dialect": "numpy", "shape": "[8,3]"},
+                 "inputs": [{"path": "in.npy", "shape": [1, 3], "dtype": "float32"}],
+                 "shape": [8, 3], "dtype": "float32", "elements": 24, "bytes": 96, "row_dims": 1, "row_shape": [3],
+                 "rows": 8, "format": "arrow", "compression": "none", "partitions": 1,
+                 "files": [{"path": "%s", "partition": 0, "first_row": 0, "rows": 8, "bytes": 1234,
+                            "crc32c": "0a1b2c3d", "executor_id": "1", "host": "localhost"}]}
+                """.formatted(formatVersion, path);
+    }
+
+    static List<Entry> entries() throws IOException {
+        String text = Files.readString(CATALOGUE, StandardCharsets.UTF_8);
+        List<Entry> entries = new ArrayList<>();
+        Matcher matcher = ENTRY.matcher(text);
+        while (matcher.find()) {
+            entries.add(new Entry(matcher.group(1), matcher.group(2), Integer.parseInt(matcher.group(3)),
+                    matcher.group(4)));
+        }
+        return entries;
+    }
+
+    static Stream<Arguments> documented() throws IOException {
+        return entries().stream().map(entry -> Arguments.of(entry.id(), entry));
+    }
+
+    @Test
+    void everyDocumentedErrorHasACaseAndEveryCaseIsDocumented() throws IOException {
+        String text = Files.readString(CATALOGUE, StandardCharsets.UTF_8);
+        List<String> headings = Pattern.compile("^### `([a-z0-9-]+)`", Pattern.MULTILINE).matcher(text).results()
+                .map(result -> result.group(1)).toList();
+        List<String> elsewhere = ELSEWHERE.matcher(text).results().map(result -> result.group(1)).toList();
+        List<String> run = entries().stream().map(Entry::id).toList();
+
+        assertThat(headings).doesNotHaveDuplicates();
+        assertThat(run).as("entries with a message").containsExactlyInAnyOrderElementsOf(cases().keySet());
+        assertThat(elsewhere).as("entries tested elsewhere").containsExactlyInAnyOrderElementsOf(
+                ELSEWHERE_TESTS.keySet());
+        assertThat(headings).as("every entry has a message or names its test").hasSize(run.size() + elsewhere.size());
+    }
+
+    @Test
+    void theTestsNamedForTheOtherEntriesExist() throws Exception {
+        String text = Files.readString(CATALOGUE, StandardCharsets.UTF_8);
+        Matcher matcher = ELSEWHERE.matcher(text);
+        while (matcher.find()) {
+            String named = matcher.group(4) + "#" + matcher.group(5);
+            assertThat(named).as(matcher.group(1)).isEqualTo(ELSEWHERE_TESTS.get(matcher.group(1)));
+            Class<?> test = Class.forName(ErrorCatalogueTest.class.getPackageName() + "." + matcher.group(4));
+            assertThat(Arrays.stream(test.getDeclaredMethods()).map(Method::getName)).as(named)
+                    .contains(matcher.group(5));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("documented")
+    void printsTheDocumentedLine(String id, Entry entry) throws IOException {
+        Path scratch = Files.createDirectories(dir.resolve(id));
+        String[] args = cases().get(id).args(scratch);
+        Pattern expected = Pattern.compile(Pattern.quote(entry.message())
+                .replace("{dir}", "\\E" + Pattern.quote(scratch.toString()) + "\\Q")
+                .replace("{any}", "\\E.*\\Q"));
+
+        CliRun text = CliRun.of(args);
+        assertThat(text.exitCode()).isEqualTo(entry.exitCode());
+        assertThat(text.out()).isEmpty();
+        assertThat(text.err()).endsWith("\n").hasLineCount(1);
+        assertThat(text.err().strip()).matches(expected);
+
+        if (args.length > 0) {
+            String[] withJson = Arrays.copyOf(args, args.length + 1);
+            withJson[args.length] = "--json";
+            CliRun json = CliRun.of(withJson);
+            assertThat(json.exitCode()).isEqualTo(entry.exitCode());
+            JsonNode error = json.json().get("error");
+            assertThat(error.get("kind").asText()).isEqualTo(entry.kind());
+            assertThat(error.get("message").asText()).matches(expected);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.spark.DatasetFiles;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --overwrite} never reaches out of the output directory through a symbolic link, wherever the link is. Each
+ * output here looks like one of ours (only names our jobs write, as an interrupted run leaves them) except for the
+ * link, so only the link check stands between the run and a deletion outside. Refused runs start no Spark.
+ */
+class OverwriteSafetyTest {
+    @TempDir
+    Path dir;
+
+    private Path source;
+    private Path elsewhere;
+
+    @BeforeEach
+    void writeFiles() throws Exception {
+        source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        // someone else's files, shaped like a dataset of ours
+        elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("part-00000.arrow"), "precious");
+    }
+
+    private static String notOurs(Path output) {
+        return "Cannot overwrite '" + output + "': it is neither empty nor a tensor-broadcast dataset (it holds files"
+                + " a tensor-broadcast job does not write, or a _manifest.json that is not ours); --overwrite only"
+                + " replaces an empty directory or a tensor-broadcast dataset\n";
+    }
+
+    @Test
+    void aLinkedPartFileIsNotOurs() throws Exception {
+        Path output = Files.createDirectories(dir.resolve("out"));
+        Files.writeString(output.resolve("part-00001.arrow"), "ours");
+        Files.createSymbolicLink(output.resolve("part-00000.arrow"), elsewhere.resolve("part-00000.arrow"));
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(elsewhere.resolve("part-00000.arrow"))).isEqualTo("precious");
+        assertThat(DatasetFiles.names(output)).containsExactlyInAnyOrder("part-00000.arrow", "part-00001.arrow");
+    }
+
+    @Test
+    void aLinkedNumberedDatasetIsNotOurs() throws Exception {
+        // broadcast-tensors writes output/0, output/1: a link named 0 must not make output/0 the link's target
+        Path output = Files.createDirectories(dir.resolve("pair"));
+        Files.createDirectories(output.resolve("1"));
+        Files.writeString(output.resolve("1").resolve("part-00000.arrow"), "ours");
+        Files.createSymbolicLink(output.resolve("0"), elsewhere);
+
+        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
+                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(elsewhere.resolve("part-00000.arrow"))).isEqualTo("precious");
+        assertThat(Files.isSymbolicLink(output.resolve("0"))).isTrue();
+    }
+
+    @Test
+    void aLinkedTemporaryDirectoryIsNotOurs() throws Exception {
+        // Spark's _temporary is one of our names and is deleted recursively: as a link it would empty its target
+        Path output = Files.createDirectories(dir.resolve("out"));
+        Files.createSymbolicLink(output.resolve("_temporary"), elsewhere);
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(elsewhere.resolve("part-00000.arrow"))).isEqualTo("precious");
+    }
+}
