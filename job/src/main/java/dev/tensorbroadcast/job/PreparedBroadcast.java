@@ -7,6 +7,8 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.RowDatasets;
@@ -126,20 +128,38 @@ public final class PreparedBroadcast {
         return manifests;
     }
 
+    /**
+     * Computes the broadcast of source {@code input} batch by batch and discards it (the null sink,
+     * {@code --format null}): writes nothing and needs no output.
+     */
+    public DiscardedDataset discard(SparkSession spark, JobProgress progress, int input) {
+        checkInput(input, "compute");
+        return DiscardJob.of(tensors.get(input), plan.copyProgram(input), partitions.get(input),
+                description(input, DiscardJob.FORMAT_NAME)).run(spark, progress);
+    }
+
     public Dataset<Row> toDataset(SparkSession spark, int input) {
+        checkInput(input, "give");
+        return RowDatasets.of(spark, tensors.get(input), plan.copyProgram(input), partitions.get(input));
+    }
+
+    private void checkInput(int input, String verb) {
         if (input < 0 || input >= tensors.size()) {
-            throw new InvalidRequestException("Cannot give input " + input + " as a dataset: there are "
+            throw new InvalidRequestException("Cannot " + verb + " input " + input + " as a dataset: there are "
                     + tensors.size() + " inputs, numbered from 0");
         }
-        return RowDatasets.of(spark, tensors.get(input), plan.copyProgram(input), partitions.get(input));
     }
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
+        return description(input, broadcast.format().formatName());
+    }
+
+    private String description(int input, String format) {
         String inputs = tensors.size() == 1 ? "" : " input " + input + " of " + tensors.size();
         return "tensor-broadcast " + plan.dialect().dialectName() + inputs + ": "
                 + tensors.get(input).shape().toList() + " to " + plan.output().toList() + " "
-                + tensors.get(input).dtype().typeName() + " (" + broadcast.format() + ")";
+                + tensors.get(input).dtype().typeName() + " (" + format + ")";
     }
 
     private OutputDirectory requireOutput() {

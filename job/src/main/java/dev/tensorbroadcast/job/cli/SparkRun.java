@@ -10,7 +10,9 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -37,10 +39,12 @@ final class SparkRun {
 
     /** Applies the shared options to a request that has its sources and dialect arguments. */
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
-        builder.output(write.output)
-                .format(OutputFormat.parse(write.format))
-                .compression(OutputCompression.parse(write.compression))
-                .overwrite(write.overwrite);
+        if (!write.discards()) {
+            builder.output(write.output)
+                    .format(OutputFormat.parse(write.format))
+                    .compression(OutputCompression.parse(write.compression))
+                    .overwrite(write.overwrite);
+        }
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         if (write.column != null) {
@@ -52,6 +56,9 @@ final class SparkRun {
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
         PreparedBroadcast prepared = broadcast.prepare(new Configuration());
+        if (write.discards()) {
+            return discard(prepared);
+        }
         Path target = prepared.outputPath().orElseThrow();
         if (!output.json) {
             err.println(announcement(prepared, target, perInput));
@@ -69,6 +76,35 @@ final class SparkRun {
             for (int i = 0; i < manifests.size(); i++) {
                 Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
                 text.println(summary(manifests.get(i), directory, seconds));
+            }
+        });
+        return ExitCode.OK;
+    }
+
+    /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
+    private int discard(PreparedBroadcast prepared) {
+        if (!output.json) {
+            err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %d partitions and discarding it",
+                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    ByteSize.format(prepared.outputBytes()), prepared.partitions(0).partitionCount()));
+            err.flush();
+        }
+        long start = System.nanoTime();
+        List<DiscardedDataset> results = new ArrayList<>();
+        JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            for (int i = 0; i < prepared.inputCount(); i++) {
+                results.add(prepared.discard(session.spark(), progress, i));
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        output.emit(out, () -> DiscardJson.of(results, seconds), text -> {
+            for (DiscardedDataset result : results) {
+                text.println(String.format(Locale.ROOT,
+                        "computed and discarded %s %s: %d rows, %s of values in %d partitions, in %.1f s (%s/s)",
+                        ManifestShapes.shape(result.shape()).toList(), result.dtype(), result.rows(), ByteSize.format(result.filledBytes()),
+                        result.partitions().size(), seconds,
+                        ByteSize.format(seconds > 0 ? (long) (result.filledBytes() / seconds) : result.filledBytes())));
             }
         });
         return ExitCode.OK;
