@@ -11,10 +11,12 @@ import java.util.List;
 final class DiscardJson {
     private DiscardJson() {}
 
-    static ObjectNode of(List<DiscardedDataset> results, double seconds) {
+    /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */
+    static ObjectNode of(List<DiscardedDataset> results, double seconds, double jobSeconds) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("format", DiscardJob.FORMAT_NAME);
         json.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        json.put("job_seconds", Math.round(jobSeconds * 1000) / 1000.0);
         if (results.size() == 1) {
             json.setAll(dataset(results.get(0)));
         } else {

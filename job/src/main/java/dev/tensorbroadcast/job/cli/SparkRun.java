@@ -67,12 +67,15 @@ final class SparkRun {
         long start = System.nanoTime();
         List<Manifest> manifests;
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            jobStart = System.nanoTime();
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        output.emit(out, () -> json(manifests, target, perInput, seconds), text -> {
+        double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
+        output.emit(out, () -> json(manifests, target, perInput, seconds, jobSeconds), text -> {
             for (int i = 0; i < manifests.size(); i++) {
                 Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
                 text.println(summary(manifests.get(i), directory, seconds));
@@ -92,13 +95,16 @@ final class SparkRun {
         long start = System.nanoTime();
         List<DiscardedDataset> results = new ArrayList<>();
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {
                 results.add(prepared.discard(session.spark(), progress, i));
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        output.emit(out, () -> DiscardJson.of(results, seconds), text -> {
+        double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
+        output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
             for (DiscardedDataset result : results) {
                 text.println(String.format(Locale.ROOT,
                         "computed and discarded %s %s: %d rows, %s of values in %d partitions, in %.1f s (%s/s)",
@@ -130,10 +136,13 @@ final class SparkRun {
                 ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
     }
 
-    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds) {
+    /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */
+    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds,
+            double jobSeconds) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("output", target.toString());
         json.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        json.put("job_seconds", Math.round(jobSeconds * 1000) / 1000.0);
         if (perInput) {
             ArrayNode datasets = json.putArray("datasets");
             for (int i = 0; i < manifests.size(); i++) {
