@@ -49,7 +49,9 @@ has_tool() { [[ ",$tools," == *",$1,"* ]]; }
 echo "building (once, before measuring)..." >&2
 (cd "$root" && mvn -B -q -o -DskipTests -pl job,benchmarks -am package dependency:build-classpath \
     -Dmdep.outputFile=target/classpath.txt >/dev/null)
-"$root/tensor-broadcast" --version >/dev/null # the launcher's own up-to-date check, outside the timings
+# the launcher's own up-to-date check and its class-data sharing archive, outside the timings
+"$root/tensor-broadcast" expand --input "$root/examples/row4096.npy" --dialect numpy --shape 4,4096 --format null \
+    --json >/dev/null 2>&1
 read -r -a spark_jvm <<<"$(sed -n 's:.*<spark.jvm.options>\(.*\)</spark.jvm.options>.*:\1:p' "$root/pom.xml")"
 bench_cp="$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")"
 
