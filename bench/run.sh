@@ -4,30 +4,34 @@
 # the next repetition), outputs are deleted between runs, and every file a tool writes is fsynced inside its timing.
 # Writes a Markdown section into docs/benchmarks.md (replacing the previous one) and docs/benchmarks-e2e.png.
 #
-#   bench/run.sh [--size 8g] [--parquet-size 4g] [--patterns all|rows,inner,middle] [--reps 1]
-#                [--tools dd,numpy,arrow,arrow-lz4,null,parquet,sparksql,scaling] [--master 'local[*]']
-#                [--dir /tmp/tb-bench] [--out docs]
+#   bench/run.sh [--size 8g] [--parquet-size 4g] [--scaling-size 32g] [--patterns all|rows,inner,middle] [--reps 1]
+#                [--tools dd,numpy,arrow,arrow-lz4,null,parquet,sparksql,parquet-zstd,sparksql-zstd,scaling]
+#                [--master 'local[*]'] [--dir /tmp/tb-bench] [--out docs] [--append]
 #
 # --master is passed to every Spark tool (ours and the Spark SQL peer): e.g. a local cluster's spark:// URL.
+# --append keeps the previous run's results (docs/benchmarks-e2e.tsv) of the tools this run does not measure, so a
+# rerun of some tools updates the report; ratios still pair only runs of one invocation and repetition.
 # Needs python3 with numpy (the numpy peer and the source files), GNU dd and sync; builds with Maven once, before
 # measuring (the measured runs start java only).
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-size=8g parquet_size= patterns=all reps=1 master='local[*]' dir=/tmp/tb-bench out="$root/docs"
-tools=dd,numpy,arrow,arrow-lz4,null,parquet,sparksql,scaling
+size=8g parquet_size= scaling_size= patterns=all reps=1 master='local[*]' dir=/tmp/tb-bench out="$root/docs" append=
+tools=dd,numpy,arrow,arrow-lz4,null,parquet,sparksql,parquet-zstd,sparksql-zstd,scaling
 numpy_script=${NUMPY_BASELINE:-$root/../shared/bench/numpy_baseline.py}
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --size) size=$2; shift 2 ;;
         --parquet-size) parquet_size=$2; shift 2 ;;
+        --scaling-size) scaling_size=$2; shift 2 ;;
+        --append) append=1; shift ;;
         --patterns) patterns=$2; shift 2 ;;
         --reps) reps=$2; shift 2 ;;
         --tools) tools=$2; shift 2 ;;
         --master) master=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
         --out) out=$(readlink -f "$2"); shift 2 ;;
-        -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench/run.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
     esac
 done
@@ -43,6 +47,8 @@ bytes_of() { # 8g, 512m, 1073741824
 }
 bytes=$(bytes_of "$size")
 pbytes=$(bytes_of "${parquet_size:-$(( bytes / 2 ))}")
+# the null sink writes nothing, so it scales over more bytes: the first job's fixed cost (~1 s) would dominate
+sbytes=$(bytes_of "${scaling_size:-$(( bytes * 4 ))}")
 has_tool() { [[ ",$tools," == *",$1,"* ]]; }
 [[ -f $numpy_script ]] || { echo "bench/run.sh: no numpy baseline at $numpy_script (set NUMPY_BASELINE)" >&2; exit 2; }
 
@@ -59,15 +65,21 @@ rm -rf "$dir"; mkdir -p "$dir/src"
 results="$dir/results.tsv"; : >"$results"
 log="$dir/log.txt"; : >"$log"
 
-# the inputs of each pattern, with the numpy baseline's values (arange % 1000003, float32)
-python3 - "$dir/src" "$(( bytes / 16384 ))" <<'PY'
-import sys, numpy as np
-d, n = sys.argv[1], int(sys.argv[2])
-v = lambda k, s: (np.arange(k, dtype=np.int64) % 1000003).astype(np.float32).reshape(s)
-np.save(f"{d}/rows.npy", v(4096, (1, 4096)))
-np.save(f"{d}/inner.npy", v(n, (n, 1)))
-np.save(f"{d}/middle.npy", v(64 * 256, (64, 1, 256)))
-PY
+trap 'echo "bench/run.sh: failed at line $LINENO (log: $log)" >&2' ERR
+
+# the input of a pattern for an output of b bytes, with the numpy baseline's values (arange % 1000003, float32):
+# the inner pattern's input has one element per output row, so each output size has its own
+source_for() { # pattern bytes
+    local file in_shape
+    read -r in_shape _ <<<"$(shapes "$1" "$2")"
+    file="$dir/src/$1-${in_shape//,/x}.npy"
+    if [[ ! -f $file ]]; then
+        python3 -c 'import sys, numpy as np; s = tuple(int(v) for v in sys.argv[2].split(","));
+np.save(sys.argv[1], (np.arange(int(np.prod(s)), dtype=np.int64) % 1000003).astype(np.float32).reshape(s))' \
+            "$file" "$in_shape"
+    fi
+    echo "$file"
+}
 
 # pattern -> input shape, output shape for a byte count (float32)
 shapes() {
@@ -93,7 +105,7 @@ ours() { # rep pattern tool bytes master extra-args...
     local in_shape shape json t0 t1 t2 job output="$dir/out"
     read -r in_shape shape <<<"$(shapes "$pattern" "$b")"
     rm -rf "$output"
-    local args=(expand --input "$dir/src/$pattern.npy" --dialect numpy --shape "$shape" --master "$m" --json "$@")
+    local args=(expand --input "$(source_for "$pattern" "$b")" --dialect numpy --shape "$shape" --master "$m" --json "$@")
     [[ " $* " == *" null "* ]] || args+=(--output "$output")
     t0=$(now)
     json=$("$root/tensor-broadcast" "${args[@]}" 2>>"$log")
@@ -104,6 +116,22 @@ ours() { # rep pattern tool bytes master extra-args...
     record "$rep" "$pattern" "$tool" "$b" "$(echo "$t2 - $t0" | bc)" "$(echo "$job + $t2 - $t1" | bc)"
     echo "$tool $pattern: $json" | cut -c1-400 >>"$log"
     rm -rf "$output"
+}
+
+# the Spark SQL peer: its whole process, then fdatasync of its files
+peer() { # rep pattern tool codec
+    local rep=$1 pattern=$2 tool=$3 codec=$4 partitions t0 t1 t2 job
+    rm -rf "$dir/sparksql"
+    partitions=$(( (pbytes + (128 << 20) - 1) / (128 << 20) ))
+    t0=$(now)
+    job=$(java "${spark_jvm[@]}" -cp "$bench_cp" dev.tensorbroadcast.benchmarks.endtoend.SparkSqlPeer \
+        "$pattern" "$(peer_size "$pattern" "$pbytes")" "$partitions" "$dir/sparksql" "$master" "$codec" \
+        2>>"$log" | sed -n 's/^job_seconds //p')
+    t1=$(now)
+    sync -d "$dir"/sparksql/part-*
+    t2=$(now)
+    record "$rep" "$pattern" "$tool" "$pbytes" "$(echo "$t2 - $t0" | bc)" "$(echo "$job + $t2 - $t1" | bc)"
+    rm -rf "$dir/sparksql"
 }
 
 for ((rep = 1; rep <= reps; rep++)); do
@@ -127,39 +155,40 @@ for ((rep = 1; rep <= reps; rep++)); do
         has_tool arrow-lz4 && ours "$rep" "$pattern" arrow-lz4 "$bytes" "$master" --compression lz4
         has_tool null && ours "$rep" "$pattern" null "$bytes" "$master" --format null
         has_tool parquet && ours "$rep" "$pattern" parquet "$pbytes" "$master" --format parquet
-        if has_tool sparksql; then
-            rm -rf "$dir/sparksql"
-            partitions=$(( (pbytes + (128 << 20) - 1) / (128 << 20) ))
-            t0=$(now)
-            job=$(java "${spark_jvm[@]}" -cp "$bench_cp" dev.tensorbroadcast.benchmarks.endtoend.SparkSqlPeer \
-                "$pattern" "$(peer_size "$pattern" "$pbytes")" "$partitions" "$dir/sparksql" "$master" none \
-                2>>"$log" | sed -n 's/^job_seconds //p')
-            t1=$(now)
-            sync -d "$dir"/sparksql/part-*
-            t2=$(now)
-            record "$rep" "$pattern" sparksql "$pbytes" "$(echo "$t2 - $t0" | bc)" "$(echo "$job + $t2 - $t1" | bc)"
-            rm -rf "$dir/sparksql"
-        fi
+        has_tool sparksql && peer "$rep" "$pattern" sparksql none
+        has_tool parquet-zstd && ours "$rep" "$pattern" parquet-zstd "$pbytes" "$master" --format parquet \
+            --compression zstd
+        has_tool sparksql-zstd && peer "$rep" "$pattern" sparksql-zstd zstd
         if has_tool scaling; then
-            ours "$rep" "$pattern" null-local1 "$bytes" 'local[1]' --format null
-            ours "$rep" "$pattern" null-local2 "$bytes" 'local[2]' --format null
+            ours "$rep" "$pattern" null-local1 "$sbytes" 'local[1]' --format null
+            ours "$rep" "$pattern" null-local2 "$sbytes" 'local[2]' --format null
         fi
     done
 done
 
 conditions="$dir/conditions.md"
 {
-    echo "## Side by side (bench/run.sh)"
-    echo
-    echo "Written by \`bench/run.sh --size $size --parquet-size ${parquet_size:-$(( pbytes >> 20 ))m} --patterns $patterns --reps $reps --tools $tools --master '$master'\`"
+    echo "Written by \`bench/run.sh --size $size --parquet-size ${parquet_size:-$(( pbytes >> 20 ))m} --scaling-size ${scaling_size:-$(( sbytes >> 20 ))m} --patterns $patterns --reps $reps --tools $tools --master '$master'${append:+ --append}\`"
     echo "on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)),"
     echo "$(free -g | awk '/^Mem:/ {print $2}') GiB RAM, $(java -version 2>&1 | head -n 1), numpy $(python3 -c 'import numpy; print(numpy.__version__)'),"
     echo "output directory $dir on $(df -h "$dir" | awk 'NR == 2 {print $1 " (" $4 " free)"}'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
     echo "Page cache not dropped (no root drop_caches here): each tool's files are fsynced inside its time, outputs"
     echo "deleted after each run. Patterns: rows \`[1,4096]->[N,4096]\`, inner \`[N,1]->[N,4096]\`, middle"
-    echo "\`[64,1,256]->[64,K,256]\`, float32; Parquet and Spark SQL uncompressed, 128 MiB partitions for both."
+    echo "\`[64,1,256]->[64,K,256]\`, float32; Parquet and Spark SQL uncompressed (-zstd: ZSTD pages), 128 MiB"
+    echo "partitions for both."
+    echo
 } >"$conditions"
 mkdir -p "$out"
+if [[ -n $append && -f "$out/benchmarks-e2e.tsv" ]]; then
+    # earlier results of the tools not measured now, then this run's; the runs' conditions one after the other
+    awk -F'\t' -v tools=",$tools," 'index(tools, "," $3 ",") == 0 && !($3 ~ /^null-local/ && tools ~ /,scaling,/)' \
+        "$out/benchmarks-e2e.tsv" >"$dir/merged.tsv"
+    cat "$results" >>"$dir/merged.tsv"
+    mv "$dir/merged.tsv" "$results"
+    [[ -f "$out/benchmarks-e2e-runs.md" ]] && cat "$out/benchmarks-e2e-runs.md" "$conditions" >"$dir/runs.md" \
+        && mv "$dir/runs.md" "$conditions"
+fi
+cp "$conditions" "$out/benchmarks-e2e-runs.md"
 java -cp "$bench_cp" dev.tensorbroadcast.benchmarks.endtoend.BenchReport "$results" "$conditions" \
     "$out/benchmarks.md" "$out/benchmarks-e2e.png"
 cp "$results" "$out/benchmarks-e2e.tsv"

@@ -48,17 +48,19 @@ public final class BenchReport {
     private enum Measure { WALL_TIME, WALL_SPEED, JOB_SPEED, JOB_VS_DD }
 
     private static final List<String> TOOLS = List.of("dd", "numpy", "arrow", "arrow-lz4", "null", "parquet",
-            "sparksql", "null-local1", "null-local2");
-    private static final Map<String, String> TOOL_NAMES = Map.of(
-            "dd", "dd conv=fdatasync (disk limit)",
-            "numpy", "numpy np.save(broadcast_to) + fsync",
-            "arrow", "tensor-broadcast Arrow IPC",
-            "arrow-lz4", "tensor-broadcast Arrow IPC LZ4",
-            "null", "tensor-broadcast --format null",
-            "parquet", "tensor-broadcast Parquet",
-            "sparksql", "Spark SQL range + write.parquet",
-            "null-local1", "--format null, local[1]",
-            "null-local2", "--format null, local[2]");
+            "sparksql", "parquet-zstd", "sparksql-zstd", "null-local1", "null-local2");
+    private static final Map<String, String> TOOL_NAMES = Map.ofEntries(
+            Map.entry("dd", "dd conv=fdatasync (disk limit)"),
+            Map.entry("numpy", "numpy np.save(broadcast_to) + fsync"),
+            Map.entry("arrow", "tensor-broadcast Arrow IPC"),
+            Map.entry("arrow-lz4", "tensor-broadcast Arrow IPC LZ4"),
+            Map.entry("null", "tensor-broadcast --format null"),
+            Map.entry("parquet", "tensor-broadcast Parquet"),
+            Map.entry("sparksql", "Spark SQL range + write.parquet"),
+            Map.entry("parquet-zstd", "tensor-broadcast Parquet ZSTD"),
+            Map.entry("sparksql-zstd", "Spark SQL write.parquet ZSTD"),
+            Map.entry("null-local1", "--format null, local[1]"),
+            Map.entry("null-local2", "--format null, local[2]"));
     private static final List<Target> TARGETS = List.of(
             new Target("Arrow IPC time vs numpy (whole process)", "arrow", "numpy", Measure.WALL_TIME, true, 1.2),
             new Target("Arrow IPC LZ4 time vs numpy (whole process)", "arrow-lz4", "numpy", Measure.WALL_TIME, true,
@@ -66,6 +68,8 @@ public final class BenchReport {
             new Target("Arrow IPC throughput after start-up vs dd", "arrow", "dd", Measure.JOB_VS_DD, false, 0.8),
             new Target("Parquet speed vs Spark SQL (whole process)", "parquet", "sparksql", Measure.WALL_SPEED, false,
                     10),
+            new Target("Parquet ZSTD speed vs Spark SQL ZSTD (whole process)", "parquet-zstd", "sparksql-zstd",
+                    Measure.WALL_SPEED, false, 10),
             new Target("null sink local[2] vs local[1] (after start-up)", "null-local2", "null-local1",
                     Measure.JOB_SPEED, false, 1.7));
 

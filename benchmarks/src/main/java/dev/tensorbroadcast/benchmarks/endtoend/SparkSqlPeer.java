@@ -46,7 +46,7 @@ public final class SparkSqlPeer {
                     lit(values(ROW)).as("tensor"));
             // [N,1] -> [N,4096]: row i repeats source element i
             case "inner" -> spark.range(0, size, 1, partitions).select(col("id").as("index"),
-                    array_repeat(element_at(lit(values(Math.toIntExact(size))), col("id").plus(1)), ROW)
+                    array_repeat(element_at(lit(values(Math.toIntExact(size))), col("id").plus(1).cast("int")), ROW)
                             .as("tensor"));
             // [64,1,256] -> [64,K,256]: row r (of 64*K rows of 256) is source block r / K
             case "middle" -> spark.range(0, MIDDLE_OUTER * size, 1, partitions).select(col("id").as("index"),
