@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.List;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -114,8 +113,7 @@ public final class ArrowTensorFileWriter {
     }
 
     private CompressionCodec.Factory codecFactory() {
-        return compression == IpcCompression.NONE ? NoCompressionCodec.Factory.INSTANCE
-                : CommonsCompressionFactory.INSTANCE;
+        return compression == IpcCompression.NONE ? NoCompressionCodec.Factory.INSTANCE : IpcCodecs.INSTANCE;
     }
 
     /** Rows per batch: about {@link #batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */

@@ -18,10 +18,12 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The vectors of one output file ({@code index} and {@code tensor}), allocated once for the largest batch and
- * refilled by the kernel for each batch, whichever format then writes them. It owns its allocator: close it.
+ * refilled by the kernel for each batch, whichever format then writes them. Close it: the thread keeps its vectors
+ * for the next batch of the same schema (one set per thread).
  */
 public final class TensorBatch implements AutoCloseable {
     /**
@@ -62,17 +64,37 @@ public final class TensorBatch implements AutoCloseable {
     private final TensorKernel kernel;
     private final Partition partition;
     private final int rowsPerBatch;
+    private final int capacityRows;
     private final BufferAllocator allocator;
     private final VectorSchemaRoot root;
     private final long rowElements;
     private final BigIntVector index;
     private final FieldVector values;
 
+    /**
+     * The vectors of the last batch this thread closed, kept for the next file of the same schema: new memory costs
+     * about 0.5 s/GiB on first touch here, and every file would otherwise allocate (and the allocator return to the
+     * system) its whole batch again. One set per thread, so memory stays bounded by threads times the batch size.
+     */
+    private static final ThreadLocal<Spare> SPARE = new ThreadLocal<>();
+
+    /** Vectors allocated for {@code rows} rows of {@code schema}, with the allocator that owns them. */
+    private record Spare(Schema schema, int rows, BufferAllocator allocator, VectorSchemaRoot root) {
+        void close() {
+            try {
+                root.close();
+            } finally {
+                allocator.close();
+            }
+        }
+    }
+
     private TensorBatch(TensorKernel kernel, Partition partition, int rowsPerBatch, BufferAllocator allocator,
-            VectorSchemaRoot root) {
+            VectorSchemaRoot root, int capacityRows, boolean fresh) {
         this.kernel = kernel;
         this.partition = partition;
         this.rowsPerBatch = rowsPerBatch;
+        this.capacityRows = capacityRows;
         this.allocator = allocator;
         this.root = root;
         DType dtype = kernel.dtype();
@@ -82,6 +104,10 @@ public final class TensorBatch implements AutoCloseable {
         FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
                 : (FixedSizeListVector) tensor;
         this.values = list.getDataVector();
+        if (!fresh) {
+            // every fill rewrites the values and their validity; the index and row validity stay all ones
+            return;
+        }
         index.allocateNew(rowsPerBatch);
         list.setInitialCapacity(rowsPerBatch);
         list.allocateNew();
@@ -113,11 +139,22 @@ public final class TensorBatch implements AutoCloseable {
         }
         int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(),
                 partition.rowCount());
+        Schema schema = ArrowTensorFileWriter.schema(kernel.dtype(), rowShape);
+        Spare spare = SPARE.get();
+        if (spare != null) {
+            SPARE.remove();
+            // strings are sized by the source's longest string, so their data buffer is not reused
+            if (spare.schema().equals(schema) && spare.rows() >= rowsPerBatch && kernel.dtype() != DType.STRING) {
+                return new TensorBatch(kernel, partition, rowsPerBatch, spare.allocator(), spare.root(), spare.rows(),
+                        false);
+            }
+            spare.close();
+        }
         BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = null;
         try {
-            root = VectorSchemaRoot.create(ArrowTensorFileWriter.schema(kernel.dtype(), rowShape), allocator);
-            return new TensorBatch(kernel, partition, rowsPerBatch, allocator, root);
+            root = VectorSchemaRoot.create(schema, allocator);
+            return new TensorBatch(kernel, partition, rowsPerBatch, allocator, root, rowsPerBatch, true);
         } catch (RuntimeException | Error e) {
             if (root != null) {
                 root.close();
@@ -190,12 +227,16 @@ public final class TensorBatch implements AutoCloseable {
         return values;
     }
 
+    /** Keeps the vectors for this thread's next batch of the same schema (see {@link #SPARE}). */
     @Override
     public void close() {
-        try {
-            root.close();
-        } finally {
-            allocator.close();
+        Spare previous = SPARE.get();
+        if (previous != null) {
+            if (previous.root() == root) {
+                return;
+            }
+            previous.close();
         }
+        SPARE.set(new Spare(root.getSchema(), capacityRows, allocator, root));
     }
 }

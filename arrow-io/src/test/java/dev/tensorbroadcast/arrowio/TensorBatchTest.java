@@ -14,6 +14,43 @@ import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Test;
 
 class TensorBatchTest {
+    /** The next file of the same schema on this thread refills the same memory, and gets its own values. */
+    @Test
+    void theNextBatchOfTheSameSchemaReusesTheVectors() {
+        Shape input = Shape.of(3);
+        Shape output = Shape.of(6, 3);
+        // elements 0 and 2 null
+        TensorKernel first = TensorKernel.of(RandomTensors.source(new Random(3), DType.INT32, input,
+                new byte[] {0b010}), RandomTensors.program(input, output));
+        SourceTensor second = RandomTensors.source(new Random(4), DType.INT32, input, false);
+        TensorKernel secondKernel = TensorKernel.of(second, RandomTensors.program(input, output));
+        long address;
+        try (TensorBatch batch = TensorBatch.allocate(first, input, new Partition(0, 0, 6, 3), 1 << 20)) {
+            batch.fill(0, 6);
+            assertThat(batch.values().isNull(0)).isTrue();
+            address = batch.values().getDataBuffer().memoryAddress();
+        }
+        try (TensorBatch batch = TensorBatch.allocate(secondKernel, input, new Partition(1, 2, 4, 3), 1 << 20)) {
+            assertThat(batch.values().getDataBuffer().memoryAddress()).isEqualTo(address);
+            batch.fill(2, 4);
+            for (int i = 0; i < 12; i++) {
+                // no null of the first source survives in the second's values
+                assertThat(batch.values().isNull(i)).as("element %d", i).isFalse();
+                assertThat(batch.values().getObject(i)).isEqualTo(
+                        java.nio.ByteBuffer.wrap(second.values(), (i % 3) * 4, 4)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+            }
+            assertThat(batch.index().get(3)).isEqualTo(5);
+        }
+        // another row shape: new vectors
+        try (TensorBatch batch = TensorBatch.allocate(TensorKernel.of(second, RandomTensors.program(input,
+                Shape.of(2, 3))), input, new Partition(0, 0, 2, 3), 1 << 20)) {
+            batch.fill(0, 2);
+            assertThat(batch.values().getObject(4)).isEqualTo(
+                    java.nio.ByteBuffer.wrap(second.values(), 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+        }
+    }
+
     @Test
     void aFillSetsTheRowCountOfEveryVector() {
         SourceTensor source = RandomTensors.source(new Random(1), DType.COMPLEX64, Shape.of(3), true);

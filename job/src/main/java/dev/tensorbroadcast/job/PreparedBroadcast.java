@@ -8,6 +8,8 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.JobSource;
 import dev.tensorbroadcast.job.spark.LoadedSource;
@@ -200,24 +202,42 @@ public final class PreparedBroadcast {
         return manifests;
     }
 
+    /**
+     * Computes the broadcast of source {@code input} batch by batch and discards it (the null sink,
+     * {@code --format null}): writes nothing and needs no output.
+     */
+    public DiscardedDataset discard(SparkSession spark, JobProgress progress, int input) {
+        return DiscardJob.of(shipped(input, "compute"), plan.copyProgram(input), partitions.get(input),
+                description(input, DiscardJob.FORMAT_NAME)).run(spark, progress);
+    }
+
     public Dataset<Row> toDataset(SparkSession spark, int input) {
+        return RowDatasets.of(spark, shipped(input, "give"), plan.copyProgram(input), partitions.get(input));
+    }
+
+    /** The source tensor of a shipped input; a dataset above the ship threshold is only read by the writing tasks. */
+    private dev.tensorbroadcast.arrowio.SourceTensor shipped(int input, String verb) {
         if (input < 0 || input >= sources.size()) {
-            throw new InvalidRequestException("Cannot give input " + input + " as a dataset: there are "
+            throw new InvalidRequestException("Cannot " + verb + " input " + input + " as a dataset: there are "
                     + sources.size() + " inputs, numbered from 0");
         }
         if (!(sources.get(input) instanceof JobSource.Shipped shipped)) {
-            throw new InvalidRequestException("Cannot give input " + input + " as rows: it is a dataset above the"
-                    + " ship threshold; write it with run, or raise the ship threshold");
+            throw new InvalidRequestException("Cannot " + verb + " input " + input + " as rows: it is a dataset above"
+                    + " the ship threshold; write it with run, or raise the ship threshold");
         }
-        return RowDatasets.of(spark, shipped.tensor(), plan.copyProgram(input), partitions.get(input));
+        return shipped.tensor();
     }
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
+        return description(input, broadcast.format().formatName());
+    }
+
+    private String description(int input, String format) {
         String inputs = sources.size() == 1 ? "" : " input " + input + " of " + sources.size();
         return "tensor-broadcast " + plan.dialect().dialectName() + inputs + ": "
                 + sources.get(input).shape().toList() + " to " + plan.output().toList() + " "
-                + sources.get(input).dtype().typeName() + " (" + broadcast.format() + ")";
+                + sources.get(input).dtype().typeName() + " (" + format + ")";
     }
 
     private OutputDirectory requireOutput() {

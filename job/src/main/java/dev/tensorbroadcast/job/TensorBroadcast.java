@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
+import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
@@ -119,6 +120,14 @@ public final class TensorBroadcast {
     /** Writes the broadcast of every source {@code i} to {@code output/i} (numpy's {@code broadcast_arrays}). */
     public List<Manifest> runAll(SparkSession spark) {
         return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, JobProgress.NONE);
+    }
+
+    /**
+     * Computes the broadcast of the only source batch by batch and discards it (the null sink): measures the
+     * broadcast apart from the disk; the result holds each partition's value checksum. Needs no output.
+     */
+    public DiscardedDataset discard(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, JobProgress.NONE, 0);
     }
 
     /** The broadcast of the only source as rows {@code index bigint, values array<type>}; writes nothing. */

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /** Wiring shared by the subcommands that run Spark. */
 final class SparkCommands {
@@ -8,8 +9,29 @@ final class SparkCommands {
 
     static SparkRun run(CommandSpec spec, WriteOptions write, OutputOptions output) {
         write.partitioning.check(spec);
+        checkOutput(spec, write);
         // a progress line only makes sense on a terminal: System.console() is null when a stream is redirected
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(spec.commandLine().getErr());
         return new SparkRun(write, output, spec.commandLine().getOut(), spec.commandLine().getErr(), interactive);
+    }
+
+    /** The null sink writes nothing, so it takes no output and no codec; every file format needs an output. */
+    private static void checkOutput(CommandSpec spec, WriteOptions write) {
+        if (write.discards()) {
+            if (write.output != null) {
+                throw new ParameterException(spec.commandLine(), "Cannot use --output with --format null: the null"
+                        + " sink writes no files; drop --output, or give --format arrow or parquet");
+            }
+            if (!"none".equals(write.compression)) {
+                throw new ParameterException(spec.commandLine(), "Cannot use --compression " + write.compression
+                        + " with --format null: the null sink writes no files; drop --compression");
+            }
+            if (write.overwrite) {
+                throw new ParameterException(spec.commandLine(), "Cannot use --overwrite with --format null: the"
+                        + " null sink writes no files; drop --overwrite");
+            }
+        } else if (write.output == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--output=<dir>'");
+        }
     }
 }

@@ -10,7 +10,9 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -37,12 +39,14 @@ final class SparkRun {
 
     /** Applies the shared options to a request that has its sources and dialect arguments. */
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
-        builder.output(write.output)
-                .format(OutputFormat.parse(write.format))
-                .compression(OutputCompression.parse(write.compression))
-                .overwrite(write.overwrite)
-                .maxOutputBytes(write.maxOutputBytes())
-                .checkFreeSpace(!write.ignoreFreeSpace);
+        if (!write.discards()) {
+            builder.output(write.output)
+                    .format(OutputFormat.parse(write.format))
+                    .compression(OutputCompression.parse(write.compression))
+                    .overwrite(write.overwrite)
+                    .maxOutputBytes(write.maxOutputBytes())
+                    .checkFreeSpace(!write.ignoreFreeSpace);
+        }
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         if (write.column != null) {
@@ -54,6 +58,9 @@ final class SparkRun {
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
         PreparedBroadcast prepared = broadcast.prepare(new Configuration());
+        if (write.discards()) {
+            return discard(prepared);
+        }
         Path target = prepared.outputPath().orElseThrow();
         if (!output.json) {
             err.println(announcement(prepared, target, perInput));
@@ -62,15 +69,50 @@ final class SparkRun {
         long start = System.nanoTime();
         List<Manifest> manifests;
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            jobStart = System.nanoTime();
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        output.emit(out, () -> json(manifests, target, perInput, seconds), text -> {
+        double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
+        output.emit(out, () -> json(manifests, target, perInput, seconds, jobSeconds), text -> {
             for (int i = 0; i < manifests.size(); i++) {
                 Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
                 text.println(summary(manifests.get(i), directory, seconds));
+            }
+        });
+        return ExitCode.OK;
+    }
+
+    /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
+    private int discard(PreparedBroadcast prepared) {
+        if (!output.json) {
+            err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %d partitions and discarding it",
+                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    ByteSize.format(prepared.outputBytes()), prepared.partitions(0).partitionCount()));
+            err.flush();
+        }
+        long start = System.nanoTime();
+        List<DiscardedDataset> results = new ArrayList<>();
+        JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        long jobStart;
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+            jobStart = System.nanoTime();
+            for (int i = 0; i < prepared.inputCount(); i++) {
+                results.add(prepared.discard(session.spark(), progress, i));
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
+        output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
+            for (DiscardedDataset result : results) {
+                text.println(String.format(Locale.ROOT,
+                        "computed and discarded %s %s: %d rows, %s of values in %d partitions, in %.1f s (%s/s)",
+                        ManifestShapes.shape(result.shape()).toList(), result.dtype(), result.rows(), ByteSize.format(result.filledBytes()),
+                        result.partitions().size(), seconds,
+                        ByteSize.format(seconds > 0 ? (long) (result.filledBytes() / seconds) : result.filledBytes())));
             }
         });
         return ExitCode.OK;
@@ -96,10 +138,13 @@ final class SparkRun {
                 ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
     }
 
-    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds) {
+    /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */
+    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds,
+            double jobSeconds) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("output", target.toString());
         json.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        json.put("job_seconds", Math.round(jobSeconds * 1000) / 1000.0);
         if (perInput) {
             ArrayNode datasets = json.putArray("datasets");
             for (int i = 0; i < manifests.size(); i++) {

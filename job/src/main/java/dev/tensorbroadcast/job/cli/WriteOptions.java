@@ -1,17 +1,21 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.spark.DiscardJob;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where and how a Spark subcommand writes: shared by {@code expand} and {@code broadcast-tensors}. */
 final class WriteOptions {
-    @Option(names = "--output", required = true, paramLabel = "<dir>",
-            description = "The dataset directory: a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
+    /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkCommands}). */
+    @Option(names = "--output", paramLabel = "<dir>",
+            description = "The dataset directory: a local path or a Hadoop URI (hdfs://, s3a://, file:/). "
+                    + "Required, except with --format null.")
     String output;
 
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "arrow",
-            description = "arrow (Arrow IPC files, default) or parquet.")
+            description = "arrow (Arrow IPC files, default), parquet, or null: compute every batch and discard it "
+                    + "(no files, no --output; measures the broadcast apart from the disk).")
     String format;
 
     @Option(names = "--compression", paramLabel = "<codec>", defaultValue = "none",
@@ -47,6 +51,10 @@ final class WriteOptions {
     long maxOutputBytes() {
         return maxOutput.strip().equalsIgnoreCase("none") ? TensorBroadcast.NO_OUTPUT_LIMIT
                 : ByteSize.parse("output limit", maxOutput);
+    }
+
+    boolean discards() {
+        return DiscardJob.FORMAT_NAME.equals(format);
     }
 
     @Option(names = "--column", paramLabel = "<name>",
