@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job.spark;
 
-import static dev.tensorbroadcast.arrowio.source.DatasetFixtures.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,18 +9,9 @@ import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.SourceRead;
-import dev.tensorbroadcast.planner.Dialect;
-import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,9 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * task read only its slice.
  */
 class BatchExpansionTest {
-    private static final int ROW = 256;
-    /** What reading a file costs besides its batches: footer, schema, and the file system's 4 KiB buffer refills. */
-    private static final long OVERHEAD = 12 << 10;
+    private static final int ROW = FeatureTable.ROW;
 
     private static SparkSession spark;
 
@@ -52,47 +40,16 @@ class BatchExpansionTest {
         spark.stop();
     }
 
-    /** Rows 0..9 Arrow IPC (two batches), 10..24 DuckDB Parquet, 25..39 Spark Parquet. */
     private Path features() throws Exception {
-        Path features = Files.createDirectory(dir.resolve("features"));
-        DatasetFixtures.arrowLists(features.resolve("a.arrow"), "tensor", 0, ROW, false, 5, 5);
-        DatasetFixtures.duckdbLists(features.resolve("b.parquet"), 10, 25, ROW, false);
-        List<Row> rows = new ArrayList<>();
-        for (long r = 25; r < 40; r++) {
-            float[] values = new float[ROW];
-            for (int k = 0; k < ROW; k++) {
-                values[k] = value(r, k);
-            }
-            rows.add(RowFactory.create((Object) values));
-        }
-        StructType schema = new StructType().add("tensor", DataTypes.createArrayType(DataTypes.FloatType, false));
-        Path written = dir.resolve("spark-written");
-        spark.createDataFrame(rows, schema).coalesce(1).write().parquet(written.toString());
-        try (Stream<Path> files = Files.list(written)) {
-            Path part = files.filter(file -> file.getFileName().toString().endsWith(".parquet")).findFirst()
-                    .orElseThrow();
-            Files.move(part, features.resolve("c-spark.parquet"));
-        }
-        Files.writeString(features.resolve("_SUCCESS"), "");
-        return features;
+        return FeatureTable.write(dir.resolve("features"), spark);
     }
 
     private TensorBroadcast.Builder expand(Path features, Path output) {
-        return TensorBroadcast.builder().source(features.toString()).rowShape(Shape.of(1, ROW))
-                .dialect(Dialect.PYTORCH).shape(-1, 3, ROW).partitions(4).output(output.toString());
+        return FeatureTable.expand(features.toString(), output.toString());
     }
 
     private static void assertExpanded(Path output, Manifest manifest) throws Exception {
-        assertThat(manifest.shape()).containsExactly(40L, 3L, (long) ROW);
-        List<DatasetFiles.ArrowRow> rows = DatasetFiles.arrowRows(output, manifest);
-        assertThat(rows).hasSize(40);
-        for (DatasetFiles.ArrowRow row : rows) {
-            List<Object> expected = new ArrayList<>();
-            for (int j = 0; j < 3 * ROW; j++) {
-                expected.add(value(row.index(), j % ROW));
-            }
-            assertThat(row.values()).as("row %d", row.index()).isEqualTo(expected);
-        }
+        FeatureTable.assertExpanded(output, manifest);
     }
 
     @Test
@@ -109,16 +66,8 @@ class BatchExpansionTest {
         Manifest manifest = broadcast.run(spark);
 
         assertExpanded(output, manifest);
-        List<SourceRead> reads = manifest.files().stream().map(DatasetFile::sourceRead).toList();
-        assertThat(reads).extracting(SourceRead::firstRow).containsExactly(0L, 10L, 20L, 30L);
-        assertThat(reads).extracting(SourceRead::rows).containsExactly(10L, 10L, 10L, 10L);
-        // each task read the files of its slice, never the others: rows 0..9 are in a.arrow only, and so on
-        assertThat(b).isGreaterThan(OVERHEAD);
-        assertThat(c).isGreaterThan(OVERHEAD);
-        assertThat(reads.get(0).bytesRead()).isBetween(a / 2, a + OVERHEAD);
-        assertThat(reads.get(1).bytesRead()).isBetween(b / 2, b + OVERHEAD);
-        assertThat(reads.get(2).bytesRead()).isBetween((b + c) / 2, b + c + 2 * OVERHEAD);
-        assertThat(reads.get(3).bytesRead()).isBetween(c / 2, c + OVERHEAD);
+        FeatureTable.assertEachTaskReadItsSlice(
+                manifest.files().stream().map(DatasetFile::sourceRead).toList(), a, b, c);
     }
 
     @Test

@@ -8,6 +8,8 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import dev.tensorbroadcast.planner.Dialect;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -17,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -29,9 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code expand} on a real two-worker cluster: tasks run in separate executor JVMs that load our classes from the
  * spark-submit jar, and the output is byte for byte what local mode writes, also when an executor JVM is killed
- * while the job runs.
+ * while the job runs; and a feature table on the cluster's HDFS, over the ship threshold, expanded per row into HDFS
+ * by tasks that each read only their slice of it.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true)
 class ClusterExpandIT {
     private static final int PARTITIONS = 24;
 
@@ -77,6 +82,39 @@ class ClusterExpandIT {
         assertThat(executors).doesNotContain("driver").hasSizeGreaterThanOrEqualTo(2);
         ClusterRuns.assertSameFiles(output, reference);
         assertThat(manifest.files()).hasSize(PARTITIONS);
+    }
+
+    @Test
+    void aFeatureTableOnHdfsIsReadBySlicesAndExpandedIntoHdfs(LocalCluster cluster) throws Exception {
+        URI hdfs = cluster.hdfsUri().orElseThrow();
+        Path features = FeatureTable.write(dir.resolve("features"), spark);
+        long a = Files.size(features.resolve("a.arrow"));
+        long b = Files.size(features.resolve("b.parquet"));
+        long c = Files.size(features.resolve("c-spark.parquet"));
+        Configuration conf = spark.sparkContext().hadoopConfiguration();
+        try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
+            fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(features.toString()),
+                    new org.apache.hadoop.fs.Path("/features"));
+        }
+        // 40 KiB of values: over this threshold, so the tasks read the files themselves
+        TensorBroadcast broadcast = FeatureTable.expand(hdfs + "/features", hdfs + "/expanded")
+                .shipThreshold(16 << 10).build();
+        assertThat(broadcast.prepare(conf).source(0).strategy()).isEqualTo("slices");
+
+        Manifest manifest = broadcast.run(spark);
+
+        assertThat(manifest.files()).extracting(DatasetFile::executorId).doesNotContain("driver");
+        Path copied = dir.resolve("expanded");
+        try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
+            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path("/expanded/" + Manifest.SUCCESS_FILE_NAME)))
+                    .isTrue();
+            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path("/expanded"),
+                    new org.apache.hadoop.fs.Path(copied.toString()), true);
+        }
+        DatasetFiles.checkFiles(copied, manifest);
+        FeatureTable.assertExpanded(copied, manifest);
+        FeatureTable.assertEachTaskReadItsSlice(manifest.files().stream().map(DatasetFile::sourceRead).toList(),
+                a, b, c);
     }
 
     @Test
