@@ -60,7 +60,7 @@ final class SparkRun {
         long start = System.nanoTime();
         List<Manifest> manifests;
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));
         }

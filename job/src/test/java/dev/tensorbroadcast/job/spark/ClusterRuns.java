@@ -22,13 +22,20 @@ public final class ClusterRuns {
 
     /** A driver on {@code cluster}, shipping the spark-submit jar to the executors. */
     public static SparkSession session(LocalCluster cluster) {
+        return session(cluster, java.util.Map.of());
+    }
+
+    /** A driver on {@code cluster} with more Spark settings. */
+    public static SparkSession session(LocalCluster cluster, java.util.Map<String, String> settings) {
         String jars = System.getProperty(JARS_PROPERTY);
         assertThat(jars).as("system property " + JARS_PROPERTY).isNotBlank();
         assertThat(Path.of(jars)).isRegularFile();
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast-it");
         cluster.sparkConf().forEach(builder::config);
-        return builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
-                .config("spark.executor.memory", "512m").getOrCreate();
+        builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
+                .config("spark.executor.memory", "512m");
+        settings.forEach(builder::config);
+        return builder.getOrCreate();
     }
 
     /** The part files of a dataset, by name. */
