@@ -80,6 +80,18 @@ public final class ClusterRuns {
         return executors;
     }
 
+    /** The worker JVMs of the cluster: its processes that run Spark's standalone worker. */
+    public static List<ProcessHandle> workers(LocalCluster cluster) throws IOException {
+        List<ProcessHandle> workers = new ArrayList<>();
+        for (long pid : cluster.pids()) {
+            ProcessHandle process = ProcessHandle.of(pid).orElse(null);
+            if (process != null && commandLine(process).contains("org.apache.spark.deploy.worker.Worker")) {
+                workers.add(process);
+            }
+        }
+        return workers;
+    }
+
     /** The executor id in an executor JVM's command line ({@code --executor-id <id>}). */
     public static String executorId(ProcessHandle executor) throws IOException {
         List<String> arguments = List.of(commandLine(executor).split("\0"));
