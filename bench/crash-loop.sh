@@ -21,7 +21,7 @@ passed=0
 for ((run = 1; run <= runs; run++)); do
     log="$logs/run-$run.log"
     start=$(date +%s)
-    if (cd "$root" && mvn -B -o verify -pl local-cluster,job -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+    if (cd "$root" && mvn -B -o verify -pl local-cluster,job -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
             -Dit.test="$tests" >"$log" 2>&1); then
         result=passed
         passed=$((passed + 1))
