@@ -7,7 +7,7 @@
 #   bench/crash-loop.sh 5
 #   bench/crash-loop.sh 3 'ClusterExpandIT#aKilledExecutor*,WorkerKillIT,DriverKillIT,SpeculationIT'
 #
-# Each run is a full 'mvn verify' of local-cluster and job restricted to these integration tests (unit tests off),
+# Each run is a full 'mvn verify' of local-cluster and job (and what they need) restricted to these integration tests (unit tests off),
 # so its jars are the ones under test. Logs go to target/crash-loop/run-N.log.
 set -euo pipefail
 
@@ -21,7 +21,8 @@ passed=0
 for ((run = 1; run <= runs; run++)); do
     log="$logs/run-$run.log"
     start=$(date +%s)
-    if (cd "$root" && mvn -B -o verify -pl local-cluster,job -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
+    if (cd "$root" && mvn -B -o verify -pl local-cluster,job -am -Dtest=NONE \
+            -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
             -Dit.test="$tests" >"$log" 2>&1); then
         result=passed
         passed=$((passed + 1))
