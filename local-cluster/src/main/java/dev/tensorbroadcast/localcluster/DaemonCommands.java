@@ -36,8 +36,22 @@ final class DaemonCommands {
      * {@code SPARK_LOCAL_IP} keeps every port of the daemons and their executors on loopback.
      */
     Map<String, String> environment() {
+        return environment(LOOPBACK);
+    }
+
+    /** The environment of a daemon bound to {@code address}, a loopback address. */
+    Map<String, String> environment(String address) {
         return Map.of("SPARK_HOME", home.path().toString(), "SPARK_SCALA_VERSION", "2.13",
-                "SPARK_LOCAL_IP", LOOPBACK);
+                "SPARK_LOCAL_IP", address);
+    }
+
+    /**
+     * The loopback address worker {@code index} binds to: {@code 127.0.0.1} for all, or with {@code distinct}
+     * {@code 127.0.0.2}, {@code 127.0.0.3}, ..., so that Spark sees each worker as a host of its own (it never
+     * runs a speculative copy of a task on the host of the original). Linux routes all of 127/8 to loopback.
+     */
+    static String workerAddress(int index, boolean distinct) {
+        return distinct ? "127.0.0." + (index + 2) : LOOPBACK;
     }
 
     List<String> master(int port, int uiPort) {
@@ -45,8 +59,8 @@ final class DaemonCommands {
                 "--webui-port", Integer.toString(uiPort), "--properties-file", propertiesFile.toString());
     }
 
-    List<String> worker(String masterUrl, int cores, String memory, Path workDirectory) {
-        return spark("org.apache.spark.deploy.worker.Worker", "--host", LOOPBACK, "--port", "0", "--webui-port", "0",
+    List<String> worker(String address, String masterUrl, int cores, String memory, Path workDirectory) {
+        return spark("org.apache.spark.deploy.worker.Worker", "--host", address, "--port", "0", "--webui-port", "0",
                 "--cores", Integer.toString(cores), "--memory", memory, "--work-dir", workDirectory.toString(),
                 "--properties-file", propertiesFile.toString(), masterUrl);
     }

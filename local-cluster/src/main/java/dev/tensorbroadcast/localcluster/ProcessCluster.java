@@ -169,6 +169,7 @@ public final class ProcessCluster implements LocalCluster {
         private int dataNodes = 1;
         private Path workDirectory;
         private Duration startTimeout = Duration.ofSeconds(90);
+        private boolean distinctWorkerHosts;
 
         private Builder(SparkHome home) {
             this.home = requireNonNull(home, "home is null");
@@ -198,6 +199,15 @@ public final class ProcessCluster implements LocalCluster {
                         + "': give a size such as 512m or 2g");
             }
             this.workerMemory = memory;
+            return this;
+        }
+
+        /**
+         * Whether each worker, and so its executors, has a loopback address of its own ({@code 127.0.0.2}, ...) and
+         * so is a host of its own to Spark: speculative execution needs two hosts. Linux only.
+         */
+        public Builder distinctWorkerHosts(boolean distinct) {
+            this.distinctWorkerHosts = distinct;
             return this;
         }
 
@@ -245,8 +255,9 @@ public final class ProcessCluster implements LocalCluster {
                 started.add(master);
                 for (int i = 0; i < workers; i++) {
                     Path workerDirectory = Files.createDirectory(directory.resolve("worker-" + i));
-                    started.add(ChildProcess.start("worker " + i, commands.worker(masterUrl, workerCores,
-                            workerMemory, workerDirectory), commands.environment(),
+                    String address = DaemonCommands.workerAddress(i, distinctWorkerHosts);
+                    started.add(ChildProcess.start("worker " + i, commands.worker(address, masterUrl, workerCores,
+                            workerMemory, workerDirectory), commands.environment(address),
                             directory.resolve("worker-" + i + ".log")));
                 }
                 long deadline = System.nanoTime() + startTimeout.toNanos();

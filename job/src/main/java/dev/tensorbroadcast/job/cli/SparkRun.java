@@ -70,7 +70,7 @@ final class SparkRun {
         List<Manifest> manifests;
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
         long jobStart;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             jobStart = System.nanoTime();
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));
@@ -98,7 +98,7 @@ final class SparkRun {
         List<DiscardedDataset> results = new ArrayList<>();
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
         long jobStart;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master)) {
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {
                 results.add(prepared.discard(session.spark(), progress, i));

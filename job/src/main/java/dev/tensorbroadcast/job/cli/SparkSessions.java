@@ -36,10 +36,20 @@ final class SparkSessions {
         }
     }
 
-    static Session obtain(String master) {
+    /**
+     * The session on {@code master} with the user's {@code conf} ({@code --conf}) over the master's settings. The
+     * settings' values are never printed: they may hold secrets.
+     */
+    static Session obtain(String master, Map<String, String> conf) {
+        conf.keySet().forEach(SparkSessions::requireSettable);
         var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
                 : SparkSession.getDefaultSession();
         if (existing.isDefined() && master == null) {
+            if (!conf.isEmpty()) {
+                throw new InvalidRequestException("Cannot apply --conf " + String.join(", ", conf.keySet())
+                        + ": this command runs in a Spark application that has started, whose settings are fixed;"
+                        + " give them to spark-submit --conf instead");
+            }
             return new Session(existing.get(), false);
         }
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast")
@@ -53,6 +63,7 @@ final class SparkSessions {
         } else if (!new org.apache.spark.SparkConf().contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
+        conf.forEach(builder::config);
         try {
             return new Session(url != null && url.startsWith("spark://") ? registered(builder, url)
                     : builder.getOrCreate(), true);
@@ -62,6 +73,17 @@ final class SparkSessions {
             throw new InvalidRequestException("Cannot start Spark on master '"
                     + (master == null ? DEFAULT_MASTER : master) + "': " + Reasons.of(e)
                     + "; give local[N], spark://host:port, local-cluster, yarn or k8s://...");
+        }
+    }
+
+    /** A {@code --conf} key must name a Spark setting other than the master, which has an option of its own. */
+    private static void requireSettable(String key) {
+        if (key.equals("spark.master")) {
+            throw new InvalidRequestException("Cannot apply --conf spark.master: give the master with --master");
+        }
+        if (!key.startsWith("spark.") || key.length() == "spark.".length()) {
+            throw new InvalidRequestException("Cannot apply --conf '" + key + "': it is not a Spark setting; give"
+                    + " spark.<name>=<value>, as spark-submit --conf takes it");
         }
     }
 

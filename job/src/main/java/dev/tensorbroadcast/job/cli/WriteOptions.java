@@ -2,6 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.spark.DiscardJob;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -29,6 +31,11 @@ final class WriteOptions {
             description = "Spark master: local[N], spark://host:7077, local-cluster (the one 'cluster start' runs),"
                     + " yarn, k8s://...; default: embedded local[*].")
     String master;
+
+    @Option(names = "--conf", paramLabel = "<key>=<value>",
+            description = "A Spark setting for the session this command starts, as spark-submit --conf takes it;"
+                    + " repeatable, e.g. --conf spark.speculation=true.")
+    Map<String, String> conf = new LinkedHashMap<>();
 
     @Option(names = "--overwrite",
             description = "Replace the output if it is an empty directory or a tensor-broadcast dataset.")

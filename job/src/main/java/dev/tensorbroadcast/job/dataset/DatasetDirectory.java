@@ -47,6 +47,9 @@ public final class DatasetDirectory implements Closeable {
         this.entries = entries;
     }
 
+    /** Where Hadoop's committer keeps the attempts of a write until the job commits. */
+    private static final String UNFINISHED_WRITE = "_temporary";
+
     /**
      * Opens {@code dir} for {@code verb} (used in messages). A missing path, a file, or a directory with none of
      * {@code _manifest.json}, {@code _SUCCESS} and {@code part-*} files is refused with a {@link DatasetException};
@@ -78,7 +81,9 @@ public final class DatasetDirectory implements Closeable {
             boolean hasManifest = entries.containsKey(Manifest.FILE_NAME);
             boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
-            if (!hasManifest && !success && !hasParts) {
+            // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
+            boolean unfinished = entries.containsKey(UNFINISHED_WRITE);
+            if (!hasManifest && !success && !hasParts && !unfinished) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");
             }

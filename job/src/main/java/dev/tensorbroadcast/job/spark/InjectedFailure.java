@@ -1,12 +1,16 @@
 package dev.tensorbroadcast.job.spark;
 
+import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
 /**
  * Test hooks for the commit protocol and lost executors: Spark local properties (set on the driver's thread with
  * {@code SparkContext.setLocalProperty}, seen by that thread's tasks) make a task fail after its file is written and
  * before it is committed, or make every task take a while, so an executor can be killed while tasks run. Without
- * them nothing happens.
+ * them nothing happens. The delays may also come from the Spark settings of the same names with a {@code spark.}
+ * prefix ({@code --conf spark.tensorbroadcast.test.taskDelayMillis=500}), which executors receive from the driver:
+ * a test that runs the command line as a process of its own has no other way in. One partition can be made slow in
+ * its first attempt only, so a speculative copy of it overtakes it.
  */
 final class InjectedFailure {
     /** The partition whose task fails. */
@@ -17,20 +21,42 @@ final class InjectedFailure {
     /** How long each task sleeps before it writes, in milliseconds. */
     static final String TASK_DELAY_MILLIS = "tensorbroadcast.test.taskDelayMillis";
 
+    /** The partition whose first attempt is slow. */
+    static final String SLOW_PARTITION = "tensorbroadcast.test.slowPartition";
+    /** How long that first attempt sleeps before it writes, in milliseconds. */
+    static final String SLOW_MILLIS = "tensorbroadcast.test.slowMillis";
+
     private InjectedFailure() {}
 
-    static void maybeDelay(TaskContext context) {
-        String delay = context.getLocalProperty(TASK_DELAY_MILLIS);
-        if (delay == null) {
+    static void maybeDelay(TaskContext context, long partition) {
+        long millis = 0;
+        String delay = setting(context, TASK_DELAY_MILLIS);
+        if (delay != null) {
+            millis += Long.parseLong(delay);
+        }
+        String slow = setting(context, SLOW_PARTITION);
+        if (slow != null && Long.parseLong(slow) == partition && context.attemptNumber() == 0) {
+            millis += Long.parseLong(setting(context, SLOW_MILLIS));
+        }
+        if (millis == 0) {
             return;
         }
         try {
-            Thread.sleep(Long.parseLong(delay));
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             // a killed task is interrupted: it stops here, as it would while writing
             Thread.currentThread().interrupt();
             throw new IllegalStateException("task interrupted during its injected delay", e);
         }
+    }
+
+    private static String setting(TaskContext context, String name) {
+        String local = context.getLocalProperty(name);
+        if (local != null) {
+            return local;
+        }
+        SparkEnv env = SparkEnv.get();
+        return env == null ? null : env.conf().get("spark." + name, null);
     }
 
     static void maybeFail(TaskContext context, long partition) {

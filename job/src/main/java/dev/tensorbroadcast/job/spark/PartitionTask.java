@@ -81,7 +81,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         Partition partition = spec.partitions().partition(index);
         TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
                 task.attemptNumber());
-        InjectedFailure.maybeDelay(task);
+        InjectedFailure.maybeDelay(task, index);
         committer.setupTask(context);
         try {
             Path file = new Path(committer.newTaskTempFile(context, Option.empty(),

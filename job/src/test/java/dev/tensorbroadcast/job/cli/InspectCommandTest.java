@@ -102,6 +102,27 @@ class InspectCommandTest {
     }
 
     @Test
+    void aDirectoryHoldingOnlyAnUnfinishedWriteIsIncompleteNotAStranger() throws Exception {
+        // what a driver killed before the job commit leaves: attempts under Spark's _temporary, nothing else
+        Path dir = tmp.resolve("killed");
+        Path attempt = Files.createDirectories(dir.resolve("_temporary/0/_temporary/attempt_1_0001_m_000003_0"));
+        Files.write(attempt.resolve("part-00003.arrow"), new byte[16]);
+        Files.createDirectories(dir.resolve("_temporary/0/task_1_0001_m_000000"));
+
+        CliRun inspect = CliRun.of("inspect", dir.toString());
+        CliRun verify = CliRun.of("verify", dir.toString());
+
+        assertThat(inspect.exitCode()).as(inspect.err()).isEqualTo(1);
+        assertThat(inspect.out()).isEqualTo(""
+                + "dataset       " + dir + "\n"
+                + "complete      no: no _manifest.json; no _SUCCESS\n"
+                + "stray         _temporary/\n");
+        assertThat(verify.exitCode()).as(verify.err()).isEqualTo(1);
+        assertThat(verify.out()).isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n"
+                + "FAILED: " + dir + ": 1 problem\n");
+    }
+
+    @Test
     void aMissingDirectoryAFileAndAnEmptyDirectoryAreRefused() throws Exception {
         Path empty = Files.createDirectory(tmp.resolve("empty"));
         Path file = Files.write(tmp.resolve("file"), new byte[1]);

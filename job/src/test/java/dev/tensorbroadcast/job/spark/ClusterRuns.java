@@ -22,13 +22,20 @@ public final class ClusterRuns {
 
     /** A driver on {@code cluster}, shipping the spark-submit jar to the executors. */
     public static SparkSession session(LocalCluster cluster) {
+        return session(cluster, java.util.Map.of());
+    }
+
+    /** A driver on {@code cluster} with more Spark settings. */
+    public static SparkSession session(LocalCluster cluster, java.util.Map<String, String> settings) {
         String jars = System.getProperty(JARS_PROPERTY);
         assertThat(jars).as("system property " + JARS_PROPERTY).isNotBlank();
         assertThat(Path.of(jars)).isRegularFile();
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast-it");
         cluster.sparkConf().forEach(builder::config);
-        return builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
-                .config("spark.executor.memory", "512m").getOrCreate();
+        builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
+                .config("spark.executor.memory", "512m");
+        settings.forEach(builder::config);
+        return builder.getOrCreate();
     }
 
     /** The part files of a dataset, by name. */
@@ -71,6 +78,18 @@ public final class ClusterRuns {
             }
         }
         return executors;
+    }
+
+    /** The worker JVMs of the cluster: its processes that run Spark's standalone worker. */
+    public static List<ProcessHandle> workers(LocalCluster cluster) throws IOException {
+        List<ProcessHandle> workers = new ArrayList<>();
+        for (long pid : cluster.pids()) {
+            ProcessHandle process = ProcessHandle.of(pid).orElse(null);
+            if (process != null && commandLine(process).contains("org.apache.spark.deploy.worker.Worker")) {
+                workers.add(process);
+            }
+        }
+        return workers;
     }
 
     /** The executor id in an executor JVM's command line ({@code --executor-id <id>}). */

@@ -26,7 +26,7 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
                         + " for " + context.getRequiredTestClass().getName() + ": it has no @WithLocalCluster"));
         ProcessCluster cluster = ProcessCluster.builder(SparkHome.locate()).workers(settings.workers())
                 .workerCores(settings.workerCores()).workerMemory(settings.workerMemory()).hdfs(settings.hdfs())
-                .start();
+                .distinctWorkerHosts(settings.distinctWorkerHosts()).start();
         context.getStore(NAMESPACE).put(context.getRequiredTestClass(), cluster);
     }
 

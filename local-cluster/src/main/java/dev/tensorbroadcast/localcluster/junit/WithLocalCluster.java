@@ -25,4 +25,7 @@ public @interface WithLocalCluster {
     String workerMemory() default "1g";
 
     boolean hdfs() default false;
+
+    /** Each worker on a loopback address of its own, a host of its own to Spark (speculation needs two). */
+    boolean distinctWorkerHosts() default false;
 }
