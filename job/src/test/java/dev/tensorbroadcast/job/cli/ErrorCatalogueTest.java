@@ -198,7 +198,8 @@ class ErrorCatalogueTest {
                  "shape": [8, 3], "dtype": "float32", "elements": 24, "bytes": 96, "row_dims": 1, "row_shape": [3],
                  "rows": 8, "format": "arrow", "compression": "none", "partitions": 1,
                  "files": [{"path": "%s", "partition": 0, "first_row": 0, "rows": 8, "bytes": 1234,
-                            "crc32c": "0a1b2c3d", "executor_id": "1", "host": "localhost"}]}
+                            "crc32c": "0a1b2c3d", "executor_id": "1", "host": "localhost",
+                            "source_read": {"first_row": 0, "rows": 2, "bytes_read": 0}}]}
                 """.formatted(formatVersion, path);
     }
 
