@@ -151,3 +151,5 @@ if [[ "$format" != null ]]; then
     echo "output: $(du -sh "$output" | cut -f 1) in $(ls "$output" | grep -c '^part-') files; removing it"
     rm -rf "$output"
 fi
+# the disk is shared: the source goes too
+rm -rf "$work/source"
