@@ -123,7 +123,7 @@ class DriverKillIT {
         ClusterRuns.assertSameFiles(output, reference);
         List<String> expected = new ArrayList<>(ClusterRuns.entries(reference));
         assertThat(ClusterRuns.entries(output)).isEqualTo(expected).hasSize(PARTITIONS + 2);
-        // the drivers found the secret in the recorded state: it is on no command line and in no output
+        // the drivers read the secret from the recorded state, not from their arguments; none of their output has it
         String secret = cluster.sparkConf().get("spark.authenticate.secret");
         assertThat(secret).hasSizeGreaterThanOrEqualTo(32);
         assertThat(CliProcess.read(log) + CliProcess.read(again)).doesNotContain(secret);
