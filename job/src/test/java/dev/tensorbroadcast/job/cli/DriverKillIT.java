@@ -123,6 +123,10 @@ class DriverKillIT {
         ClusterRuns.assertSameFiles(output, reference);
         List<String> expected = new ArrayList<>(ClusterRuns.entries(reference));
         assertThat(ClusterRuns.entries(output)).isEqualTo(expected).hasSize(PARTITIONS + 2);
+        // the drivers read the secret from the recorded state, not from their arguments; none of their output has it
+        String secret = cluster.sparkConf().get("spark.authenticate.secret");
+        assertThat(secret).hasSizeGreaterThanOrEqualTo(32);
+        assertThat(CliProcess.read(log) + CliProcess.read(again)).doesNotContain(secret);
         System.out.printf("driver killed after %.1f s with %d attempt files left; --overwrite rerun %.1f s%n",
                 killedAfter, files.size(), rerunSeconds);
     }
