@@ -68,6 +68,7 @@ final class Lz4FrameCodec extends AbstractCompressionCodec {
         }
     }
 
+    /** Never called: {@link #decompress} hands whole buffers to Arrow's own codec, which reads standard LZ4 frames. */
     @Override
     protected ArrowBuf doDecompress(BufferAllocator allocator, ArrowBuf compressed) {
         throw new UnsupportedOperationException("decompress is Arrow's LZ4 codec");

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterCommandIT {
-    private static final String CLI = TensorBroadcastCli.class.getName();
     private static final int REFUSAL_TIMEOUT_SECONDS = 10;
 
     @TempDir
@@ -46,14 +42,14 @@ class ClusterCommandIT {
         state = dir.resolve("state");
         System.setProperty(ClusterStateDirectory.PROPERTY, state.toString());
         Path log = dir.resolve("start.log");
-        starter = cli(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "cluster", "start",
+        starter = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "cluster", "start",
                 "--workers", "1", "--worker-memory", "1g");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && starter.isAlive() && !read(log).contains("secret file:")) {
+        while (System.nanoTime() < deadline && starter.isAlive() && !CliProcess.read(log).contains("secret file:")) {
             Thread.sleep(200);
         }
-        assertThat(read(log)).as("cluster start's output").contains("secret file:");
-        masterUrl = read(log).lines().filter(line -> line.startsWith("master:")).findFirst().orElseThrow()
+        assertThat(CliProcess.read(log)).as("cluster start's output").contains("secret file:");
+        masterUrl = CliProcess.read(log).lines().filter(line -> line.startsWith("master:")).findFirst().orElseThrow()
                 .substring("master:".length()).strip();
     }
 
@@ -152,47 +148,18 @@ class ClusterCommandIT {
         Path output = dir.resolve("refused-" + stateDirectory.getFileName());
         Path log = dir.resolve(stateDirectory.getFileName() + ".log");
         long start = System.nanoTime();
-        Process driver = cli(Map.of(ClusterStateDirectory.ENVIRONMENT, stateDirectory.toString()), log,
+        Process driver = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, stateDirectory.toString()), log,
                 "-D" + SparkSessions.REGISTRATION_TIMEOUT_PROPERTY + "=" + REFUSAL_TIMEOUT_SECONDS, "expand",
                 "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4", "--output", output.toString(),
                 "--master", master);
-        assertThat(driver.waitFor(90, TimeUnit.SECONDS)).as(read(log)).isTrue();
+        assertThat(driver.waitFor(90, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertThat(driver.exitValue()).as(read(log)).isEqualTo(2);
-        assertThat(read(log).lines().filter(line -> line.startsWith("Cannot"))).containsExactly("Cannot start Spark"
+        assertThat(driver.exitValue()).as(CliProcess.read(log)).isEqualTo(2);
+        assertThat(CliProcess.read(log).lines().filter(line -> line.startsWith("Cannot"))).containsExactly("Cannot start Spark"
                 + " on master '" + url + "': the master did not accept this driver within " + REFUSAL_TIMEOUT_SECONDS
                 + " s; it is not running there, or it refused the driver's authentication"
                 + " (spark.authenticate.secret missing or not the cluster's)");
         assertThat(output).doesNotExist();
         System.out.printf("refused %s in %.1f s%n", stateDirectory.getFileName(), seconds);
-    }
-
-    /** Starts the command line in a JVM of its own; arguments starting with -D are JVM options. */
-    private static Process cli(Map<String, String> environment, Path log, String... arguments) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // the module openings this JVM got from the build
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(option -> option.startsWith("--add-opens") || option.startsWith("-XX:")
-                        || option.startsWith("-Dio.netty"))
-                .forEach(command::add);
-        command.add("-D" + SparkHome.PROPERTY + "=" + SparkHome.locate().path());
-        command.add("-D" + ClusterMasters.JARS_PROPERTY + "=" + System.getProperty(ClusterMasters.JARS_PROPERTY));
-        List<String> cliArguments = new ArrayList<>();
-        for (String argument : arguments) {
-            (argument.startsWith("-D") ? command : cliArguments).add(argument);
-        }
-        command.add("-cp");
-        command.add(Optional.ofNullable(System.getProperty("tensorbroadcast.cli.classpath")).orElseThrow());
-        command.add(CLI);
-        command.addAll(cliArguments);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        builder.environment().putAll(environment);
-        return builder.start();
-    }
-
-    private static String read(Path log) throws IOException {
-        return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
     }
 }
