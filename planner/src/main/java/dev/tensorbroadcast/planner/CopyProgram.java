@@ -202,6 +202,45 @@ public final class CopyProgram implements Serializable {
         }
     }
 
+    /**
+     * Emits the reverse of {@link #run(long, long, long, CopySink)} for output elements {@code [start, end)}: every
+     * output element is added into the source element it was copied from. Unlike the forward run there is no repeat
+     * shortcut, since each repeated block holds different gradient values; a run costs one call whatever its length.
+     */
+    public void reduce(long start, long end, long sourceOrigin, ReduceSink sink) {
+        if (start < 0 || end < start || end > elements) {
+            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
+        }
+        if (start == end) {
+            return;
+        }
+        gather(0, -sourceOrigin, 0, start, end, start, sink);
+    }
+
+    /** Reduces {@code [lo, hi)}, which lies in the block of {@code level} that starts at output index {@code base}. */
+    private void gather(int level, long source, long base, long lo, long hi, long origin, ReduceSink sink) {
+        long stride = strides[level];
+        if (level == counts.length - 1) {
+            if (stride == 1) {
+                sink.add(source + (lo - base), lo - origin, hi - lo);
+            } else if (stride == 0) {
+                sink.sum(source, lo - origin, hi - lo);
+            } else {
+                for (long index = lo; index < hi; index++) {
+                    sink.add(source + (index - base) * stride, index - origin, 1);
+                }
+            }
+            return;
+        }
+        long block = blocks[level];
+        long first = (lo - base) / block;
+        long last = (hi - 1 - base) / block;
+        for (long index = first; index <= last; index++) {
+            long at = base + index * block;
+            gather(level + 1, source + index * stride, at, Math.max(lo, at), Math.min(hi, at + block), origin, sink);
+        }
+    }
+
     /** The nest, outermost first: {@code 65536x(stride 0) 4096x(stride 1)}. */
     @Override
     public String toString() {

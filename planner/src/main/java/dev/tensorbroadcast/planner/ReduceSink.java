@@ -1,0 +1,15 @@
+package dev.tensorbroadcast.planner;
+
+/**
+ * Receives a {@link CopyProgram} run in reverse: where the forward program copies source elements into the output,
+ * the reverse adds output-shaped gradient elements back into the source-shaped sum. Offsets and lengths count
+ * elements; gradient offsets are relative to the start of the range being reduced. A kernel implements it with bulk
+ * loops, a few calls per contiguous run.
+ */
+public interface ReduceSink {
+    /** {@code sum[sourceOffset + i] += gradient[gradientOffset + i]} for each {@code i < length}. */
+    void add(long sourceOffset, long gradientOffset, long length);
+
+    /** {@code sum[sourceOffset] += gradient[gradientOffset] + ... + gradient[gradientOffset + length - 1]}. */
+    void sum(long sourceOffset, long gradientOffset, long length);
+}
