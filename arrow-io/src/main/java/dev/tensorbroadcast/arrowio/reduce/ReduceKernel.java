@@ -1,0 +1,314 @@
+package dev.tensorbroadcast.arrowio.reduce;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.ReduceSink;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.Serializable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * A partial sum of a gradient, input-shaped (or a slice of the input): floats add up in float64, complex numbers as
+ * float64 pairs, integers exactly in 64 bits, where leaving 64 bits is an error rather than a wrap. Partials merge
+ * element by element, so a job that merges them in a fixed order gets the same bits every run. The loops read the
+ * gradient's little-endian bytes directly, one dtype switch per contiguous run.
+ */
+public final class ReduceKernel implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle DOUBLES =
+            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final DType dtype;
+    private final int elements;
+    /** Float and complex sums (complex: real and imaginary part side by side); null for integers. */
+    private final double[] floats;
+    /** Integer sums, exact; null for floats. */
+    private final long[] integers;
+
+    private ReduceKernel(DType dtype, int elements) {
+        this.dtype = dtype;
+        this.elements = elements;
+        if (isInteger(dtype)) {
+            this.floats = null;
+            this.integers = new long[elements];
+        } else {
+            this.floats = new double[isComplex(dtype) ? 2 * elements : elements];
+            this.integers = null;
+        }
+    }
+
+    /** A zero partial of {@code elements} result elements for a gradient of {@code dtype}, or a refusal. */
+    public static ReduceKernel create(DType dtype, long elements) {
+        requireNonNull(dtype, "dtype is null");
+        if (dtype == DType.BOOL || dtype == DType.STRING) {
+            throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: a sum needs a numeric dtype (an"
+                    + " integer, float or complex type)");
+        }
+        if (elements < 0 || elements > Integer.MAX_VALUE - 16) {
+            throw new InvalidRequestException("Cannot reduce into " + elements + " elements: a partial sum holds"
+                    + " fewer than 2^31 elements");
+        }
+        return new ReduceKernel(dtype, (int) elements);
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    public long elements() {
+        return elements;
+    }
+
+    /**
+     * Adds gradient elements {@code [start, end)} (output-wide indexes) into this partial, following {@code program}
+     * in reverse. {@code gradient} holds the output from element {@code gradientOrigin} on (a task's chunk of rows);
+     * this partial holds the result from element {@code sourceOrigin} on (the whole result, or a task's slice).
+     */
+    public void accumulate(SourceTensor gradient, long gradientOrigin, CopyProgram program, long start, long end,
+            long sourceOrigin) {
+        if (gradient.dtype() != dtype) {
+            throw new IllegalArgumentException("a " + dtype + " partial cannot sum a " + gradient.dtype() + " gradient");
+        }
+        if (gradient.hasNulls()) {
+            throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: it has null values; a sum needs"
+                    + " every value (fill the nulls first)");
+        }
+        if (start < gradientOrigin || end - gradientOrigin > gradient.elements()) {
+            throw new IndexOutOfBoundsException("gradient elements [" + start + ", " + end + ") are not in the chunk"
+                    + " held from " + gradientOrigin + " (" + gradient.elements() + " elements)");
+        }
+        program.reduce(start, end, sourceOrigin, new Sink(gradient.values(), start - gradientOrigin));
+    }
+
+    /** Adds {@code other} into this partial, element by element. */
+    public void merge(ReduceKernel other) {
+        if (other.dtype != dtype || other.elements != elements) {
+            throw new IllegalArgumentException("cannot merge a " + other.dtype + " partial of " + other.elements
+                    + " elements into a " + dtype + " partial of " + elements);
+        }
+        if (integers != null) {
+            for (int i = 0; i < elements; i++) {
+                integers[i] = addInteger(integers[i], other.integers[i], i);
+            }
+        } else {
+            for (int i = 0; i < floats.length; i++) {
+                floats[i] += other.floats[i];
+            }
+        }
+    }
+
+    /** The sums in the gradient's dtype, as a tensor of {@code shape}: floats rounded once, integers range-checked. */
+    public SourceTensor result(Shape shape) {
+        if (shape.elements() != elements) {
+            throw new IllegalArgumentException(shape + " does not hold " + elements + " elements");
+        }
+        byte[] bytes = new byte[Math.toIntExact((long) elements * dtype.byteWidth())];
+        switch (dtype) {
+            case FLOAT64, COMPLEX128 -> {
+                for (int i = 0; i < floats.length; i++) {
+                    DOUBLES.set(bytes, 8 * i, floats[i]);
+                }
+            }
+            case FLOAT32, COMPLEX64 -> {
+                for (int i = 0; i < floats.length; i++) {
+                    FLOATS.set(bytes, 4 * i, (float) floats[i]);
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < elements; i++) {
+                    SHORTS.set(bytes, 2 * i, HalfFloats.doubleToHalf(floats[i]));
+                }
+            }
+            case BFLOAT16 -> {
+                for (int i = 0; i < elements; i++) {
+                    SHORTS.set(bytes, 2 * i, HalfFloats.doubleToBfloat16(floats[i]));
+                }
+            }
+            default -> writeIntegers(bytes);
+        }
+        return SourceTensor.fixedWidth(dtype, shape, bytes, null);
+    }
+
+    private void writeIntegers(byte[] bytes) {
+        int width = dtype.byteWidth();
+        for (int i = 0; i < elements; i++) {
+            long value = integers[i];
+            checkRange(value, i);
+            switch (width) {
+                case 1 -> bytes[i] = (byte) value;
+                case 2 -> SHORTS.set(bytes, 2 * i, (short) value);
+                case 4 -> INTS.set(bytes, 4 * i, (int) value);
+                default -> LONGS.set(bytes, 8 * i, value);
+            }
+        }
+    }
+
+    private void checkRange(long value, int index) {
+        long min;
+        long max;
+        switch (dtype) {
+            case INT8 -> { min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; }
+            case INT16 -> { min = Short.MIN_VALUE; max = Short.MAX_VALUE; }
+            case INT32 -> { min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; }
+            case UINT8 -> { min = 0; max = 0xff; }
+            case UINT16 -> { min = 0; max = 0xffff; }
+            case UINT32 -> { min = 0; max = 0xffffffffL; }
+            default -> {
+                return;
+            }
+        }
+        if (value < min || value > max) {
+            throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: the sum at input element "
+                    + index + " is " + value + ", outside " + dtype + "'s range [" + min + ", " + max
+                    + "]; reduce a copy in a wider type");
+        }
+    }
+
+    private long addInteger(long sum, long value, long index) {
+        long result = sum + value;
+        boolean overflow = dtype == DType.UINT64
+                ? Long.compareUnsigned(result, sum) < 0
+                : ((sum ^ result) & (value ^ result)) < 0;
+        if (overflow) {
+            throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: the sum at input element "
+                    + index + " leaves 64 bits; reduce a copy in a float type");
+        }
+        return result;
+    }
+
+    private static boolean isInteger(DType dtype) {
+        return switch (dtype) {
+            case INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64 -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean isComplex(DType dtype) {
+        return dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128;
+    }
+
+    /** The reverse program's runs as loops over the gradient bytes; offsets count elements. */
+    private final class Sink implements ReduceSink {
+        private final byte[] gradient;
+        /** The chunk element where the range being reduced starts. */
+        private final long base;
+
+        Sink(byte[] gradient, long base) {
+            this.gradient = gradient;
+            this.base = base;
+        }
+
+        @Override
+        public void add(long sourceOffset, long gradientOffset, long length) {
+            int to = Math.toIntExact(sourceOffset);
+            int from = Math.toIntExact(base + gradientOffset);
+            int count = Math.toIntExact(length);
+            switch (dtype) {
+                case FLOAT32 -> addFloats(to, from, count);
+                case FLOAT64 -> addDoubles(to, from, count);
+                case COMPLEX64 -> addFloats(2 * to, 2 * from, 2 * count);
+                case COMPLEX128 -> addDoubles(2 * to, 2 * from, 2 * count);
+                case FLOAT16, BFLOAT16 -> {
+                    boolean half = dtype == DType.FLOAT16;
+                    for (int i = 0; i < count; i++) {
+                        short bits = (short) SHORTS.get(gradient, 2 * (from + i));
+                        floats[to + i] += half ? HalfFloats.halfToDouble(bits) : HalfFloats.bfloat16ToDouble(bits);
+                    }
+                }
+                default -> {
+                    for (int i = 0; i < count; i++) {
+                        integers[to + i] = addInteger(integers[to + i], integer(from + i), to + i);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void sum(long sourceOffset, long gradientOffset, long length) {
+            int to = Math.toIntExact(sourceOffset);
+            int from = Math.toIntExact(base + gradientOffset);
+            int count = Math.toIntExact(length);
+            switch (dtype) {
+                case FLOAT32 -> {
+                    double total = floats[to];
+                    for (int i = 0; i < count; i++) {
+                        total += (float) FLOATS.get(gradient, 4 * (from + i));
+                    }
+                    floats[to] = total;
+                }
+                case FLOAT64 -> {
+                    double total = floats[to];
+                    for (int i = 0; i < count; i++) {
+                        total += (double) DOUBLES.get(gradient, 8 * (from + i));
+                    }
+                    floats[to] = total;
+                }
+                case COMPLEX64, COMPLEX128 -> {
+                    for (int i = 0; i < count; i++) {
+                        if (dtype == DType.COMPLEX64) {
+                            addFloats(2 * to, 2 * (from + i), 2);
+                        } else {
+                            addDoubles(2 * to, 2 * (from + i), 2);
+                        }
+                    }
+                }
+                case FLOAT16, BFLOAT16 -> {
+                    boolean half = dtype == DType.FLOAT16;
+                    double total = floats[to];
+                    for (int i = 0; i < count; i++) {
+                        short bits = (short) SHORTS.get(gradient, 2 * (from + i));
+                        total += half ? HalfFloats.halfToDouble(bits) : HalfFloats.bfloat16ToDouble(bits);
+                    }
+                    floats[to] = total;
+                }
+                default -> {
+                    long total = integers[to];
+                    for (int i = 0; i < count; i++) {
+                        total = addInteger(total, integer(from + i), to);
+                    }
+                    integers[to] = total;
+                }
+            }
+        }
+
+        /** Adds {@code count} float lanes; a complex number is two lanes, real then imaginary. */
+        private void addFloats(int to, int from, int count) {
+            double[] sums = floats;
+            byte[] bytes = gradient;
+            for (int i = 0; i < count; i++) {
+                sums[to + i] += (float) FLOATS.get(bytes, 4 * (from + i));
+            }
+        }
+
+        private void addDoubles(int to, int from, int count) {
+            double[] sums = floats;
+            byte[] bytes = gradient;
+            for (int i = 0; i < count; i++) {
+                sums[to + i] += (double) DOUBLES.get(bytes, 8 * (from + i));
+            }
+        }
+
+        private long integer(int index) {
+            return switch (dtype) {
+                case INT8 -> gradient[index];
+                case UINT8 -> gradient[index] & 0xffL;
+                case INT16 -> (short) SHORTS.get(gradient, 2 * index);
+                case UINT16 -> (short) SHORTS.get(gradient, 2 * index) & 0xffffL;
+                case INT32 -> (int) INTS.get(gradient, 4 * index);
+                case UINT32 -> (int) INTS.get(gradient, 4 * index) & 0xffffffffL;
+                default -> (long) LONGS.get(gradient, 8 * index);
+            };
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.tensorbroadcast.arrowio.reduce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.ReducePlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+class ReduceKernelTest {
+    private static ReducePlan plan(String input, long... target) {
+        return ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.parse(input)).target(target).build()
+                .plan(), 0);
+    }
+
+    private static ByteBuffer little(int bytes) {
+        return ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static SourceTensor floats(Shape shape, float... values) {
+        ByteBuffer buffer = little(4 * values.length);
+        for (float value : values) {
+            buffer.putFloat(value);
+        }
+        return SourceTensor.fixedWidth(DType.FLOAT32, shape, buffer.array(), null);
+    }
+
+    private static SourceTensor longs(DType dtype, Shape shape, long... values) {
+        int width = dtype.byteWidth();
+        ByteBuffer buffer = little(width * values.length);
+        for (long value : values) {
+            switch (width) {
+                case 1 -> buffer.put((byte) value);
+                case 2 -> buffer.putShort((short) value);
+                case 4 -> buffer.putInt((int) value);
+                default -> buffer.putLong(value);
+            }
+        }
+        return SourceTensor.fixedWidth(dtype, shape, buffer.array(), null);
+    }
+
+    private static float[] floatsOf(SourceTensor tensor) {
+        ByteBuffer buffer = ByteBuffer.wrap(tensor.values()).order(ByteOrder.LITTLE_ENDIAN);
+        float[] values = new float[(int) tensor.elements()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = buffer.getFloat();
+        }
+        return values;
+    }
+
+    private static SourceTensor reduceWhole(ReducePlan plan, SourceTensor gradient) {
+        ReduceKernel kernel = ReduceKernel.create(gradient.dtype(), plan.input().elements());
+        kernel.accumulate(gradient, 0, plan.program(), 0, gradient.elements(), 0);
+        return kernel.result(plan.input());
+    }
+
+    @Test
+    void sumsRowsInFloat64AndWritesFloat32() {
+        ReducePlan plan = plan("[1,3]", 2, 3);
+        SourceTensor sum = reduceWhole(plan, floats(Shape.of(2, 3), 1, 2, 3, 10, 20, 30));
+        assertThat(sum.shape()).isEqualTo(Shape.of(1, 3));
+        assertThat(floatsOf(sum)).containsExactly(11, 22, 33);
+        // 2^24 + 1 is lost in float32 arithmetic but not in the float64 sum: 2^24 + 1 + 1 = 2^24 + 2 is exact
+        ReducePlan column = plan("[1]", 3);
+        assertThat(floatsOf(reduceWhole(column, floats(Shape.of(3), 16777216f, 1f, 1f))))
+                .containsExactly(16777218f);
+    }
+
+    @Test
+    void chunksAndPartialsGiveTheSameSumAsOnePass() {
+        ReducePlan plan = plan("[4,1]", 3, 4, 5);
+        float[] values = new float[60];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i % 7;
+        }
+        SourceTensor gradient = floats(Shape.of(3, 4, 5), values);
+        SourceTensor whole = reduceWhole(plan, gradient);
+        ReduceKernel first = ReduceKernel.create(DType.FLOAT32, 4);
+        ReduceKernel second = ReduceKernel.create(DType.FLOAT32, 4);
+        // the second partial holds only the gradient's last 25 elements, from element 35 on
+        byte[] tail = java.util.Arrays.copyOfRange(gradient.values(), 4 * 35, 4 * 60);
+        first.accumulate(gradient, 0, plan.program(), 0, 35, 0);
+        second.accumulate(SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(25), tail, null), 35, plan.program(), 35,
+                60, 0);
+        first.merge(second);
+        assertThat(first.result(plan.input()).values()).isEqualTo(whole.values());
+        // numpy: np.arange(60) % 7 as (3,4,5), summed over axes 0 and 2
+        assertThat(floatsOf(whole)).containsExactly(36, 48, 53, 37);
+    }
+
+    @Test
+    void aSliceOfTheResultStartsAtItsOrigin() {
+        ReducePlan plan = plan("[3,1,2]", 3, 2, 2);
+        SourceTensor gradient = floats(Shape.of(3, 2, 2), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+        ReduceKernel rows = ReduceKernel.create(DType.FLOAT32, 4);
+        // result rows 1 and 2 are result elements [2, 6); they read gradient elements [4, 12)
+        rows.accumulate(gradient, 0, plan.program(), 4, 12, 2);
+        assertThat(floatsOf(rows.result(Shape.of(2, 1, 2)))).containsExactly(12, 14, 20, 22);
+    }
+
+    @Test
+    void integersAreExactAndOverflowIsAnError() {
+        ReducePlan plan = plan("[1]", 3);
+        SourceTensor big = longs(DType.INT64, Shape.of(3), 1L << 60, 1L << 60, 1);
+        assertThat(ByteBuffer.wrap(reduceWhole(plan, big).values()).order(ByteOrder.LITTLE_ENDIAN).getLong())
+                .isEqualTo((1L << 61) + 1);
+        assertThatThrownBy(() -> reduceWhole(plan, longs(DType.INT64, Shape.of(3), Long.MAX_VALUE, 1, 0)))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot reduce a int64 gradient: the sum at input element 0 leaves 64 bits; reduce a copy"
+                        + " in a float type");
+        assertThatThrownBy(() -> reduceWhole(plan, longs(DType.INT8, Shape.of(3), 100, 100, 100)))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot reduce a int8 gradient: the sum at input element 0 is 300, outside int8's range"
+                        + " [-128, 127]; reduce a copy in a wider type");
+        assertThat(reduceWhole(plan, longs(DType.INT8, Shape.of(3), 100, -100, -128)).values())
+                .containsExactly((byte) -128);
+    }
+
+    @Test
+    void unsignedIntegersUseTheirWholeRange() {
+        ReducePlan plan = plan("[1]", 2);
+        assertThat(reduceWhole(plan, longs(DType.UINT8, Shape.of(2), 200, 55)).values()).containsExactly((byte) 255);
+        SourceTensor halves = longs(DType.UINT64, Shape.of(2), Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(ByteBuffer.wrap(reduceWhole(plan, halves).values()).order(ByteOrder.LITTLE_ENDIAN).getLong())
+                .isEqualTo(-1L);
+        assertThatThrownBy(() -> reduceWhole(plan, longs(DType.UINT64, Shape.of(2), -1L, 1)))
+                .hasMessage("Cannot reduce a uint64 gradient: the sum at input element 0 leaves 64 bits; reduce a copy"
+                        + " in a float type");
+    }
+
+    @Test
+    void complexPartsSumSeparately() {
+        ReducePlan plan = plan("[1]", 2);
+        ByteBuffer buffer = little(16).putFloat(1).putFloat(-2).putFloat(3).putFloat(5);
+        SourceTensor gradient = SourceTensor.fixedWidth(DType.COMPLEX64, Shape.of(2), buffer.array(), null);
+        SourceTensor sum = reduceWhole(plan, gradient);
+        ByteBuffer result = ByteBuffer.wrap(sum.values()).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(result.getFloat()).isEqualTo(4);
+        assertThat(result.getFloat()).isEqualTo(3);
+        // an inner broadcast sums runs of complex numbers into one
+        ReducePlan inner = plan("[2,1]", 2, 2);
+        ByteBuffer four = little(64).putDouble(1).putDouble(1).putDouble(2).putDouble(2).putDouble(3).putDouble(0)
+                .putDouble(4).putDouble(-1);
+        SourceTensor rows = reduceWhole(inner, SourceTensor.fixedWidth(DType.COMPLEX128, Shape.of(2, 2),
+                four.array(), null));
+        ByteBuffer pairs = ByteBuffer.wrap(rows.values()).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(new double[] {pairs.getDouble(), pairs.getDouble(), pairs.getDouble(), pairs.getDouble()})
+                .containsExactly(3, 3, 7, -1);
+    }
+
+    @Test
+    void halfFloatsRoundOnceAtTheEnd() {
+        ReducePlan plan = plan("[1]", 4);
+        ByteBuffer buffer = little(8);
+        // 2048 + 1 + 1 + 1: float16 can't hold 2049, so summing in float16 would stay at 2048; float64 gets 2051,
+        // which rounds (ties to even) to 2052
+        buffer.putShort(HalfFloats.doubleToHalf(2048)).putShort(HalfFloats.doubleToHalf(1))
+                .putShort(HalfFloats.doubleToHalf(1)).putShort(HalfFloats.doubleToHalf(1));
+        SourceTensor sum = reduceWhole(plan, SourceTensor.fixedWidth(DType.FLOAT16, Shape.of(4), buffer.array(), null));
+        assertThat(HalfFloats.halfToDouble(ByteBuffer.wrap(sum.values()).order(ByteOrder.LITTLE_ENDIAN).getShort()))
+                .isEqualTo(2052);
+    }
+
+    @Test
+    void halfAndBfloat16ConversionsRoundTripEveryValue() {
+        for (int bits = 0; bits < 0x10000; bits++) {
+            short half = (short) bits;
+            double value = HalfFloats.halfToDouble(half);
+            if (!Double.isNaN(value)) {
+                assertThat(HalfFloats.doubleToHalf(value)).isEqualTo(half);
+            }
+            double brain = HalfFloats.bfloat16ToDouble(half);
+            if (!Double.isNaN(brain)) {
+                assertThat(HalfFloats.doubleToBfloat16(brain)).isEqualTo(half);
+            }
+        }
+        assertThat(HalfFloats.doubleToHalf(2049)).isEqualTo(HalfFloats.doubleToHalf(2048));
+        assertThat(HalfFloats.doubleToHalf(65519.99)).isEqualTo((short) 0x7bff);
+        assertThat(HalfFloats.doubleToHalf(65520)).isEqualTo((short) 0x7c00);
+        assertThat(HalfFloats.doubleToHalf(0x1p-25)).isEqualTo((short) 0);
+        assertThat(HalfFloats.doubleToHalf(0x1.8p-25)).isEqualTo((short) 1);
+        // 1 + 2^-8 is halfway between two bfloat16 values; ties go to the even one, 1
+        assertThat(HalfFloats.doubleToBfloat16(1 + 0x1p-8)).isEqualTo((short) 0x3f80);
+        assertThat(HalfFloats.doubleToBfloat16(1 + 0x1p-8 + 0x1p-30)).isEqualTo((short) 0x3f81);
+    }
+
+    @Test
+    void refusesBoolsAndNulls() {
+        assertThatThrownBy(() -> ReduceKernel.create(DType.BOOL, 3))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot reduce a bool gradient: a sum needs a numeric dtype (an integer, float or complex"
+                        + " type)");
+        ReducePlan plan = plan("[1]", 2);
+        SourceTensor withNull = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(2), new byte[8], new byte[] {1});
+        assertThatThrownBy(() -> reduceWhole(plan, withNull))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot reduce a float32 gradient: it has null values; a sum needs every value (fill the"
+                        + " nulls first)");
+    }
+
+    @Test
+    void mergesOnlyMatchingPartials() {
+        ReduceKernel floats = ReduceKernel.create(DType.FLOAT32, 2);
+        assertThatThrownBy(() -> floats.merge(ReduceKernel.create(DType.FLOAT64, 2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot merge a float64 partial of 2 elements into a float32 partial of 2");
+    }
+}
