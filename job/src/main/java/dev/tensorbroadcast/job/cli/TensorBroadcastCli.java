@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
-        subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, DemoCommand.class,
-                InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class})
+        subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, ReduceCommand.class,
+                DemoCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class})
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;

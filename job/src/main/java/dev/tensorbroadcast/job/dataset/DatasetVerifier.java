@@ -90,6 +90,10 @@ public final class DatasetVerifier {
     }
 
     private TensorKernel kernel(Manifest manifest, SourceTensor source) {
+        if (ManifestRequests.REDUCE.equals(manifest.request().get(ManifestRequests.OPERATION))) {
+            throw new DatasetException("Cannot verify " + dir.name() + " against a source: it is the result of"
+                    + " reduce, a sum of its gradient, not a broadcast of a source; verify it without --source");
+        }
         BroadcastPlan plan = ManifestRequests.toRequest(manifest).plan();
         int input = ManifestRequests.inputIndex(manifest);
         Shape shape = ManifestShapes.shape(manifest.shape());

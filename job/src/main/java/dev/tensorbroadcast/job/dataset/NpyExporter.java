@@ -10,13 +10,8 @@ import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -35,7 +30,6 @@ import org.apache.arrow.memory.RootAllocator;
 public final class NpyExporter {
     public static final long DEFAULT_MAX_BYTES = 2L << 30;
     private static final int CHUNK_BYTES = 1 << 20;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final DatasetDirectory dir;
     private final long maxBytes;
@@ -101,7 +95,7 @@ public final class NpyExporter {
                         + " bytes, more than the limit of " + maxBytes + " bytes; pass --force to write it anyway");
             }
             byte[] header = NpyWriter.header(descr, shape);
-            Path temp = createTemp(target, parent);
+            Path temp = LocalFiles.createTemp("export to", target, parent);
             try {
                 long nulls;
                 try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), CHUNK_BYTES)) {
@@ -118,7 +112,7 @@ public final class NpyExporter {
                     throw new IOException("wrote " + size + " bytes to " + temp + ", expected "
                             + (header.length + dataBytes));
                 }
-                move(temp, target, overwrite);
+                LocalFiles.move("export to", temp, target, overwrite);
                 return new Result(target, descr, shape, size, notes);
             } finally {
                 Files.deleteIfExists(temp);
@@ -126,7 +120,8 @@ public final class NpyExporter {
         }
     }
 
-    static String descr(DType dtype) {
+    /** numpy's dtype string for a fixed-width {@code dtype}; bfloat16, which numpy lacks, as its bits. */
+    public static String descr(DType dtype) {
         return switch (dtype) {
             case BOOL -> "|b1";
             case INT8 -> "|i1";
@@ -144,51 +139,6 @@ public final class NpyExporter {
             case COMPLEX128 -> "<c16";
             case STRING -> throw new IllegalArgumentException("a string descr depends on the longest string");
         };
-    }
-
-    /**
-     * A new, empty, hidden file next to {@code target}. {@link Files#createFile} rather than
-     * {@link Files#createTempFile}, so its mode follows the umask like any file the user writes (a temporary file
-     * would be 0600); deleted on exit, so even a killed export leaves none behind.
-     */
-    private static Path createTemp(Path target, Path parent) {
-        String name = "." + target.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp";
-        Path temp;
-        try {
-            temp = Files.createFile(parent.resolve(name));
-        } catch (IOException e) {
-            throw new DatasetException("Cannot export to " + target + ": cannot create a file in " + parent + " ("
-                    + reason(e) + ")");
-        }
-        temp.toFile().deleteOnExit();
-        return temp;
-    }
-
-    private static void move(Path temp, Path target, boolean overwrite) {
-        try {
-            if (overwrite) {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-            }
-        } catch (FileAlreadyExistsException e) {
-            throw new DatasetException("Cannot export to " + target + ": the file appeared while exporting; pass"
-                    + " --overwrite to replace it");
-        } catch (IOException e) {
-            throw new DatasetException("Cannot export to " + target + ": cannot move the written file there ("
-                    + reason(e) + ")");
-        }
-    }
-
-    /** Why a file operation failed, without the paths the message already names. */
-    private static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof FileSystemException fileSystem && fileSystem.getReason() != null) {
-            return fileSystem.getReason();
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** The longest string in code points: UTF-8 bytes that do not continue a character. */

@@ -27,6 +27,9 @@ public final class ManifestRequests {
     public static final String BROADCAST_AXES = "broadcast_axes";
     public static final String AXIS = "axis";
     public static final String INPUT = "input";
+    /** {@code reduce} for the result of {@code reduce}, whose inputs are the gradient; absent for a broadcast. */
+    public static final String OPERATION = "operation";
+    public static final String REDUCE = "reduce";
 
     private ManifestRequests() {}
 

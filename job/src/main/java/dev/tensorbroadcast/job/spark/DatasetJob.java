@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -195,11 +196,14 @@ public final class DatasetJob {
                 spec.compression().codecName(), partitions.partitionCount(), entries);
     }
 
-    /** The source format error a task failed with, found among the causes Spark wraps it in, or null. */
-    private static BroadcastException refusal(Throwable failure) {
+    /**
+     * The refusal a task failed with (a malformed source, a sum that leaves its type), found among the causes Spark
+     * wraps it in, or null.
+     */
+    static BroadcastException refusal(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SourceFormatException format) {
-                return format;
+            if (cause instanceof SourceFormatException || cause instanceof InvalidRequestException) {
+                return (BroadcastException) cause;
             }
         }
         return null;

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -80,6 +81,40 @@ public sealed interface JobSource {
         @Override
         public TaskSource open(JavaSparkContext spark) {
             return new TaskSource.FromDataset(dataset, plan, input);
+        }
+    }
+
+    /**
+     * The result of a reduce whose gradient rows add only into their own result rows ({@code ROWS_KEPT}): each task
+     * sums the gradient rows of its partition and writes its slice of the result; the whole result is never held.
+     */
+    record Reduced(LoadedSource gradient, ReducePlan plan) implements JobSource {
+        public Reduced {
+            requireNonNull(gradient, "gradient is null");
+            requireNonNull(plan, "plan is null");
+            if (!gradient.shape().equals(plan.output())) {
+                throw new IllegalArgumentException("gradient " + gradient.shape() + " is not " + plan.output());
+            }
+        }
+
+        @Override
+        public DType dtype() {
+            return plan.dtype();
+        }
+
+        @Override
+        public Shape shape() {
+            return plan.input();
+        }
+
+        @Override
+        public String strategy() {
+            return "reduce";
+        }
+
+        @Override
+        public TaskSource open(JavaSparkContext spark) {
+            return new TaskSource.FromReduction(GradientRows.open(gradient, spark), plan);
         }
     }
 }

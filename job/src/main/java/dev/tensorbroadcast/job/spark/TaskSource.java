@@ -4,12 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.ReducePlan;
+import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.Serializable;
 import org.apache.hadoop.conf.Configuration;
@@ -69,6 +72,48 @@ interface TaskSource extends Serializable {
 
         @Override
         public void release() {
+        }
+    }
+
+    /**
+     * The slice of a reduce's result that a partition holds, summed from the gradient rows of the result rows it
+     * touches; those rows are reduced whole and the kernel copies the partition's elements out of them.
+     */
+    /** Result rows {@code rows}, held from result element {@code origin} on, and the gradient bytes read for them. */
+    record ReducedRows(SourceTensor slice, long origin, SourceRows rows, long bytesRead) {}
+
+    record FromReduction(GradientRows gradient, ReducePlan plan) implements TaskSource {
+        public FromReduction {
+            requireNonNull(gradient, "gradient is null");
+            requireNonNull(plan, "plan is null");
+        }
+
+        @Override
+        public TaskInput input(Partition partition, CopyProgram program, Configuration conf) {
+            ReducedRows reduced = rows(partition, conf);
+            TensorKernel kernel = TensorKernel.ofSlice(reduced.slice(), program, reduced.origin(),
+                    partition.firstElement(), partition.endElement());
+            return new TaskInput(kernel, reduced.rows(), reduced.bytesRead());
+        }
+
+        /** The whole result rows that {@code partition}'s elements lie in, summed from their gradient rows. */
+        ReducedRows rows(Partition partition, Configuration conf) {
+            long rowElements = plan.inputRowElements();
+            long firstRow = partition.firstElement() / rowElements;
+            long endRow = (partition.endElement() + rowElements - 1) / rowElements;
+            long origin = firstRow * rowElements;
+            ReduceKernel partial = ReduceKernel.create(plan.dtype(), (endRow - firstRow) * rowElements);
+            // result row r sums gradient row r alone (the rows-kept regime)
+            long bytesRead = gradient.reduce(plan, firstRow, endRow, partial, origin, conf);
+            long[] dims = plan.input().dims();
+            dims[0] = endRow - firstRow;
+            return new ReducedRows(partial.result(Shape.of(dims)), origin, new SourceRows(firstRow, endRow),
+                    bytesRead);
+        }
+
+        @Override
+        public void release() {
+            gradient.release();
         }
     }
 }

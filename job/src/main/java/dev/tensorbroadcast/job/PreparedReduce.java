@@ -1,0 +1,261 @@
+package dev.tensorbroadcast.job;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.dataset.LocalFiles;
+import dev.tensorbroadcast.job.dataset.NpyExporter;
+import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.JobSource;
+import dev.tensorbroadcast.job.spark.LoadedSource;
+import dev.tensorbroadcast.job.spark.OutputDirectory;
+import dev.tensorbroadcast.job.spark.OutputException;
+import dev.tensorbroadcast.job.spark.ReduceJob;
+import dev.tensorbroadcast.job.spark.SourceLoader;
+import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.IncompatibleShapesException;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.ReducePlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A reduce that passed every check that needs no Spark: the gradient is read (a file) or opened (a dataset), the
+ * forward request planned, the gradient's shape checked against the plan's output, the output allowed. Running it is
+ * the first thing that writes.
+ */
+public final class PreparedReduce {
+    private static final int NPY_BUFFER_BYTES = 1 << 20;
+
+    private final TensorReduce reduce;
+    private final LoadedSource gradient;
+    private final BroadcastPlan plan;
+    private final List<ReducePlan> reduces;
+    private final Path npyTarget;
+    private final OutputDirectory directory;
+
+    private PreparedReduce(TensorReduce reduce, LoadedSource gradient, BroadcastPlan plan, List<ReducePlan> reduces,
+            Path npyTarget, OutputDirectory directory) {
+        this.reduce = reduce;
+        this.gradient = gradient;
+        this.plan = plan;
+        this.reduces = List.copyOf(reduces);
+        this.npyTarget = npyTarget;
+        this.directory = directory;
+    }
+
+    static PreparedReduce prepare(TensorReduce reduce, Configuration conf) {
+        ArrowSourceOptions arrow = reduce.column().map(ArrowSourceOptions.defaults()::withColumn)
+                .orElse(ArrowSourceOptions.defaults());
+        LoadedSource gradient = reduce.gradientTensor().map(LoadedSource::of).orElseGet(() ->
+                new SourceLoader(conf, SourceLimits.defaults(), arrow, reduce.rowShape())
+                        .load(reduce.gradientLocation().orElseThrow()));
+        BroadcastRequest.Builder request = BroadcastRequest.builder(reduce.dialect());
+        for (Shape input : reduce.inputShapes()) {
+            request.input(input, gradient.dtype());
+        }
+        reduce.shape().ifPresent(request::target);
+        reduce.mode().ifPresent(request::mode);
+        reduce.axesMapping().ifPresent(request::axesMapping);
+        reduce.broadcastAxes().ifPresent(request::broadcastAxes);
+        reduce.axis().ifPresent(request::axis);
+        BroadcastPlan plan = request.build().plan();
+        if (!gradient.shape().equals(plan.output())) {
+            throw new IncompatibleShapesException("Cannot reduce a gradient of shape " + gradient.shape() + " ["
+                    + reduce.dialect() + "]: the forward broadcast of " + inputs(plan) + " gives " + plan.output()
+                    + ", and the gradient must have that shape");
+        }
+        // a bool or string gradient is refused here, before Spark starts
+        ReduceKernel.create(gradient.dtype(), 0);
+        List<ReducePlan> reduces = new ArrayList<>();
+        OptionalInt index = reduce.inputIndex();
+        if (index.isPresent()) {
+            reduces.add(ReducePlan.of(plan, index.getAsInt()));
+        } else {
+            for (int i = 0; i < plan.inputs().size(); i++) {
+                reduces.add(ReducePlan.of(plan, i));
+            }
+        }
+        if (reduce.format() == TensorReduce.Format.NPY) {
+            if (reduces.size() > 1) {
+                throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"
+                        + " to reduce one input, or a dataset directory (--format arrow or parquet), which gets one"
+                        + " result per input");
+            }
+            return new PreparedReduce(reduce, gradient, plan, reduces, checkNpy(reduce.output(),
+                    reduce.overwrite()), null);
+        }
+        OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
+        return new PreparedReduce(reduce, gradient, plan, reduces, null, directory);
+    }
+
+    private static String inputs(BroadcastPlan plan) {
+        return String.join(" and ", plan.inputs().stream().map(input -> input.input().toString()).toList());
+    }
+
+    /** A {@code .npy} is written on the driver's local disk, next to nothing of anyone else's. */
+    private static Path checkNpy(String location, boolean overwrite) {
+        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
+        if (local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+            throw new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
+                    + " local disk; give a local path, or a dataset directory with --format arrow or parquet");
+        }
+        Path target = Paths.get(local).toAbsolutePath();
+        if (Files.isDirectory(target)) {
+            throw new OutputException("Cannot write .npy to '" + location + "': it is a directory; give the path of"
+                    + " a .npy file, or --format arrow or parquet to write a dataset into it");
+        }
+        if (Files.exists(target) && !overwrite) {
+            throw new OutputException("Cannot write .npy to '" + location + "': the file exists; choose a new path,"
+                    + " or pass --overwrite to replace it");
+        }
+        if (!Files.isDirectory(target.getParent())) {
+            throw new OutputException("Cannot write .npy to '" + location + "': directory " + target.getParent()
+                    + " does not exist");
+        }
+        return target;
+    }
+
+    public BroadcastPlan plan() {
+        return plan;
+    }
+
+    public List<ReducePlan> reduces() {
+        return reduces;
+    }
+
+    public Shape gradientShape() {
+        return gradient.shape();
+    }
+
+    /** {@code broadcast} for a gradient file read by the driver, {@code slices} for a dataset the tasks read. */
+    public String gradientStrategy() {
+        return gradient.tensor() != null ? "broadcast" : "slices";
+    }
+
+    /** The tasks that read the gradient for {@code reduce}. */
+    public long tasks(ReducePlan reduce) {
+        return ReduceJob.taskCount(reduce, this.reduce.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES),
+                this.reduce.partitions().orElse(0));
+    }
+
+    /** Gradient bytes each task reads, at most. */
+    public long bytesPerTask(ReducePlan reduce) {
+        long rows = reduce.output().rank() == 0 ? 1 : reduce.output().dim(0);
+        long tasks = tasks(reduce);
+        long rowsPerTask = rows == 0 ? 0 : (rows + tasks - 1) / tasks;
+        return rowsPerTask * reduce.outputRowElements() * reduce.dtype().byteWidth();
+    }
+
+    /** Where result {@code i} of {@link #reduces} goes. */
+    public String location(int i) {
+        if (npyTarget != null) {
+            return npyTarget.toString();
+        }
+        return reduces.size() == 1 ? directory.path().toString()
+                : new org.apache.hadoop.fs.Path(directory.path(), Integer.toString(reduces.get(i).inputIndex()))
+                        .toString();
+    }
+
+    public List<ReduceResult> run(SparkSession spark, JobProgress progress) {
+        if (directory != null) {
+            directory.clear();
+        }
+        List<ReduceResult> results = new ArrayList<>();
+        for (int i = 0; i < reduces.size(); i++) {
+            ReducePlan reducePlan = reduces.get(i);
+            if (npyTarget != null) {
+                writeNpy(spark, reducePlan);
+            } else {
+                writeDataset(spark, progress, reducePlan, new org.apache.hadoop.fs.Path(location(i)));
+            }
+            results.add(new ReduceResult(location(i), reducePlan.inputIndex(), reducePlan.input(), reducePlan.dtype(),
+                    reducePlan.regime(), reduce.format().formatName(), tasks(reducePlan),
+                    reducePlan.input().elements() * reducePlan.dtype().byteWidth()));
+        }
+        return results;
+    }
+
+    private void writeNpy(SparkSession spark, ReducePlan reducePlan) {
+        byte[] header = NpyWriter.header(NpyExporter.descr(reducePlan.dtype()), reducePlan.input());
+        Path temp = LocalFiles.createTemp("write", npyTarget, npyTarget.getParent());
+        try {
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), NPY_BUFFER_BYTES)) {
+                out.write(header);
+                if (reducePlan.regime() == ReducePlan.Regime.ROWS_KEPT) {
+                    ReduceJob.writeKept(spark, gradient, reducePlan, keptPartitions(reducePlan),
+                            description(reducePlan), out);
+                } else {
+                    out.write(sum(spark, reducePlan).values());
+                }
+            }
+            LocalFiles.move("write", temp, npyTarget, reduce.overwrite());
+        } catch (IOException e) {
+            throw new OutputException("Cannot write " + npyTarget + ": " + LocalFiles.reason(e));
+        } finally {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                // the file is deleted on exit at the latest
+            }
+        }
+    }
+
+    private void writeDataset(SparkSession spark, JobProgress progress, ReducePlan reducePlan,
+            org.apache.hadoop.fs.Path target) {
+        Shape input = reducePlan.input();
+        CopyProgram identity = CopyProgram.of(input, input.strides());
+        JobSource source;
+        PartitionPlan partitions;
+        if (reducePlan.regime() == ReducePlan.Regime.ROWS_KEPT) {
+            source = new JobSource.Reduced(gradient, reducePlan);
+            partitions = keptPartitions(reducePlan);
+        } else {
+            source = new JobSource.Shipped(sum(spark, reducePlan));
+            partitions = PartitionPlan.builder(input, reducePlan.dtype()).build();
+        }
+        Map<String, String> request = new LinkedHashMap<>(ManifestRequests.of(plan.request(),
+                reduces.size() > 1 || reduce.inputIndex().isPresent()
+                        ? OptionalInt.of(reducePlan.inputIndex()) : OptionalInt.empty()));
+        request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
+        List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
+                ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
+        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(), target,
+                description(reducePlan), request, inputs).run(spark, progress);
+    }
+
+    private SourceTensor sum(SparkSession spark, ReducePlan reducePlan) {
+        return ReduceJob.of(gradient, reducePlan, tasks(reducePlan)).run(spark, description(reducePlan));
+    }
+
+    /** The result's partitions, as many as the tasks that read the gradient (bounded by the result's rows). */
+    private PartitionPlan keptPartitions(ReducePlan reducePlan) {
+        return PartitionPlan.builder(reducePlan.input(), reducePlan.dtype()).partitions(tasks(reducePlan)).build();
+    }
+
+    private String description(ReducePlan reducePlan) {
+        return "tensor-broadcast reduce " + plan.dialect().dialectName() + ": " + reducePlan.output().toList()
+                + " to " + reducePlan.input().toList() + " " + reducePlan.dtype().typeName() + " ("
+                + reduce.format().formatName() + ", " + reducePlan.regime() + ")";
+    }
+}

@@ -1,0 +1,340 @@
+package dev.tensorbroadcast.job;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.OutputCompression;
+import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.planner.BroadcastMode;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.EnumNames;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.TargetShape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The adjoint of a broadcast as a Spark job: a gradient shaped like the forward broadcast's output, summed back to
+ * the shape of one of its inputs (or of each). The request is the forward broadcast, said as for
+ * {@link TensorBroadcast}.
+ *
+ * <pre>{@code
+ * List<ReduceResult> written = TensorReduce.builder()
+ *         .gradient("hdfs:///grads/delta")
+ *         .dialect(Dialect.PYTORCH)
+ *         .inputShape(Shape.of(1, 4096))
+ *         .shape(TargetShape.parse("[-1,4096]"))
+ *         .output("/tmp/bias-grad.npy")
+ *         .build()
+ *         .run(spark);
+ * }</pre>
+ */
+public final class TensorReduce {
+    /** How the result is written: one {@code .npy} on the driver's disk, or a dataset. */
+    public enum Format {
+        NPY("npy"),
+        ARROW("arrow"),
+        PARQUET("parquet");
+
+        private final String formatName;
+
+        Format(String formatName) {
+            this.formatName = formatName;
+        }
+
+        public String formatName() {
+            return formatName;
+        }
+
+        public static Format parse(String text) {
+            return EnumNames.parse(values(), Format::formatName, text, "Cannot use format");
+        }
+
+        /** The dataset format, for the two that write datasets. */
+        OutputFormat datasetFormat() {
+            return this == PARQUET ? OutputFormat.PARQUET : OutputFormat.ARROW;
+        }
+
+        @Override
+        public String toString() {
+            return formatName;
+        }
+    }
+
+    private final String gradientLocation;
+    private final SourceTensor gradientTensor;
+    private final String column;
+    private final Shape rowShape;
+    private final Dialect dialect;
+    private final List<Shape> inputShapes;
+    private final TargetShape shape;
+    private final BroadcastMode mode;
+    private final List<Long> axesMapping;
+    private final List<Long> broadcastAxes;
+    private final Long axis;
+    private final Integer inputIndex;
+    private final String output;
+    private final Format format;
+    private final OutputCompression compression;
+    private final Long partitionBytes;
+    private final Long partitions;
+    private final boolean overwrite;
+
+    private TensorReduce(Builder builder) {
+        if ((builder.gradientLocation == null) == (builder.gradientTensor == null)) {
+            throw new IllegalArgumentException("give the gradient once: a location or a tensor");
+        }
+        this.gradientLocation = builder.gradientLocation;
+        this.gradientTensor = builder.gradientTensor;
+        this.column = builder.column;
+        this.rowShape = builder.rowShape;
+        this.dialect = requireNonNull(builder.dialect, "dialect is null");
+        this.inputShapes = List.copyOf(builder.inputShapes);
+        this.shape = builder.shape;
+        this.mode = builder.mode;
+        this.axesMapping = builder.axesMapping;
+        this.broadcastAxes = builder.broadcastAxes;
+        this.axis = builder.axis;
+        this.inputIndex = builder.inputIndex;
+        this.output = requireNonNull(builder.output, "output is null");
+        this.format = builder.format != null ? builder.format
+                : output.endsWith(".npy") ? Format.NPY : Format.ARROW;
+        this.compression = builder.compression;
+        this.partitionBytes = builder.partitionBytes;
+        this.partitions = builder.partitions;
+        this.overwrite = builder.overwrite;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the output. */
+    public PreparedReduce prepare(Configuration conf) {
+        return PreparedReduce.prepare(this, conf);
+    }
+
+    /** Prepares and runs: one result per reduced input. */
+    public List<ReduceResult> run(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, JobProgress.NONE);
+    }
+
+    Optional<String> gradientLocation() {
+        return Optional.ofNullable(gradientLocation);
+    }
+
+    Optional<SourceTensor> gradientTensor() {
+        return Optional.ofNullable(gradientTensor);
+    }
+
+    String gradientName() {
+        return gradientLocation != null ? gradientLocation : TensorBroadcast.IN_MEMORY;
+    }
+
+    Optional<String> column() {
+        return Optional.ofNullable(column);
+    }
+
+    Optional<Shape> rowShape() {
+        return Optional.ofNullable(rowShape);
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    List<Shape> inputShapes() {
+        return inputShapes;
+    }
+
+    Optional<TargetShape> shape() {
+        return Optional.ofNullable(shape);
+    }
+
+    Optional<BroadcastMode> mode() {
+        return Optional.ofNullable(mode);
+    }
+
+    Optional<List<Long>> axesMapping() {
+        return Optional.ofNullable(axesMapping);
+    }
+
+    Optional<List<Long>> broadcastAxes() {
+        return Optional.ofNullable(broadcastAxes);
+    }
+
+    OptionalLong axis() {
+        return axis == null ? OptionalLong.empty() : OptionalLong.of(axis);
+    }
+
+    OptionalInt inputIndex() {
+        return inputIndex == null ? OptionalInt.empty() : OptionalInt.of(inputIndex);
+    }
+
+    public String output() {
+        return output;
+    }
+
+    public Format format() {
+        return format;
+    }
+
+    OutputCompression compression() {
+        return compression;
+    }
+
+    OptionalLong partitionBytes() {
+        return partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes);
+    }
+
+    OptionalLong partitions() {
+        return partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions);
+    }
+
+    boolean overwrite() {
+        return overwrite;
+    }
+
+    public static final class Builder {
+        private String gradientLocation;
+        private SourceTensor gradientTensor;
+        private String column;
+        private Shape rowShape;
+        private Dialect dialect;
+        private final List<Shape> inputShapes = new ArrayList<>();
+        private TargetShape shape;
+        private BroadcastMode mode;
+        private List<Long> axesMapping;
+        private List<Long> broadcastAxes;
+        private Long axis;
+        private Integer inputIndex;
+        private String output;
+        private Format format;
+        private OutputCompression compression = OutputCompression.NONE;
+        private Long partitionBytes;
+        private Long partitions;
+        private boolean overwrite;
+
+        private Builder() {}
+
+        /** The gradient: a {@code .npy} or Arrow IPC file, or a dataset directory, shaped like the forward output. */
+        public Builder gradient(String location) {
+            this.gradientLocation = requireNonNull(location, "location is null");
+            return this;
+        }
+
+        public Builder gradient(SourceTensor tensor) {
+            this.gradientTensor = requireNonNull(tensor, "tensor is null");
+            return this;
+        }
+
+        /** The Arrow column holding the gradient, when a file or dataset has several. */
+        public Builder column(String name) {
+            this.column = requireNonNull(name, "name is null");
+            return this;
+        }
+
+        /** The row shape of a dataset gradient whose column is a list of numbers. */
+        public Builder rowShape(Shape shape) {
+            this.rowShape = requireNonNull(shape, "shape is null");
+            return this;
+        }
+
+        public Builder dialect(Dialect dialect) {
+            this.dialect = requireNonNull(dialect, "dialect is null");
+            return this;
+        }
+
+        /** The shape of a forward input; repeat for a joint broadcast ({@code broadcast-tensors}). */
+        public Builder inputShape(Shape shape) {
+            inputShapes.add(requireNonNull(shape, "shape is null"));
+            return this;
+        }
+
+        public Builder shape(TargetShape shape) {
+            this.shape = requireNonNull(shape, "shape is null");
+            return this;
+        }
+
+        public Builder mode(BroadcastMode mode) {
+            this.mode = requireNonNull(mode, "mode is null");
+            return this;
+        }
+
+        public Builder axesMapping(List<Long> axes) {
+            this.axesMapping = List.copyOf(axes);
+            return this;
+        }
+
+        public Builder broadcastAxes(List<Long> axes) {
+            this.broadcastAxes = List.copyOf(axes);
+            return this;
+        }
+
+        public Builder axis(long axis) {
+            this.axis = axis;
+            return this;
+        }
+
+        /** Reduce only this forward input; without it, every input (written to {@code output/0}, {@code output/1}...). */
+        public Builder inputIndex(int index) {
+            this.inputIndex = index;
+            return this;
+        }
+
+        /** A {@code .npy} path on the driver's disk, or a dataset directory (a local path or a Hadoop URI). */
+        public Builder output(String location) {
+            this.output = requireNonNull(location, "location is null");
+            return this;
+        }
+
+        /** npy, arrow or parquet; by default npy when the output ends in {@code .npy}, else arrow. */
+        public Builder format(Format format) {
+            this.format = requireNonNull(format, "format is null");
+            return this;
+        }
+
+        public Builder compression(OutputCompression compression) {
+            this.compression = requireNonNull(compression, "compression is null");
+            return this;
+        }
+
+        /** Gradient bytes each summing task reads (default 128 MiB). */
+        public Builder partitionBytes(long bytes) {
+            if (bytes <= 0) {
+                throw new InvalidRequestException("Cannot use partition size " + bytes + ": it must be at least 1"
+                        + " byte");
+            }
+            this.partitionBytes = bytes;
+            this.partitions = null;
+            return this;
+        }
+
+        /** An exact number of summing tasks instead of a size; fewer when the gradient has fewer rows. */
+        public Builder partitions(long count) {
+            if (count <= 0 || count > Integer.MAX_VALUE) {
+                throw new InvalidRequestException("Cannot use " + count + " partitions: the count must be from 1 to "
+                        + Integer.MAX_VALUE);
+            }
+            this.partitions = count;
+            this.partitionBytes = null;
+            return this;
+        }
+
+        public Builder overwrite(boolean overwrite) {
+            this.overwrite = overwrite;
+            return this;
+        }
+
+        public TensorReduce build() {
+            return new TensorReduce(this);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.tensorbroadcast.job.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.PreparedReduce;
+import dev.tensorbroadcast.job.ReduceResult;
+import dev.tensorbroadcast.job.TensorReduce;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.OutputCompression;
+import dev.tensorbroadcast.job.spark.ReduceJob;
+import dev.tensorbroadcast.planner.ReducePlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code reduce}: the adjoint of a broadcast, a gradient summed back to the forward input's shape, with Spark. */
+@Command(name = "reduce",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "Sums a gradient shaped like a broadcast's output back to the shape of the broadcast's input: the",
+            "backward pass of expand (nGraph's Sum over the broadcast axes, PyTorch's expand backward). The request",
+            "is the forward broadcast, given as for plan and expand. Writes a .npy or a dataset."
+        })
+final class ReduceCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--input", required = true, paramLabel = "<file|dir>",
+            description = "The gradient, shaped like the forward output: .npy or Arrow IPC, or a dataset directory"
+                    + " of Arrow IPC or Parquet files; a local path or a Hadoop URI.")
+    String input;
+
+    @Option(names = "--input-shape", required = true, paramLabel = "<shape>",
+            description = "The forward input's shape, such as [1,4096]; repeat it for the inputs of a joint"
+                    + " broadcast (numpy, pytorch, paddle without --shape).")
+    List<String> inputShapes;
+
+    @Option(names = "--input-index", paramLabel = "<i>",
+            description = "Reduce only input i of a joint broadcast; without it every input is reduced, into"
+                    + " <output>/0, <output>/1, ...")
+    Integer inputIndex;
+
+    @Mixin
+    RequestOptions arguments;
+
+    @Mixin
+    DatasetInputOptions dataset;
+
+    @Mixin
+    WriteOptions write;
+
+    @Option(names = "--dry-run",
+            description = "Plan and check everything, print the axes summed, the regime and the bytes each task"
+                    + " reads; start no Spark and write nothing.")
+    boolean dryRun;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() {
+        arguments.check(spec);
+        write.partitioning.check(spec);
+        if (write.output == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--output=<file.npy|dir>'");
+        }
+        TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
+                .output(write.output)
+                .compression(OutputCompression.parse(write.compression))
+                .overwrite(write.overwrite);
+        if (spec.commandLine().getParseResult().hasMatchedOption("--format")) {
+            builder.format(TensorReduce.Format.parse(write.format));
+        }
+        inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
+        if (inputIndex != null) {
+            builder.inputIndex(inputIndex);
+        }
+        arguments.target().ifPresent(builder::shape);
+        arguments.mode().ifPresent(builder::mode);
+        arguments.axesMapping().ifPresent(builder::axesMapping);
+        arguments.broadcastAxes().ifPresent(builder::broadcastAxes);
+        arguments.axis().ifPresent(builder::axis);
+        dataset.rowShape().ifPresent(builder::rowShape);
+        if (write.column != null) {
+            builder.column(write.column);
+        }
+        write.partitioning.bytes().ifPresent(builder::partitionBytes);
+        write.partitioning.count().ifPresent(builder::partitions);
+        TensorReduce reduce = builder.build();
+        PreparedReduce prepared = reduce.prepare(new Configuration());
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (dryRun) {
+            output.emit(out, () -> planJson(prepared, reduce), text -> printPlan(text, prepared, reduce));
+            return ExitCode.OK;
+        }
+        if (!output.json) {
+            for (int i = 0; i < prepared.reduces().size(); i++) {
+                ReducePlan plan = prepared.reduces().get(i);
+                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %d tasks into %s %s",
+                        plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
+                        prepared.tasks(plan), reduce.format(), prepared.location(i)));
+            }
+            err.flush();
+        }
+        long start = System.nanoTime();
+        List<ReduceResult> results;
+        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+            results = prepared.run(session.spark(), JobProgress.NONE);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        output.emit(out, () -> resultJson(results, seconds), text -> {
+            for (ReduceResult result : results) {
+                text.println(String.format(Locale.ROOT, "wrote %s: %s %s (%s) from %d tasks (%s), in %.1f s",
+                        result.location(), result.shape().toList(), result.dtype().typeName(),
+                        ByteSize.format(result.bytes()), result.tasks(), result.regime(), seconds));
+            }
+        });
+        return ExitCode.OK;
+    }
+
+    private static void printPlan(PrintWriter text, PreparedReduce prepared, TensorReduce reduce) {
+        text.println("gradient: " + prepared.gradientShape().toList() + " (" + prepared.gradientStrategy() + ")");
+        for (int i = 0; i < prepared.reduces().size(); i++) {
+            ReducePlan plan = prepared.reduces().get(i);
+            long tasks = prepared.tasks(plan);
+            text.println(String.format(Locale.ROOT, "input %d: %s %s, summing axes %s of the gradient (%d copies"
+                    + " of each element)", plan.inputIndex(), plan.input().toList(), plan.dtype().typeName(),
+                    Arrays.toString(plan.summedAxes()), plan.copies()));
+            String combine = plan.regime() == ReducePlan.Regime.ROWS_SUMMED
+                    ? "partials merged in a tree of depth " + ReduceJob.depth(tasks) + ", " + ReduceJob.FANOUT + " per merge"
+                    : "each task writes its rows of the result";
+            text.println(String.format(Locale.ROOT, "  %s: %d tasks, each reading at most %s of the gradient; %s",
+                    plan.regime(), tasks, ByteSize.format(prepared.bytesPerTask(plan)), combine));
+            text.println("  output: " + reduce.format() + " " + prepared.location(i));
+        }
+    }
+
+    private static ObjectNode planJson(PreparedReduce prepared, TensorReduce reduce) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        ArrayNode gradient = json.putArray("gradient_shape");
+        for (long dim : prepared.gradientShape().dims()) {
+            gradient.add(dim);
+        }
+        json.put("gradient_strategy", prepared.gradientStrategy());
+        ArrayNode results = json.putArray("results");
+        for (int i = 0; i < prepared.reduces().size(); i++) {
+            ReducePlan plan = prepared.reduces().get(i);
+            ObjectNode entry = results.addObject();
+            entry.put("input", plan.inputIndex());
+            ArrayNode shape = entry.putArray("shape");
+            for (long dim : plan.input().dims()) {
+                shape.add(dim);
+            }
+            entry.put("dtype", plan.dtype().typeName());
+            ArrayNode axes = entry.putArray("summed_axes");
+            Arrays.stream(plan.summedAxes()).forEach(axes::add);
+            entry.put("regime", plan.regime().toString());
+            entry.put("tasks", prepared.tasks(plan));
+            entry.put("bytes_per_task", prepared.bytesPerTask(plan));
+            entry.put("format", reduce.format().formatName());
+            entry.put("output", prepared.location(i));
+        }
+        return json;
+    }
+
+    private static ObjectNode resultJson(List<ReduceResult> results, double seconds) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        ArrayNode list = json.putArray("results");
+        for (ReduceResult result : results) {
+            ObjectNode entry = list.addObject();
+            entry.put("output", result.location());
+            entry.put("input", result.input());
+            ArrayNode shape = entry.putArray("shape");
+            for (long dim : result.shape().dims()) {
+                shape.add(dim);
+            }
+            entry.put("dtype", result.dtype().typeName());
+            entry.put("regime", result.regime().toString());
+            entry.put("format", result.format());
+            entry.put("tasks", result.tasks());
+            entry.put("bytes", result.bytes());
+        }
+        return json;
+    }
+}

@@ -1,0 +1,213 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
+import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.ReducePlan;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.Tuple2;
+
+/**
+ * The Spark side of a reduce whose gradient rows all add into the whole result ({@code ROWS_SUMMED}): task {@code p}
+ * sums its share of the gradient rows into an input-shaped partial; partials are merged in a tree of fixed shape,
+ * {@link #FANOUT} consecutive partials per merge, in index order, until one is left for the driver. The same
+ * partitioning gives the same bits on every run, retried and speculative tasks included: nothing is added in the order
+ * tasks happen to finish.
+ */
+public final class ReduceJob {
+    /** Partials merged per task of the tree: its depth is log8 of the task count. */
+    public static final int FANOUT = 8;
+
+    private final LoadedSource gradient;
+    private final ReducePlan plan;
+    private final int tasks;
+
+    private ReduceJob(LoadedSource gradient, ReducePlan plan, int tasks) {
+        this.gradient = requireNonNull(gradient, "gradient is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        this.tasks = tasks;
+    }
+
+    /**
+     * A job over {@code tasks} shares of the gradient's rows (at most one task per row; at least one task).
+     */
+    public static ReduceJob of(LoadedSource gradient, ReducePlan plan, long tasks) {
+        long rows = rows(plan);
+        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)));
+    }
+
+    /** The tasks that sum the gradient: {@code ceil(bytes / partitionBytes)}, or {@code partitions} when given. */
+    public static long taskCount(ReducePlan plan, long partitionBytes, long partitions) {
+        if (partitions > 0) {
+            return Math.min(partitions, Math.max(1, rows(plan)));
+        }
+        long bytes = plan.output().elements() * plan.dtype().byteWidth();
+        return Math.max(1, Math.min(rows(plan), (bytes + partitionBytes - 1) / partitionBytes));
+    }
+
+    private static long rows(ReducePlan plan) {
+        return plan.output().rank() == 0 ? 1 : plan.output().dim(0);
+    }
+
+    public int tasks() {
+        return tasks;
+    }
+
+    /** The depth of the merge tree over {@code tasks} partials: the levels of merge tasks after the summing tasks. */
+    public static int depth(long tasks) {
+        int depth = 0;
+        for (long count = tasks; count > 1; count = (count + FANOUT - 1) / FANOUT) {
+            depth++;
+        }
+        return depth;
+    }
+
+    /** Runs the sums and the tree; returns the result in the input's dtype and shape. */
+    public SourceTensor run(SparkSession spark, String description) {
+        if (plan.output().elements() == 0) {
+            // an empty gradient adds nothing: the result is zeros
+            return ReduceKernel.create(plan.dtype(), plan.input().elements()).result(plan.input());
+        }
+        SparkContext context = spark.sparkContext();
+        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
+        GradientRows rows = null;
+        Broadcast<SerializableConfiguration> conf = null;
+        try {
+            rows = GradientRows.open(gradient, java);
+            conf = java.broadcast(new SerializableConfiguration(context.hadoopConfiguration()));
+            context.setJobGroup("tensor-broadcast-reduce", description, false);
+            JavaPairRDD<Long, ReduceKernel> partials = java.parallelize(indexes(tasks), tasks)
+                    .mapToPair(new SumShare(rows, plan, tasks, rows(plan), conf));
+            long count = tasks;
+            while (count > 1) {
+                int groups = (int) ((count + FANOUT - 1) / FANOUT);
+                partials = partials.repartitionAndSortWithinPartitions(new PartialGroups(groups, FANOUT))
+                        .mapPartitionsToPair(ReduceJob::mergeInOrder, true);
+                count = groups;
+            }
+            List<Tuple2<Long, ReduceKernel>> last = partials.collect();
+            return last.get(0)._2().result(plan.input());
+        } catch (Exception failure) {
+            BroadcastException refused = DatasetJob.refusal(failure);
+            if (refused != null) {
+                throw refused;
+            }
+            throw new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
+                    failure);
+        } finally {
+            context.clearJobGroup();
+            if (rows != null) {
+                rows.release();
+            }
+            if (conf != null) {
+                conf.destroy();
+            }
+        }
+    }
+
+    private static List<Long> indexes(int count) {
+        return LongStream.range(0, count).boxed().toList();
+    }
+
+    /** One merge group, sorted by partial index: merged in that order into the first. */
+    private static Iterator<Tuple2<Long, ReduceKernel>> mergeInOrder(Iterator<Tuple2<Long, ReduceKernel>> group) {
+        if (!group.hasNext()) {
+            return List.<Tuple2<Long, ReduceKernel>>of().iterator();
+        }
+        Tuple2<Long, ReduceKernel> first = group.next();
+        ReduceKernel sum = first._2();
+        while (group.hasNext()) {
+            sum.merge(group.next()._2());
+        }
+        List<Tuple2<Long, ReduceKernel>> merged = new ArrayList<>(1);
+        merged.add(new Tuple2<>(first._1() / FANOUT, sum));
+        return merged.iterator();
+    }
+
+    /** Task {@code p}: gradient rows {@code [p * rows / tasks, (p + 1) * rows / tasks)} into a zero partial. */
+    private record SumShare(GradientRows gradient, ReducePlan plan, int tasks, long rows,
+            Broadcast<SerializableConfiguration> conf)
+            implements org.apache.spark.api.java.function.PairFunction<Long, Long, ReduceKernel> {
+        @Override
+        public Tuple2<Long, ReduceKernel> call(Long share) {
+            long first = Math.multiplyExact(share, rows) / tasks;
+            long end = Math.multiplyExact(share + 1, rows) / tasks;
+            ReduceKernel partial = ReduceKernel.create(plan.dtype(), plan.input().elements());
+            Configuration hadoop = conf.value().value();
+            gradient.reduce(plan, first, end, partial, 0, hadoop);
+            return new Tuple2<>(share, partial);
+        }
+    }
+
+    /**
+     * The rows-kept regime into one stream (a {@code .npy}'s data): task {@code p} sums the gradient rows of result
+     * partition {@code p} and returns its bytes; the driver writes them in partition order, one partition at a time.
+     */
+    public static void writeKept(SparkSession spark, LoadedSource gradient, ReducePlan plan, PartitionPlan partitions,
+            String description, OutputStream out) throws IOException {
+        SparkContext context = spark.sparkContext();
+        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
+        TaskSource.FromReduction source = null;
+        Broadcast<SerializableConfiguration> conf = null;
+        int count = Math.toIntExact(partitions.partitionCount());
+        try {
+            source = (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(java);
+            conf = java.broadcast(new SerializableConfiguration(context.hadoopConfiguration()));
+            context.setJobGroup("tensor-broadcast-reduce", description, false);
+            Iterator<byte[]> slices = java.parallelize(indexes(count), count)
+                    .map(new KeptSlice(source, partitions, conf)).toLocalIterator();
+            while (slices.hasNext()) {
+                out.write(slices.next());
+            }
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception failure) {
+            BroadcastException refused = DatasetJob.refusal(failure);
+            if (refused != null) {
+                throw refused;
+            }
+            throw new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
+                    failure);
+        } finally {
+            context.clearJobGroup();
+            if (source != null) {
+                source.release();
+            }
+            if (conf != null) {
+                conf.destroy();
+            }
+        }
+    }
+
+    /** The bytes of one result partition, cut from the whole rows it lies in. */
+    private record KeptSlice(TaskSource.FromReduction source, PartitionPlan partitions,
+            Broadcast<SerializableConfiguration> conf) implements Function<Long, byte[]> {
+        @Override
+        public byte[] call(Long index) {
+            Partition partition = partitions.partition(index);
+            TaskSource.ReducedRows rows = source.rows(partition, conf.value().value());
+            int width = rows.slice().dtype().byteWidth();
+            int from = Math.toIntExact((partition.firstElement() - rows.origin()) * width);
+            int to = Math.toIntExact((partition.endElement() - rows.origin()) * width);
+            return java.util.Arrays.copyOfRange(rows.slice().values(), from, to);
+        }
+    }
+}
