@@ -1,0 +1,79 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.job.spark.LocalSpark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code reduce} against PyTorch's autograd, for every dialect and mode: the fixtures (made by
+ * {@code fixtures/reduce/make_reduce_fixtures.py}) hold a gradient and the gradient torch computes for the forward
+ * input. The .npy we write must be the very bytes numpy wrote for torch's answer, header included, for one task and
+ * for several (the gradients are small integers, so the order of the additions cannot change a bit).
+ */
+class ReduceFixturesTest {
+    private static final Path FIXTURES = fixtures();
+    private static SparkSession spark;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startSpark() {
+        spark = LocalSpark.start();
+    }
+
+    @AfterAll
+    static void stopSpark() {
+        spark.stop();
+    }
+
+    private static Path fixtures() {
+        try {
+            return Paths.get(ReduceFixturesTest.class.getResource("/fixtures/reduce/cases.json").toURI()).getParent();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Stream<Arguments> cases() throws Exception {
+        JsonNode cases = new ObjectMapper().readTree(FIXTURES.resolve("cases.json").toFile());
+        List<Arguments> arguments = new ArrayList<>();
+        for (JsonNode entry : cases) {
+            List<String> args = new ArrayList<>();
+            entry.get("args").forEach(arg -> args.add(arg.asText()));
+            for (String partitions : List.of("1", "3")) {
+                arguments.add(Arguments.of(entry.get("name").asText(), args, partitions));
+            }
+        }
+        return arguments.stream();
+    }
+
+    @ParameterizedTest(name = "{0} in {2} tasks")
+    @MethodSource("cases")
+    void writesWhatTorchComputes(String name, List<String> request, String partitions) throws Exception {
+        Path output = dir.resolve(name + ".npy");
+        List<String> args = new ArrayList<>(List.of("reduce", "--input",
+                FIXTURES.resolve(name + ".grad.npy").toString(), "--output", output.toString(), "--partitions",
+                partitions));
+        args.addAll(request);
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Files.readAllBytes(output)).as(name)
+                .isEqualTo(Files.readAllBytes(FIXTURES.resolve(name + ".expected.npy")));
+    }
+}
