@@ -59,7 +59,8 @@ class ErrorCatalogueTest {
             "dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft",
             "job-failed", "ExpandCommandTest#aFailedJobExitsWithOneAndWritesNoManifest",
             "output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath",
-            "internal", "PlanErrorTest#internalErrorsExitWithOne");
+            "internal", "PlanErrorTest#internalErrorsExitWithOne",
+            "reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine");
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
@@ -170,7 +171,32 @@ class ErrorCatalogueTest {
             Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);
             return args("export", dataset.toString(), "--npy", d.resolve("x.npy").toString());
         });
+        cases.put("reduce-gradient-shape", d -> reduce(d, "--input-shape", "1,8", "--shape", "5,8"));
+        cases.put("reduce-dtype", d -> args("reduce", "--input", NpyFiles.write(d.resolve("flags.npy"), "|b1",
+                new long[] {2}, new byte[] {1, 0}).toString(), "--dialect", "numpy", "--input-shape", "1", "--shape",
+                "2", "--output", d.resolve("grad-out.npy").toString()));
+        cases.put("reduce-input-index", d -> reduce(d, "--input-shape", "6,1", "--input-shape", "8",
+                "--input-index", "2"));
+        cases.put("reduce-npy-several", d -> reduce(d, "--input-shape", "6,1", "--input-shape", "8"));
+        cases.put("reduce-npy-exists", d -> {
+            Files.writeString(d.resolve("grad-out.npy"), "mine");
+            return reduce(d, "--input-shape", "8", "--shape", "6,8");
+        });
+        cases.put("reduce-npy-remote", d -> args("reduce", "--input", gradient(d), "--dialect", "numpy",
+                "--input-shape", "8", "--shape", "6,8", "--output", "hdfs://namenode:8020/grad.npy"));
         return cases;
+    }
+
+    /** A (6,8) int32 gradient. */
+    private static String gradient(Path d) throws IOException {
+        return NpyFiles.int32(d.resolve("grad.npy"), new long[] {6, 8}).toString();
+    }
+
+    private static String[] reduce(Path d, String... request) throws IOException {
+        List<String> args = new ArrayList<>(List.of("reduce", "--input", gradient(d), "--dialect", "numpy",
+                "--output", d.resolve("grad-out.npy").toString()));
+        args.addAll(List.of(request));
+        return args.toArray(String[]::new);
     }
 
     private static String[] args(String... args) {

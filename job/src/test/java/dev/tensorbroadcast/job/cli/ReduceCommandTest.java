@@ -156,4 +156,20 @@ class ReduceCommandTest {
         assertThat(against.exitCode()).isEqualTo(2);
         assertThat(against.err()).contains("it is the result of reduce, a sum of its gradient");
     }
+
+    @Test
+    void aSumOutsideItsDtypeIsOneLine() throws Exception {
+        byte[] hundreds = new byte[8];
+        java.util.Arrays.fill(hundreds, (byte) 100);
+        Files.delete(gradient);
+        gradient = NpyFiles.write(dir.resolve("grad.npy"), "|i1", new long[] {4, 2}, hundreds);
+        CliRun run = reduce("--input-shape", "[2]", "--shape", "[4,2]", "--output", dir.resolve("g.npy").toString(),
+                "--partitions", "2");
+        assertThat(run.exitCode()).isEqualTo(2);
+        // the tasks find it, after the line that announced the job
+        assertThat(run.err()).endsWith("in 2 tasks into npy " + dir.resolve("g.npy") + "\nCannot reduce a int8"
+                + " gradient: the sum at input element 0 is 400, outside int8's range [-128, 127]; reduce a copy in a"
+                + " wider type\n");
+        assertNothingWritten();
+    }
 }
