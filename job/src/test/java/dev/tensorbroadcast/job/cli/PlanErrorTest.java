@@ -82,8 +82,8 @@ class PlanErrorTest {
         assertThat(missing.err()).isEqualTo("Missing required option: '--dialect=<dialect>';"
                 + " see 'tensor-broadcast plan --help'\n");
         assertThat(noSubcommand.exitCode()).isEqualTo(2);
-        assertThat(noSubcommand.err()).isEqualTo("Missing subcommand: expected plan, expand, broadcast-tensors, reduce,"
-                + " demo, inspect, verify, export or cluster; see 'tensor-broadcast --help'\n");
+        assertThat(noSubcommand.err()).isEqualTo("Missing subcommand: expected plan, expand, broadcast-tensors,"
+                + " reduce, demo, inspect, verify, export or cluster; see 'tensor-broadcast --help'\n");
         assertThat(notALong.exitCode()).isEqualTo(2);
         assertThat(notALong.err()).startsWith("Invalid value for option '--partitions': 'many' is not a long")
                 .endsWith("; see 'tensor-broadcast plan --help'\n");
