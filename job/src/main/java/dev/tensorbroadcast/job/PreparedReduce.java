@@ -13,7 +13,7 @@ import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.JobSource;
-import dev.tensorbroadcast.job.spark.LoadedSource;
+import dev.tensorbroadcast.job.spark.Gradient;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputException;
 import dev.tensorbroadcast.job.spark.ReduceJob;
@@ -48,13 +48,13 @@ public final class PreparedReduce {
     private static final int NPY_BUFFER_BYTES = 1 << 20;
 
     private final TensorReduce reduce;
-    private final LoadedSource gradient;
+    private final Gradient gradient;
     private final BroadcastPlan plan;
     private final List<ReducePlan> reduces;
     private final Path npyTarget;
     private final OutputDirectory directory;
 
-    private PreparedReduce(TensorReduce reduce, LoadedSource gradient, BroadcastPlan plan, List<ReducePlan> reduces,
+    private PreparedReduce(TensorReduce reduce, Gradient gradient, BroadcastPlan plan, List<ReducePlan> reduces,
             Path npyTarget, OutputDirectory directory) {
         this.reduce = reduce;
         this.gradient = gradient;
@@ -67,9 +67,9 @@ public final class PreparedReduce {
     static PreparedReduce prepare(TensorReduce reduce, Configuration conf) {
         ArrowSourceOptions arrow = reduce.column().map(ArrowSourceOptions.defaults()::withColumn)
                 .orElse(ArrowSourceOptions.defaults());
-        LoadedSource gradient = reduce.gradientTensor().map(LoadedSource::of).orElseGet(() ->
+        Gradient gradient = reduce.gradientTensor().<Gradient>map(Gradient.InMemory::new).orElseGet(() ->
                 new SourceLoader(conf, SourceLimits.defaults(), arrow, reduce.rowShape())
-                        .load(reduce.gradientLocation().orElseThrow()));
+                        .gradient(reduce.gradientLocation().orElseThrow(), reduce.shipThreshold()));
         BroadcastRequest.Builder request = BroadcastRequest.builder(reduce.dialect());
         for (Shape input : reduce.inputShapes()) {
             request.input(input, gradient.dtype());
@@ -148,9 +148,9 @@ public final class PreparedReduce {
         return gradient.shape();
     }
 
-    /** {@code broadcast} for a gradient file read by the driver, {@code slices} for a dataset the tasks read. */
+    /** How the tasks get the gradient: see {@link Gradient#strategy}. */
     public String gradientStrategy() {
-        return gradient.tensor() != null ? "broadcast" : "slices";
+        return gradient.strategy();
     }
 
     /** The tasks that read the gradient for {@code reduce}. */

@@ -86,6 +86,7 @@ public final class TensorReduce {
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
+    private final long shipThreshold;
 
     private TensorReduce(Builder builder) {
         if ((builder.gradientLocation == null) == (builder.gradientTensor == null)) {
@@ -110,6 +111,7 @@ public final class TensorReduce {
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
+        this.shipThreshold = builder.shipThreshold;
     }
 
     public static Builder builder() {
@@ -202,6 +204,10 @@ public final class TensorReduce {
         return overwrite;
     }
 
+    long shipThreshold() {
+        return shipThreshold;
+    }
+
     public static final class Builder {
         private String gradientLocation;
         private SourceTensor gradientTensor;
@@ -221,6 +227,7 @@ public final class TensorReduce {
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
+        private long shipThreshold = TensorBroadcast.DEFAULT_SHIP_THRESHOLD;
 
         private Builder() {}
 
@@ -330,6 +337,18 @@ public final class TensorReduce {
 
         public Builder overwrite(boolean overwrite) {
             this.overwrite = overwrite;
+            return this;
+        }
+
+        /**
+         * A {@code .npy} gradient of at most this many bytes is read by the driver and shipped to every task; a larger
+         * one stays in its file, and each task reads its rows (default 64 MiB).
+         */
+        public Builder shipThreshold(long bytes) {
+            if (bytes < 0) {
+                throw new InvalidRequestException("Cannot use ship threshold " + bytes + ": it must be 0 or more");
+            }
+            this.shipThreshold = bytes;
             return this;
         }
 

@@ -87,47 +87,9 @@ public final class NpyReader {
         }
         InputStream in = stream instanceof BufferedInputStream ? stream : new BufferedInputStream(stream, 65536);
         boolean known = length != UNKNOWN_LENGTH;
-
-        byte[] preamble = in.readNBytes(8);
-        for (int i = 0; i < Math.min(preamble.length, MAGIC.length); i++) {
-            if (preamble[i] != MAGIC[i]) {
-                throw new SourceFormatException(name, "not a .npy file: it does not start with \\x93NUMPY");
-            }
-        }
-        if (preamble.length < 8) {
-            throw new SourceFormatException(name, "the file ends inside the .npy preamble, after "
-                    + preamble.length + " bytes");
-        }
-        int major = preamble[6] & 0xFF;
-        int minor = preamble[7] & 0xFF;
-        if (minor != 0 || major < 1 || major > 3) {
-            throw new SourceFormatException(name, "unsupported .npy format version " + major + "." + minor
-                    + "; supported: 1.0, 2.0, 3.0");
-        }
-        int lengthBytes = major == 1 ? 2 : 4;
-        byte[] lengthField = in.readNBytes(lengthBytes);
-        if (lengthField.length < lengthBytes) {
-            throw new SourceFormatException(name, "the file ends inside the .npy header length field");
-        }
-        long headerLength = 0;
-        for (int i = lengthBytes - 1; i >= 0; i--) {
-            headerLength = headerLength << 8 | (lengthField[i] & 0xFF);
-        }
-        long dataStart = 8 + lengthBytes + headerLength;
-        if (headerLength > MAX_HEADER_BYTES) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes, more than the " + MAX_HEADER_BYTES + " this reader accepts");
-        }
-        if (known && dataStart > length) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes but the file has only " + (length - 8 - lengthBytes) + " bytes after the preamble");
-        }
-        byte[] headerBytes = HeapInput.read(in, (int) headerLength, known);
-        if (headerBytes.length < headerLength) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes but the file ends after " + headerBytes.length);
-        }
-        Header header = header(name, decodeHeader(name, headerBytes, major));
+        Preamble preamble = preamble(name, in, length);
+        Header header = preamble.header();
+        long dataStart = preamble.dataStart();
 
         NpyDType type = header.type();
         Shape shape = header.shape();
@@ -172,6 +134,78 @@ public final class NpyReader {
             case UNICODE -> NpyStrings.unicode(name, header.descr(), shape, raw, type.itemSize(), type.bigEndian());
             case BYTES -> NpyStrings.bytes(name, header.descr(), shape, raw, type.itemSize());
         };
+    }
+
+    /**
+     * Where a {@code .npy}'s rows lie when they can be read in place, a few at a time, rather than onto the heap:
+     * fixed-width numbers in C order (or of rank 1 or less). Empty for bool, strings and Fortran order, which need
+     * the whole array converted; a malformed file, or one whose length does not match its header, is refused. The
+     * stream is read up to the data, not closed.
+     */
+    public static java.util.Optional<NpyLayout> layout(String name, InputStream stream, long length)
+            throws IOException {
+        InputStream in = stream instanceof BufferedInputStream ? stream : new BufferedInputStream(stream, 65536);
+        Preamble preamble = preamble(name, in, length);
+        Header header = preamble.header();
+        NpyDType type = header.type();
+        if (type.kind() != NpyDType.Kind.FIXED || header.fortranOrder() && header.shape().rank() > 1) {
+            return java.util.Optional.empty();
+        }
+        long dataBytes = checkedProduct(name, header.shape().elements(), type.itemSize(),
+                type.describe(header.descr()));
+        if (length != UNKNOWN_LENGTH && length - preamble.dataStart() != dataBytes) {
+            throw new SourceFormatException(name, dataMismatch(header.shape().elements(),
+                    type.describe(header.descr()), dataBytes, length - preamble.dataStart()));
+        }
+        return java.util.Optional.of(new NpyLayout(type.dtype(), header.shape(), preamble.dataStart(),
+                type.bigEndian() ? type.swapWidth() : 0));
+    }
+
+    /** The header and the offset of the first data byte. */
+    private record Preamble(Header header, long dataStart) {}
+
+    private static Preamble preamble(String name, InputStream in, long length) throws IOException {
+        boolean known = length != UNKNOWN_LENGTH;
+        byte[] preamble = in.readNBytes(8);
+        for (int i = 0; i < Math.min(preamble.length, MAGIC.length); i++) {
+            if (preamble[i] != MAGIC[i]) {
+                throw new SourceFormatException(name, "not a .npy file: it does not start with \\x93NUMPY");
+            }
+        }
+        if (preamble.length < 8) {
+            throw new SourceFormatException(name, "the file ends inside the .npy preamble, after "
+                    + preamble.length + " bytes");
+        }
+        int major = preamble[6] & 0xFF;
+        int minor = preamble[7] & 0xFF;
+        if (minor != 0 || major < 1 || major > 3) {
+            throw new SourceFormatException(name, "unsupported .npy format version " + major + "." + minor
+                    + "; supported: 1.0, 2.0, 3.0");
+        }
+        int lengthBytes = major == 1 ? 2 : 4;
+        byte[] lengthField = in.readNBytes(lengthBytes);
+        if (lengthField.length < lengthBytes) {
+            throw new SourceFormatException(name, "the file ends inside the .npy header length field");
+        }
+        long headerLength = 0;
+        for (int i = lengthBytes - 1; i >= 0; i--) {
+            headerLength = headerLength << 8 | (lengthField[i] & 0xFF);
+        }
+        long dataStart = 8 + lengthBytes + headerLength;
+        if (headerLength > MAX_HEADER_BYTES) {
+            throw new SourceFormatException(name, "the .npy header declares " + headerLength
+                    + " bytes, more than the " + MAX_HEADER_BYTES + " this reader accepts");
+        }
+        if (known && dataStart > length) {
+            throw new SourceFormatException(name, "the .npy header declares " + headerLength
+                    + " bytes but the file has only " + (length - 8 - lengthBytes) + " bytes after the preamble");
+        }
+        byte[] headerBytes = HeapInput.read(in, (int) headerLength, known);
+        if (headerBytes.length < headerLength) {
+            throw new SourceFormatException(name, "the .npy header declares " + headerLength
+                    + " bytes but the file ends after " + headerBytes.length);
+        }
+        return new Preamble(header(name, decodeHeader(name, headerBytes, major)), dataStart);
     }
 
     /** The most heap held at once: the raw data, a transposed copy, the converted result, a growing read buffer. */

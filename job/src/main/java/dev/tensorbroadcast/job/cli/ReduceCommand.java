@@ -93,6 +93,7 @@ final class ReduceCommand implements Callable<Integer> {
         arguments.broadcastAxes().ifPresent(builder::broadcastAxes);
         arguments.axis().ifPresent(builder::axis);
         dataset.rowShape().ifPresent(builder::rowShape);
+        builder.shipThreshold(dataset.shipThreshold());
         if (write.column != null) {
             builder.column(write.column);
         }

@@ -5,17 +5,21 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.arrowio.source.NpyRows;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.SourceRows;
+import dev.tensorbroadcast.job.Reasons;
+import java.io.IOException;
 import java.io.Serializable;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
  * Where a reduce task reads the gradient: a tensor the driver read and shipped once as a broadcast variable, or a
- * dataset each task reads in chunks of rows, only the rows it sums. One of the two is set.
+ * dataset or {@code .npy} file each task reads in chunks of rows, only the rows it sums. One of the three is set.
  */
 public final class GradientRows implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -24,23 +28,24 @@ public final class GradientRows implements Serializable {
 
     private final Broadcast<SourceTensor> shipped;
     private final TensorDataset dataset;
+    private final Gradient.NpyFile npy;
 
-    private GradientRows(Broadcast<SourceTensor> shipped, TensorDataset dataset) {
+    private GradientRows(Broadcast<SourceTensor> shipped, TensorDataset dataset, Gradient.NpyFile npy) {
         this.shipped = shipped;
         this.dataset = dataset;
+        this.npy = npy;
     }
 
-    /** Ships a tensor gradient once; a dataset gradient is read by the tasks. */
-    static GradientRows open(LoadedSource gradient, org.apache.spark.api.java.JavaSparkContext spark) {
-        return gradient.tensor() != null ? shipped(spark.broadcast(gradient.tensor())) : stored(gradient.dataset());
-    }
-
-    static GradientRows shipped(Broadcast<SourceTensor> tensor) {
-        return new GradientRows(requireNonNull(tensor, "tensor is null"), null);
-    }
-
-    static GradientRows stored(TensorDataset dataset) {
-        return new GradientRows(null, requireNonNull(dataset, "dataset is null"));
+    /** Ships a tensor gradient once; a dataset or a large .npy is read by the tasks. */
+    static GradientRows open(Gradient gradient, org.apache.spark.api.java.JavaSparkContext spark) {
+        requireNonNull(gradient, "gradient is null");
+        if (gradient instanceof Gradient.InMemory memory) {
+            return new GradientRows(spark.broadcast(memory.tensor()), null, null);
+        }
+        if (gradient instanceof Gradient.Stored stored) {
+            return new GradientRows(null, stored.dataset(), null);
+        }
+        return new GradientRows(null, null, (Gradient.NpyFile) gradient);
     }
 
     /**
@@ -55,17 +60,30 @@ public final class GradientRows implements Serializable {
                     sourceOrigin);
             return 0;
         }
-        long rowBytes = Math.max(1, dataset.rowShape().elements() * dataset.dtype().byteWidth());
+        long rowBytes = Math.max(1, rowElements * plan.dtype().byteWidth());
         long chunkRows = Math.max(1, CHUNK_BYTES / rowBytes);
         long bytesRead = 0;
         for (long row = firstRow; row < endRow; row += chunkRows) {
             long end = Math.min(endRow, row + chunkRows);
-            SourceSlice slice = DatasetSlices.read(dataset, new SourceRows(row, end), conf);
+            SourceSlice slice = read(new SourceRows(row, end), conf);
             partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
                     end * rowElements, sourceOrigin);
             bytesRead += slice.bytesRead();
         }
         return bytesRead;
+    }
+
+    private SourceSlice read(SourceRows rows, Configuration conf) {
+        if (dataset != null) {
+            return DatasetSlices.read(dataset, rows, conf);
+        }
+        Path path = new Path(npy.location());
+        try {
+            SourceTensor tensor = NpyRows.read(path.getFileSystem(conf), path, npy.layout(), rows);
+            return new SourceSlice(rows, tensor, tensor.values().length);
+        } catch (IOException e) {
+            throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
+        }
     }
 
     /** Frees the shipped tensor once the job is done. */

@@ -88,7 +88,7 @@ public sealed interface JobSource {
      * The result of a reduce whose gradient rows add only into their own result rows ({@code ROWS_KEPT}): each task
      * sums the gradient rows of its partition and writes its slice of the result; the whole result is never held.
      */
-    record Reduced(LoadedSource gradient, ReducePlan plan) implements JobSource {
+    record Reduced(Gradient gradient, ReducePlan plan) implements JobSource {
         public Reduced {
             requireNonNull(gradient, "gradient is null");
             requireNonNull(plan, "plan is null");

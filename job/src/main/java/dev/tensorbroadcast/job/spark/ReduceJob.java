@@ -36,11 +36,11 @@ public final class ReduceJob {
     /** Partials merged per task of the tree: its depth is log8 of the task count. */
     public static final int FANOUT = 8;
 
-    private final LoadedSource gradient;
+    private final Gradient gradient;
     private final ReducePlan plan;
     private final int tasks;
 
-    private ReduceJob(LoadedSource gradient, ReducePlan plan, int tasks) {
+    private ReduceJob(Gradient gradient, ReducePlan plan, int tasks) {
         this.gradient = requireNonNull(gradient, "gradient is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.tasks = tasks;
@@ -49,7 +49,7 @@ public final class ReduceJob {
     /**
      * A job over {@code tasks} shares of the gradient's rows (at most one task per row; at least one task).
      */
-    public static ReduceJob of(LoadedSource gradient, ReducePlan plan, long tasks) {
+    public static ReduceJob of(Gradient gradient, ReducePlan plan, long tasks) {
         long rows = rows(plan);
         return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)));
     }
@@ -161,7 +161,7 @@ public final class ReduceJob {
      * The rows-kept regime into one stream (a {@code .npy}'s data): task {@code p} sums the gradient rows of result
      * partition {@code p} and returns its bytes; the driver writes them in partition order, one partition at a time.
      */
-    public static void writeKept(SparkSession spark, LoadedSource gradient, ReducePlan plan, PartitionPlan partitions,
+    public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
         SparkContext context = spark.sparkContext();
         JavaSparkContext java = JavaSparkContext.fromSparkContext(context);

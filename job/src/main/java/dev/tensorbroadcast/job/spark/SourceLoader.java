@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
+import dev.tensorbroadcast.arrowio.source.NpyLayout;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.Reasons;
@@ -66,6 +67,36 @@ public final class SourceLoader {
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
+    }
+
+    /**
+     * A reduce's gradient: a dataset directory is opened for the tasks to read; a {@code .npy} of fixed-width numbers
+     * in C order larger than {@code shipThreshold} bytes is left in its file, whose rows the tasks read by offset;
+     * anything else is read onto the heap, to be shipped.
+     */
+    public Gradient gradient(String location, long shipThreshold) {
+        Locations.Located input = Locations.locate("input", location, conf);
+        FileStatus status = status(location, input);
+        if (status.isDirectory()) {
+            return new Gradient.Stored(load(location).dataset());
+        }
+        if (status.getLen() > shipThreshold) {
+            try (InputStream raw = input.fileSystem().open(input.path());
+                    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
+                in.mark(MAGIC_LENGTH);
+                byte[] head = in.readNBytes(MAGIC_LENGTH);
+                in.reset();
+                if (NpyReader.isNpy(head)) {
+                    Optional<NpyLayout> layout = NpyReader.layout(location, in, status.getLen());
+                    if (layout.isPresent()) {
+                        return new Gradient.NpyFile(input.path().toString(), layout.get());
+                    }
+                }
+            } catch (IOException e) {
+                throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
+            }
+        }
+        return new Gradient.InMemory(read(location));
     }
 
     public SourceTensor read(String location) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code reduce} against PyTorch's autograd, for every dialect and mode: the fixtures (made by
  * {@code fixtures/reduce/make_reduce_fixtures.py}) hold a gradient and the gradient torch computes for the forward
  * input. The .npy we write must be the very bytes numpy wrote for torch's answer, header included, for one task and
- * for several (the gradients are small integers, so the order of the additions cannot change a bit).
+ * for several (the gradients are small integers, so the order of the additions cannot change a bit), with the
+ * gradient shipped and with its rows read from the file by the tasks.
  */
 class ReduceFixturesTest {
     private static final Path FIXTURES = fixtures();
@@ -57,19 +58,23 @@ class ReduceFixturesTest {
             List<String> args = new ArrayList<>();
             entry.get("args").forEach(arg -> args.add(arg.asText()));
             for (String partitions : List.of("1", "3")) {
-                arguments.add(Arguments.of(entry.get("name").asText(), args, partitions));
+                // a ship threshold of 0 leaves the gradient in its file, whose rows the tasks read by offset
+                for (String shipThreshold : List.of("64m", "0")) {
+                    arguments.add(Arguments.of(entry.get("name").asText(), args, partitions, shipThreshold));
+                }
             }
         }
         return arguments.stream();
     }
 
-    @ParameterizedTest(name = "{0} in {2} tasks")
+    @ParameterizedTest(name = "{0} in {2} tasks, ship threshold {3}")
     @MethodSource("cases")
-    void writesWhatTorchComputes(String name, List<String> request, String partitions) throws Exception {
+    void writesWhatTorchComputes(String name, List<String> request, String partitions, String shipThreshold)
+            throws Exception {
         Path output = dir.resolve(name + ".npy");
         List<String> args = new ArrayList<>(List.of("reduce", "--input",
                 FIXTURES.resolve(name + ".grad.npy").toString(), "--output", output.toString(), "--partitions",
-                partitions));
+                partitions, "--ship-threshold", shipThreshold));
         args.addAll(request);
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.err()).isZero();
