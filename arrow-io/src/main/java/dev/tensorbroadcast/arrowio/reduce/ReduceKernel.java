@@ -181,10 +181,14 @@ public final class ReduceKernel implements Serializable {
                 ? Long.compareUnsigned(result, sum) < 0
                 : ((sum ^ result) & (value ^ result)) < 0;
         if (overflow) {
-            throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: the sum at input element "
-                    + index + " leaves 64 bits; reduce a copy in a float type");
+            throw leaves64Bits(index);
         }
         return result;
+    }
+
+    private InvalidRequestException leaves64Bits(long index) {
+        return new InvalidRequestException("Cannot reduce a " + dtype + " gradient: the sum at input element " + index
+                + " leaves 64 bits; reduce a copy in a float type");
     }
 
     private static boolean isInteger(DType dtype) {
@@ -226,11 +230,13 @@ public final class ReduceKernel implements Serializable {
                         floats[to + i] += half ? HalfFloats.halfToDouble(bits) : HalfFloats.bfloat16ToDouble(bits);
                     }
                 }
-                default -> {
+                case UINT64 -> {
                     for (int i = 0; i < count; i++) {
-                        integers[to + i] = addInteger(integers[to + i], integer(from + i), to + i);
+                        integers[to + i] = addInteger(integers[to + i], (long) LONGS.get(gradient, 8 * (from + i)),
+                                to + i);
                     }
                 }
+                default -> addIntegers(to, from, count);
             }
         }
 
@@ -240,20 +246,8 @@ public final class ReduceKernel implements Serializable {
             int from = Math.toIntExact(base + gradientOffset);
             int count = Math.toIntExact(length);
             switch (dtype) {
-                case FLOAT32 -> {
-                    double total = floats[to];
-                    for (int i = 0; i < count; i++) {
-                        total += (float) FLOATS.get(gradient, 4 * (from + i));
-                    }
-                    floats[to] = total;
-                }
-                case FLOAT64 -> {
-                    double total = floats[to];
-                    for (int i = 0; i < count; i++) {
-                        total += (double) DOUBLES.get(gradient, 8 * (from + i));
-                    }
-                    floats[to] = total;
-                }
+                case FLOAT32 -> floats[to] += sumFloats(from, count);
+                case FLOAT64 -> floats[to] += sumDoubles(from, count);
                 case COMPLEX64, COMPLEX128 -> {
                     for (int i = 0; i < count; i++) {
                         if (dtype == DType.COMPLEX64) {
@@ -279,6 +273,100 @@ public final class ReduceKernel implements Serializable {
                     }
                     integers[to] = total;
                 }
+            }
+        }
+
+        /**
+         * The sum of a run, in four interleaved accumulators so that the adds do not wait on each other; a fixed
+         * order, so the same run gives the same bits every time.
+         */
+        private double sumFloats(int from, int count) {
+            byte[] bytes = gradient;
+            double a = 0;
+            double b = 0;
+            double c = 0;
+            double d = 0;
+            int i = 0;
+            for (; i + 4 <= count; i += 4) {
+                int at = 4 * (from + i);
+                a += (float) FLOATS.get(bytes, at);
+                b += (float) FLOATS.get(bytes, at + 4);
+                c += (float) FLOATS.get(bytes, at + 8);
+                d += (float) FLOATS.get(bytes, at + 12);
+            }
+            for (; i < count; i++) {
+                a += (float) FLOATS.get(bytes, 4 * (from + i));
+            }
+            return (a + b) + (c + d);
+        }
+
+        private double sumDoubles(int from, int count) {
+            byte[] bytes = gradient;
+            double a = 0;
+            double b = 0;
+            double c = 0;
+            double d = 0;
+            int i = 0;
+            for (; i + 4 <= count; i += 4) {
+                int at = 8 * (from + i);
+                a += (double) DOUBLES.get(bytes, at);
+                b += (double) DOUBLES.get(bytes, at + 8);
+                c += (double) DOUBLES.get(bytes, at + 16);
+                d += (double) DOUBLES.get(bytes, at + 24);
+            }
+            for (; i < count; i++) {
+                a += (double) DOUBLES.get(bytes, 8 * (from + i));
+            }
+            return (a + b) + (c + d);
+        }
+
+        /** Signed integers and unsigned ones below 64 bits: a long holds each value, Math.addExact each sum. */
+        private void addIntegers(int to, int from, int count) {
+            long[] sums = integers;
+            byte[] bytes = gradient;
+            int i = 0;
+            try {
+                switch (dtype) {
+                    case INT8 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i], bytes[from + i]);
+                        }
+                    }
+                    case UINT8 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i], bytes[from + i] & 0xffL);
+                        }
+                    }
+                    case INT16 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i], (short) SHORTS.get(bytes, 2 * (from + i)));
+                        }
+                    }
+                    case UINT16 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i],
+                                    (short) SHORTS.get(bytes, 2 * (from + i)) & 0xffffL);
+                        }
+                    }
+                    case INT32 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i], (int) INTS.get(bytes, 4 * (from + i)));
+                        }
+                    }
+                    case UINT32 -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i],
+                                    (int) INTS.get(bytes, 4 * (from + i)) & 0xffffffffL);
+                        }
+                    }
+                    default -> {
+                        for (i = 0; i < count; i++) {
+                            sums[to + i] = Math.addExact(sums[to + i], (long) LONGS.get(bytes, 8 * (from + i)));
+                        }
+                    }
+                }
+            } catch (ArithmeticException overflow) {
+                throw leaves64Bits(to + i);
             }
         }
 

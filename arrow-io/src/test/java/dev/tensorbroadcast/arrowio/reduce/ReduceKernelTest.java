@@ -121,6 +121,17 @@ class ReduceKernelTest {
                         + " [-128, 127]; reduce a copy in a wider type");
         assertThat(reduceWhole(plan, longs(DType.INT8, Shape.of(3), 100, -100, -128)).values())
                 .containsExactly((byte) -128);
+        // rows added run by run (the other loop) overflow the same way, naming the element
+        ReducePlan rows = plan("[1,2]", 2, 2);
+        assertThatThrownBy(() -> reduceWhole(rows, longs(DType.INT64, Shape.of(2, 2), 0, Long.MIN_VALUE, 0, -1)))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot reduce a int64 gradient: the sum at input element 1 leaves 64 bits; reduce a copy"
+                        + " in a float type");
+        ByteBuffer int32 = ByteBuffer.wrap(reduceWhole(plan("[1,2]", 3, 2), longs(DType.INT32, Shape.of(3, 2),
+                Integer.MAX_VALUE, -5, Integer.MAX_VALUE, 7, -Integer.MAX_VALUE, 1)).values())
+                .order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(int32.getInt()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(int32.getInt()).isEqualTo(3);
     }
 
     @Test
