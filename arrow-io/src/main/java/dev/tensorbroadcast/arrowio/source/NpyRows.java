@@ -3,21 +3,49 @@ package dev.tensorbroadcast.arrowio.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Reads a range of a {@code .npy}'s rows from its file, by offset: a task reads its rows and nothing else. */
-public final class NpyRows {
-    private NpyRows() {}
+/**
+ * Reads ranges of a {@code .npy}'s rows from its file, by offset: a task reads its rows and nothing else, opening the
+ * file once and reading every chunk into the same buffer when the chunks are the same size.
+ */
+public final class NpyRows implements Closeable {
+    private final Path path;
+    private final NpyLayout layout;
+    private final FSDataInputStream in;
+    private byte[] buffer = new byte[0];
 
-    /** Rows {@code rows} of the file, as a tensor of that many rows; fewer than 2^31 bytes at once. */
+    private NpyRows(Path path, NpyLayout layout, FSDataInputStream in) {
+        this.path = path;
+        this.layout = layout;
+        this.in = in;
+    }
+
+    public static NpyRows open(FileSystem fileSystem, Path path, NpyLayout layout) throws IOException {
+        requireNonNull(layout, "layout is null");
+        return new NpyRows(path, layout, fileSystem.open(path));
+    }
+
+    /** Rows {@code rows} of the file in one pass, fewer than 2^31 bytes of them. */
     public static SourceTensor read(FileSystem fileSystem, Path path, NpyLayout layout, SourceRows rows)
             throws IOException {
-        requireNonNull(layout, "layout is null");
+        try (NpyRows reader = open(fileSystem, path, layout)) {
+            return reader.read(rows, false);
+        }
+    }
+
+    /**
+     * Rows {@code rows} as a tensor of that many rows. With {@code reuse} the tensor's values are this reader's
+     * buffer, valid until the next read; without it they are the caller's.
+     */
+    public SourceTensor read(SourceRows rows, boolean reuse) throws IOException {
         if (rows.end() > layout.rows()) {
             throw new IndexOutOfBoundsException("rows " + rows + " outside the file's " + layout.rows());
         }
@@ -25,8 +53,11 @@ public final class NpyRows {
         if (bytes > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("read fewer rows at once than " + rows + " (" + bytes + " bytes)");
         }
-        byte[] values = new byte[(int) bytes];
-        try (FSDataInputStream in = fileSystem.open(path)) {
+        byte[] values = reuse && buffer.length == bytes ? buffer : new byte[(int) bytes];
+        if (reuse) {
+            buffer = values;
+        }
+        try {
             in.readFully(layout.dataStart() + rows.first() * layout.rowBytes(), values);
         } catch (EOFException e) {
             throw new SourceFormatException(path.toString(), "the file ends before row " + (rows.end() - 1)
@@ -35,10 +66,15 @@ public final class NpyRows {
         if (layout.swapWidth() > 0) {
             Layouts.swapBytes(values, layout.swapWidth());
         }
-        long[] dims = layout.shape().rank() == 0 ? new long[0] : layout.shape().dims();
+        long[] dims = layout.shape().dims();
         if (dims.length > 0) {
             dims[0] = rows.count();
         }
-        return SourceTensor.fixedWidth(layout.dtype(), dev.tensorbroadcast.planner.Shape.of(dims), values, null);
+        return SourceTensor.fixedWidth(layout.dtype(), Shape.of(dims), values, null);
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
     }
 }

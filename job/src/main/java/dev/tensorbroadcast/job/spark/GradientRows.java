@@ -63,27 +63,31 @@ public final class GradientRows implements Serializable {
         long rowBytes = Math.max(1, rowElements * plan.dtype().byteWidth());
         long chunkRows = Math.max(1, CHUNK_BYTES / rowBytes);
         long bytesRead = 0;
-        for (long row = firstRow; row < endRow; row += chunkRows) {
-            long end = Math.min(endRow, row + chunkRows);
-            SourceSlice slice = read(new SourceRows(row, end), conf);
-            partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
-                    end * rowElements, sourceOrigin);
-            bytesRead += slice.bytesRead();
+        try (NpyRows file = npy == null ? null : openNpy(conf)) {
+            for (long row = firstRow; row < endRow; row += chunkRows) {
+                long end = Math.min(endRow, row + chunkRows);
+                SourceRows rows = new SourceRows(row, end);
+                SourceSlice slice;
+                if (file != null) {
+                    // one buffer for every chunk: a task allocates its chunk once, not per read
+                    SourceTensor tensor = file.read(rows, true);
+                    slice = new SourceSlice(rows, tensor, tensor.values().length);
+                } else {
+                    slice = DatasetSlices.read(dataset, rows, conf);
+                }
+                partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
+                        end * rowElements, sourceOrigin);
+                bytesRead += slice.bytesRead();
+            }
+        } catch (IOException e) {
+            throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
         }
         return bytesRead;
     }
 
-    private SourceSlice read(SourceRows rows, Configuration conf) {
-        if (dataset != null) {
-            return DatasetSlices.read(dataset, rows, conf);
-        }
+    private NpyRows openNpy(Configuration conf) throws IOException {
         Path path = new Path(npy.location());
-        try {
-            SourceTensor tensor = NpyRows.read(path.getFileSystem(conf), path, npy.layout(), rows);
-            return new SourceSlice(rows, tensor, tensor.values().length);
-        } catch (IOException e) {
-            throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
-        }
+        return NpyRows.open(path.getFileSystem(conf), path, npy.layout());
     }
 
     /** Frees the shipped tensor once the job is done. */

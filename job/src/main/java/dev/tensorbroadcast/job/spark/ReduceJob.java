@@ -14,10 +14,13 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
@@ -35,6 +38,8 @@ import scala.Tuple2;
 public final class ReduceJob {
     /** Partials merged per task of the tree: its depth is log8 of the task count. */
     public static final int FANOUT = 8;
+    /** The result slices the driver holds at once while it writes a rows-kept result into a .npy. */
+    static final long KEPT_DRIVER_BYTES = 256L << 20;
 
     private final Gradient gradient;
     private final ReducePlan plan;
@@ -148,6 +153,7 @@ public final class ReduceJob {
             implements org.apache.spark.api.java.function.PairFunction<Long, Long, ReduceKernel> {
         @Override
         public Tuple2<Long, ReduceKernel> call(Long share) {
+            InjectedFailure.maybeDelay(TaskContext.get(), share);
             long first = Math.multiplyExact(share, rows) / tasks;
             long end = Math.multiplyExact(share + 1, rows) / tasks;
             ReduceKernel partial = ReduceKernel.create(plan.dtype(), plan.input().elements());
@@ -159,7 +165,8 @@ public final class ReduceJob {
 
     /**
      * The rows-kept regime into one stream (a {@code .npy}'s data): task {@code p} sums the gradient rows of result
-     * partition {@code p} and returns its bytes; the driver writes them in partition order, one partition at a time.
+     * partition {@code p} and returns its bytes; the driver writes them in partition order, a group of partitions at
+     * a time (as many as run at once, at most {@link #KEPT_DRIVER_BYTES} of them).
      */
     public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
@@ -172,10 +179,18 @@ public final class ReduceJob {
             source = (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(java);
             conf = java.broadcast(new SerializableConfiguration(context.hadoopConfiguration()));
             context.setJobGroup("tensor-broadcast-reduce", description, false);
-            Iterator<byte[]> slices = java.parallelize(indexes(count), count)
-                    .map(new KeptSlice(source, partitions, conf)).toLocalIterator();
-            while (slices.hasNext()) {
-                out.write(slices.next());
+            JavaRDD<byte[]> slices = java.parallelize(indexes(count), count)
+                    .map(new KeptSlice(source, partitions, conf));
+            // as many slices at once as the cluster computes at once, within the driver's budget for them
+            long sliceBytes = Math.max(1, partitions.bytes() / count);
+            int group = (int) Math.max(1, Math.min(java.defaultParallelism(), KEPT_DRIVER_BYTES / sliceBytes));
+            for (int first = 0; first < count; first += group) {
+                int[] ids = IntStream.range(first, Math.min(count, first + group)).toArray();
+                for (List<byte[]> slice : slices.collectPartitions(ids)) {
+                    for (byte[] bytes : slice) {
+                        out.write(bytes);
+                    }
+                }
             }
         } catch (IOException e) {
             throw e;
@@ -202,6 +217,7 @@ public final class ReduceJob {
             Broadcast<SerializableConfiguration> conf) implements Function<Long, byte[]> {
         @Override
         public byte[] call(Long index) {
+            InjectedFailure.maybeDelay(TaskContext.get(), index);
             Partition partition = partitions.partition(index);
             TaskSource.ReducedRows rows = source.rows(partition, conf.value().value());
             int width = rows.slice().dtype().byteWidth();
