@@ -110,9 +110,9 @@ final class ReduceCommand implements Callable<Integer> {
         if (!output.json) {
             for (int i = 0; i < prepared.reduces().size(); i++) {
                 ReducePlan plan = prepared.reduces().get(i);
-                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %d tasks into %s %s",
+                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %s into %s %s",
                         plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
-                        prepared.tasks(plan), reduce.format(), prepared.location(i)));
+                        tasks(prepared.tasks(plan)), reduce.format(), prepared.location(i)));
             }
             err.flush();
         }
@@ -124,9 +124,9 @@ final class ReduceCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
             for (ReduceResult result : results) {
-                text.println(String.format(Locale.ROOT, "wrote %s: %s %s (%s) from %d tasks (%s), in %.1f s",
+                text.println(String.format(Locale.ROOT, "wrote %s: %s %s (%s) from %s (%s), in %.1f s",
                         result.location(), result.shape().toList(), result.dtype().typeName(),
-                        ByteSize.format(result.bytes()), result.tasks(), result.regime(), seconds));
+                        ByteSize.format(result.bytes()), tasks(result.tasks()), result.regime(), seconds));
             }
         });
         return ExitCode.OK;
@@ -143,10 +143,14 @@ final class ReduceCommand implements Callable<Integer> {
             String combine = plan.regime() == ReducePlan.Regime.ROWS_SUMMED
                     ? "partials merged in a tree of depth " + ReduceJob.depth(tasks) + ", " + ReduceJob.FANOUT + " per merge"
                     : "each task writes its rows of the result";
-            text.println(String.format(Locale.ROOT, "  %s: %d tasks, each reading at most %s of the gradient; %s",
-                    plan.regime(), tasks, ByteSize.format(prepared.bytesPerTask(plan)), combine));
+            text.println(String.format(Locale.ROOT, "  %s: %s, each reading at most %s of the gradient; %s",
+                    plan.regime(), tasks(tasks), ByteSize.format(prepared.bytesPerTask(plan)), combine));
             text.println("  output: " + reduce.format() + " " + prepared.location(i));
         }
+    }
+
+    private static String tasks(long count) {
+        return count + (count == 1 ? " task" : " tasks");
     }
 
     private static ObjectNode planJson(PreparedReduce prepared, TensorReduce reduce) {
