@@ -50,11 +50,14 @@ import org.apache.parquet.schema.Type;
  */
 final class ParquetParts {
     /**
-     * Reads on the calling thread: vectored reads complete on other threads, where the file system statistics that
-     * count a task's input do not see them.
+     * Options for one reader. Reads on the calling thread: vectored reads complete on other threads, where the file
+     * system statistics that count a task's input do not see them. A new set per reader, because the options hold
+     * the codec factory, which keeps one decompressor per codec: shared by the tasks of one executor, two tasks
+     * decompressing snappy or gzip pages at once corrupted each other's pages.
      */
-    private static final ParquetReadOptions OPTIONS = ParquetReadOptions.builder().withUseHadoopVectoredIo(false)
-            .build();
+    private static ParquetReadOptions options() {
+        return ParquetReadOptions.builder().withUseHadoopVectoredIo(false).build();
+    }
 
     private ParquetParts() {}
 
@@ -65,7 +68,7 @@ final class ParquetParts {
     static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), OPTIONS)) {
+        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options())) {
             Leaf leaf = leaf(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
@@ -80,7 +83,7 @@ final class ParquetParts {
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
         try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
-                part.fileBytes()), OPTIONS)) {
+                part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             Leaf leaf = leaf(name, metadata, Optional.of(dataset.column()));
             List<BlockMetaData> groups = reader.getRowGroups();

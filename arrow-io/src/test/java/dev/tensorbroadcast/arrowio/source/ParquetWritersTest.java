@@ -1,0 +1,89 @@
+package dev.tensorbroadcast.arrowio.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.SourceRows;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Feature tables as pyarrow writes them (fixtures/parquet-pyarrow, made by its make_fixtures.py): every codec and
+ * page setting read in slices, values checked against what pyarrow was given; and read by several threads at once,
+ * as the tasks of one executor read them.
+ */
+class ParquetWritersTest {
+    private static final Configuration CONF = new Configuration();
+    private static final int ROWS = 1200;
+    private static final int ELEMENTS = 16;
+
+    private static Path fixtures() throws Exception {
+        return Path.of(ParquetWritersTest.class.getResource("/fixtures/parquet-pyarrow/expected.npy").toURI())
+                .getParent();
+    }
+
+    private static TensorDataset open(String setting) throws Exception {
+        Path directory = fixtures().resolve(setting);
+        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(), DatasetOptions.defaults().withColumn("features")
+                        .withRowShape(Shape.of(ELEMENTS)));
+    }
+
+    private static byte[] expected(SourceRows rows) throws Exception {
+        byte[] all = new NpyReader(SourceLimits.defaults()).read(fixtures().resolve("expected.npy")).values();
+        int rowBytes = 4 * ELEMENTS;
+        return Arrays.copyOfRange(all, (int) rows.first() * rowBytes, (int) rows.end() * rowBytes);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"defaults", "gzip", "zstd", "lz4", "none", "plain", "small-pages", "v2-pages"})
+    void everySliceHoldsWhatPyarrowWasGiven(String setting) throws Exception {
+        TensorDataset dataset = open(setting);
+        assertThat(dataset.shape()).isEqualTo(Shape.of(ROWS, ELEMENTS));
+        // the whole table, slices inside one row group, across row groups and across the two files
+        for (SourceRows rows : List.of(new SourceRows(0, ROWS), new SourceRows(10, 20), new SourceRows(240, 260),
+                new SourceRows(590, 610), new SourceRows(1199, 1200))) {
+            SourceTensor slice = DatasetSlices.read(dataset, rows, CONF).tensor();
+            assertThat(slice.values()).as("%s rows %s", setting, rows).isEqualTo(expected(rows));
+        }
+    }
+
+    @Test
+    void tasksReadingAtOnceDoNotShareADecompressor() throws Exception {
+        List<TensorDataset> datasets = List.of(open("defaults"), open("gzip"), open("v2-pages"));
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> reads = new ArrayList<>();
+            for (int thread = 0; thread < 4; thread++) {
+                Random random = new Random(thread);
+                reads.add(threads.submit(() -> {
+                    for (int round = 0; round < 40; round++) {
+                        TensorDataset dataset = datasets.get(random.nextInt(datasets.size()));
+                        long first = random.nextInt(ROWS);
+                        SourceRows rows = new SourceRows(first, first + 1 + random.nextInt((int) (ROWS - first)));
+                        assertThat(DatasetSlices.read(dataset, rows, CONF).tensor().values())
+                                .as("%s rows %s", dataset.location(), rows).isEqualTo(expected(rows));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> read : reads) {
+                read.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
