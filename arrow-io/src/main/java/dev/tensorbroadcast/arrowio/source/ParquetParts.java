@@ -76,6 +76,12 @@ final class ParquetParts {
             }
             long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
             return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex);
+        } catch (SourceFormatException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            // parquet-java's words for a truncated file or a garbage footer, without the file name it repeats
+            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replace(name + " ", "");
+            throw new SourceFormatException(name, "it is not a readable Parquet file: " + reason, e);
         }
     }
 
@@ -360,6 +366,11 @@ final class ParquetParts {
 
     static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
         return new InputFile() {
+            @Override
+            public String toString() {
+                return path.toString();
+            }
+
             @Override
             public long getLength() {
                 return length;

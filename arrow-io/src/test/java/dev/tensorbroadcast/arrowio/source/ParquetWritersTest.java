@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.planner.Shape;
@@ -85,5 +86,32 @@ class ParquetWritersTest {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    @Test
+    void aTruncatedFileOrAGarbageFooterIsNamedInOneLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        byte[] good = java.nio.file.Files.readAllBytes(fixtures().resolve("defaults/part-0.parquet"));
+        java.nio.file.Files.createDirectories(dir.resolve("cut"));
+        java.nio.file.Files.write(dir.resolve("cut/part-0.parquet"), good);
+        Path cut = java.nio.file.Files.write(dir.resolve("cut/part-1.parquet"), Arrays.copyOf(good, good.length / 2));
+        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()), "cut",
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessageStartingWith("Cannot read file:" + cut + ": it is not a readable Parquet file: ")
+                .hasMessageNotContaining("ParquetParts$")
+                .hasMessageNotContaining("\n");
+        // PAR1, then a footer length far beyond the file
+        byte[] garbage = Arrays.copyOf(good, good.length);
+        garbage[good.length - 8] = (byte) 0xff;
+        garbage[good.length - 7] = (byte) 0xff;
+        garbage[good.length - 6] = (byte) 0xff;
+        garbage[good.length - 5] = (byte) 0x7f;
+        java.nio.file.Files.write(cut, garbage);
+        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()), "cut",
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessageStartingWith("Cannot read file:" + cut + ": it is not a readable Parquet file: ");
     }
 }
