@@ -15,6 +15,7 @@ import dev.tensorbroadcast.job.spark.JobSource;
 import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputException;
+import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -186,20 +187,25 @@ public final class PreparedBroadcast {
                     + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
         }
         OutputDirectory directory = requireOutput();
-        directory.clear();
-        return job(0, directory.path(), ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, progress);
+        try (OutputLock lock = directory.lock()) {
+            directory.clear();
+            return job(0, directory.path(), ManifestRequests.of(plan.request(), OptionalInt.empty()))
+                    .run(spark, progress);
+        }
     }
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, JobProgress progress) {
         OutputDirectory directory = requireOutput();
-        directory.clear();
-        List<Manifest> manifests = new ArrayList<>();
-        for (int i = 0; i < sources.size(); i++) {
-            manifests.add(job(i, new Path(directory.path(), Integer.toString(i)), ManifestRequests.of(plan.request(), OptionalInt.of(i)))
-                    .run(spark, progress));
+        try (OutputLock lock = directory.lock()) {
+            directory.clear();
+            List<Manifest> manifests = new ArrayList<>();
+            for (int i = 0; i < sources.size(); i++) {
+                manifests.add(job(i, new Path(directory.path(), Integer.toString(i)),
+                        ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
+            }
+            return manifests;
         }
-        return manifests;
     }
 
     /**

@@ -16,6 +16,7 @@ import dev.tensorbroadcast.job.spark.JobSource;
 import dev.tensorbroadcast.job.spark.Gradient;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputException;
+import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -178,9 +179,16 @@ public final class PreparedReduce {
     }
 
     public List<ReduceResult> run(SparkSession spark, JobProgress progress) {
-        if (directory != null) {
-            directory.clear();
+        if (directory == null) {
+            return write(spark, progress);
         }
+        try (OutputLock lock = directory.lock()) {
+            directory.clear();
+            return write(spark, progress);
+        }
+    }
+
+    private List<ReduceResult> write(SparkSession spark, JobProgress progress) {
         List<ReduceResult> results = new ArrayList<>();
         for (int i = 0; i < reduces.size(); i++) {
             ReducePlan reducePlan = reduces.get(i);

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.job.spark.Locations;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -82,7 +83,7 @@ public final class DatasetDirectory implements Closeable {
             boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
-            boolean unfinished = entries.containsKey(UNFINISHED_WRITE);
+            boolean unfinished = entries.containsKey(UNFINISHED_WRITE) || entries.containsKey(OutputLock.FILE_NAME);
             if (!hasManifest && !success && !hasParts && !unfinished) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");
@@ -156,6 +157,10 @@ public final class DatasetDirectory implements Closeable {
         if (!success) {
             reasons.add("no " + Manifest.SUCCESS_FILE_NAME);
         }
+        if (entries.containsKey(OutputLock.FILE_NAME)) {
+            reasons.add(OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it"
+                    + " finished");
+        }
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 Optional<Long> size = size(file.path());
@@ -174,6 +179,7 @@ public final class DatasetDirectory implements Closeable {
         Map<String, Long> stray = new TreeMap<>(entries);
         stray.remove(Manifest.FILE_NAME);
         stray.remove(Manifest.SUCCESS_FILE_NAME);
+        stray.remove(OutputLock.FILE_NAME);
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 stray.remove(file.path());

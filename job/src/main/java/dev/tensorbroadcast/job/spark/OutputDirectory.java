@@ -25,7 +25,8 @@ import org.apache.hadoop.fs.Path;
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.PART_PREFIX) + "\\d{5,}\\.(arrow|parquet)|" + Pattern.quote(Manifest.FILE_NAME)
-                    + "|" + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc");
+                    + "|" + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
+                    + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     private final String text;
@@ -101,6 +102,14 @@ public final class OutputDirectory {
     }
 
     /**
+     * Takes the output for this job until the lock is closed; a second writer is refused while it is held. Take it
+     * before {@link #clear}, so that no other job's files are deleted or mixed with ours.
+     */
+    public OutputLock lock() {
+        return OutputLock.acquire(text, fileSystem, path);
+    }
+
+    /**
      * Removes what {@link #check} allowed to replace. {@code _SUCCESS} and the manifest go first, so an interrupted
      * delete never leaves something that looks like a complete dataset.
      */
@@ -157,7 +166,8 @@ public final class OutputDirectory {
     private void deleteOurs(Path directory, boolean nested) throws IOException {
         for (FileStatus child : fileSystem.listStatus(directory)) {
             String name = child.getPath().getName();
-            if (OUR_FILE.matcher(name).matches()) {
+            // the lock is the running job's own: it goes when the job ends
+            if (OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME)) {
                 fileSystem.delete(child.getPath(), true);
             } else if (nested && child.isDirectory() && INDEX.matcher(name).matches()) {
                 deleteOurs(child.getPath(), false);
@@ -182,6 +192,10 @@ public final class OutputDirectory {
         for (FileStatus child : children) {
             FileStatus status = linkStatus(fileSystem, child.getPath());
             String name = child.getPath().getName();
+            if (name.equals(OutputLock.FILE_NAME) && status.isFile()) {
+                // a job's lock, next to a dataset or to numbered ones: ours either way
+                continue;
+            }
             if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                 return false;
             }

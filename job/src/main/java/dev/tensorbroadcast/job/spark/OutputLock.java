@@ -1,0 +1,124 @@
+package dev.tensorbroadcast.job.spark;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.time.Instant;
+import java.util.Optional;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A job's ownership of its output directory for the whole of its life: a file created exclusively in the directory
+ * before anything there is deleted or written, removed after {@code _SUCCESS} (or after a failed job's abort). A second
+ * writer finds it and is refused, naming the owner. A lock left by a killed driver on this host, whose process is
+ * gone, is taken over; one from another host is left to the user, as its owner cannot be asked.
+ */
+public final class OutputLock implements AutoCloseable {
+    public static final String FILE_NAME = "_tensor-broadcast.lock";
+
+    private final FileSystem fileSystem;
+    private final Path lock;
+
+    private OutputLock(FileSystem fileSystem, Path lock) {
+        this.fileSystem = fileSystem;
+        this.lock = lock;
+    }
+
+    static OutputLock acquire(String location, FileSystem fileSystem, Path directory) {
+        Path lock = new Path(directory, FILE_NAME);
+        try {
+            fileSystem.mkdirs(directory);
+            for (int attempt = 0; ; attempt++) {
+                if (create(fileSystem, lock)) {
+                    return new OutputLock(fileSystem, lock);
+                }
+                Optional<String> owner = owner(fileSystem, lock);
+                if (attempt == 0 && owner.isPresent() && isGoneFromThisHost(owner.get())) {
+                    fileSystem.delete(lock, false);
+                    continue;
+                }
+                throw new OutputException("Cannot write to '" + location + "': another tensor-broadcast job is"
+                        + " writing it (" + owner.orElse("owner unknown") + "); wait for it to finish, or if that"
+                        + " job is gone, delete " + lock + " and rerun with --overwrite");
+            }
+        } catch (IOException e) {
+            throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + e.getMessage());
+        }
+    }
+
+    /** Creates the lock with this process as its owner; false when it exists. */
+    private static boolean create(FileSystem fileSystem, Path lock) throws IOException {
+        byte[] owner = (self() + "\n").getBytes(StandardCharsets.UTF_8);
+        if ("file".equals(lock.toUri().getScheme())) {
+            // Hadoop's local create(overwrite=false) checks, then creates: not atomic; O_EXCL is
+            try {
+                java.nio.file.Files.write(java.nio.file.Path.of(lock.toUri()), owner,
+                        java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                return false;
+            }
+        }
+        try (OutputStream out = fileSystem.create(lock, false)) {
+            out.write(owner);
+            return true;
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /** {@code process 1234 on host h since 2026-11-24T20:00:00Z}: what the lock says of its owner. */
+    private static String self() {
+        ProcessHandle me = ProcessHandle.current();
+        Instant start = me.info().startInstant().orElse(Instant.EPOCH);
+        return "process " + me.pid() + " on host " + host() + " since " + start;
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    private static Optional<String> owner(FileSystem fileSystem, Path lock) throws IOException {
+        try (InputStream in = fileSystem.open(lock)) {
+            String text = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text));
+        } catch (FileNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The owner ran on this host and its process (with that start time) no longer runs. */
+    private static boolean isGoneFromThisHost(String owner) {
+        String[] words = owner.split(" ");
+        if (words.length != 7 || !words[0].equals("process") || !words[4].equals(host())) {
+            return false;
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(words[1]);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        return process.isEmpty() || !process.get().isAlive() || !process.get().info().startInstant()
+                .map(Instant::toString).orElse("").equals(words[6]);
+    }
+
+    @Override
+    public void close() {
+        try {
+            fileSystem.delete(lock, false);
+        } catch (IOException e) {
+            // a lock left behind names a process that is gone: the next run takes it over
+        }
+    }
+}
