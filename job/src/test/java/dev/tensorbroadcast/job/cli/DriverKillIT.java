@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ClusterRuns;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.io.IOException;
@@ -94,7 +95,8 @@ class DriverKillIT {
         assertThat(ClusterRuns.executors(cluster)).isEmpty();
         double killedAfter = (System.nanoTime() - start) / 1e9;
 
-        assertThat(ClusterRuns.entries(output)).containsExactly("_temporary");
+        // the dead driver's lock stays, naming it; the rerun below takes it over, as its process is gone
+        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrder("_temporary", OutputLock.FILE_NAME);
         List<String> files = files(output);
         assertThat(files).isNotEmpty().allMatch(file -> LEFTOVER.matcher(file).matches(), "is an attempt's file");
         assertThat(files.stream().filter(file -> file.contains("/task_"))).hasSizeBetween(2, PARTITIONS - 1);
@@ -102,7 +104,8 @@ class DriverKillIT {
         CliRun inspect = CliRun.of("inspect", output.toString());
         assertThat(inspect.exitCode()).as(inspect.err()).isEqualTo(ExitCode.DATASET_PROBLEMS);
         assertThat(inspect.out()).isEqualTo("dataset       " + output + "\n"
-                + "complete      no: no " + Manifest.FILE_NAME + "; no " + Manifest.SUCCESS_FILE_NAME + "\n"
+                + "complete      no: no " + Manifest.FILE_NAME + "; no " + Manifest.SUCCESS_FILE_NAME + "; "
+                + OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it finished\n"
                 + "stray         _temporary/\n");
         CliRun verify = CliRun.of("verify", output.toString(), "--source", source.toString());
         assertThat(verify.exitCode()).as(verify.err()).isEqualTo(ExitCode.DATASET_PROBLEMS);

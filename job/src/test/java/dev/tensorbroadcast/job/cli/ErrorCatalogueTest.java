@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +61,8 @@ class ErrorCatalogueTest {
             "job-failed", "ExpandCommandTest#aFailedJobExitsWithOneAndWritesNoManifest",
             "output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath",
             "internal", "PlanErrorTest#internalErrorsExitWithOne",
-            "reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine");
+            "reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine",
+            "output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput");
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
@@ -170,6 +172,19 @@ class ErrorCatalogueTest {
             Path dataset = Files.createDirectories(d.resolve("ds"));
             Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);
             return args("export", dataset.toString(), "--npy", d.resolve("x.npy").toString());
+        });
+        cases.put("source-parquet-corrupt", d -> {
+            Path features = Files.createDirectories(d.resolve("features"));
+            Path cut;
+            try {
+                DatasetFixtures.duckdbLists(features.resolve("a.parquet"), 0, 10, 4, false);
+                cut = DatasetFixtures.duckdbLists(features.resolve("b.parquet"), 10, 20, 4, false);
+            } catch (java.sql.SQLException e) {
+                throw new IOException(e);
+            }
+            byte[] bytes = Files.readAllBytes(cut);
+            Files.write(cut, Arrays.copyOf(bytes, bytes.length / 2));
+            return args("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape", "[4]");
         });
         cases.put("reduce-gradient-shape", d -> reduce(d, "--input-shape", "1,8", "--shape", "5,8"));
         cases.put("reduce-dtype", d -> args("reduce", "--input", NpyFiles.write(d.resolve("flags.npy"), "|b1",
