@@ -135,13 +135,18 @@ public final class CopyProgram implements Serializable {
      * a source held from that element on, such as the rows of a slice ({@link BroadcastPlan#sourceRows}).
      */
     public void run(long start, long end, long sourceOrigin, CopySink sink) {
-        if (start < 0 || end < start || end > elements) {
-            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
-        }
-        if (start == end) {
+        if (isEmptyRange(start, end)) {
             return;
         }
         fill(0, -sourceOrigin, 0, start, end, start, sink);
+    }
+
+    /** Checks that {@code [start, end)} lies in the output; true when it holds no element. */
+    private boolean isEmptyRange(long start, long end) {
+        if (start < 0 || end < start || end > elements) {
+            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
+        }
+        return start == end;
     }
 
     /** Fills {@code [lo, hi)}, which lies in the block of {@code level} that starts at output index {@code base}. */
@@ -208,10 +213,7 @@ public final class CopyProgram implements Serializable {
      * shortcut, since each repeated block holds different gradient values; a run costs one call whatever its length.
      */
     public void reduce(long start, long end, long sourceOrigin, ReduceSink sink) {
-        if (start < 0 || end < start || end > elements) {
-            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside [0, " + elements + ")");
-        }
-        if (start == end) {
+        if (isEmptyRange(start, end)) {
             return;
         }
         gather(0, -sourceOrigin, 0, start, end, start, sink);

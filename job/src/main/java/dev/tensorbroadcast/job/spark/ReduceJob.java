@@ -111,12 +111,7 @@ public final class ReduceJob {
             List<Tuple2<Long, ReduceKernel>> last = partials.collect();
             return last.get(0)._2().result(plan.input());
         } catch (Exception failure) {
-            BroadcastException refused = DatasetJob.refusal(failure);
-            if (refused != null) {
-                throw refused;
-            }
-            throw new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
-                    failure);
+            throw failed(failure);
         } finally {
             context.clearJobGroup();
             if (rows != null) {
@@ -126,6 +121,16 @@ public final class ReduceJob {
                 conf.destroy();
             }
         }
+    }
+
+    /** A refusal a task found (the user's input, exit 2), or the job's failure (exit 1). */
+    private static RuntimeException failed(Exception failure) {
+        BroadcastException refused = DatasetJob.refusal(failure);
+        if (refused != null) {
+            return refused;
+        }
+        return new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
+                failure);
     }
 
     private static List<Long> indexes(int count) {
@@ -195,12 +200,7 @@ public final class ReduceJob {
         } catch (IOException e) {
             throw e;
         } catch (Exception failure) {
-            BroadcastException refused = DatasetJob.refusal(failure);
-            if (refused != null) {
-                throw refused;
-            }
-            throw new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
-                    failure);
+            throw failed(failure);
         } finally {
             context.clearJobGroup();
             if (source != null) {

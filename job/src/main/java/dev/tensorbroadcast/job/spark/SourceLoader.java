@@ -83,10 +83,7 @@ public final class SourceLoader {
         if (status.getLen() > shipThreshold) {
             try (InputStream raw = input.fileSystem().open(input.path());
                     BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-                in.mark(MAGIC_LENGTH);
-                byte[] head = in.readNBytes(MAGIC_LENGTH);
-                in.reset();
-                if (NpyReader.isNpy(head)) {
+                if (isNpy(in)) {
                     Optional<NpyLayout> layout = NpyReader.layout(location, in, status.getLen());
                     if (layout.isPresent()) {
                         return new Gradient.NpyFile(input.path().toString(), layout.get());
@@ -108,16 +105,21 @@ public final class SourceLoader {
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-            in.mark(MAGIC_LENGTH);
-            byte[] head = in.readNBytes(MAGIC_LENGTH);
-            in.reset();
-            if (NpyReader.isNpy(head)) {
+            if (isNpy(in)) {
                 return new NpyReader(limits).read(location, in, status.getLen());
             }
             return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
+    }
+
+    /** Whether the stream starts with {@code \x93NUMPY}; the stream is left where it was. */
+    private static boolean isNpy(BufferedInputStream in) throws IOException {
+        in.mark(MAGIC_LENGTH);
+        byte[] head = in.readNBytes(MAGIC_LENGTH);
+        in.reset();
+        return NpyReader.isNpy(head);
     }
 
     private static FileStatus status(String location, Locations.Located input) {

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.LocalSpark;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputLock;
@@ -11,16 +11,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two writers on one output: the second is refused in one line, and nothing of the first's is touched. */
 class ConcurrentWriterTest {
-    private static SparkSession spark;
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
 
     @TempDir
     Path dir;
@@ -28,15 +27,6 @@ class ConcurrentWriterTest {
     private Path source;
     private Path output;
 
-    @BeforeAll
-    static void startSpark() {
-        spark = LocalSpark.start();
-    }
-
-    @AfterAll
-    static void stopSpark() {
-        spark.stop();
-    }
 
     @BeforeEach
     void writeSource() throws Exception {

@@ -2,37 +2,27 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.LocalSpark;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code reduce} in-process: what it prints, its plan, and every refusal as one line with exit code 2. */
 class ReduceCommandTest {
-    private static SparkSession spark;
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
 
     @TempDir
     Path dir;
 
     private Path gradient;
 
-    @BeforeAll
-    static void startSpark() {
-        spark = LocalSpark.start();
-    }
-
-    @AfterAll
-    static void stopSpark() {
-        spark.stop();
-    }
 
     @BeforeEach
     void writeGradient() throws Exception {

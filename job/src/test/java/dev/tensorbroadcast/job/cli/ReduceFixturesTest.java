@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tensorbroadcast.job.spark.LocalSpark;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,20 +26,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ReduceFixturesTest {
     private static final Path FIXTURES = fixtures();
-    private static SparkSession spark;
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startSpark() {
-        spark = LocalSpark.start();
-    }
-
-    @AfterAll
-    static void stopSpark() {
-        spark.stop();
-    }
 
     private static Path fixtures() {
         try {

@@ -13,17 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,56 +113,20 @@ class ClusterExpandIT {
     @Test
     void aKilledExecutorLosesNothingAndLeavesNothingBehind(LocalCluster cluster) throws Exception {
         Path output = dir.resolve("killed");
-        AtomicInteger finishedTasks = new AtomicInteger();
-        Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
-        SparkListener listener = new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-                finishedTasks.incrementAndGet();
-            }
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2,
+                ClusterRuns.anExecutor(cluster),
+                () -> request(output).run(spark));
 
-            @Override
-            public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
-                removedExecutors.add(removed.executorId());
-            }
-        };
-        spark.sparkContext().addSparkListener(listener);
-        try {
-            // every task sleeps first, so the job still runs when an executor dies; local properties are per thread
-            CompletableFuture<Manifest> job = CompletableFuture.supplyAsync(() -> {
-                spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, "500");
-                try {
-                    return request(output).run(spark);
-                } finally {
-                    spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, null);
-                }
-            });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (finishedTasks.get() < 2 && System.nanoTime() < deadline && !job.isDone()) {
-                Thread.sleep(50);
-            }
-            List<ProcessHandle> executors = ClusterRuns.executors(cluster);
-            assertThat(job).isNotDone();
-            assertThat(executors).hasSizeGreaterThanOrEqualTo(2);
-            ProcessHandle victim = executors.get(0);
-            String victimId = ClusterRuns.executorId(victim);
-            assertThat(victim.destroyForcibly()).isTrue();
-            assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
-
-            Manifest manifest = job.get(180, TimeUnit.SECONDS);
-            assertThat(removedExecutors).contains(victimId);
-            assertThat(finishedTasks.get()).isGreaterThan(PARTITIONS);
-            assertThat(manifest.files()).hasSize(PARTITIONS);
-            assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
-                    .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
-            ClusterRuns.assertSameFiles(output, reference);
-            List<String> expected = new java.util.ArrayList<>(manifest.files().stream().map(DatasetFile::path)
-                    .toList());
-            expected.add(Manifest.FILE_NAME);
-            expected.add(Manifest.SUCCESS_FILE_NAME);
-            assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
-        } finally {
-            spark.sparkContext().removeSparkListener(listener);
-        }
+        Manifest manifest = killed.result();
+        assertThat(killed.taskEnds()).isGreaterThan(PARTITIONS);
+        assertThat(manifest.files()).hasSize(PARTITIONS);
+        assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
+                .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
+        ClusterRuns.assertSameFiles(output, reference);
+        List<String> expected = new java.util.ArrayList<>(manifest.files().stream().map(DatasetFile::path)
+                .toList());
+        expected.add(Manifest.FILE_NAME);
+        expected.add(Manifest.SUCCESS_FILE_NAME);
+        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
     }
 }

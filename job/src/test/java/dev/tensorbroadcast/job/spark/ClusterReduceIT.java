@@ -18,16 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -126,46 +118,8 @@ class ClusterReduceIT {
     @Test
     void aKilledExecutorGivesTheSameBits(LocalCluster cluster) throws Exception {
         Path output = dir.resolve("killed.npy");
-        AtomicInteger finishedTasks = new AtomicInteger();
-        Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
-        SparkListener listener = new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-                finishedTasks.incrementAndGet();
-            }
-
-            @Override
-            public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
-                removedExecutors.add(removed.executorId());
-            }
-        };
-        spark.sparkContext().addSparkListener(listener);
-        try {
-            CompletableFuture<List<ReduceResult>> job = CompletableFuture.supplyAsync(() -> {
-                spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, "1000");
-                try {
-                    return reduce(hdfs + "/grad.npy", "[1,64]", output.toString()).run(spark);
-                } finally {
-                    spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, null);
-                }
-            });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (finishedTasks.get() < 1 && System.nanoTime() < deadline && !job.isDone()) {
-                Thread.sleep(50);
-            }
-            assertThat(job).isNotDone();
-            List<ProcessHandle> executors = ClusterRuns.executors(cluster);
-            assertThat(executors).hasSizeGreaterThanOrEqualTo(2);
-            ProcessHandle victim = executors.get(0);
-            String victimId = ClusterRuns.executorId(victim);
-            assertThat(victim.destroyForcibly()).isTrue();
-            assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
-
-            job.get(180, TimeUnit.SECONDS);
-            assertThat(removedExecutors).contains(victimId);
-            assertThat(Files.readAllBytes(output)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
-        } finally {
-            spark.sparkContext().removeSparkListener(listener);
-        }
+        ClusterRuns.killingWhileRunning(spark, 1000, 1, ClusterRuns.anExecutor(cluster),
+                () -> reduce(hdfs + "/grad.npy", "[1,64]", output.toString()).run(spark));
+        assertThat(Files.readAllBytes(output)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
     }
 }

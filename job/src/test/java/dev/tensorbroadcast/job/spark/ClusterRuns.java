@@ -10,7 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 
 /** What the integration tests on a local cluster share: the driver's session, and comparing outputs. */
@@ -104,6 +113,73 @@ public final class ClusterRuns {
                     StandardCharsets.ISO_8859_1);
         } catch (java.nio.file.NoSuchFileException exited) {
             return "";
+        }
+    }
+
+    /** What a job killed under gave, and how many task ends Spark reported for it (retried tasks included). */
+    public record AfterKill<T>(T result, int taskEnds, double seconds) {}
+
+    /** Kills something of the cluster's while a job runs; returns the id of the executor that goes with it. */
+    public interface Kill {
+        String kill() throws Exception;
+    }
+
+    /** Kills one executor JVM with SIGKILL: the worker stays and starts another. */
+    public static Kill anExecutor(LocalCluster cluster) {
+        return () -> {
+            List<ProcessHandle> executors = executors(cluster);
+            assertThat(executors).hasSizeGreaterThanOrEqualTo(2);
+            ProcessHandle victim = executors.get(0);
+            String id = executorId(victim);
+            assertThat(victim.destroyForcibly()).isTrue();
+            assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+            return id;
+        };
+    }
+
+    /**
+     * Runs {@code job} on another thread with every task slowed by {@code delayMillis} (so it still runs when the
+     * kill comes), kills once {@code afterTasks} tasks have ended, and waits for the job; the executor the kill names
+     * must be reported removed.
+     */
+    public static <T> AfterKill<T> killingWhileRunning(SparkSession spark, long delayMillis, int afterTasks, Kill kill,
+            Supplier<T> job) throws Exception {
+        AtomicInteger finishedTasks = new AtomicInteger();
+        Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
+                finishedTasks.incrementAndGet();
+            }
+
+            @Override
+            public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
+                removedExecutors.add(removed.executorId());
+            }
+        };
+        spark.sparkContext().addSparkListener(listener);
+        long start = System.nanoTime();
+        try {
+            // local properties are per thread: the job's thread sets them for its own tasks
+            CompletableFuture<T> running = CompletableFuture.supplyAsync(() -> {
+                spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, Long.toString(delayMillis));
+                try {
+                    return job.get();
+                } finally {
+                    spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, null);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (finishedTasks.get() < afterTasks && System.nanoTime() < deadline && !running.isDone()) {
+                Thread.sleep(50);
+            }
+            assertThat(running).isNotDone();
+            String killed = kill.kill();
+            T result = running.get(180, TimeUnit.SECONDS);
+            assertThat(removedExecutors).contains(killed);
+            return new AfterKill<>(result, finishedTasks.get(), (System.nanoTime() - start) / 1e9);
+        } finally {
+            spark.sparkContext().removeSparkListener(listener);
         }
     }
 }

@@ -20,28 +20,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code reduce} through the Java API on a real local Spark: both regimes, datasets read in slices, determinism. */
 class ReduceJobTest {
-    private static SparkSession spark;
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startSpark() {
-        spark = LocalSpark.start();
-    }
-
-    @AfterAll
-    static void stopSpark() {
-        spark.stop();
-    }
 
     private static SourceTensor floats(Shape shape, float[] values) {
         ByteBuffer buffer = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
@@ -66,7 +56,7 @@ class ReduceJobTest {
         Path output = dir.resolve(name + ".npy");
         TensorReduce.builder().gradient(gradient).dialect(Dialect.NUMPY).inputShape(input)
                 .shape(TargetShape.parse(gradient.shape().toList())).partitions(partitions)
-                .output(output.toString()).build().run(spark);
+                .output(output.toString()).build().run(SPARK.session());
         return Files.readAllBytes(output);
     }
 
@@ -76,11 +66,12 @@ class ReduceJobTest {
         Path source = NpyFiles.int32(dir.resolve("x.npy"), new long[] {6, 1, 3});
         Path expanded = dir.resolve("expanded");
         TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(6, 5, 3)
-                .format(OutputFormat.PARQUET).partitions(4).output(expanded.toString()).build().run(spark);
+                .format(OutputFormat.PARQUET).partitions(4).output(expanded.toString()).build()
+                .run(SPARK.session());
         Path kept = dir.resolve("kept.npy");
         List<ReduceResult> results = TensorReduce.builder().gradient(expanded.toString()).dialect(Dialect.NUMPY)
                 .inputShape(Shape.of(6, 1, 3)).shape(TargetShape.parse("[6,5,3]")).partitions(4)
-                .output(kept.toString()).build().run(spark);
+                .output(kept.toString()).build().run(SPARK.session());
         assertThat(results).singleElement().satisfies(result -> {
             assertThat(result.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
             assertThat(result.tasks()).isEqualTo(4);
@@ -92,7 +83,8 @@ class ReduceJobTest {
         }
         Path summed = dir.resolve("summed.npy");
         TensorReduce.builder().gradient(expanded.toString()).dialect(Dialect.NUMPY).inputShape(Shape.of(1, 3))
-                .shape(TargetShape.parse("[6,5,3]")).partitions(5).output(summed.toString()).build().run(spark);
+                .shape(TargetShape.parse("[6,5,3]")).partitions(5).output(summed.toString()).build()
+                .run(SPARK.session());
         // column c of the result sums every x[r, 0, c] five times over: 5 * sum over r of value(3r + c)
         int[] columns = int32s(summed, 3);
         for (int c = 0; c < 3; c++) {
@@ -146,7 +138,7 @@ class ReduceJobTest {
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
         List<ReduceResult> results = TensorReduce.builder().gradient(gradient).dialect(Dialect.PADDLE)
                 .inputShape(Shape.of(4, 1, 3)).inputShape(Shape.of(2, 1)).partitions(2)
-                .format(TensorReduce.Format.ARROW).output(output.toString()).build().run(spark);
+                .format(TensorReduce.Format.ARROW).output(output.toString()).build().run(SPARK.session());
         assertThat(results).extracting(ReduceResult::regime)
                 .containsExactly(ReducePlan.Regime.ROWS_KEPT, ReducePlan.Regime.ROWS_SUMMED);
         Manifest kept = DatasetFiles.manifest(output.resolve("0"));
@@ -170,7 +162,7 @@ class ReduceJobTest {
         Path output = dir.resolve("never.npy");
         TensorReduce reduce = TensorReduce.builder().gradient(gradient).dialect(Dialect.NUMPY).inputShape(Shape.of(3))
                 .shape(TargetShape.parse("[4,3]")).partitions(2).output(output.toString()).build();
-        assertThatThrownBy(() -> reduce.run(spark))
+        assertThatThrownBy(() -> reduce.run(SPARK.session()))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot reduce a int8 gradient: the sum at input element 0 is 400, outside int8's range"
                         + " [-128, 127]; reduce a copy in a wider type");

@@ -11,15 +11,8 @@ import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,35 +63,7 @@ class WorkerKillIT {
     @Test
     void aKilledWorkerTakesItsExecutorAlongAndTheJobFinishesOnTheOther(LocalCluster cluster) throws Exception {
         Path output = dir.resolve("killed");
-        AtomicInteger finishedTasks = new AtomicInteger();
-        Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
-        SparkListener listener = new SparkListener() {
-            @Override
-            public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-                finishedTasks.incrementAndGet();
-            }
-
-            @Override
-            public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
-                removedExecutors.add(removed.executorId());
-            }
-        };
-        spark.sparkContext().addSparkListener(listener);
-        long start = System.nanoTime();
-        try {
-            CompletableFuture<Manifest> job = CompletableFuture.supplyAsync(() -> {
-                spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, "500");
-                try {
-                    return request(output).run(spark);
-                } finally {
-                    spark.sparkContext().setLocalProperty(InjectedFailure.TASK_DELAY_MILLIS, null);
-                }
-            });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (finishedTasks.get() < 2 && System.nanoTime() < deadline && !job.isDone()) {
-                Thread.sleep(50);
-            }
-            assertThat(job).isNotDone();
+        ClusterRuns.Kill aWorker = () -> {
             List<ProcessHandle> workers = ClusterRuns.workers(cluster);
             assertThat(workers).hasSize(2);
             ProcessHandle victim = workers.get(0);
@@ -110,21 +75,20 @@ class WorkerKillIT {
             assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
             // the executor notices its worker is gone and exits
             assertThat(itsExecutors.get(0).onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+            return executorId;
+        };
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2, aWorker,
+                () -> request(output).run(spark));
 
-            Manifest manifest = job.get(180, TimeUnit.SECONDS);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            assertThat(removedExecutors).contains(executorId);
-            assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
-                    .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
-            ClusterRuns.assertSameFiles(output, reference);
-            List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
-            expected.add(Manifest.FILE_NAME);
-            expected.add(Manifest.SUCCESS_FILE_NAME);
-            assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
-            System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n", seconds,
-                    finishedTasks.get(), PARTITIONS);
-        } finally {
-            spark.sparkContext().removeSparkListener(listener);
-        }
+        Manifest manifest = killed.result();
+        assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
+                .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
+        ClusterRuns.assertSameFiles(output, reference);
+        List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
+        expected.add(Manifest.FILE_NAME);
+        expected.add(Manifest.SUCCESS_FILE_NAME);
+        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
+        System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
+                killed.seconds(), killed.taskEnds(), PARTITIONS);
     }
 }
