@@ -28,6 +28,8 @@ public final class OutputDirectory {
                     + "|" + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
+    /** Where Spark's commit protocol stages a job's files. */
+    private static final String STAGING = "_temporary";
 
     private final String text;
     private final FileSystem fileSystem;
@@ -200,12 +202,35 @@ public final class OutputDirectory {
                 return false;
             }
             boolean link = isSymlink(fileSystem, child.getPath(), status);
-            allOurs &= !link && OUR_FILE.matcher(name).matches();
+            allOurs &= !link && OUR_FILE.matcher(name).matches() && hasOurKind(fileSystem, child.getPath(), name,
+                    status);
             // a link named 0 would make the target's files look like output/0's, and clearing would delete them
             allNested &= !link && status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;
+    }
+
+    /**
+     * Our names are files, except Spark's {@code _temporary}: a directory of numbered job-attempt directories. A
+     * directory named like a part file, or a {@code _temporary} holding anything else, is someone else's, and
+     * clearing (which deletes our names recursively) must not take it.
+     */
+    private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
+            throws IOException {
+        if (!name.equals(STAGING)) {
+            return status.isFile();
+        }
+        if (!status.isDirectory()) {
+            return false;
+        }
+        for (FileStatus attempt : fileSystem.listStatus(path)) {
+            if (!attempt.isDirectory() || !INDEX.matcher(attempt.getPath().getName()).matches()
+                    || isSymlink(fileSystem, attempt.getPath(), linkStatus(fileSystem, attempt.getPath()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isOurManifest(FileSystem fileSystem, Path manifest) throws IOException {

@@ -81,4 +81,39 @@ class OverwriteSafetyTest {
         assertThat(run.err()).isEqualTo(notOurs(output));
         assertThat(Files.readString(elsewhere.resolve("part-00000.arrow"))).isEqualTo("precious");
     }
+
+    @Test
+    void aDirectoryNamedLikeOurFilesIsNotOurs() throws Exception {
+        // clearing deletes our names recursively: a user's directory under one of them must stop it
+        Path output = Files.createDirectories(dir.resolve("out"));
+        Files.writeString(output.resolve("part-00000.arrow"), "ours");
+        Path named = Files.createDirectories(output.resolve("part-00099.arrow"));
+        Files.writeString(named.resolve("notes.txt"), "precious");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(named.resolve("notes.txt"))).isEqualTo("precious");
+    }
+
+    @Test
+    void aTemporaryDirectoryThatIsNotSparksIsNotOurs() throws Exception {
+        Path output = Files.createDirectories(dir.resolve("out"));
+        Path staging = Files.createDirectories(output.resolve("_temporary"));
+        Files.writeString(staging.resolve("notes.txt"), "precious");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(staging.resolve("notes.txt"))).isEqualTo("precious");
+        // Spark's own layout, as a killed job leaves it, is ours
+        Files.delete(staging.resolve("notes.txt"));
+        Files.createDirectories(staging.resolve("0").resolve("_temporary"));
+        assertThat(dev.tensorbroadcast.job.spark.OutputDirectory.check(output.toString(), true,
+                new org.apache.hadoop.conf.Configuration()).path().toString()).isEqualTo("file:" + output);
+    }
 }
