@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -53,6 +54,8 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class DatasetJob {
     private static final AtomicInteger JOB_NUMBERS = new AtomicInteger();
+    /** The manifest's name while it is being written. */
+    public static final String STAGED_SUFFIX = ".staged";
 
     private final JobSource source;
     private final DatasetSpec spec;
@@ -137,11 +140,17 @@ public final class DatasetJob {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
             Manifest manifest = manifest(files);
-            writeFile(fileSystem, new Path(output, Manifest.FILE_NAME), ManifestJson.toBytes(manifest));
+            // written whole under another name first: a full disk leaves no half manifest that reads as ours
+            Path staged = new Path(output, Manifest.FILE_NAME + STAGED_SUFFIX);
+            writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
+            if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
+                throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
+            }
             writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
             return manifest;
-        } catch (IOException e) {
-            // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete
+        } catch (IOException | FSError e) {
+            // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full local
+            // disk surfaces as Hadoop's FSError, an Error, which would otherwise end the process with a stack trace
             throw new JobFailedException("Cannot finish dataset '" + output + "': " + Reasons.of(e), e);
         }
     }

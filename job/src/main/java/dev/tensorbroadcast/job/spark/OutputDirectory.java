@@ -25,7 +25,8 @@ import org.apache.hadoop.fs.Path;
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.PART_PREFIX) + "\\d{5,}\\.(arrow|parquet)|" + Pattern.quote(Manifest.FILE_NAME)
-                    + "|" + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
+                    + "|" + Pattern.quote(Manifest.FILE_NAME + DatasetJob.STAGED_SUFFIX) + "|"
+                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
     /** Where Spark's commit protocol stages a job's files. */

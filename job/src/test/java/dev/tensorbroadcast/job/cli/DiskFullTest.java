@@ -1,0 +1,75 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.OutputDirectory;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A disk that fills up mid-job, on a 1 MiB tmpfs mounted for the test (which needs root; skipped with the reason
+ * otherwise): the run ends with one line and exit 1, and leaves only what {@code --overwrite} replaces.
+ */
+class DiskFullTest {
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
+
+    @TempDir
+    Path dir;
+
+    private Path small;
+
+    @BeforeEach
+    void mountASmallDisk() throws Exception {
+        small = Files.createDirectories(dir.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString())
+                .redirectErrorStream(true).start();
+        boolean mounted = mount.waitFor(10, TimeUnit.SECONDS) && mount.exitValue() == 0;
+        Assumptions.assumeTrue(mounted, () -> "cannot mount a tmpfs here (root is needed): "
+                + readAll(mount));
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        new ProcessBuilder("umount", small.toString()).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static String readAll(Process process) {
+        try {
+            return new String(process.getInputStream().readAllBytes()).strip();
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
+    void aFullDiskIsOneLineAndLeavesWhatOverwriteReplaces() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = small.resolve("out");
+        // 4 MiB of values onto a 1 MiB disk; the free-space guard would refuse it before Spark, so it is lifted
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "1024,1024",
+                "--partitions", "4", "--output", output.toString(), "--ignore-free-space");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().lines().toList()).last().asString()
+                .startsWith("Cannot write '" + "file:" + output + "': the Spark job failed: ")
+                .contains("No space left on device");
+        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).hasSize(1);
+        // nothing that reads as a dataset, and nothing --overwrite would refuse
+        assertThat(output.resolve("_SUCCESS")).doesNotExist();
+        assertThat(output.resolve("_manifest.json")).doesNotExist();
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+                .isEqualTo("file:" + output);
+    }
+}
