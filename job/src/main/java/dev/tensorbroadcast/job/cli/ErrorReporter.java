@@ -18,6 +18,7 @@ final class ErrorReporter {
     static final String INTERNAL = "internal";
     static final String JOB_FAILED = "job_failed";
     static final String CLUSTER_FAILED = "cluster_failed";
+    static final String INTERRUPTED = "interrupted";
 
     private ErrorReporter() {}
 
@@ -37,6 +38,12 @@ final class ErrorReporter {
         }
         boolean json = leaf.hasMatchedOption(OutputOptions.JSON);
         boolean verbose = leaf.hasMatchedOption(OutputOptions.VERBOSE);
+        if (Interruption.signalled()) {
+            // whatever Spark threw while it stopped under us, the cause is the signal
+            return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it committed;"
+                    + " nothing in the output reads as a dataset, and a rerun with --overwrite replaces what is there",
+                    error, ExitCode.INTERRUPTED);
+        }
         if (error instanceof BroadcastException refused) {
             return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);
         }

@@ -14,6 +14,11 @@ final class ExitCode {
     static final int REFUSED = 2;
     /** {@code cluster status} found no running local cluster. */
     static final int NOT_RUNNING = 3;
+    /**
+     * Ctrl-C: what a shell reports for SIGINT. The process really ends with the signal's own code (130, or 143 for
+     * SIGTERM), which the JVM sets once a signal has begun its shutdown.
+     */
+    static final int INTERRUPTED = 130;
 
     private ExitCode() {}
 }

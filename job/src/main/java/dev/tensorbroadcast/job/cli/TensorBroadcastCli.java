@@ -40,7 +40,13 @@ public final class TensorBroadcastCli implements Callable<Integer> {
                 System.setProperty(LOG_CONFIG, quiet.toString());
             }
         }
-        System.exit(run(args, System.out, System.err));
+        Interruption.install();
+        int exitCode = run(args, System.out, System.err);
+        Interruption.finished();
+        // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
+        if (!Interruption.signalled()) {
+            System.exit(exitCode);
+        }
     }
 
     static boolean onConsole(PrintWriter err) {

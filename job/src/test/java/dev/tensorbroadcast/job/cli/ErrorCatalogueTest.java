@@ -62,7 +62,8 @@ class ErrorCatalogueTest {
             "output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath",
             "internal", "PlanErrorTest#internalErrorsExitWithOne",
             "reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine",
-            "output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput");
+            "output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput",
+            "interrupted", "InterruptIT#aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces");
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();

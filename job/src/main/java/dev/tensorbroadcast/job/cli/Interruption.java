@@ -1,0 +1,64 @@
+package dev.tensorbroadcast.job.cli;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+
+/**
+ * Ctrl-C and SIGTERM: the JVM runs its shutdown hooks, Spark's stops the session, and the running job fails in the
+ * main thread with whatever Spark throws while it goes away. This hook marks the run as interrupted, so the failure is
+ * reported as one line saying so, and holds the JVM until that line is printed and the job has cleaned up (aborted
+ * its commit, released the output's lock). The exit code stays the signal's (130, 143).
+ */
+final class Interruption {
+    /** How long the hook waits for the main thread to report; the JVM halts after it in any case. */
+    private static final long REPORT_SECONDS = 30;
+
+    private static volatile boolean signalled;
+    private static volatile boolean finished;
+    private static final CountDownLatch REPORTED = new CountDownLatch(1);
+
+    private Interruption() {}
+
+    static void install() {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (finished) {
+                return;
+            }
+            signalled = true;
+            quietSpark();
+            try {
+                REPORTED.await(REPORT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "tensor-broadcast-interruption"));
+    }
+
+    /**
+     * Spark's threads, stopped under running tasks, print rejected futures and log errors on their way out. Our own
+     * line goes to the stream the command captured at its start, so it still prints; theirs no longer do.
+     */
+    private static void quietSpark() {
+        System.setErr(new PrintStream(OutputStream.nullOutputStream(), true));
+        try {
+            Configurator.setRootLevel(Level.OFF);
+        } catch (RuntimeException | LinkageError e) {
+            // without log4j there is nothing to quiet
+        }
+    }
+
+    /** Whether a signal stopped the JVM while a command ran. */
+    static boolean signalled() {
+        return signalled;
+    }
+
+    /** The command has returned and said what it had to: the hook may let the JVM go. */
+    static void finished() {
+        finished = true;
+        REPORTED.countDown();
+    }
+}

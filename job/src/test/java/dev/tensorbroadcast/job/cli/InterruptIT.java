@@ -1,0 +1,56 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.OutputDirectory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM sent to the command line while its job runs, in a JVM of its own: the signal's exit
+ * code, one line saying the run was interrupted and no internal error, and an output that holds nothing that reads
+ * as a dataset and that {@code --overwrite} replaces.
+ */
+class InterruptIT {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces(String signal, int exitCode) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = dir.resolve("out");
+        Path log = dir.resolve("cli.log");
+        // every task sleeps first, so the signal comes while the job runs
+        Process cli = CliProcess.start(Map.of(), log, "expand", "--input", source.toString(), "--dialect", "numpy",
+                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--master", "local[2]",
+                "--conf", "spark.tensorbroadcast.test.taskDelayMillis=1000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
+            Thread.sleep(50);
+        }
+        assertThat(cli.isAlive()).as(CliProcess.read(log)).isTrue();
+        Thread.sleep(1500);
+        new ProcessBuilder("kill", "-" + signal, Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
+
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        String printed = CliProcess.read(log);
+        assertThat(cli.exitValue()).as(printed).isEqualTo(exitCode);
+        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
+                + " committed; nothing in the output reads as a dataset, and a rerun with --overwrite replaces what"
+                + " is there"))).as(printed).hasSize(1);
+        assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
+        assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
+        assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+                .isEqualTo("file:" + output);
+    }
+}
