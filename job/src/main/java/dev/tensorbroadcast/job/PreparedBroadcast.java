@@ -91,6 +91,7 @@ public final class PreparedBroadcast {
         if (output != null) {
             requireRoom(broadcast, output, partitions);
         }
+        partitions.forEach(TaskCountGuard::check);
         return new PreparedBroadcast(broadcast, sources, plan, partitions, output);
     }
 

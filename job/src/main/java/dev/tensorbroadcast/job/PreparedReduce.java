@@ -97,6 +97,11 @@ public final class PreparedReduce {
                 reduces.add(ReducePlan.of(plan, i));
             }
         }
+        for (ReducePlan reducePlan : reduces) {
+            TaskCountGuard.check(ReduceJob.taskCount(reducePlan, reduce.partitionBytes()
+                    .orElse(PartitionPlan.DEFAULT_PARTITION_BYTES), reduce.partitions().orElse(0)),
+                    reducePlan.output().elements() * reducePlan.dtype().byteWidth());
+        }
         if (reduce.format() == TensorReduce.Format.NPY) {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"

@@ -99,6 +99,8 @@ class ErrorCatalogueTest {
         cases.put("too-large-count", d -> args("plan", "--dialect", "numpy", "--input-shape", "1", "--shape",
                 "4611686018427387904,4"));
         cases.put("too-large-output", d -> expand(d, TWO_TIB));
+        cases.put("too-large-tasks", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape",
+                "10000000,8", "--partitions", "10000000", "--format", "null"));
         cases.put("source-unknown-format", d -> {
             Files.writeString(d.resolve("notes.txt"), "not a tensor\n");
             return args("plan", "--dialect", "numpy", "--input", d.resolve("notes.txt").toString());

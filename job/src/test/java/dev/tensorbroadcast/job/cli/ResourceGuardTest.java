@@ -86,6 +86,8 @@ class ResourceGuardTest {
         PreparedBroadcast prepared = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
                 .shape(35184372088832L, 8).output(output.toString())
                 .maxOutputBytes(TensorBroadcast.NO_OUTPUT_LIMIT).checkFreeSpace(false)
+                // partitions of 4 GiB: 262,144 tasks, which a test JVM's driver holds (8 Mi of 128 MiB it does not)
+                .partitionBytes(4L << 30)
                 .build().prepare(new Configuration());
 
         assertThat(prepared.outputBytes()).isEqualTo(1L << 50);
