@@ -11,6 +11,7 @@ import dev.tensorbroadcast.arrowio.source.NpyLayout;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
@@ -106,6 +107,11 @@ public final class SourceLoader {
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
             if (isNpy(in)) {
+                if (rowShape.isPresent()) {
+                    throw new InvalidRequestException("Cannot use --row-shape " + rowShape.get().toList()
+                            + " with input '" + location + "': it is a .npy, whose header gives its shape;"
+                            + " --row-shape shapes the rows of a dataset directory's list column");
+                }
                 return new NpyReader(limits).read(location, in, status.getLen());
             }
             return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);

@@ -176,6 +176,8 @@ class ErrorCatalogueTest {
             Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);
             return args("export", dataset.toString(), "--npy", d.resolve("x.npy").toString());
         });
+        cases.put("request-row-shape-npy", d -> args("plan", "--dialect", "numpy", "--input", source(d),
+                "--row-shape", "1,8"));
         cases.put("source-parquet-corrupt", d -> {
             Path features = Files.createDirectories(d.resolve("features"));
             Path cut;
