@@ -107,18 +107,10 @@ final class ReduceCommand implements Callable<Integer> {
             output.emit(out, () -> planJson(prepared, reduce), text -> printPlan(text, prepared, reduce));
             return ExitCode.OK;
         }
-        if (!output.json) {
-            for (int i = 0; i < prepared.reduces().size(); i++) {
-                ReducePlan plan = prepared.reduces().get(i);
-                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %s into %s %s",
-                        plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
-                        tasks(prepared.tasks(plan)), reduce.format(), prepared.location(i)));
-            }
-            err.flush();
-        }
         long start = System.nanoTime();
         List<ReduceResult> results;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+            announce(err, prepared, reduce);
             results = prepared.run(session.spark(), JobProgress.NONE);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -130,6 +122,19 @@ final class ReduceCommand implements Callable<Integer> {
             }
         });
         return ExitCode.OK;
+    }
+
+    /** What will be written, said once Spark runs. */
+    private void announce(PrintWriter err, PreparedReduce prepared, TensorReduce reduce) {
+        if (!output.json) {
+            for (int i = 0; i < prepared.reduces().size(); i++) {
+                ReducePlan plan = prepared.reduces().get(i);
+                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %s into %s %s",
+                        plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
+                        tasks(prepared.tasks(plan)), reduce.format(), prepared.location(i)));
+            }
+            err.flush();
+        }
     }
 
     private static void printPlan(PrintWriter text, PreparedReduce prepared, TensorReduce reduce) {

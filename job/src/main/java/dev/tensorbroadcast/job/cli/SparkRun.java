@@ -62,15 +62,16 @@ final class SparkRun {
             return discard(prepared);
         }
         Path target = prepared.outputPath().orElseThrow();
-        if (!output.json) {
-            err.println(announcement(prepared, target, perInput));
-            err.flush();
-        }
         long start = System.nanoTime();
         List<Manifest> manifests;
         JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+            // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
+            if (!output.json) {
+                err.println(announcement(prepared, target, perInput));
+                err.flush();
+            }
             jobStart = System.nanoTime();
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));

@@ -17,17 +17,20 @@ import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 
 /**
- * Reads a source tensor from any Hadoop file system on the driver, or opens a directory as a dataset. The format is told by the first bytes, never by
- * the name: {@code \x93NUMPY} is a {@code .npy} file, anything else is read as Arrow IPC (file or stream), whose
- * reader names what it expected when the bytes are neither.
+ * Reads a source tensor from any Hadoop file system on the driver, or opens a directory (or one Parquet file) as a
+ * dataset. The format is told by the first bytes, never by the name: {@code \x93NUMPY} is a {@code .npy} file,
+ * {@code PAR1} a Parquet file, anything else is read as Arrow IPC (file or stream), whose reader names what it
+ * expected when the bytes are neither.
  */
 public final class SourceLoader {
     private static final int MAGIC_LENGTH = NpyReader.magic().length;
+    private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
 
     private final Configuration conf;
     private final SourceLimits limits;
@@ -59,9 +62,10 @@ public final class SourceLoader {
     public LoadedSource load(String location) {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
-        if (!status.isDirectory()) {
+        if (!status.isDirectory() && !isParquet(input)) {
             return LoadedSource.of(read(location));
         }
+        // a directory, or one Parquet file: a dataset of its files (Hadoop lists a file as itself)
         try {
             return LoadedSource.of(TensorDatasets.open(input.fileSystem(), input.path(), location,
                     new DatasetOptions(arrowOptions.column(), rowShape)));
@@ -78,7 +82,7 @@ public final class SourceLoader {
     public Gradient gradient(String location, long shipThreshold) {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
-        if (status.isDirectory()) {
+        if (status.isDirectory() || isParquet(input)) {
             return new Gradient.Stored(load(location).dataset());
         }
         if (status.getLen() > shipThreshold) {
@@ -117,6 +121,15 @@ public final class SourceLoader {
             return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
+        }
+    }
+
+    /** Whether the file starts with Parquet's {@code PAR1}. */
+    private static boolean isParquet(Locations.Located input) {
+        try (InputStream in = input.fileSystem().open(input.path())) {
+            return Arrays.equals(in.readNBytes(PARQUET_MAGIC.length), PARQUET_MAGIC);
+        } catch (IOException e) {
+            return false;
         }
     }
 

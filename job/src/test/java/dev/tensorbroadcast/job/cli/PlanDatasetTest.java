@@ -65,4 +65,17 @@ class PlanDatasetTest {
                 + " list of float32 whose length the file does not fix; give the shape of one row with --row-shape"
                 + " (such as [1,64])\n");
     }
+
+    @Test
+    void oneParquetFileIsADatasetOfOneFile() throws Exception {
+        Path file = DatasetFixtures.duckdbLists(dir.resolve("features.parquet"), 0, 30, 4, false);
+        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", file.toString(), "--row-shape", "[1,4]",
+                "--shape", "30,3,4", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertThat(CliRun.longs(json.get("shape"))).containsExactly(30, 3, 4);
+        assertThat(json.get("source").get("files").asLong()).isEqualTo(1);
+        assertThat(json.get("source").get("rows").asLong()).isEqualTo(30);
+    }
 }
