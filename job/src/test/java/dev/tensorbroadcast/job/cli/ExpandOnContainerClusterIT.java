@@ -2,7 +2,6 @@ package dev.tensorbroadcast.job.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -26,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
  * container cluster, the output directory on storage every container shares; each result is compared file by file
  * with the same request run in local mode in this JVM.
  */
+@EnabledIf(value = "dockerAvailable",
+        disabledReason = "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)")
 class ExpandOnContainerClusterIT {
+    /** Without an engine the tests are reported skipped, with the reason, instead of not at all. */
+    static boolean dockerAvailable() {
+        return ContainerCluster.dockerAvailable();
+    }
+
     private static final String MAIN_CLASS = TensorBroadcastCli.class.getName();
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(5);
 
@@ -45,7 +52,6 @@ class ExpandOnContainerClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        assumeTrue(ContainerCluster.dockerAvailable(), "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)");
         jar = Path.of(System.getProperty("tensorbroadcast.spark.jars", "no tensorbroadcast.spark.jars"));
         assertThat(jar).as("the spark-submit jar (mvn package builds it)").isRegularFile();
         cluster = ContainerCluster.builder().workers(2).sharedDirectory(shared).start();
@@ -102,8 +108,9 @@ class ExpandOnContainerClusterIT {
         assertThat(exit.stderr()).contains("Lost executor");
         assertSameAsLocalMode(request, output);
         List<String> hosts = DatasetFiles.manifest(output).files().stream().map(DatasetFile::host).toList();
-        // the dead worker's committed files survive; everything after its death was written by the other one
-        assertThat(hosts).containsOnly(cluster.workerHost(0), cluster.workerHost(1)).contains(cluster.workerHost(1));
+        // the dead worker's committed files (if it committed any before the kill) survive; everything after its
+        // death was written by the other one
+        assertThat(hosts).isSubsetOf(cluster.workerHost(0), cluster.workerHost(1)).contains(cluster.workerHost(1));
     }
 
     /** Waits until {@code count} part files (in attempt or task directories) exist; returns how many exist. */

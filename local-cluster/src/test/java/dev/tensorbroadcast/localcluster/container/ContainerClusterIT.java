@@ -1,21 +1,22 @@
 package dev.tensorbroadcast.localcluster.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.testcontainers.DockerClientFactory;
 
 /** A two-worker container cluster: workers on their own hosts, the secret private, a dead worker noticed. */
+@EnabledIf(value = "dockerAvailable",
+        disabledReason = "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)")
 class ContainerClusterIT {
-    @BeforeAll
-    static void requireDocker() {
-        assumeTrue(ContainerCluster.dockerAvailable(), "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)");
+    /** Without an engine the tests are reported skipped, with the reason, instead of not at all. */
+    static boolean dockerAvailable() {
+        return ContainerCluster.dockerAvailable();
     }
 
     @Test
