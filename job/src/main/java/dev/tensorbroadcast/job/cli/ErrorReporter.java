@@ -5,8 +5,13 @@ import dev.tensorbroadcast.job.spark.JobFailedException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -27,8 +32,35 @@ final class ErrorReporter {
         CommandLine failed = error.getCommandLine();
         boolean json = Arrays.asList(args).contains(OutputOptions.JSON);
         boolean verbose = Arrays.asList(args).contains(OutputOptions.VERBOSE);
-        String message = error.getMessage() + "; see '" + failed.getCommandSpec().qualifiedName() + " --help'";
+        String message = error.getMessage() + hint(error) + "; see '" + failed.getCommandSpec().qualifiedName()
+                + " --help'";
         return report(failed, json, verbose, USAGE, message, error, ExitCode.REFUSED);
+    }
+
+    /**
+     * What the user probably meant: the nearest option or subcommand for a typo (picocli's suggestions), or the
+     * quotes a shape with spaces needs, whose second half the shell made an argument of its own.
+     */
+    private static String hint(ParameterException error) {
+        if (!(error instanceof UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+            return "";
+        }
+        String typed = unmatched.getUnmatched().get(0);
+        CommandSpec spec = unmatched.getCommandLine().getCommandSpec();
+        Collection<String> names = typed.startsWith("-") ? spec.optionsMap().keySet() : spec.subcommands().keySet();
+        List<String> near = names.stream()
+                .filter(name -> Typos.distance(typed, name) <= Math.max(1, typed.length() / 3))
+                .sorted(Comparator.comparingInt((String name) -> Typos.distance(typed, name))
+                        .thenComparing(Comparator.naturalOrder()))
+                .limit(2)
+                .toList();
+        if (!near.isEmpty()) {
+            return "; did you mean " + String.join(" or ", near) + "?";
+        }
+        if (unmatched.getUnmatched().stream().anyMatch(argument -> argument.endsWith("]"))) {
+            return "; a shape or axis list with spaces needs quotes, such as --shape '[2, 3]', or none: [2,3]";
+        }
+        return "";
     }
 
     static int handleExecutionError(Exception error, CommandLine failed, ParseResult parsed) {

@@ -69,6 +69,9 @@ class ErrorCatalogueTest {
         Map<String, Case> cases = new LinkedHashMap<>();
         cases.put("usage-unknown-option", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--bogus"));
         cases.put("usage-missing-option", d -> args("plan", "--input-shape", "2"));
+        cases.put("usage-typo", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--shpae", "2,3"));
+        cases.put("usage-unquoted-shape", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--shape",
+                "[2,", "3]"));
         cases.put("usage-missing-subcommand", d -> args());
         cases.put("usage-exclusive-options", d -> args("plan", "--dialect", "numpy", "--input-shape", "2",
                 "--partitions", "2", "--partition-size", "1m"));

@@ -172,4 +172,16 @@ class PlanErrorTest {
         assertThat(error.get("kind").asText()).isEqualTo(kind);
         assertThat(error.get("message").asText()).isEqualTo(message);
     }
+
+    @Test
+    void typosGetTheNearestNames() {
+        assertThat(CliRun.of("expnad", "--input", "x").err()).isEqualTo("Unmatched arguments from index 0: 'expnad',"
+                + " '--input', 'x'; did you mean expand?; see 'tensor-broadcast --help'\n");
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--partitons", "2").err())
+                .isEqualTo("Unknown options: '--partitons', '2'; did you mean --partitions?; see 'tensor-broadcast"
+                        + " plan --help'\n");
+        assertThat(Typos.distance("shpae", "shape")).isEqualTo(1);
+        assertThat(Typos.distance("expnad", "expand")).isEqualTo(1);
+        assertThat(Typos.distance("reduce", "expand")).isEqualTo(6);
+    }
 }
