@@ -32,12 +32,15 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--input", required = true, paramLabel = "<file>",
-            description = "A source tensor (.npy or Arrow IPC); repeat it for every input.")
+            description = "A source tensor (.npy or Arrow IPC), or a dataset directory; repeat it for every input.")
     List<String> inputs;
 
     @Option(names = "--dialect", required = true, paramLabel = "<dialect>",
             description = "numpy, pytorch or paddle.")
     String dialect;
+
+    @Mixin
+    DatasetInputOptions dataset;
 
     @Mixin
     WriteOptions write;
@@ -54,7 +57,7 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
                     + " against each other; use expand for the others");
         }
         SparkRun run = SparkCommands.run(spec, write, output);
-        TensorBroadcast.Builder builder = TensorBroadcast.builder().dialect(parsed);
+        TensorBroadcast.Builder builder = dataset.configure(TensorBroadcast.builder().dialect(parsed));
         inputs.forEach(builder::source);
         return run.run(run.configure(builder).build(), true);
     }

@@ -93,7 +93,8 @@ final class PlanCommand implements Callable<Integer> {
         if (inputFiles != null) {
             // the whole source is read, as expand will read it, so a file plan would refuse is refused here too
             SourceLoader loader = new SourceLoader(new Configuration(), SourceLimits.defaults(),
-                    ArrowSourceOptions.defaults(), dataset.rowShape());
+                    dataset.column().map(ArrowSourceOptions.defaults()::withColumn)
+                            .orElse(ArrowSourceOptions.defaults()), dataset.rowShape());
             for (String file : inputFiles) {
                 LoadedSource source = loader.load(file);
                 if (file == inputFiles.get(0)) {

@@ -94,9 +94,7 @@ final class ReduceCommand implements Callable<Integer> {
         arguments.axis().ifPresent(builder::axis);
         dataset.rowShape().ifPresent(builder::rowShape);
         builder.shipThreshold(dataset.shipThreshold());
-        if (write.column != null) {
-            builder.column(write.column);
-        }
+        dataset.column().ifPresent(builder::column);
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         TensorReduce reduce = builder.build();

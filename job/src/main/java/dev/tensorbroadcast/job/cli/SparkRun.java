@@ -49,9 +49,6 @@ final class SparkRun {
         }
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
-        if (write.column != null) {
-            builder.column(write.column);
-        }
         return builder;
     }
 

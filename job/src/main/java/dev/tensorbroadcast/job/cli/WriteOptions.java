@@ -63,8 +63,4 @@ final class WriteOptions {
     boolean discards() {
         return DiscardJob.FORMAT_NAME.equals(format);
     }
-
-    @Option(names = "--column", paramLabel = "<name>",
-            description = "The column of an Arrow IPC input that holds the tensor.")
-    String column;
 }

@@ -78,4 +78,20 @@ class PlanDatasetTest {
         assertThat(json.get("source").get("files").asLong()).isEqualTo(1);
         assertThat(json.get("source").get("rows").asLong()).isEqualTo(30);
     }
+
+    @Test
+    void theColumnIsChosenWithTheOptionTheErrorNames() throws Exception {
+        Path features = Files.createDirectory(dir.resolve("table"));
+        DatasetFixtures.sql("COPY (SELECT i AS user_id, [CAST(i AS FLOAT) FOR k IN range(4)] AS features FROM"
+                + " range(0, 20) t(i) ORDER BY i) TO '" + features.resolve("a.parquet") + "' (FORMAT PARQUET)");
+        CliRun without = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape",
+                "[1,4]", "--shape", "20,2,4");
+        assertThat(without.exitCode()).isEqualTo(2);
+        assertThat(without.err()).contains("choose one with --column");
+
+        CliRun with = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--column", "features",
+                "--row-shape", "[1,4]", "--shape", "20,2,4", "--json");
+        assertThat(with.exitCode()).as(with.err()).isZero();
+        assertThat(CliRun.longs(with.json().get("shape"))).containsExactly(20, 2, 4);
+    }
 }
