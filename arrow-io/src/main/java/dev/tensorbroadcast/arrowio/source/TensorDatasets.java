@@ -76,9 +76,12 @@ public final class TensorDatasets {
         for (Opened file : opened) {
             long rows = file.footer().rows();
             if (indexed && rows > 0 && file.footer().firstIndex() != next) {
+                String before = next == 0 ? "it is the first file, so it must start at 0"
+                        : "the files before it hold rows 0.." + (next - 1) + ", so it must start at " + next;
                 throw new SourceFormatException(location, "file " + file.status().getPath().getName()
-                        + " starts at index " + file.footer().firstIndex() + " but the files before it hold rows 0.."
-                        + (next - 1) + "; the index must number the rows 0..N-1, consecutive within each file");
+                        + " starts at index " + file.footer().firstIndex() + " but " + before + "; a column named"
+                        + " 'index' must number the rows 0..N-1, consecutive within each file (rename the column if it"
+                        + " is an id of your own)");
             }
             parts.add(new DatasetPart(file.status().getPath().toString(), file.format(), next, file.status().getLen(),
                     file.footer().chunks()));

@@ -159,4 +159,19 @@ class TensorDatasetsTest {
                 .hasMessageStartingWith("Cannot read file:" + text.resolve("notes.txt") + ": it is neither an Arrow"
                         + " IPC file nor a Parquet file");
     }
+
+    @Test
+    void anIndexThatDoesNotNumberTheRowsFromZeroIsRefusedSayingWhereItMustStart() throws Exception {
+        DatasetFixtures.duckdbLists(dir.resolve("a.parquet"), 5, 10, 4, true);
+        assertThatThrownBy(() -> open(dir, rowShape("[4]")))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessage("Cannot read " + dir + ": file a.parquet starts at index 5 but it is the first file, so it"
+                        + " must start at 0; a column named 'index' must number the rows 0..N-1, consecutive within"
+                        + " each file (rename the column if it is an id of your own)");
+        DatasetFixtures.duckdbLists(dir.resolve("a.parquet"), 0, 5, 4, true);
+        DatasetFixtures.duckdbLists(dir.resolve("b.parquet"), 7, 9, 4, true);
+        assertThatThrownBy(() -> open(dir, rowShape("[4]")))
+                .hasMessageContaining("file b.parquet starts at index 7 but the files before it hold rows 0..4, so it"
+                        + " must start at 5");
+    }
 }
