@@ -2,7 +2,14 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -23,6 +30,8 @@ final class SparkSessions {
      * driver's authentication never answers, and Spark itself would wait a minute before giving up.
      */
     private static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(20);
+    /** How long a master's port may take to accept a connection before it counts as not answering. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
     private SparkSessions() {}
 
@@ -92,6 +101,7 @@ final class SparkSessions {
      * {@code getOrCreate} for a minute when the master refuses the driver's authentication, then stop.
      */
     private static SparkSession registered(SparkSession.Builder builder, String url) throws Exception {
+        requireReachable(url);
         FutureTask<SparkSession> start = new FutureTask<>(builder::getOrCreate);
         Thread thread = new Thread(start, "tensor-broadcast-spark-start");
         thread.setDaemon(true);
@@ -106,6 +116,36 @@ final class SparkSessions {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
+    }
+
+    /**
+     * A host that does not resolve or a port where nothing listens is said at once, with its reason, instead of after
+     * the registration timeout, which can only guess. Each master of a comma-separated HA list is tried.
+     */
+    private static void requireReachable(String url) {
+        String hosts = url.substring("spark://".length());
+        List<String> reasons = new ArrayList<>();
+        for (String hostPort : hosts.split(",")) {
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+            int port;
+            try {
+                port = colon < 0 ? 7077 : Integer.parseInt(hostPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                return;
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getByName(host), port),
+                        (int) PROBE_TIMEOUT.toMillis());
+                return;
+            } catch (UnknownHostException e) {
+                reasons.add("host '" + host + "' does not resolve");
+            } catch (IOException e) {
+                reasons.add("nothing answers on " + host + ":" + port + " (" + Reasons.of(e) + ")");
+            }
+        }
+        throw new InvalidRequestException("Cannot start Spark on master '" + url + "': " + String.join("; ", reasons)
+                + "; start the master, or give local[N], local-cluster, yarn or k8s://...");
     }
 
     private static Duration registrationTimeout() {
