@@ -61,7 +61,7 @@ final class SparkRun {
         Path target = prepared.outputPath().orElseThrow();
         long start = System.nanoTime();
         List<Manifest> manifests;
-        JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        JobProgress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
@@ -84,6 +84,14 @@ final class SparkRun {
         return ExitCode.OK;
     }
 
+    /** A live line on a terminal, a line every ten seconds elsewhere, nothing with --json (stdout is the result). */
+    private JobProgress progress() {
+        if (output.json) {
+            return JobProgress.NONE;
+        }
+        return interactive ? new TerminalProgress(err) : new LineProgress(err);
+    }
+
     /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
     private int discard(PreparedBroadcast prepared) {
         if (!output.json) {
@@ -94,7 +102,7 @@ final class SparkRun {
         }
         long start = System.nanoTime();
         List<DiscardedDataset> results = new ArrayList<>();
-        JobProgress progress = interactive && !output.json ? new TerminalProgress(err) : JobProgress.NONE;
+        JobProgress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             jobStart = System.nanoTime();

@@ -40,7 +40,8 @@ final class TerminalProgress implements JobProgress {
         }
         lastDraw = now;
         drawn = true;
-        err.print("\r" + line(Math.min(partitionsDone, partitions), bytesWritten, now - start) + "\u001b[K");
+        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, bytesWritten, plannedBytes, now - start)
+                + "\u001b[K");
         err.flush();
     }
 
@@ -53,7 +54,8 @@ final class TerminalProgress implements JobProgress {
         drawn = false;
     }
 
-    String line(long done, long bytesWritten, long elapsedNanos) {
+    /** The progress of a job as one line; {@link LineProgress} prints the same line where no terminal is. */
+    static String line(long done, long partitions, long bytesWritten, long plannedBytes, long elapsedNanos) {
         double seconds = elapsedNanos / 1e9;
         long rate = seconds > 0 ? (long) (bytesWritten / seconds) : 0;
         String eta = done == 0 ? "?" : Math.round(seconds * (partitions - done) / done) + " s";

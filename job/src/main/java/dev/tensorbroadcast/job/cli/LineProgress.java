@@ -1,0 +1,53 @@
+package dev.tensorbroadcast.job.cli;
+
+import dev.tensorbroadcast.job.spark.JobProgress;
+import java.io.PrintWriter;
+import java.util.function.LongSupplier;
+
+/**
+ * Progress where no terminal is (a CI log, spark-submit's driver log): a whole line at most every ten seconds, as
+ * tasks finish, so a long job shows it is alive without flooding the log; jobs shorter than that print none.
+ */
+final class LineProgress implements JobProgress {
+    private static final long EVERY_NANOS = 10_000_000_000L;
+
+    private final PrintWriter err;
+    private final LongSupplier clock;
+    private long partitions;
+    private long plannedBytes;
+    private long start;
+    private long lastLine;
+
+    LineProgress(PrintWriter err) {
+        this(err, System::nanoTime);
+    }
+
+    /** With a clock of nanoseconds, which tests set. */
+    LineProgress(PrintWriter err, LongSupplier clock) {
+        this.err = err;
+        this.clock = clock;
+    }
+
+    @Override
+    public synchronized void started(String description, long partitions, long bytes) {
+        this.partitions = partitions;
+        this.plannedBytes = bytes;
+        this.start = clock.getAsLong();
+        this.lastLine = start;
+    }
+
+    @Override
+    public synchronized void advanced(long partitionsDone, long bytesWritten) {
+        long now = clock.getAsLong();
+        if (now - lastLine < EVERY_NANOS || partitionsDone >= partitions) {
+            return;
+        }
+        lastLine = now;
+        err.println(TerminalProgress.line(partitionsDone, partitions, bytesWritten, plannedBytes, now - start));
+        err.flush();
+    }
+
+    @Override
+    public void finished() {
+    }
+}

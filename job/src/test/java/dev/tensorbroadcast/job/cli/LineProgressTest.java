@@ -1,0 +1,36 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class LineProgressTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void printsALineAtMostEveryTenSecondsAndNoneForAShortJob() {
+        StringWriter text = new StringWriter();
+        AtomicLong now = new AtomicLong(100 * SECOND);
+        LineProgress progress = new LineProgress(new PrintWriter(text), now::get);
+        progress.started("job", 16, 16L << 20);
+
+        now.addAndGet(3 * SECOND);
+        progress.advanced(1, 1L << 20);
+        assertThat(text.toString()).isEmpty();
+
+        now.addAndGet(8 * SECOND);
+        progress.advanced(4, 4L << 20);
+        now.addAndGet(SECOND);
+        progress.advanced(5, 5L << 20);
+        assertThat(text.toString()).isEqualTo("partitions 4/16, 4.0 MiB written (16.0 MiB planned), 372.4 KiB/s,"
+                + " 33 s left\n");
+
+        // the last task ends the job: the result line follows, no progress line
+        now.addAndGet(20 * SECOND);
+        progress.advanced(16, 16L << 20);
+        assertThat(text.toString().lines()).hasSize(1);
+    }
+}
