@@ -123,10 +123,6 @@ class ClusterExpandIT {
         assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
                 .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
         ClusterRuns.assertSameFiles(output, reference);
-        List<String> expected = new java.util.ArrayList<>(manifest.files().stream().map(DatasetFile::path)
-                .toList());
-        expected.add(Manifest.FILE_NAME);
-        expected.add(Manifest.SUCCESS_FILE_NAME);
-        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
+        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
     }
 }

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import java.io.IOException;
@@ -114,6 +115,14 @@ public final class ClusterRuns {
         } catch (java.nio.file.NoSuchFileException exited) {
             return "";
         }
+    }
+
+    /** The dataset holds its manifest's files, the manifest and {@code _SUCCESS}, and nothing else. */
+    public static void assertOnlyDatasetFiles(Path output, Manifest manifest) throws IOException {
+        List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
+        expected.add(Manifest.FILE_NAME);
+        expected.add(Manifest.SUCCESS_FILE_NAME);
+        assertThat(entries(output)).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     /** What a job killed under gave, and how many task ends Spark reported for it (retried tasks included). */

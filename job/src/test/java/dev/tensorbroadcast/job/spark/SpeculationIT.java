@@ -9,7 +9,6 @@ import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -118,10 +117,7 @@ class SpeculationIT {
         assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
                 .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
         ClusterRuns.assertSameFiles(output, reference);
-        List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
-        expected.add(Manifest.FILE_NAME);
-        expected.add(Manifest.SUCCESS_FILE_NAME);
-        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
+        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
         System.out.printf("speculation: %d task starts for %d partitions, copy of partition %d on %s overtook the"
                 + " original on %s; job %.1f s%n", started.size(), PARTITIONS, SLOW_PARTITION, copy.host(),
                 original.host(), seconds);

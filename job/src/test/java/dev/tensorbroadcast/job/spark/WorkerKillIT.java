@@ -9,7 +9,6 @@ import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -84,10 +83,7 @@ class WorkerKillIT {
         assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
                 .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
         ClusterRuns.assertSameFiles(output, reference);
-        List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
-        expected.add(Manifest.FILE_NAME);
-        expected.add(Manifest.SUCCESS_FILE_NAME);
-        assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrderElementsOf(expected);
+        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
         System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
                 killed.seconds(), killed.taskEnds(), PARTITIONS);
     }
