@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.statistics.LongStatistics;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.CodecFactory;
@@ -114,7 +115,8 @@ public final class ParquetTensorWriter implements Closeable {
         for (int done = 0; done < rowCount; done += perPage) {
             int count = Math.min(perPage, rowCount - done);
             writePage(descriptor, count, count,
-                    BytesInput.from(index.nioBuffer((long) done * Long.BYTES, count * Long.BYTES)));
+                    BytesInput.from(index.nioBuffer((long) done * Long.BYTES, count * Long.BYTES)),
+                    indexStatistics(descriptor, index, done, count));
         }
         writer.endColumn();
     }
@@ -150,7 +152,8 @@ public final class ParquetTensorWriter implements Closeable {
             // the level and value buffers are reused: each page is written out before the next is encoded
             BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
                     plain.encode(values, nulls, from, to));
-            writePage(descriptor, Math.toIntExact(repetition.levels()), count, body);
+            writePage(descriptor, Math.toIntExact(repetition.levels()), count, body,
+                    Statistics.createStats(descriptor.getPrimitiveType()));
         }
         writer.endColumn();
     }
@@ -182,13 +185,30 @@ public final class ParquetTensorWriter implements Closeable {
         }
     }
 
-    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body)
-            throws IOException {
+    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
+            Statistics<?> statistics) throws IOException {
         long uncompressed = body.size();
         BytesInput compressed = compressor.compress(body);
-        writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed,
-                Statistics.createStats(descriptor.getPrimitiveType()), rowCount, Encoding.RLE, Encoding.RLE,
-                Encoding.PLAIN);
+        writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed, statistics, rowCount,
+                Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+    }
+
+    /**
+     * The index page's minimum and maximum (it never holds nulls), so that readers prune row groups and pages by row
+     * number: Spark, DuckDB and pyarrow read them from the footer and the page index. One pass over the page's longs.
+     */
+    private static Statistics<?> indexStatistics(ColumnDescriptor descriptor, ArrowBuf index, int from, int count) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = from; i < from + count; i++) {
+            long value = index.getLong((long) i * Long.BYTES);
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+        }
+        LongStatistics statistics = (LongStatistics) Statistics.createStats(descriptor.getPrimitiveType());
+        statistics.setMinMax(min, max);
+        statistics.setNumNulls(0);
+        return statistics;
     }
 
     /** Writes the footer, with the Arrow schema, and closes the file. */

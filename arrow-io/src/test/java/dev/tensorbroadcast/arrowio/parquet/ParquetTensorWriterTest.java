@@ -273,6 +273,18 @@ class ParquetTensorWriterTest {
         }
         List<Group> rows = readGroups(file);
         assertThat(rows).extracting(row -> row.getLong("index", 0)).containsExactly(5L, 9L, 2L, 1L << 40, -3L);
+        // the footer's statistics and the page index cover the index, for readers that prune by row number
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+            var chunk = reader.getRowGroups().get(0).getColumns().get(0);
+            assertThat(chunk.getPath().toDotString()).isEqualTo("index");
+            assertThat(chunk.getStatistics().genericGetMin()).isEqualTo(-3L);
+            assertThat(chunk.getStatistics().genericGetMax()).isEqualTo(1L << 40);
+            assertThat(chunk.getStatistics().getNumNulls()).isZero();
+            var pages = reader.readColumnIndex(chunk);
+            assertThat(pages).isNotNull();
+            assertThat(pages.getMinValues()).hasSize(3);
+        }
     }
 
     @Test
