@@ -11,8 +11,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Runs a Spark standalone cluster on this machine: a master and workers as separate JVMs on 127.0.0.1,",
-            "with authentication on and an optional HDFS. 'expand --master local-cluster' runs on it."
+            "Runs a Spark standalone cluster (and optionally HDFS) on this machine.",
+            "A master and workers run as separate JVMs on 127.0.0.1, with authentication on;",
+            "'expand --master local-cluster' runs on it."
         },
         subcommands = {ClusterStartCommand.class, ClusterStatusCommand.class, ClusterStopCommand.class})
 final class ClusterCommand implements Callable<Integer> {

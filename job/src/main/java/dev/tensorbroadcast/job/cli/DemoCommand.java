@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-            "Writes a [1,4096] float32 source to <output>.npy and expands it to [<rows>,4096] (numpy rule) as an",
-            "Arrow IPC dataset in <output>, on an embedded local Spark. Replaces an earlier demo's output."
+            "Expands a [1,4096] float32 source to [<rows>,4096] (numpy rule) as an Arrow IPC dataset.",
+            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an",
+            "earlier demo's output."
         })
 final class DemoCommand implements Callable<Integer> {
     static final int COLUMNS = 4096;

@@ -14,9 +14,9 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-            "Broadcasts a .npy or Arrow IPC tensor, or a dataset directory, to a shape and writes it with Spark:",
-            "one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless --master",
-            "is given."
+            "Broadcasts a tensor (.npy, Arrow IPC or a dataset) to a shape and writes it with Spark.",
+            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless",
+            "--master is given."
         })
 final class ExpandCommand implements Callable<Integer> {
     @Spec

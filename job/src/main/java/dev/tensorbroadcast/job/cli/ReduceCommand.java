@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-            "Sums a gradient shaped like a broadcast's output back to the shape of the broadcast's input: the",
-            "backward pass of expand (nGraph's Sum over the broadcast axes, PyTorch's expand backward). The request",
-            "is the forward broadcast, given as for plan and expand. Writes a .npy or a dataset."
+            "Sums a gradient shaped like a broadcast's output back to the input's shape (expand's backward pass).",
+            "nGraph's Sum over the broadcast axes, PyTorch's expand backward. The request is the forward broadcast,",
+            "given as for plan and expand. Writes a .npy or a dataset."
         })
 final class ReduceCommand implements Callable<Integer> {
     @Spec
