@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {"Prints the local cluster's master URL, live workers, HDFS URI and secret file.",
-            "Exit status 0 if it runs, 3 if no cluster runs."})
+            "Exit code 0: it runs; 3: no cluster runs."})
 final class ClusterStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
