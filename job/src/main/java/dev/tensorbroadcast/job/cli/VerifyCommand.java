@@ -3,10 +3,16 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.DatasetVerifier;
 import dev.tensorbroadcast.job.dataset.VerifyReport;
+import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.SourceLoader;
+import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -39,9 +45,13 @@ final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<dir>", description = "The dataset directory, a path or any Hadoop URI.")
     String dir;
 
-    @Option(names = "--source", paramLabel = "<file>",
-            description = "The source the dataset was made from (.npy or Arrow IPC): compare every value.")
+    @Option(names = "--source", paramLabel = "<file|dir>",
+            description = "The source the dataset was made from (.npy, Arrow IPC, or a dataset directory, read whole):"
+                    + " compare every value.")
     String source;
+
+    @Mixin
+    DatasetInputOptions input;
 
     @Mixin
     OutputOptions output;
@@ -50,8 +60,7 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
-            Optional<SourceTensor> tensor = source == null ? Optional.empty()
-                    : Optional.of(SourceLoader.defaults(conf).read(source));
+            Optional<SourceTensor> tensor = source == null ? Optional.empty() : Optional.of(readSource(conf));
             VerifyReport report = new DatasetVerifier(dataset).verify(tensor);
             output.emit(spec.commandLine().getOut(), () -> json(report), out -> {
                 report.problems().forEach(out::println);
@@ -59,6 +68,18 @@ final class VerifyCommand implements Callable<Integer> {
             });
             return report.ok() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
         }
+    }
+
+    /** The whole source on the heap: a file as it is, a dataset directory (a batch expansion's source) read whole. */
+    private SourceTensor readSource(Configuration conf) {
+        ArrowSourceOptions arrow = input.column().map(ArrowSourceOptions.defaults()::withColumn)
+                .orElse(ArrowSourceOptions.defaults());
+        LoadedSource loaded = new SourceLoader(conf, SourceLimits.defaults(), arrow, input.rowShape()).load(source);
+        if (loaded.tensor() != null) {
+            return loaded.tensor();
+        }
+        TensorDataset dataset = loaded.dataset();
+        return DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), conf).tensor();
     }
 
     private ObjectNode json(VerifyReport report) {

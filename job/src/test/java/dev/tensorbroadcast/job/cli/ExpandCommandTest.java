@@ -239,4 +239,19 @@ class ExpandCommandTest {
         assertThat(run.err()).isEqualTo("Cannot use dialect onnx with broadcast-tensors: expected numpy, pytorch or"
                 + " paddle, the dialects that broadcast inputs against each other; use expand for the others\n");
     }
+
+    @Test
+    void aBatchExpansionIsVerifiedAgainstItsDatasetSource() throws Exception {
+        Path features = Files.createDirectories(dir.resolve("features"));
+        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(features.resolve("a.arrow"), "tensor", 0, 4,
+                false, 5, 5);
+        Path output = dir.resolve("expanded");
+        CliRun expand = CliRun.of("expand", "--input", features.toString(), "--row-shape", "[1,4]", "--dialect",
+                "pytorch", "--shape", "-1,3,4", "--output", output.toString());
+        assertThat(expand.exitCode()).as(expand.err()).isZero();
+
+        CliRun verify = CliRun.of("verify", output.toString(), "--source", features.toString(), "--row-shape", "[1,4]");
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).endsWith(", 120 values match the source\n");
+    }
 }
