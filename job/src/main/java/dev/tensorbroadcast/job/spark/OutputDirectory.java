@@ -143,12 +143,28 @@ public final class OutputDirectory {
                     throw new OutputException("Cannot write to '" + location + "': " + parent + " is a file, so"
                             + " nothing can be made under it; choose a path under a directory");
                 }
+                requireWritable(location, parent);
                 return;
             } catch (FileNotFoundException e) {
                 // not there either: look further up
             } catch (IOException e) {
                 throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * A local directory this process cannot write into (its permissions, a read-only file system) is said before
+     * Spark starts; Spark would find it in its first task, after three lines of its own errors.
+     */
+    private static void requireWritable(String location, Path directory) {
+        if (!"file".equals(directory.toUri().getScheme())) {
+            return;
+        }
+        java.nio.file.Path local = java.nio.file.Path.of(directory.toUri());
+        if (!java.nio.file.Files.isWritable(local)) {
+            throw new OutputException("Cannot write to '" + location + "': directory " + local + " is not writable"
+                    + " (its permissions, or a read-only file system); choose a directory you can write");
         }
     }
 

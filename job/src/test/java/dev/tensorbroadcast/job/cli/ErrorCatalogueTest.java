@@ -53,17 +53,18 @@ class ErrorCatalogueTest {
     }
 
     /** Entries whose error only a running Spark job, or a fault no input causes, can produce: tested there. */
-    private static final Map<String, String> ELSEWHERE_TESTS = Map.of(
-            "request-master", "BadMasterTest#refusesAMasterSparkCannotParse",
-            "dataset-verify-source", "VerifyCommandTest#aSourceOfAnotherShapeIsRefused",
-            "dataset-export-exists", "ExportCommandTest#incompleteDatasetsAndExistingFilesAreRefused",
-            "dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft",
-            "job-failed", "ExpandCommandTest#aFailedJobExitsWithOneAndWritesNoManifest",
-            "output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath",
-            "internal", "PlanErrorTest#internalErrorsExitWithOne",
-            "reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine",
-            "output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput",
-            "interrupted", "InterruptIT#aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces");
+    private static final Map<String, String> ELSEWHERE_TESTS = Map.ofEntries(
+            Map.entry("request-master", "BadMasterTest#refusesAMasterSparkCannotParse"),
+            Map.entry("dataset-verify-source", "VerifyCommandTest#aSourceOfAnotherShapeIsRefused"),
+            Map.entry("dataset-export-exists", "ExportCommandTest#incompleteDatasetsAndExistingFilesAreRefused"),
+            Map.entry("dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft"),
+            Map.entry("job-failed", "ExpandCommandTest#aFailedJobExitsWithOneAndWritesNoManifest"),
+            Map.entry("output-demo-source", "DemoCommandTest#keepsAFileOfTheUsersAtTheSourcePath"),
+            Map.entry("internal", "PlanErrorTest#internalErrorsExitWithOne"),
+            Map.entry("reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine"),
+            Map.entry("output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput"),
+            Map.entry("interrupted", "InterruptIT#aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces"),
+            Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"));
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
