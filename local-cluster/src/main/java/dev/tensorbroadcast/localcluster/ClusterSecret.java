@@ -31,8 +31,11 @@ public final class ClusterSecret {
 
     private ClusterSecret() {}
 
-    /** Writes a new file at {@code file} with a fresh secret and {@code settings}; fails if the file exists. */
-    static void create(Path file, Map<String, String> settings) {
+    /**
+     * Writes a new file at {@code file} with a fresh secret and {@code settings}; fails if the file exists. Both
+     * backends use it: the process cluster's daemons and the containers' read the same file.
+     */
+    public static void create(Path file, Map<String, String> settings) {
         requireNonNull(file, "file is null");
         byte[] secret = new byte[SECRET_BYTES];
         RANDOM.nextBytes(secret);

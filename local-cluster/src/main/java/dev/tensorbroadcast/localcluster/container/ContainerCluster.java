@@ -2,9 +2,12 @@ package dev.tensorbroadcast.localcluster.container;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.localcluster.ClusterSecret;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +60,7 @@ public final class ContainerCluster implements AutoCloseable {
         this.settings = settings;
         OfflineTestcontainers.require();
         this.image = SparkImage.requireLocal(settings.image);
-        this.propertiesFile = ClusterSecret.writePropertiesFile();
+        this.propertiesFile = writeSecretFile();
         // internal: containers reach each other and nothing else
         this.network = Network.builder().createNetworkCmdModifier(cmd -> cmd.withInternal(true)
                 .withLabels(java.util.Map.of(CLUSTER_LABEL, id))).build();
@@ -282,7 +285,7 @@ public final class ContainerCluster implements AutoCloseable {
                 }
             }
         }
-        ClusterSecret.delete(propertiesFile);
+        deleteSecretFile(propertiesFile);
         if (failure != null) {
             throw failure;
         }
@@ -376,6 +379,32 @@ public final class ContainerCluster implements AutoCloseable {
                     sharedDirectory, startTimeout));
             cluster.start();
             return cluster;
+        }
+    }
+
+    /**
+     * The cluster's properties file ({@link ClusterSecret}), in a directory only its owner can enter, which the
+     * containers mount; submissions go through the authenticated RPC port only. The caller deletes both.
+     */
+    static Path writeSecretFile() {
+        try {
+            Path directory = Files.createTempDirectory("tensor-broadcast-cluster-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path file = directory.resolve("cluster.properties");
+            ClusterSecret.create(file, java.util.Map.of("spark.master.rest.enabled", "false"));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the cluster's secret file: " + e.getMessage(), e);
+        }
+    }
+
+    static void deleteSecretFile(Path propertiesFile) {
+        try {
+            Files.deleteIfExists(propertiesFile);
+            Files.deleteIfExists(propertiesFile.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete the cluster's secret file " + propertiesFile + ": "
+                    + e.getMessage(), e);
         }
     }
 }
