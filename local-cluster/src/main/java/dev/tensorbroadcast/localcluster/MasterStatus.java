@@ -15,15 +15,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a standalone master reports about itself at {@code /json/} on its web UI: its URL, its live workers and the
- * applications it runs. The UI listens on loopback only.
+ * What a standalone master reports about itself at {@code /json/} on its web UI: its URL, its state ({@code ALIVE}),
+ * its live workers and the applications it runs. Both backends read it: the process cluster over HTTP on loopback,
+ * the container cluster as a raw HTTP response fetched inside its network.
  */
-public record MasterStatus(String url, int aliveWorkers, List<String> activeApplications) {
+public record MasterStatus(String url, String status, int aliveWorkers, List<String> activeApplications) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public MasterStatus {
         requireNonNull(url, "url is null");
+        requireNonNull(status, "status is null");
+        if (aliveWorkers < 0) {
+            throw new IllegalArgumentException("aliveWorkers is negative: " + aliveWorkers);
+        }
         activeApplications = List.copyOf(activeApplications);
     }
 
@@ -37,7 +42,8 @@ public record MasterStatus(String url, int aliveWorkers, List<String> activeAppl
                 return Optional.empty();
             }
             return Optional.of(parse(response.body()));
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
+            // not up yet, or not a master's page: the caller waits or reports
             return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -45,10 +51,29 @@ public record MasterStatus(String url, int aliveWorkers, List<String> activeAppl
         }
     }
 
-    static MasterStatus parse(String json) throws IOException {
-        JsonNode root = MAPPER.readTree(json);
+    /** Parses the status page: its JSON body, alone or after the HTTP response's status line and headers. */
+    public static MasterStatus parse(String response) {
+        int body = response.indexOf('{');
+        JsonNode root = null;
+        if (body >= 0) {
+            try {
+                root = MAPPER.readTree(response.substring(body));
+            } catch (IOException e) {
+                root = null;
+            }
+        }
+        if (root == null || !root.has("status") || !root.has("aliveworkers")) {
+            throw new IllegalArgumentException("Cannot read the Spark master's status: no \"status\" and"
+                    + " \"aliveworkers\" in '" + abbreviate(response) + "'");
+        }
         List<String> applications = new ArrayList<>();
         root.path("activeapps").forEach(app -> applications.add(app.path("id").asText()));
-        return new MasterStatus(root.path("url").asText(), root.path("aliveworkers").asInt(), applications);
+        return new MasterStatus(root.path("url").asText(), root.path("status").asText(),
+                root.path("aliveworkers").asInt(), applications);
+    }
+
+    private static String abbreviate(String text) {
+        String line = text.replaceAll("\\s+", " ").strip();
+        return line.length() <= 200 ? line : line.substring(0, 200) + "...";
     }
 }

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.localcluster.container;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.localcluster.ClusterSecret;
+import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

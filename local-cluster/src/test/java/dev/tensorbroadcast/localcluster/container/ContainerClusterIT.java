@@ -2,6 +2,7 @@ package dev.tensorbroadcast.localcluster.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -26,7 +27,9 @@ class ContainerClusterIT {
         try (ContainerCluster cluster = ContainerCluster.builder().workers(2).start()) {
             id = cluster.id();
             propertiesFile = cluster.propertiesFile();
-            assertThat(cluster.masterStatus()).isEqualTo(new MasterStatus("ALIVE", 2));
+            MasterStatus status = cluster.masterStatus();
+            assertThat(status.status()).isEqualTo("ALIVE");
+            assertThat(status.aliveWorkers()).isEqualTo(2);
             assertThat(cluster.masterUrl()).isEqualTo("spark://master:7077");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(propertiesFile)))
                     .isEqualTo("rw-------");
