@@ -72,10 +72,6 @@ public final class ReduceJob {
         return plan.output().rank() == 0 ? 1 : plan.output().dim(0);
     }
 
-    public int tasks() {
-        return tasks;
-    }
-
     /** The depth of the merge tree over {@code tasks} partials: the levels of merge tasks after the summing tasks. */
     public static int depth(long tasks) {
         int depth = 0;

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.NpyLayout;
@@ -29,7 +30,6 @@ import org.apache.hadoop.fs.FileStatus;
  * expected when the bytes are neither.
  */
 public final class SourceLoader {
-    private static final int MAGIC_LENGTH = NpyReader.magic().length;
     private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
 
     private final Configuration conf;
@@ -62,42 +62,47 @@ public final class SourceLoader {
     public LoadedSource load(String location) {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
-        if (!status.isDirectory() && !isParquet(input)) {
-            return LoadedSource.of(read(location));
+        if (status.isDirectory()) {
+            return LoadedSource.of(dataset(location, input));
         }
-        // a directory, or one Parquet file: a dataset of its files (Hadoop lists a file as itself)
-        try {
-            return LoadedSource.of(TensorDatasets.open(input.fileSystem(), input.path(), location,
-                    new DatasetOptions(arrowOptions.column(), rowShape)));
+        try (InputStream raw = input.fileSystem().open(input.path());
+                BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
+            // one Parquet file is a dataset of one file (Hadoop lists a file as itself)
+            return startsWith(in, PARQUET_MAGIC) ? LoadedSource.of(dataset(location, input))
+                    : LoadedSource.of(readFile(location, status, in));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
     }
 
     /**
-     * A reduce's gradient: a dataset directory is opened for the tasks to read; a {@code .npy} of fixed-width numbers
-     * in C order larger than {@code shipThreshold} bytes is left in its file, whose rows the tasks read by offset;
-     * anything else is read onto the heap, to be shipped.
+     * A reduce's gradient: a dataset directory (or one Parquet file) is opened for the tasks to read; a {@code .npy}
+     * of fixed-width numbers in C order larger than {@code shipThreshold} bytes is left in its file, whose rows the
+     * tasks read by offset; anything else is read onto the heap, to be shipped. The file is opened once.
      */
     public Gradient gradient(String location, long shipThreshold) {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
-        if (status.isDirectory() || isParquet(input)) {
-            return new Gradient.Stored(load(location).dataset());
+        if (status.isDirectory()) {
+            return new Gradient.Stored(dataset(location, input));
         }
-        if (status.getLen() > shipThreshold) {
-            try (InputStream raw = input.fileSystem().open(input.path());
-                    BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-                if (isNpy(in)) {
-                    Optional<NpyLayout> layout = NpyReader.layout(location, in, status.getLen());
-                    if (layout.isPresent()) {
-                        return new Gradient.NpyFile(input.path().toString(), layout.get());
-                    }
-                }
-            } catch (IOException e) {
-                throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
+        try (InputStream raw = input.fileSystem().open(input.path());
+                BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
+            if (startsWith(in, PARQUET_MAGIC)) {
+                return new Gradient.Stored(dataset(location, input));
             }
+            if (status.getLen() <= shipThreshold || !startsWith(in, NpyReader.magic())) {
+                return new Gradient.InMemory(readFile(location, status, in));
+            }
+            // a large .npy: only its header is read here
+            Optional<NpyLayout> layout = NpyReader.layout(location, in, status.getLen());
+            if (layout.isPresent()) {
+                return new Gradient.NpyFile(input.path().toString(), layout.get());
+            }
+        } catch (IOException e) {
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
+        // bool, strings or Fortran order: converted whole, on the heap
         return new Gradient.InMemory(read(location));
     }
 
@@ -110,35 +115,40 @@ public final class SourceLoader {
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-            if (isNpy(in)) {
-                if (rowShape.isPresent()) {
-                    throw new InvalidRequestException("Cannot use --row-shape " + rowShape.get().toList()
-                            + " with input '" + location + "': it is a .npy, whose header gives its shape;"
-                            + " --row-shape shapes the rows of a dataset directory's list column");
-                }
-                return new NpyReader(limits).read(location, in, status.getLen());
-            }
-            return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
+            return readFile(location, status, in);
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
     }
 
-    /** Whether the file starts with Parquet's {@code PAR1}. */
-    private static boolean isParquet(Locations.Located input) {
-        try (InputStream in = input.fileSystem().open(input.path())) {
-            return Arrays.equals(in.readNBytes(PARQUET_MAGIC.length), PARQUET_MAGIC);
+    /** A .npy or Arrow IPC file from its opened stream, told apart by its first bytes. */
+    private SourceTensor readFile(String location, FileStatus status, BufferedInputStream in) throws IOException {
+        if (startsWith(in, NpyReader.magic())) {
+            if (rowShape.isPresent()) {
+                throw new InvalidRequestException("Cannot use --row-shape " + rowShape.get().toList()
+                        + " with input '" + location + "': it is a .npy, whose header gives its shape;"
+                        + " --row-shape shapes the rows of a dataset directory's list column");
+            }
+            return new NpyReader(limits).read(location, in, status.getLen());
+        }
+        return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
+    }
+
+    private TensorDataset dataset(String location, Locations.Located input) {
+        try {
+            return TensorDatasets.open(input.fileSystem(), input.path(), location,
+                    new DatasetOptions(arrowOptions.column(), rowShape));
         } catch (IOException e) {
-            return false;
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
     }
 
-    /** Whether the stream starts with {@code \x93NUMPY}; the stream is left where it was. */
-    private static boolean isNpy(BufferedInputStream in) throws IOException {
-        in.mark(MAGIC_LENGTH);
-        byte[] head = in.readNBytes(MAGIC_LENGTH);
+    /** Whether the stream starts with {@code magic}; the stream is left where it was. */
+    private static boolean startsWith(BufferedInputStream in, byte[] magic) throws IOException {
+        in.mark(magic.length);
+        byte[] head = in.readNBytes(magic.length);
         in.reset();
-        return NpyReader.isNpy(head);
+        return Arrays.equals(head, magic);
     }
 
     private static FileStatus status(String location, Locations.Located input) {

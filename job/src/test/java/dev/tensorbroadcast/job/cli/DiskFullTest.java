@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,35 +24,22 @@ class DiskFullTest {
     @TempDir
     Path dir;
 
-    private Path small;
+    private TmpfsMount small;
 
     @BeforeEach
     void mountASmallDisk() throws Exception {
-        small = Files.createDirectories(dir.resolve("small"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString())
-                .redirectErrorStream(true).start();
-        boolean mounted = mount.waitFor(10, TimeUnit.SECONDS) && mount.exitValue() == 0;
-        Assumptions.assumeTrue(mounted, () -> "cannot mount a tmpfs here (root is needed): "
-                + readAll(mount));
+        small = TmpfsMount.at(dir.resolve("small"), "size=1m");
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", small.toString()).start().waitFor(10, TimeUnit.SECONDS);
-    }
-
-    private static String readAll(Process process) {
-        try {
-            return new String(process.getInputStream().readAllBytes()).strip();
-        } catch (IOException e) {
-            return e.toString();
-        }
+        small.close();
     }
 
     @Test
     void aFullDiskIsOneLineAndLeavesWhatOverwriteReplaces() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
-        Path output = small.resolve("out");
+        Path output = small.path().resolve("out");
         // 4 MiB of values onto a 1 MiB disk; the free-space guard would refuse it before Spark, so it is lifted
         CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "1024,1024",
                 "--partitions", "4", "--output", output.toString(), "--ignore-free-space");

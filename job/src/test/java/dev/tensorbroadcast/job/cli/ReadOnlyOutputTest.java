@@ -3,11 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.spark.NpyFiles;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,31 +17,27 @@ class ReadOnlyOutputTest {
     @TempDir
     Path dir;
 
-    private Path readOnly;
+    private TmpfsMount readOnly;
 
     @BeforeEach
     void mountReadOnly() throws Exception {
-        readOnly = Files.createDirectories(dir.resolve("ro"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", readOnly.toString())
-                .redirectErrorStream(true).start();
-        boolean mounted = mount.waitFor(10, TimeUnit.SECONDS) && mount.exitValue() == 0;
-        Assumptions.assumeTrue(mounted, "cannot mount a read-only tmpfs here (root is needed)");
+        readOnly = TmpfsMount.at(dir.resolve("ro"), "ro,size=1m");
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", readOnly.toString()).start().waitFor(10, TimeUnit.SECONDS);
+        readOnly.close();
     }
 
     @Test
     void anUnwritableDirectoryIsRefusedBeforeSparkStarts() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        Path output = readOnly.resolve("out");
+        Path output = readOnly.path().resolve("out");
         CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,8",
                 "--output", output.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': directory " + readOnly + " is not writable"
+        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': directory " + readOnly.path() + " is not writable"
                 + " (its permissions, or a read-only file system); choose a directory you can write\n");
     }
 }
