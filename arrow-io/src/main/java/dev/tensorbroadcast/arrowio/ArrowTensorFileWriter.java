@@ -9,7 +9,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -71,7 +75,16 @@ public final class ArrowTensorFileWriter {
 
     /** The schema of rows of {@code tensor} with their {@code index}. */
     public static Schema schema(TensorColumn tensor) {
-        return new Schema(List.of(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)), tensor.field()));
+        return schema(tensor, List.of());
+    }
+
+    /** The schema of rows of {@code tensor} with their {@code index}, then the {@code kept} columns. */
+    public static Schema schema(TensorColumn tensor, List<KeptColumn> kept) {
+        List<Field> fields = new ArrayList<>();
+        fields.add(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)));
+        fields.add(tensor.field());
+        kept.forEach(column -> fields.add(column.field()));
+        return new Schema(fields);
     }
 
     /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */
@@ -99,10 +112,16 @@ public final class ArrowTensorFileWriter {
     /** Writes the file to {@code out}, which stays open. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, WritableByteChannel out)
             throws IOException {
+        return write(kernel, rowShape, partition, Optional.empty(), out);
+    }
+
+    /** Writes the file to {@code out}, which stays open, with the {@code kept} columns after the tensor. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
+            Optional<KeptOutput> kept, WritableByteChannel out) throws IOException {
         requireNonNull(out, "out is null");
         CountingChannel channel = new CountingChannel(out);
         int batches;
-        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes);
+        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept);
                 ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
                         codecFactory(), compression.codec())) {
             writer.start();

@@ -9,7 +9,12 @@ import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TooLargeException;
+import dev.tensorbroadcast.arrowio.kept.KeptBatch;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -18,6 +23,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -70,6 +76,9 @@ public final class TensorBatch implements AutoCloseable {
     private final long rowElements;
     private final BigIntVector index;
     private final FieldVector values;
+    /** The kept columns' vectors and the root of every column, or null when no column is kept. */
+    private KeptBatch kept;
+    private VectorSchemaRoot columns;
 
     /**
      * The vectors of the last batch this thread closed, kept for the next file of the same schema: new memory costs
@@ -125,6 +134,36 @@ public final class TensorBatch implements AutoCloseable {
      * once for the largest batch. Checks that the partition's rows are {@code rowShape} and lie inside the output.
      */
     public static TensorBatch allocate(TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes) {
+        return allocate(kernel, rowShape, partition, batchBytes, Optional.empty());
+    }
+
+    /** As above, with the {@code kept} columns after {@code index} and {@code tensor}, filled with every batch. */
+    public static TensorBatch allocate(TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes,
+            Optional<KeptOutput> kept) {
+        requireNonNull(kept, "kept is null");
+        TensorBatch batch = allocateTensor(kernel, rowShape, partition, batchBytes);
+        if (kept.isPresent()) {
+            try {
+                batch.keep(kept.get());
+            } catch (RuntimeException | Error e) {
+                batch.close();
+                throw e;
+            }
+        }
+        return batch;
+    }
+
+    private void keep(KeptOutput output) {
+        kept = KeptBatch.allocate(output.rows(), output.lineage(), rowsPerBatch);
+        List<Field> fields = new ArrayList<>(root.getSchema().getFields());
+        List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
+        output.columns().forEach(column -> fields.add(column.field()));
+        vectors.addAll(kept.vectors());
+        columns = new VectorSchemaRoot(fields, vectors, 0);
+    }
+
+    private static TensorBatch allocateTensor(TensorKernel kernel, Shape rowShape, Partition partition,
+            long batchBytes) {
         requireNonNull(kernel, "kernel is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(partition, "partition is null");
@@ -206,11 +245,23 @@ public final class TensorBatch implements AutoCloseable {
             kernel.fillValues(start, end, values.getDataBuffer());
         }
         root.setRowCount(rows);
+        if (kept != null) {
+            kept.fill(firstRow, rows);
+            columns.setRowCount(rows);
+        }
     }
 
-    /** The vectors: {@code index} and {@code tensor}, {@link VectorSchemaRoot#getRowCount} rows after a fill. */
+    /**
+     * The vectors: {@code index}, {@code tensor} and any kept columns, {@link VectorSchemaRoot#getRowCount} rows
+     * after a fill.
+     */
     public VectorSchemaRoot root() {
-        return root;
+        return columns != null ? columns : root;
+    }
+
+    /** The kept columns' vectors, in order; empty when none are kept. */
+    public List<FieldVector> kept() {
+        return kept == null ? List.of() : kept.vectors();
     }
 
     public int rowsPerBatch() {
@@ -230,6 +281,10 @@ public final class TensorBatch implements AutoCloseable {
     /** Keeps the vectors for this thread's next batch of the same schema (see {@link #SPARE}). */
     @Override
     public void close() {
+        if (kept != null) {
+            kept.close();
+            kept = null;
+        }
         Spare previous = SPARE.get();
         if (previous != null) {
             if (previous.root() == root) {

@@ -10,7 +10,10 @@ import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -52,28 +55,35 @@ public final class ParquetTensorFileWriter {
             Path path) throws IOException {
         requireNonNull(fileSystem, "fileSystem is null");
         requireNonNull(path, "path is null");
-        return write(kernel, rowShape, partition, HadoopOutputFile.fromPath(path, fileSystem.getConf()),
+        return write(kernel, rowShape, partition, Optional.empty(), HadoopOutputFile.fromPath(path, fileSystem.getConf()),
                 failure -> PartialFiles.delete(fileSystem, path, failure));
     }
 
     /** Writes the partition to {@code file}, which must not exist. */
     public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file)
             throws IOException {
-        return write(kernel, rowShape, partition, file, failure -> {});
+        return write(kernel, rowShape, partition, Optional.empty(), file);
+    }
+
+    /** Writes the partition to {@code file}, which must not exist, with the {@code kept} columns after the tensor. */
+    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
+            Optional<KeptOutput> kept, OutputFile file) throws IOException {
+        return write(kernel, rowShape, partition, kept, file, failure -> {});
     }
 
     /** {@code discard} is called when a write fails after creating the file. */
-    private ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, OutputFile file,
-            Consumer<Throwable> discard) throws IOException {
+    private ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
+            Optional<KeptOutput> kept, OutputFile file, Consumer<Throwable> discard) throws IOException {
         requireNonNull(file, "file is null");
         int batches;
         long bytes;
-        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
+        try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept)) {
             ParquetTensorWriter writer = ParquetTensorWriter.create(file,
-                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape), options);
+                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape),
+                    kept.map(KeptOutput::columns).orElse(List.of()), options);
             try {
                 try (writer) {
-                    batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values()));
+                    batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values(), batch.kept()));
                 }
             } catch (Throwable e) {
                 discard.accept(e);

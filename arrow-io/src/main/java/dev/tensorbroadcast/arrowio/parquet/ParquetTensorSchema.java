@@ -1,15 +1,18 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
+
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.Base64;
+import java.util.List;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -31,20 +34,30 @@ public final class ParquetTensorSchema {
     public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
 
     private final TensorColumn column;
+    private final List<KeptColumn> kept;
     private final MessageType messageType;
 
     public ParquetTensorSchema(TensorColumn column) {
+        this(column, List.of());
+    }
+
+    /** Rows of {@code column} with the {@code kept} columns after it, in that order. */
+    public ParquetTensorSchema(TensorColumn column, List<KeptColumn> kept) {
         this.column = requireNonNull(column, "column is null");
+        this.kept = List.copyOf(kept);
         PrimitiveType element = Types.primitive(physicalType(column.dtype()), Repetition.OPTIONAL)
                 .length(column.dtype() == DType.FLOAT16 ? 2 : 0)
                 .as(logicalType(column.dtype()))
                 .named("element");
-        this.messageType = Types.buildMessage()
-                .required(PrimitiveTypeName.INT64).named(ArrowTensorFileWriter.INDEX_COLUMN)
+        Types.MessageTypeBuilder message = Types.buildMessage();
+        message.required(PrimitiveTypeName.INT64).named(ArrowTensorFileWriter.INDEX_COLUMN)
                 .requiredGroup().as(LogicalTypeAnnotation.listType())
                 .repeatedGroup().addField(element).named("list")
-                .named(column.name())
-                .named("tensor_broadcast");
+                .named(column.name());
+        for (KeptColumn keptColumn : this.kept) {
+            message.addField(keptColumn.parquetType());
+        }
+        this.messageType = message.named("tensor_broadcast");
     }
 
     public TensorColumn column() {
@@ -53,6 +66,14 @@ public final class ParquetTensorSchema {
 
     public MessageType messageType() {
         return messageType;
+    }
+
+    public List<KeptColumn> kept() {
+        return kept;
+    }
+
+    ColumnDescriptor keptDescriptor(int i) {
+        return messageType.getColumnDescription(new String[] {kept.get(i).name()});
     }
 
     ColumnDescriptor indexDescriptor() {
@@ -65,7 +86,7 @@ public final class ParquetTensorSchema {
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = ArrowTensorFileWriter.schema(column);
+        Schema schema = ArrowTensorFileWriter.schema(column, kept);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);

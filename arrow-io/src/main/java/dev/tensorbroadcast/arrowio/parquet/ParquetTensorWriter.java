@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.Bits;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
@@ -46,8 +48,11 @@ public final class ParquetTensorWriter implements Closeable {
     private long rows;
     private boolean closed;
 
-    private ParquetTensorWriter(OutputFile file, TensorColumn column, ParquetWriteOptions options) throws IOException {
-        this.schema = new ParquetTensorSchema(column);
+    private final KeptPages keptPages = new KeptPages();
+
+    private ParquetTensorWriter(OutputFile file, TensorColumn column, List<KeptColumn> kept,
+            ParquetWriteOptions options) throws IOException {
+        this.schema = new ParquetTensorSchema(column, kept);
         this.options = requireNonNull(options, "options is null");
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
@@ -69,8 +74,14 @@ public final class ParquetTensorWriter implements Closeable {
     /** Opens a writer for rows of {@code column}; the file is created (it must not exist). */
     public static ParquetTensorWriter create(OutputFile file, TensorColumn column, ParquetWriteOptions options)
             throws IOException {
+        return create(file, column, List.of(), options);
+    }
+
+    /** Opens a writer for rows of {@code column} followed by the {@code kept} columns. */
+    public static ParquetTensorWriter create(OutputFile file, TensorColumn column, List<KeptColumn> kept,
+            ParquetWriteOptions options) throws IOException {
         return new ParquetTensorWriter(requireNonNull(file, "file is null"), requireNonNull(column, "column is null"),
-                options);
+                requireNonNull(kept, "kept is null"), options);
     }
 
     /**
@@ -79,7 +90,17 @@ public final class ParquetTensorWriter implements Closeable {
      * column; complex types count their real and imaginary parts as two entries). Both are read in place.
      */
     public void write(int rowCount, BigIntVector index, FieldVector values) throws IOException {
+        write(rowCount, index, values, List.of());
+    }
+
+    /** Writes {@code rowCount} rows as above, with the kept columns' first {@code rowCount} entries. */
+    public void write(int rowCount, BigIntVector index, FieldVector values, List<FieldVector> kept)
+            throws IOException {
         requireNonNull(index, "index is null");
+        if (kept.size() != schema.kept().size()) {
+            throw new IllegalArgumentException("Cannot write " + kept.size() + " kept columns: the file has "
+                    + schema.kept().size());
+        }
         requireNonNull(values, "values is null");
         if (closed) {
             throw new IllegalStateException("writer is closed");
@@ -94,6 +115,9 @@ public final class ParquetTensorWriter implements Closeable {
         writer.startBlock(rowCount);
         writeIndex(rowCount, index.getDataBuffer());
         writeValues(rowCount, values);
+        for (int i = 0; i < kept.size(); i++) {
+            writeKept(i, rowCount, kept.get(i));
+        }
         writer.endBlock();
         rows += rowCount;
     }
@@ -155,6 +179,18 @@ public final class ParquetTensorWriter implements Closeable {
             writePage(descriptor, Math.toIntExact(repetition.levels()), count, body,
                     Statistics.createStats(descriptor.getPrimitiveType()));
         }
+        writer.endColumn();
+    }
+
+    private void writeKept(int column, int rowCount, FieldVector vector) throws IOException {
+        ColumnDescriptor descriptor = schema.keptDescriptor(column);
+        writer.startColumn(descriptor, rowCount, options.codec());
+        keptPages.write(schema.kept().get(column), descriptor.getPrimitiveType(), vector, rowCount,
+                (valueCount, pageRows, body, statistics) -> {
+                    long uncompressed = body.size();
+                    writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressor.compress(body),
+                            statistics, pageRows, Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+                });
         writer.endColumn();
     }
 

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,14 @@ final class ArrowParts {
                 BigIntVector index = (BigIntVector) root.getVector(indexAt);
                 firstIndex = index.isNull(0) ? -1 : index.get(0);
             }
-            return new PartFooter(column, indexAt >= 0, chunks, firstIndex);
+            List<OtherColumn> others = new ArrayList<>();
+            for (int i = 0; i < fields.size(); i++) {
+                if (i != chosen && i != indexAt) {
+                    Field field = fields.get(i);
+                    others.add(OtherColumn.of(field.getName(), field.getType().toString(), KeptColumn.ofArrow(field)));
+                }
+            }
+            return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others);
         }
     }
 

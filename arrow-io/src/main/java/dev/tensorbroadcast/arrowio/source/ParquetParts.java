@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
 import dev.tensorbroadcast.planner.DType;
 import java.io.ByteArrayInputStream;
@@ -55,7 +56,7 @@ final class ParquetParts {
      * the codec factory, which keeps one decompressor per codec: shared by the tasks of one executor, two tasks
      * decompressing snappy or gzip pages at once corrupted each other's pages.
      */
-    private static ParquetReadOptions options() {
+    static ParquetReadOptions options() {
         return ParquetReadOptions.builder().withUseHadoopVectoredIo(false).build();
     }
 
@@ -75,7 +76,8 @@ final class ParquetParts {
                 chunks.add(new DatasetChunk(block.getRowCount(), bytes(block, leaf)));
             }
             long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
-            return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex);
+            return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex,
+                    others(reader.getFooter().getFileMetaData(), leaf));
         } catch (SourceFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -238,6 +240,31 @@ final class ParquetParts {
                     ? index.getLong() : -1;
         }
         return -1;
+    }
+
+    /** The file's top-level columns other than the tensor and index, with the Arrow types pyarrow stored, if any. */
+    private static List<OtherColumn> others(FileMetaData metadata, Leaf leaf) {
+        List<OtherColumn> others = new ArrayList<>();
+        for (Type type : metadata.getSchema().getFields()) {
+            String name = type.getName();
+            if (name.equals(leaf.column().name())
+                    || (leaf.index() != null && name.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
+                continue;
+            }
+            Optional<KeptColumn> kept = keptColumn(metadata, type);
+            others.add(OtherColumn.of(name, describe(type), kept));
+        }
+        return others;
+    }
+
+    /** How a column is kept: as its Arrow type says when the file stores one that fits its values, else its own. */
+    static Optional<KeptColumn> keptColumn(FileMetaData metadata, Type type) {
+        Optional<KeptColumn> byArrow = arrowField(metadata, type.getName()).flatMap(KeptColumn::ofArrow);
+        if (byArrow.isPresent() && type.isPrimitive()
+                && byArrow.get().readableFrom(type.asPrimitiveType().getPrimitiveTypeName())) {
+            return byArrow;
+        }
+        return KeptColumn.ofParquet(type);
     }
 
     private static long bytes(BlockMetaData block, Leaf leaf) {

@@ -20,10 +20,17 @@ import java.util.List;
  * @param rowShape the shape of one row
  * @param indexed whether the files carry an {@code index} column, checked while reading
  * @param parts the files in row order
+ * @param others the files' other columns, in order, which may be kept next to the expanded rows
  */
 public record TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
-        List<DatasetPart> parts) implements Serializable {
+        List<DatasetPart> parts, List<OtherColumn> others) implements Serializable {
+    public TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
+            List<DatasetPart> parts) {
+        this(location, column, dtype, rowShape, indexed, parts, List.of());
+    }
+
     public TensorDataset {
+        others = List.copyOf(others);
         requireNonNull(location, "location is null");
         requireNonNull(column, "column is null");
         requireNonNull(dtype, "dtype is null");

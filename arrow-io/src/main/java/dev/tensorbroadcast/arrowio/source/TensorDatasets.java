@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -87,7 +88,34 @@ public final class TensorDatasets {
                     file.footer().chunks()));
             next += rows;
         }
-        return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts);
+        return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts,
+                others(opened));
+    }
+
+    /** The first file's other columns; one that another file lacks, or stores as another type, cannot be kept. */
+    private static List<OtherColumn> others(List<Opened> opened) {
+        List<OtherColumn> others = new ArrayList<>(opened.get(0).footer().others());
+        for (int i = 0; i < others.size(); i++) {
+            OtherColumn column = others.get(i);
+            if (column.kept() == null) {
+                continue;
+            }
+            for (Opened file : opened) {
+                Optional<OtherColumn> same = file.footer().others().stream()
+                        .filter(other -> other.name().equals(column.name())).findFirst();
+                String name = file.status().getPath().getName();
+                if (same.isEmpty()) {
+                    others.set(i, column.refused("file " + name + " does not have it"));
+                    break;
+                }
+                if (!column.kept().equals(same.get().kept())) {
+                    others.set(i, column.refused("it is " + column.type() + " in "
+                            + opened.get(0).status().getPath().getName() + " but " + same.get().type() + " in " + name));
+                    break;
+                }
+            }
+        }
+        return others;
     }
 
     private static DatasetPart.Format format(FileSystem fileSystem, FileStatus status) throws IOException {

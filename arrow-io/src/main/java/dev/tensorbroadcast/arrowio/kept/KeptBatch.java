@@ -1,0 +1,85 @@
+package dev.tensorbroadcast.arrowio.kept;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.RowLineage;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The kept columns of one output batch: for each output row, the values of the source row it comes from
+ * ({@link RowLineage}). Allocated once per file for the largest batch and refilled, so memory is bounded by the batch.
+ * One call per row and column: a kept column has one value per row, where the tensor has a row's many elements.
+ */
+public final class KeptBatch implements AutoCloseable {
+    private final KeptRows source;
+    private final RowLineage lineage;
+    private final BufferAllocator allocator;
+    private final VectorSchemaRoot root;
+
+    private KeptBatch(KeptRows source, RowLineage lineage, BufferAllocator allocator, VectorSchemaRoot root) {
+        this.source = source;
+        this.lineage = lineage;
+        this.allocator = allocator;
+        this.root = root;
+    }
+
+    public static KeptBatch allocate(KeptRows source, RowLineage lineage, int rowsPerBatch) {
+        requireNonNull(source, "source is null");
+        requireNonNull(lineage, "lineage is null");
+        BufferAllocator allocator = new RootAllocator();
+        try {
+            VectorSchemaRoot root = VectorSchemaRoot.create(
+                    new Schema(source.columns().stream().map(KeptColumn::field).toList()), allocator);
+            for (FieldVector vector : root.getFieldVectors()) {
+                vector.setInitialCapacity(Math.max(1, rowsPerBatch));
+                vector.allocateNew();
+            }
+            return new KeptBatch(source, lineage, allocator, root);
+        } catch (RuntimeException | Error e) {
+            allocator.close();
+            throw e;
+        }
+    }
+
+    /** Fills output rows {@code [firstRow, firstRow + rows)} from index 0 and sets every vector's value count. */
+    public void fill(long firstRow, int rows) {
+        long held = source.rows().first();
+        for (int c = 0; c < root.getFieldVectors().size(); c++) {
+            FieldVector from = source.vector(c);
+            FieldVector to = root.getVector(c);
+            to.reset();
+            for (int i = 0; i < rows; i++) {
+                long sourceRow = lineage.sourceRow(firstRow + i);
+                if (!source.rows().contains(sourceRow)) {
+                    throw new IllegalStateException("output row " + (firstRow + i) + " comes from source row "
+                            + sourceRow + ", outside the rows " + source.rows() + " read");
+                }
+                to.copyFromSafe((int) (sourceRow - held), i, from);
+            }
+        }
+        root.setRowCount(rows);
+    }
+
+    public List<KeptColumn> columns() {
+        return source.columns();
+    }
+
+    /** The filled vectors, in column order. */
+    public List<FieldVector> vectors() {
+        return root.getFieldVectors();
+    }
+
+    @Override
+    public void close() {
+        try {
+            root.close();
+        } finally {
+            allocator.close();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.tensorbroadcast.arrowio.kept;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.planner.SourceRows;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The kept columns of a range of source rows, read next to the tensor's values: entry {@code i} of each vector is
+ * source row {@code rows.first() + i}. Owns its memory; close it.
+ */
+public final class KeptRows implements AutoCloseable {
+    private final List<KeptColumn> columns;
+    private final SourceRows rows;
+    private final BufferAllocator allocator;
+    private final VectorSchemaRoot root;
+
+    private KeptRows(List<KeptColumn> columns, SourceRows rows, BufferAllocator allocator, VectorSchemaRoot root) {
+        this.columns = List.copyOf(columns);
+        this.rows = requireNonNull(rows, "rows is null");
+        this.allocator = allocator;
+        this.root = root;
+    }
+
+    /** Empty vectors for {@code rows} of {@code columns}, to be filled by a source reader. */
+    public static KeptRows allocate(List<KeptColumn> columns, SourceRows rows) {
+        requireNonNull(columns, "columns is null");
+        BufferAllocator allocator = new RootAllocator();
+        try {
+            List<Field> fields = columns.stream().map(KeptColumn::field).toList();
+            VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
+            int count = Math.toIntExact(rows.count());
+            for (FieldVector vector : root.getFieldVectors()) {
+                vector.setInitialCapacity(Math.max(1, count));
+                vector.allocateNew();
+            }
+            return new KeptRows(columns, rows, allocator, root);
+        } catch (RuntimeException | Error e) {
+            allocator.close();
+            throw e;
+        }
+    }
+
+    public List<KeptColumn> columns() {
+        return columns;
+    }
+
+    /** The source rows held. */
+    public SourceRows rows() {
+        return rows;
+    }
+
+    /** Column {@code i}'s vector; entry {@code r - rows().first()} is source row {@code r}. */
+    public FieldVector vector(int i) {
+        return root.getVector(i);
+    }
+
+    /** Marks every row as read: sets each vector's value count. */
+    public KeptRows finish() {
+        root.setRowCount(Math.toIntExact(rows.count()));
+        return this;
+    }
+
+    /** The rows as an Arrow IPC stream, for shipping to every task with a shipped source. */
+    public byte[] toIpc() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(bytes))) {
+            writer.start();
+            writer.writeBatch();
+            writer.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Rows shipped by {@link #toIpc}: {@code rows} of {@code columns}. */
+    public static KeptRows fromIpc(List<KeptColumn> columns, SourceRows rows, byte[] ipc) {
+        KeptRows kept = allocate(columns, rows);
+        try (BufferAllocator readAllocator = new RootAllocator();
+                ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc), readAllocator)) {
+            if (!reader.loadNextBatch() || reader.getVectorSchemaRoot().getRowCount() != rows.count()) {
+                throw new IllegalStateException("shipped kept columns do not hold rows " + rows);
+            }
+            VectorSchemaRoot shipped = reader.getVectorSchemaRoot();
+            List<FieldVector> targets = new ArrayList<>(kept.root.getFieldVectors());
+            for (int c = 0; c < targets.size(); c++) {
+                FieldVector from = shipped.getVector(c);
+                FieldVector to = targets.get(c);
+                for (int r = 0; r < shipped.getRowCount(); r++) {
+                    to.copyFromSafe(r, r, from);
+                }
+            }
+            return kept.finish();
+        } catch (IOException e) {
+            kept.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            kept.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            root.close();
+        } finally {
+            allocator.close();
+        }
+    }
+}
