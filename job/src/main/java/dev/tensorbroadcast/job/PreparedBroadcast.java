@@ -2,7 +2,9 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
@@ -12,6 +14,7 @@ import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.JobSource;
+import dev.tensorbroadcast.job.spark.KeptSpec;
 import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputException;
@@ -22,6 +25,7 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.SourceRows;
 import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.ArrayList;
@@ -46,11 +50,13 @@ public final class PreparedBroadcast {
     private final BroadcastPlan plan;
     private final List<PartitionPlan> partitions;
     private final OutputDirectory output;
+    private final List<Optional<KeptSpec>> kept;
 
     private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
-            List<PartitionPlan> partitions, OutputDirectory output) {
+            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept) {
         this.broadcast = broadcast;
         this.sources = List.copyOf(sources);
+        this.kept = List.copyOf(kept);
         this.plan = plan;
         this.partitions = List.copyOf(partitions);
         this.output = output;
@@ -75,6 +81,7 @@ public final class PreparedBroadcast {
         BroadcastPlan plan = request.build().plan();
         List<PartitionPlan> partitions = new ArrayList<>();
         List<JobSource> sources = new ArrayList<>();
+        List<Optional<KeptSpec>> kept = new ArrayList<>();
         for (int i = 0; i < loaded.size(); i++) {
             LoadedSource source = loaded.get(i);
             // strings are sized by the source's real average length, not the planner's guess
@@ -82,8 +89,12 @@ public final class PreparedBroadcast {
                     .elementBits(source.sizingBits());
             broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
             broadcast.partitions().ifPresent(partitioning::partitions);
-            partitions.add(partitioning.build());
-            sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), conf));
+            PartitionPlan partitionPlan = partitioning.build();
+            partitions.add(partitionPlan);
+            Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
+                    broadcast.sources().get(i).name(), RowLineage.of(plan, i, partitionPlan));
+            kept.add(keptColumns);
+            sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
@@ -92,19 +103,25 @@ public final class PreparedBroadcast {
             requireRoom(broadcast, output, partitions);
         }
         partitions.forEach(TaskCountGuard::check);
-        return new PreparedBroadcast(broadcast, sources, plan, partitions, output);
+        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept);
     }
 
     /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
     private static JobSource jobSource(LoadedSource source, BroadcastPlan plan, int input, long shipThreshold,
-            Configuration conf) {
+            Optional<KeptSpec> kept, Configuration conf) {
         if (source.tensor() != null) {
             return new JobSource.Shipped(source.tensor());
         }
         TensorDataset dataset = source.dataset();
         if (dataset.valueBytes() <= shipThreshold) {
-            return new JobSource.Shipped(DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), conf)
-                    .tensor());
+            SourceRows all = new SourceRows(0, dataset.rows());
+            byte[] keptRows = null;
+            if (kept.isPresent()) {
+                try (KeptRows rows = KeptReader.read(dataset, all, kept.get().columns(), conf)) {
+                    keptRows = rows.toIpc();
+                }
+            }
+            return new JobSource.Shipped(DatasetSlices.read(dataset, all, conf).tensor(), keptRows);
         }
         return new JobSource.Sliced(dataset, plan, input);
     }
@@ -169,6 +186,11 @@ public final class PreparedBroadcast {
 
     public PartitionPlan partitions(int input) {
         return partitions.get(input);
+    }
+
+    /** The columns input {@code input} keeps next to its rows, if any. */
+    public Optional<KeptSpec> kept(int input) {
+        return kept.get(input);
     }
 
     /** The bytes of values all datasets hold together. */
@@ -262,6 +284,6 @@ public final class PreparedBroadcast {
                     ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
-                broadcast.compression(), directory, description(input), request, inputs);
+                broadcast.compression(), kept.get(input), directory, description(input), request, inputs);
     }
 }

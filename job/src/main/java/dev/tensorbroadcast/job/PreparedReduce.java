@@ -253,7 +253,8 @@ public final class PreparedReduce {
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
-        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(), target,
+        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(),
+                java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }
 

@@ -76,6 +76,7 @@ public final class TensorBroadcast {
     private final long shipThreshold;
     private final long maxOutputBytes;
     private final boolean checkFreeSpace;
+    private final KeepColumns keep;
 
     private TensorBroadcast(Builder builder) {
         this.sources = List.copyOf(builder.sources);
@@ -98,6 +99,7 @@ public final class TensorBroadcast {
         this.shipThreshold = builder.shipThreshold;
         this.maxOutputBytes = builder.maxOutputBytes;
         this.checkFreeSpace = builder.checkFreeSpace;
+        this.keep = builder.keep;
     }
 
     public static Builder builder() {
@@ -238,6 +240,11 @@ public final class TensorBroadcast {
         return checkFreeSpace;
     }
 
+    /** Which of a dataset input's other columns are written next to its rows. */
+    public KeepColumns keep() {
+        return keep;
+    }
+
     /** A source: a location to read, or a tensor already in memory. */
     record Source(String location, SourceTensor tensor) {
         String name() {
@@ -265,6 +272,7 @@ public final class TensorBroadcast {
         private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
         private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
         private boolean checkFreeSpace = true;
+        private KeepColumns keep = KeepColumns.all();
 
         private Builder() {}
 
@@ -401,6 +409,15 @@ public final class TensorBroadcast {
          */
         public Builder checkFreeSpace(boolean check) {
             this.checkFreeSpace = check;
+            return this;
+        }
+
+        /**
+         * Which of a dataset input's other columns to write next to the expanded rows, with their names and types,
+         * row for row: all of them by default, as Spark's {@code withColumn} keeps a table's columns.
+         */
+        public Builder keep(KeepColumns columns) {
+            this.keep = requireNonNull(columns, "columns is null");
             return this;
         }
 

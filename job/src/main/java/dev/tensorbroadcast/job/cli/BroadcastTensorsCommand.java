@@ -43,6 +43,9 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
     DatasetInputOptions dataset;
 
     @Mixin
+    KeepOptions keep;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -57,7 +60,7 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
                     + " against each other; use expand for the others");
         }
         SparkRun run = SparkCommands.run(spec, write, output);
-        TensorBroadcast.Builder builder = dataset.configure(TensorBroadcast.builder().dialect(parsed));
+        TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
         inputs.forEach(builder::source);
         return run.run(run.configure(builder).build(), true);
     }

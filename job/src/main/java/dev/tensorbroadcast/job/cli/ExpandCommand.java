@@ -34,6 +34,9 @@ final class ExpandCommand implements Callable<Integer> {
     DatasetInputOptions dataset;
 
     @Mixin
+    KeepOptions keep;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -43,8 +46,8 @@ final class ExpandCommand implements Callable<Integer> {
     public Integer call() {
         arguments.check(spec);
         SparkRun run = SparkCommands.run(spec, write, output);
-        TensorBroadcast.Builder builder = dataset.configure(TensorBroadcast.builder().source(input)
-                .dialect(arguments.dialect()));
+        TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().source(input)
+                .dialect(arguments.dialect())));
         arguments.target().ifPresent(builder::shape);
         arguments.mode().ifPresent(builder::mode);
         arguments.axesMapping().ifPresent(builder::axesMapping);

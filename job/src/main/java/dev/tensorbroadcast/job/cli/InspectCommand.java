@@ -101,6 +101,10 @@ final class InspectCommand implements Callable<Integer> {
             for (Manifest.ManifestInput input : manifest.inputs()) {
                 line(out, "input", input.path() + " " + input.dtype() + " " + ManifestShapes.shape(input.shape()));
             }
+            if (!manifest.keptColumns().isEmpty()) {
+                line(out, "kept columns", manifest.keptColumns().stream()
+                        .map(column -> column.name() + " " + column.type()).collect(Collectors.joining(", ")));
+            }
             line(out, "tool version", manifest.toolVersion());
             line(out, "created", manifest.created());
         });

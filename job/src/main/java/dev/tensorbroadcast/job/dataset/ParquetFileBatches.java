@@ -50,14 +50,20 @@ final class ParquetFileBatches implements DatasetFileReader {
         long stored = ArrowDTypes.storageShape(dtype, rowShape).elements();
         this.entriesPerRow = stored == 0 ? 1 : stored;
         try {
-            this.schema = reader.getFooter().getFileMetaData().getSchema();
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             ParquetTensorSchema expected = new ParquetTensorSchema(
                     new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape));
-            if (!schema.equals(expected.messageType())) {
+            // kept columns follow index and tensor; only those two are read here
+            int fields = fileSchema.getFieldCount();
+            MessageType tensorPart = new MessageType(fileSchema.getName(), fileSchema.getFields().subList(0,
+                    Math.min(2, fields)));
+            if (!tensorPart.equals(expected.messageType())) {
                 throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape
-                        + ": found " + schema.toString().replaceAll("\\s+", " ").strip());
+                        + ": found " + fileSchema.toString().replaceAll("\\s+", " ").strip());
             }
+            this.schema = tensorPart;
+            reader.setRequestedSchema(tensorPart);
             this.indexColumn = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
             this.valueColumn = schema.getColumnDescription(
                     new String[] {ArrowTensorFileWriter.TENSOR_COLUMN, "list", "element"});

@@ -37,7 +37,8 @@ public record Manifest(
         @JsonProperty("format") String format,
         @JsonProperty("compression") String compression,
         @JsonProperty("partitions") long partitions,
-        @JsonProperty("files") List<DatasetFile> files) {
+        @JsonProperty("files") List<DatasetFile> files,
+        @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns) {
     public static final int FORMAT_VERSION = 1;
     public static final String FILE_NAME = "_manifest.json";
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
@@ -49,8 +50,19 @@ public record Manifest(
         return String.format(Locale.ROOT, PART_PREFIX + "%05d%s", partition, extension);
     }
 
+    /** A manifest of a dataset that keeps no other columns. */
+    public Manifest(int formatVersion, String toolVersion, String created, Map<String, String> request,
+            List<ManifestInput> inputs, List<Long> shape, String dtype, long elements, long bytes, int rowDims,
+            List<Long> rowShape, long rows, String format, String compression, long partitions,
+            List<DatasetFile> files) {
+        this(formatVersion, toolVersion, created, request, inputs, shape, dtype, elements, bytes, rowDims, rowShape,
+                rows, format, compression, partitions, files, List.of());
+    }
+
     public Manifest {
         requireNonNull(toolVersion, "toolVersion is null");
+        // written before kept columns existed: none
+        keptColumns = keptColumns == null ? List.of() : List.copyOf(keptColumns);
         requireNonNull(created, "created is null");
         request = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(request, "request is null")));
         if (request.containsKey(null) || request.containsValue(null)) {
@@ -89,6 +101,14 @@ public record Manifest(
     @JsonIgnore
     public long totalFileBytes() {
         return files.stream().mapToLong(DatasetFile::bytes).sum();
+    }
+
+    /** A column written next to {@code index} and {@code tensor}, with its type as messages name it. */
+    public record KeptColumnEntry(@JsonProperty("name") String name, @JsonProperty("type") String type) {
+        public KeptColumnEntry {
+            requireNonNull(name, "name is null");
+            requireNonNull(type, "type is null");
+        }
     }
 
     /** One input of the request. */

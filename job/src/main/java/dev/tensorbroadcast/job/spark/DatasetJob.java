@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -76,10 +77,10 @@ public final class DatasetJob {
 
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
-            PartitionPlan partitions, OutputFormat format, OutputCompression compression, Path output,
-            String description, Map<String, String> request, List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression), output, description,
-                request, inputs);
+            PartitionPlan partitions, OutputFormat format, OutputCompression compression, Optional<KeptSpec> kept,
+            Path output, String description, Map<String, String> request, List<Manifest.ManifestInput> inputs) {
+        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression, kept.orElse(null)),
+                output, description, request, inputs);
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {
@@ -202,7 +203,9 @@ public final class DatasetJob {
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
                 ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
-                spec.compression().codecName(), partitions.partitionCount(), entries);
+                spec.compression().codecName(), partitions.partitionCount(), entries,
+                spec.kept() == null ? List.of() : spec.kept().columns().stream()
+                        .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList());
     }
 
     /**

@@ -6,9 +6,16 @@ import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.Serializable;
 
-/** What every task of one dataset needs besides the source: the partitions, the copy program, the file format. */
-record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression)
-        implements Serializable {
+/**
+ * What every task of one dataset needs besides the source: the partitions, the copy program, the file format, and
+ * the columns kept next to the rows ({@code kept}, null when none are).
+ */
+record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression,
+        KeptSpec kept) implements Serializable {
+    DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression) {
+        this(partitions, program, format, compression, null);
+    }
+
     DatasetSpec {
         requireNonNull(partitions, "partitions is null");
         requireNonNull(program, "program is null");

@@ -26,10 +26,17 @@ public sealed interface JobSource {
     /** Makes what the tasks receive; {@link TaskSource#release} frees it after the job. */
     TaskSource open(JavaSparkContext spark);
 
-    /** The source on the driver's heap, shipped whole. */
-    record Shipped(SourceTensor tensor) implements JobSource {
+    /**
+     * The source on the driver's heap, shipped whole; a dataset's kept columns with it, as an Arrow IPC stream of all
+     * its rows (or null when none are kept).
+     */
+    record Shipped(SourceTensor tensor, byte[] keptRows) implements JobSource {
         public Shipped {
             requireNonNull(tensor, "tensor is null");
+        }
+
+        public Shipped(SourceTensor tensor) {
+            this(tensor, null);
         }
 
         @Override
@@ -49,7 +56,8 @@ public sealed interface JobSource {
 
         @Override
         public TaskSource open(JavaSparkContext spark) {
-            return new TaskSource.FromBroadcast(spark.broadcast(tensor));
+            return new TaskSource.FromBroadcast(spark.broadcast(tensor),
+                    keptRows == null ? null : spark.broadcast(keptRows));
         }
     }
 

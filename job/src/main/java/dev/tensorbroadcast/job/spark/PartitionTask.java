@@ -4,15 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.planner.Partition;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -90,9 +94,15 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             // a named accumulator shows each task's reads in Spark's UI and listener events
             sourceBytesRead.add(input.bytesRead());
             FileSystem fileSystem = file.getFileSystem(context.getConfiguration());
-            FileChecksum checksum = spec.format() == OutputFormat.ARROW && fileSystem instanceof RawLocalFileSystem raw
-                    ? writeLocalArrow(input.kernel(), partition, fileSystem, raw.pathToFile(file).toPath())
-                    : write(input.kernel(), partition, fileSystem, file);
+            FileChecksum checksum;
+            try (KeptRows keptRows = spec.kept() == null ? null
+                    : source.kept(partition, spec.kept(), context.getConfiguration())) {
+                Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
+                        .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
+                checksum = spec.format() == OutputFormat.ARROW && fileSystem instanceof RawLocalFileSystem raw
+                        ? writeLocalArrow(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
+                        : write(input.kernel(), partition, kept, fileSystem, file);
+            }
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
             bytesWritten.add(checksum.bytes());
@@ -114,15 +124,17 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     /** A written file's size and CRC-32C (8 lowercase hex digits). */
     private record FileChecksum(long bytes, String crc32c) {}
 
-    private FileChecksum write(TensorKernel kernel, Partition partition, FileSystem fileSystem, Path file) throws IOException {
+    private FileChecksum write(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
+            FileSystem fileSystem, Path file) throws IOException {
         ChecksumOutputStream out;
         try (OutputStream stream = fileSystem.create(file, false)) {
             out = new ChecksumOutputStream(stream);
             switch (spec.format()) {
-                case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, out);
+                case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
+                        Channels.newChannel(out));
                 case PARQUET -> ParquetTensorFileWriter.create()
                         .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet()))
-                        .write(kernel, spec.partitions().rowShape(), partition,
+                        .write(kernel, spec.partitions().rowShape(), partition, kept,
                                 new ChecksumOutputFile(out, file.getName()));
             }
         }
@@ -133,14 +145,13 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
      * A local Arrow file through a file channel: Arrow's direct buffers go straight to it, where a stream would copy
      * every byte through small heap arrays first (about 25% more CPU per byte, see {@link ChecksumChannel}).
      */
-    private FileChecksum writeLocalArrow(TensorKernel kernel, Partition partition, FileSystem fileSystem,
-            java.nio.file.Path file)
-            throws IOException {
+    private FileChecksum writeLocalArrow(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
+            FileSystem fileSystem, java.nio.file.Path file) throws IOException {
         fileSystem.mkdirs(new Path(file.getParent().toUri()));
         ChecksumChannel out;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out = new ChecksumChannel(channel);
-            arrowWriter().write(kernel, spec.partitions().rowShape(), partition, out);
+            arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept, out);
         }
         return new FileChecksum(out.bytes(), out.crc32c());
     }

@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -26,6 +28,11 @@ interface TaskSource extends Serializable {
     /** Frees what the job shipped, once it has finished. */
     void release();
 
+    /** The kept columns of the source rows that {@code partition}'s rows come from; close them after writing. */
+    default KeptRows kept(Partition partition, KeptSpec spec, Configuration conf) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no columns");
+    }
+
     /**
      * A task's kernel and what it read.
      *
@@ -35,9 +42,17 @@ interface TaskSource extends Serializable {
     record TaskInput(TensorKernel kernel, SourceRows rows, long bytesRead) {}
 
     /** The whole source from a broadcast variable. */
-    record FromBroadcast(Broadcast<SourceTensor> source) implements TaskSource {
+    record FromBroadcast(Broadcast<SourceTensor> source, Broadcast<byte[]> keptRows) implements TaskSource {
         public FromBroadcast {
             requireNonNull(source, "source is null");
+        }
+
+        @Override
+        public KeptRows kept(Partition partition, KeptSpec spec, Configuration conf) {
+            if (keptRows == null) {
+                throw new IllegalStateException("no kept columns were shipped");
+            }
+            return KeptRows.fromIpc(spec.columns(), new SourceRows(0, spec.lineage().sourceRows()), keptRows.value());
         }
 
         @Override
@@ -50,6 +65,9 @@ interface TaskSource extends Serializable {
         @Override
         public void release() {
             source.destroy();
+            if (keptRows != null) {
+                keptRows.destroy();
+            }
         }
     }
 
@@ -68,6 +86,12 @@ interface TaskSource extends Serializable {
             TensorKernel kernel = TensorKernel.ofSlice(slice.tensor(), program, origin, partition.firstElement(),
                     partition.endElement());
             return new TaskInput(kernel, rows, slice.bytesRead());
+        }
+
+        @Override
+        public KeptRows kept(Partition partition, KeptSpec spec, Configuration conf) {
+            return KeptReader.read(dataset, spec.lineage().sourceRows(partition.firstRow(), partition.endRow()),
+                    spec.columns(), conf);
         }
 
         @Override
