@@ -23,6 +23,19 @@ public final class KeptFixtures {
                 .getParent().resolve(format);
     }
 
+    /** Copies the fixture's {@code parquet} or {@code arrow} files into a new directory {@code target}. */
+    public static Path copy(String format, Path target) throws Exception {
+        java.nio.file.Files.createDirectories(target);
+        for (int part = 0; part < 2; part++) {
+            String name = "part-" + part + "." + format;
+            try (java.io.InputStream in = KeptFixtures.class.getResourceAsStream(
+                    "/fixtures/kept-columns/" + format + "/" + name)) {
+                java.nio.file.Files.copy(in, target.resolve(name));
+            }
+        }
+        return target;
+    }
+
     /** The fixture written as {@code parquet} or {@code arrow}, opened with rows of [1,8]. */
     public static TensorDataset open(String format, Configuration conf) throws Exception {
         Path directory = directory(format);
