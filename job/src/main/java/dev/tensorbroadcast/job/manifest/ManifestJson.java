@@ -2,6 +2,8 @@ package dev.tensorbroadcast.job.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.io.InputStream;
 /** Reads and writes {@code _manifest.json}; a manifest larger than {@link #MAX_BYTES} is refused unread. */
 public final class ManifestJson {
     public static final int MAX_BYTES = 64 << 20;
+    private static final String KEPT_COLUMNS = "kept_columns";
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -34,7 +37,20 @@ public final class ManifestJson {
             throw new ManifestException("Cannot read " + name + ": it is larger than " + MAX_BYTES + " bytes");
         }
         try {
-            return MAPPER.readValue(bytes, Manifest.class);
+            JsonNode tree = MAPPER.readTree(bytes);
+            if (!(tree instanceof ObjectNode object)) {
+                // the mapper's own words for what the bytes are instead
+                Manifest manifest = MAPPER.readValue(bytes, Manifest.class);
+                if (manifest == null) {
+                    throw new ManifestException("Cannot read " + name + ": it holds null, not a manifest");
+                }
+                return manifest;
+            }
+            if (!object.has(KEPT_COLUMNS)) {
+                // written before datasets kept other columns: they keep none
+                object.putArray(KEPT_COLUMNS);
+            }
+            return MAPPER.treeToValue(object, Manifest.class);
         } catch (ManifestException e) {
             throw e;
         } catch (IOException e) {

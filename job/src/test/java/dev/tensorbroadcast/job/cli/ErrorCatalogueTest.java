@@ -64,6 +64,8 @@ class ErrorCatalogueTest {
             Map.entry("reduce-sum-range", "ReduceCommandTest#aSumOutsideItsDtypeIsOneLine"),
             Map.entry("output-locked", "ConcurrentWriterTest#aSecondWriterIsRefusedWhileTheFirstHoldsTheOutput"),
             Map.entry("interrupted", "InterruptIT#aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces"),
+            Map.entry("request-keep", "KeptColumnsCommandTest#mistakesInKeepAreNamedInOneLine"),
+            Map.entry("request-keep-type", "KeptColumnsCommandTest#aListColumnIsRefusedByDefaultWithTheKeepThatWorks"),
             Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"));
 
     private static Map<String, Case> cases() {
