@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.TensorTypeMetadata;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
+import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -65,13 +66,17 @@ record ArrowColumn(String name, DType dtype, Storage storage, int width, boolean
             } else {
                 json = metadata.get(ArrowDTypes.TENSOR_KEY);
             }
+            List<Long> nested = FixedLists.dims(field);
             try {
-                tensor = json == null ? TensorTypeMetadata.of(Shape.of(list.getListSize()))
-                        : TensorTypeMetadata.parse(json);
+                tensor = json == null ? TensorTypeMetadata.of(Shape.of(nested.stream().mapToLong(Long::longValue)
+                        .toArray())) : TensorTypeMetadata.parse(json);
             } catch (IllegalArgumentException | BroadcastException e) {
                 throw new SourceFormatException(file, "column '" + name + "': " + e.getMessage(), e);
             }
-            if (tensor.elements() != list.getListSize()) {
+            if (json == null && nested.size() > 1) {
+                // lists of lists: the row is the nesting, its values the innermost list's
+                valueField = FixedLists.values(field);
+            } else if (tensor.elements() != list.getListSize()) {
                 throw new SourceFormatException(file, "column '" + name + "' has tensor shape "
                         + tensor.shape().toList() + " of " + tensor.elements() + " elements but a list size of "
                         + list.getListSize());
@@ -80,7 +85,7 @@ record ArrowColumn(String name, DType dtype, Storage storage, int width, boolean
             throw new SourceFormatException(file, "column '" + name + "' has extension type " + extensionName
                     + "; supported: " + SUPPORTED);
         }
-        if (tensor != null) {
+        if (tensor != null && valueField == field) {
             if (field.getChildren().size() != 1) {
                 throw new SourceFormatException(file, "column '" + name + "' is a list with "
                         + field.getChildren().size() + " children; expected 1");

@@ -137,12 +137,12 @@ final class ArrowParts {
         FieldVector data;
         long firstValue;
         if (storage instanceof FixedSizeListVector list) {
-            if (list.getListSize() != rowElements) {
-                throw new SourceFormatException(name, "rows of " + list.getListSize() + " values do not fit rows of "
-                        + rowElements + " elements");
+            if (FixedLists.rowValues(list) != rowElements) {
+                throw new SourceFormatException(name, "rows of " + FixedLists.rowValues(list) + " values do not fit"
+                        + " rows of " + rowElements + " elements");
             }
             checkRowsPresent(name, list, first, last, fileRow);
-            data = list.getDataVector();
+            data = FixedLists.values(name, list, first, last, fileRow);
             firstValue = first * rowElements;
         } else if (storage instanceof ListVector list) {
             checkRowsPresent(name, list, first, last, fileRow);

@@ -54,12 +54,12 @@ final class ColumnAccumulator {
         if (column.list()) {
             FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
                     ? extension.getUnderlyingVector() : vector;
-            if (!(storage instanceof FixedSizeListVector list) || list.getListSize() != column.listSize()) {
+            if (!(storage instanceof FixedSizeListVector list) || FixedLists.rowValues(list) != column.listSize()) {
                 throw new SourceFormatException(file, "column '" + column.name() + "' is not stored as a "
                         + "FixedSizeList of " + column.listSize());
             }
             rowValidity = bits(list.getValidityBuffer(), rows, list.getNullCount() > 0);
-            data = list.getDataVector();
+            data = FixedLists.values(file, list, 0, rows, this.rows);
         }
         // not ValueVectorUtility.validateFull: in Arrow Java 19 it fails on valid FixedSizeList and Float2 vectors;
         // every buffer is checked below before it is read

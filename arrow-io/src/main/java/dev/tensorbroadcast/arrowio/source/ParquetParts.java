@@ -134,16 +134,27 @@ final class ParquetParts {
         long rowElements = out.rowElements();
         long total = values.getTotalValueCount();
         long consumed = 0;
+        // lists of lists: every innermost list holds one last dim of the row
+        int nesting = leaf.descriptor().getMaxRepetitionLevel();
         for (long row = 0; row < last; row++) {
             boolean keep = row >= first;
             long at = outRow + row - first;
             long count = 0;
             boolean nullRow = false;
+            long innerLength = -1;
+            long badInner = -1;
+            boolean missingInner = false;
             do {
                 if (consumed == total) {
                     throw new SourceFormatException(name, "a row group ends before its row " + (fileRow + row));
                 }
                 int definition = values.getCurrentDefinitionLevel();
+                if (nesting > 1 && values.getCurrentRepetitionLevel() < nesting) {
+                    if (innerLength >= 0 && innerLength != out.innerLength() && badInner < 0) {
+                        badInner = innerLength;
+                    }
+                    innerLength = 0;
+                }
                 boolean present = definition == maxDefinition;
                 if (definition >= leaf.entryDefinition()) {
                     if (keep && count < rowElements) {
@@ -156,8 +167,11 @@ final class ParquetParts {
                         values.skip();
                     }
                     count++;
+                    innerLength++;
                 } else if (definition < leaf.rowDefinition()) {
                     nullRow = true;
+                } else if (nesting > 1 && definition > leaf.rowDefinition()) {
+                    missingInner = true;
                 }
                 values.consume();
                 consumed++;
@@ -165,9 +179,21 @@ final class ParquetParts {
             if (keep && nullRow) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " is null; every row needs values");
             }
+            if (keep && missingInner) {
+                throw new SourceFormatException(name, "row " + (fileRow + row) + " has a null or empty inner list;"
+                        + " every row needs all its values");
+            }
             if (keep && count != rowElements) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
                         + " values; every row needs " + rowElements + " (--row-shape)");
+            }
+            if (nesting > 1 && innerLength != out.innerLength() && badInner < 0) {
+                badInner = innerLength;
+            }
+            if (keep && badInner >= 0) {
+                throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of " + badInner
+                        + " values; its innermost lists are the row's last dim, " + out.innerLength()
+                        + " (--row-shape)");
             }
         }
     }
@@ -286,7 +312,7 @@ final class ParquetParts {
         String column = names.get(chosen);
         List<ColumnDescriptor> leaves = schema.getColumns().stream()
                 .filter(descriptor -> descriptor.getPath()[0].equals(column)).toList();
-        if (leaves.size() != 1 || leaves.get(0).getMaxRepetitionLevel() != 1) {
+        if (leaves.size() != 1 || leaves.get(0).getMaxRepetitionLevel() < 1) {
             throw new SourceFormatException(name, "column '" + column + "' is " + describe(schema.getType(column))
                     + "; a dataset's rows are a list of numbers");
         }
@@ -296,8 +322,8 @@ final class ParquetParts {
         for (int depth = 1; depth <= path.length; depth++) {
             String[] prefix = Arrays.copyOf(path, depth);
             if (schema.getType(prefix).isRepetition(Type.Repetition.REPEATED)) {
+                // the innermost list's entries are the values; outer lists (Spark's array<array<float>>) nest rows
                 entryDefinition = schema.getMaxDefinitionLevel(prefix);
-                break;
             }
         }
         int rowDefinition = schema.getMaxDefinitionLevel(new String[] {column});

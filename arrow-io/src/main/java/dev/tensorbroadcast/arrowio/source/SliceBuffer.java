@@ -13,6 +13,7 @@ final class SliceBuffer {
     private final DType dtype;
     private final Shape shape;
     private final long rowElements;
+    private final long innerLength;
     private final byte[] values;
     private byte[] validity;
 
@@ -24,6 +25,7 @@ final class SliceBuffer {
         System.arraycopy(row, 0, dims, 1, row.length);
         this.shape = Shape.of(dims);
         this.rowElements = rowShape.elements();
+        this.innerLength = rowShape.rank() == 0 ? 1 : rowShape.dim(rowShape.rank() - 1);
         long bytes = shape.elements() * dtype.byteWidth();
         if (shape.elements() > SourceLimits.MAX_HEAP_BYTES || bytes > SourceLimits.MAX_HEAP_BYTES) {
             throw new SourceFormatException(location, rows + " rows of " + rowShape.toList() + " " + dtype.typeName()
@@ -38,6 +40,11 @@ final class SliceBuffer {
 
     int width() {
         return dtype.byteWidth();
+    }
+
+    /** The last dim of a row: the length every innermost list of a nested list column must have. */
+    long innerLength() {
+        return innerLength;
     }
 
     long rowElements() {
