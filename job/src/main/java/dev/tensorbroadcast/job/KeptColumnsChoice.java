@@ -22,11 +22,7 @@ final class KeptColumnsChoice {
     static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
             Optional<RowLineage> lineage) {
         if (source.dataset() == null) {
-            if (keep.named()) {
-                throw new InvalidRequestException("Cannot keep columns " + keep + " of input '" + location + "': it is"
-                        + " a single tensor, with no columns to keep; columns are kept from a dataset (a directory of"
-                        + " Arrow IPC or Parquet files, or one Parquet file)");
-            }
+            // with broadcast-tensors, --keep names the columns of the dataset inputs; a tensor input has none
             return Optional.empty();
         }
         TensorDataset dataset = source.dataset();
@@ -58,6 +54,15 @@ final class KeptColumnsChoice {
             columns.add(column.kept());
         }
         return columns.isEmpty() ? Optional.empty() : Optional.of(new KeptSpec(columns, lineage.get()));
+    }
+
+    /** Named columns need a dataset to come from: one of the inputs at least. */
+    static void requireDataset(KeepColumns keep, List<LoadedSource> sources, String firstLocation) {
+        if (keep.named() && sources.stream().allMatch(source -> source.dataset() == null)) {
+            throw new InvalidRequestException("Cannot keep columns " + keep + " of input '" + firstLocation + "': it"
+                    + " is a single tensor, with no columns to keep; columns are kept from a dataset (a directory of"
+                    + " Arrow IPC or Parquet files, or one Parquet file)");
+        }
     }
 
     private static List<OtherColumn> named(KeepColumns keep, TensorDataset dataset, String location) {

@@ -65,9 +65,16 @@ public final class PreparedBroadcast {
     static PreparedBroadcast prepare(TensorBroadcast broadcast, Configuration conf) {
         SourceLoader loader = new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions(),
                 broadcast.rowShape());
+        if (broadcast.sources().size() > 1) {
+            // broadcast-tensors: --row-shape shapes its dataset inputs, next to .npy inputs
+            loader = loader.rowShapeForDatasetsOnly();
+        }
         List<LoadedSource> loaded = new ArrayList<>();
         for (TensorBroadcast.Source source : broadcast.sources()) {
             loaded.add(source.tensor() != null ? LoadedSource.of(source.tensor()) : loader.load(source.location()));
+        }
+        if (broadcast.rowShape().isPresent() && loaded.stream().allMatch(source -> source.dataset() == null)) {
+            throw SourceLoader.rowShapeOnNpy(broadcast.rowShape().get(), broadcast.sources().get(0).name());
         }
         BroadcastRequest.Builder request = BroadcastRequest.builder(broadcast.dialect());
         for (LoadedSource source : loaded) {
@@ -79,6 +86,7 @@ public final class PreparedBroadcast {
         broadcast.broadcastAxes().ifPresent(request::broadcastAxes);
         broadcast.axis().ifPresent(request::axis);
         BroadcastPlan plan = request.build().plan();
+        KeptColumnsChoice.requireDataset(broadcast.keep(), loaded, broadcast.sources().get(0).name());
         List<PartitionPlan> partitions = new ArrayList<>();
         List<JobSource> sources = new ArrayList<>();
         List<Optional<KeptSpec>> kept = new ArrayList<>();

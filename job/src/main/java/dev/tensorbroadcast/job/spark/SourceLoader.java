@@ -36,6 +36,7 @@ public final class SourceLoader {
     private final SourceLimits limits;
     private final ArrowSourceOptions arrowOptions;
     private final Optional<Shape> rowShape;
+    private boolean rowShapeForDatasetsOnly;
 
     public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions) {
         this(conf, limits, arrowOptions, Optional.empty());
@@ -48,6 +49,23 @@ public final class SourceLoader {
         this.limits = requireNonNull(limits, "limits is null");
         this.arrowOptions = requireNonNull(arrowOptions, "arrowOptions is null");
         this.rowShape = requireNonNull(rowShape, "rowShape is null");
+    }
+
+    /**
+     * This loader with {@code --row-shape} applied to dataset inputs only, for several inputs of which some may be
+     * {@code .npy} files; the caller refuses it when none is a dataset ({@link #rowShapeOnNpy}).
+     */
+    public SourceLoader rowShapeForDatasetsOnly() {
+        SourceLoader loader = new SourceLoader(conf, limits, arrowOptions, rowShape);
+        loader.rowShapeForDatasetsOnly = true;
+        return loader;
+    }
+
+    /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
+    public static InvalidRequestException rowShapeOnNpy(Shape rowShape, String location) {
+        return new InvalidRequestException("Cannot use --row-shape " + rowShape.toList() + " with input '" + location
+                + "': it is a .npy, whose header gives its shape; --row-shape shapes the rows of a dataset"
+                + " directory's list column");
     }
 
     /** A loader with the default heap limit that picks the Arrow column by itself. */
@@ -124,10 +142,8 @@ public final class SourceLoader {
     /** A .npy or Arrow IPC file from its opened stream, told apart by its first bytes. */
     private SourceTensor readFile(String location, FileStatus status, BufferedInputStream in) throws IOException {
         if (startsWith(in, NpyReader.magic())) {
-            if (rowShape.isPresent()) {
-                throw new InvalidRequestException("Cannot use --row-shape " + rowShape.get().toList()
-                        + " with input '" + location + "': it is a .npy, whose header gives its shape;"
-                        + " --row-shape shapes the rows of a dataset directory's list column");
+            if (rowShape.isPresent() && !rowShapeForDatasetsOnly) {
+                throw rowShapeOnNpy(rowShape.get(), location);
             }
             return new NpyReader(limits).read(location, in, status.getLen());
         }

@@ -173,4 +173,24 @@ class KeptColumnsCommandTest {
         assertThat(read(output).schema().fieldNames()).containsExactly("index", "tensor");
         assertThat(Files.exists(output.resolve("_SUCCESS"))).isTrue();
     }
+
+    @Test
+    void broadcastTensorsKeepsTheColumnsOfItsDatasetInput() throws Exception {
+        Path input = KeptFixtures.copy("parquet", dir.resolve("table"));
+        Path npy = NpyFiles.int32(dir.resolve("scale.npy"), new long[] {1, 3, 1});
+        Path output = dir.resolve("out");
+
+        CliRun run = CliRun.of("broadcast-tensors", "--input", input.toString(), "--input", npy.toString(),
+                "--column", "features", "--row-shape", "[1,8]", "--dialect", "numpy", "--keep", "user_id,label",
+                "--format", "parquet", "--output", output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Dataset<Row> first = read(output.resolve("0"));
+        assertThat(first.schema().fieldNames()).containsExactly("index", "tensor", "user_id", "label");
+        assertThat(first.collectAsList()).allSatisfy(row -> {
+            assertThat(row.getLong(2)).isEqualTo(row.getLong(0));
+            assertThat(row.getInt(3)).isEqualTo((int) (row.getLong(0) % 3));
+        });
+        assertThat(read(output.resolve("1")).schema().fieldNames()).containsExactly("index", "tensor");
+    }
 }
