@@ -244,7 +244,11 @@ public final class PreparedBroadcast {
      * {@code --format null}): writes nothing and needs no output.
      */
     public DiscardedDataset discard(SparkSession spark, JobProgress progress, int input) {
-        return DiscardJob.of(shipped(input, "compute"), plan.copyProgram(input), partitions.get(input),
+        if (input < 0 || input >= sources.size()) {
+            throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
+                    + " inputs, numbered from 0");
+        }
+        return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
                 description(input, DiscardJob.FORMAT_NAME)).run(spark, progress);
     }
 

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.PreparedBroadcast;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -46,6 +47,9 @@ final class SparkRun {
                     .overwrite(write.overwrite)
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
+        } else {
+            // the null sink measures the tensor alone: other columns are neither read nor written
+            builder.keep(KeepColumns.none());
         }
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);

@@ -2,7 +2,6 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.CopyProgram;
@@ -17,6 +16,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The driver's side of the null sink ({@code --format null}): the same source broadcast, partitions and tasks as
@@ -27,19 +27,20 @@ public final class DiscardJob {
     /** The name {@code --format} gives the null sink. */
     public static final String FORMAT_NAME = "null";
 
-    private final SourceTensor source;
+    private final JobSource source;
     private final PartitionPlan partitions;
     private final CopyProgram program;
     private final String description;
 
-    private DiscardJob(SourceTensor source, PartitionPlan partitions, CopyProgram program, String description) {
+    private DiscardJob(JobSource source, PartitionPlan partitions, CopyProgram program, String description) {
         this.source = requireNonNull(source, "source is null");
         this.partitions = requireNonNull(partitions, "partitions is null");
         this.program = requireNonNull(program, "program is null");
         this.description = requireNonNull(description, "description is null");
     }
 
-    public static DiscardJob of(SourceTensor source, CopyProgram program, PartitionPlan partitions,
+    /** The null sink for {@code source}, shipped whole or read in slices by the tasks as the writers read it. */
+    public static DiscardJob of(JobSource source, CopyProgram program, PartitionPlan partitions,
             String description) {
         return new DiscardJob(source, partitions, program, description);
     }
@@ -54,15 +55,17 @@ public final class DiscardJob {
         // the format and codec are not used by the null sink's tasks
         DatasetSpec spec = new DatasetSpec(partitions, program, OutputFormat.ARROW, OutputCompression.NONE);
         List<DiscardedPartition> discarded;
-        Broadcast<SourceTensor> sourceBroadcast = null;
+        TaskSource taskSource = null;
         context.addSparkListener(listener);
         try {
-            sourceBroadcast = java.broadcast(source);
+            taskSource = source.open(java);
+            Broadcast<SerializableConfiguration> conf = java.broadcast(
+                    new SerializableConfiguration(context.hadoopConfiguration()));
             context.setJobGroup(group, description, false);
             progress.started(description, partitionCount, partitions.bytes());
             List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
             discarded = java.parallelize(indexes, partitionCount)
-                    .mapPartitionsWithIndex(new DiscardTask(sourceBroadcast, spec, bytesFilled), false).collect();
+                    .mapPartitionsWithIndex(new DiscardTask(taskSource, spec, conf, bytesFilled), false).collect();
         } catch (Exception failure) {
             throw new JobFailedException("Cannot compute the broadcast: the Spark job failed: " + Reasons.of(failure),
                     failure);
@@ -70,8 +73,8 @@ public final class DiscardJob {
             context.clearJobGroup();
             context.removeSparkListener(listener);
             progress.finished();
-            if (sourceBroadcast != null) {
-                sourceBroadcast.destroy();
+            if (taskSource != null) {
+                taskSource.release();
             }
         }
         List<DiscardedPartition> sorted = new ArrayList<>(discarded);

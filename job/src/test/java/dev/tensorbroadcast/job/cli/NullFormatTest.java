@@ -86,6 +86,25 @@ class NullFormatTest {
         assertThat(partitions.get(0).get("crc32c").asText()).isNotEqualTo(partitions.get(1).get("crc32c").asText());
     }
 
+    /** A dataset read in slices by the tasks gives the same checksums as the same dataset shipped whole. */
+    @Test
+    void readsADatasetInSlicesAsTheWritersDo() throws Exception {
+        Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
+        List<String> args = List.of("expand", "--input", table.toString(), "--column", "features", "--row-shape",
+                "[1,8]", "--dialect", "pytorch", "--shape", "[-1,3,8]", "--partitions", "4", "--format", "null",
+                "--json", "--ship-threshold");
+
+        CliRun shipped = CliRun.of(java.util.stream.Stream.concat(args.stream(), java.util.stream.Stream.of("64m"))
+                .toArray(String[]::new));
+        CliRun sliced = CliRun.of(java.util.stream.Stream.concat(args.stream(), java.util.stream.Stream.of("0"))
+                .toArray(String[]::new));
+
+        assertThat(sliced.exitCode()).as(sliced.err()).isZero();
+        assertThat(shipped.exitCode()).as(shipped.err()).isZero();
+        assertThat(sliced.json().get("partitions")).hasSize(4).isEqualTo(shipped.json().get("partitions"));
+        assertThat(sliced.json().get("bytes").asLong()).isEqualTo(600 * 3 * 8 * 4);
+    }
+
     @Test
     void saysWhatItComputedAndWritesNothing() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
