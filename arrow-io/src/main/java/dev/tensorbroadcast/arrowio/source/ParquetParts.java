@@ -100,6 +100,7 @@ final class ParquetParts {
                         + part.chunks().size() + " it had when the dataset was opened");
             }
             reader.setRequestedSchema(leaf.projection());
+            BulkListPages bulk = null;
             long start = 0;
             for (int i = 0; i < groups.size() && start < to; i++) {
                 long end = start + groups.get(i).getRowCount();
@@ -112,8 +113,17 @@ final class ParquetParts {
                             metadata.getCreatedBy());
                     long first = Math.max(from, start) - start;
                     long last = Math.min(to, end) - start;
-                    readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out,
-                            outRow + Math.max(from, start) - from);
+                    long target = outRow + Math.max(from, start) - from;
+                    if (BulkListPages.covers(leaf.descriptor(), chunk(groups.get(i), leaf.descriptor()), out.width())) {
+                        if (bulk == null) {
+                            bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
+                                    leaf.entryDefinition(), out.width());
+                        }
+                        bulk.read(pages.getPageReader(leaf.descriptor()), first, last, start, out, target);
+                    } else {
+                        readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out,
+                                target);
+                    }
                     if (leaf.index() != null) {
                         checkIndex(name, store.getColumnReader(leaf.index()), first, last,
                                 part.firstRow() + start);
@@ -122,6 +132,15 @@ final class ParquetParts {
                 start = end;
             }
         }
+    }
+
+    private static ColumnChunkMetaData chunk(BlockMetaData group, ColumnDescriptor descriptor) {
+        for (ColumnChunkMetaData chunk : group.getColumns()) {
+            if (Arrays.equals(chunk.getPath().toArray(), descriptor.getPath())) {
+                return chunk;
+            }
+        }
+        throw new IllegalStateException("a row group has no chunk of column " + Arrays.toString(descriptor.getPath()));
     }
 
     /** Reads group rows {@code [first, last)} of one row group into {@code out} from {@code outRow} on. */
