@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.EnumSet;
@@ -115,6 +117,34 @@ final class BulkListPages {
             int runTarget = -1;
             int runLength = 0;
             for (int i = 0; i < n; i++) {
+                int whole = repetition[i] == 0 ? wholeRow(i, n, rowElements) : 0;
+                if (whole > 0 && row.index + 1 < last) {
+                    // the common row: all its values present, inside this page; taken as one block
+                    finish(row, first, fileRow, rowElements);
+                    row.index++;
+                    row.nullRow = false;
+                    row.count = whole;
+                    if (row.index >= first) {
+                        int to = out.offset(outRow + row.index - first, 0);
+                        if (dictionaryEncoded) {
+                            lookUp(dictionary, indexes, value, whole, target, to);
+                        } else if (runLength > 0 && to == runTarget + runLength * width
+                                && value == runValue + runLength) {
+                            runLength += whole;
+                        } else {
+                            if (runLength > 0) {
+                                System.arraycopy(page0, pageValues + runValue * width, target, runTarget,
+                                        runLength * width);
+                            }
+                            runValue = value;
+                            runTarget = to;
+                            runLength = whole;
+                        }
+                    }
+                    value += whole;
+                    i += whole - 1;
+                    continue;
+                }
                 if (repetition[i] == 0) {
                     if (runLength > 0) {
                         System.arraycopy(page0, pageValues + runValue * width, target, runTarget, runLength * width);
@@ -169,6 +199,42 @@ final class BulkListPages {
         finish(row, first, fileRow, rowElements);
         if (row.index + 1 < last) {
             throw new SourceFormatException(name, "a row group ends before its row " + (fileRow + row.index + 1));
+        }
+    }
+
+    /**
+     * The length of the row starting at level {@code i} when it has exactly {@code rowElements} values, all present,
+     * and ends inside this page's {@code n} levels (or at its end); else 0.
+     */
+    private int wholeRow(int i, int n, long rowElements) {
+        if (i + rowElements > n) {
+            return 0;
+        }
+        int end = i + (int) rowElements;
+        if (end < n && repetition[end] != 0) {
+            return 0;
+        }
+        int absent = definition[i] ^ maxDefinition;
+        for (int j = i + 1; j < end; j++) {
+            absent |= (definition[j] ^ maxDefinition) | (repetition[j] ^ 1);
+        }
+        return absent == 0 ? (int) rowElements : 0;
+    }
+
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
+    /** Dictionary values {@code indexes[from, from + count)} into {@code target} from byte {@code to} on. */
+    private void lookUp(byte[] dictionary, int[] indexes, int from, int count, byte[] target, int to) {
+        if (width == 4) {
+            for (int k = 0; k < count; k++) {
+                INTS.set(target, to + 4 * k, (int) INTS.get(dictionary, 4 * indexes[from + k]));
+            }
+        } else {
+            for (int k = 0; k < count; k++) {
+                LONGS.set(target, to + 8 * k, (long) LONGS.get(dictionary, 8 * indexes[from + k]));
+            }
         }
     }
 
