@@ -16,10 +16,10 @@ import java.util.Optional;
  * output rows follow its rows; a column that cannot be kept is refused with the {@code --keep} that would work, never
  * dropped in silence. Named columns must exist, be keepable, and have rows to follow.
  */
-final class KeptColumnsChoice {
+public final class KeptColumnsChoice {
     private KeptColumnsChoice() {}
 
-    static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
+    public static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
             Optional<RowLineage> lineage) {
         if (source.dataset() == null) {
             // with broadcast-tensors, --keep names the columns of the dataset inputs; a tensor input has none

@@ -15,22 +15,30 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class FixedLists {
     private FixedLists() {}
 
-    /** The list sizes from the outermost in, while each child is a plain fixed-size list; one entry at least. */
+    /**
+     * The list sizes of a fixed-size list column from the outermost in: its own, then its child's while the child is
+     * a plain fixed-size list (no metadata of its own).
+     */
     static List<Long> dims(Field field) {
         List<Long> dims = new ArrayList<>();
-        for (Field level = field; isPlainFixedList(level); level = level.getChildren().get(0)) {
+        dims.add((long) ((ArrowType.FixedSizeList) field.getType()).getListSize());
+        for (Field level = onlyChild(field); level != null && isPlainFixedList(level); level = onlyChild(level)) {
             dims.add((long) ((ArrowType.FixedSizeList) level.getType()).getListSize());
         }
         return dims;
     }
 
-    /** The field of the innermost values under the nested lists. */
+    /** The field of the innermost values under a column's nested lists. */
     static Field values(Field field) {
-        Field level = field;
-        while (isPlainFixedList(level)) {
-            level = level.getChildren().get(0);
+        Field level = onlyChild(field);
+        while (level != null && isPlainFixedList(level)) {
+            level = onlyChild(level);
         }
         return level;
+    }
+
+    private static Field onlyChild(Field field) {
+        return field.getChildren().size() == 1 ? field.getChildren().get(0) : null;
     }
 
     private static boolean isPlainFixedList(Field field) {

@@ -12,7 +12,11 @@ final class KeepOptions {
                     + " Kept when the output's rows follow the input's rows ([N,1,64] -> [N,8,64]).")
     String keep;
 
+    KeepColumns columns() {
+        return KeepColumns.parse(keep);
+    }
+
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
-        return builder.keep(KeepColumns.parse(keep));
+        return builder.keep(columns());
     }
 }

@@ -1,14 +1,18 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.job.KeptColumnsChoice;
+import dev.tensorbroadcast.job.spark.KeptSpec;
 import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.List;
 import java.util.Optional;
@@ -54,6 +58,9 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     DatasetInputOptions dataset;
 
+    @Mixin
+    KeepOptions keep;
+
     /** The first input when it is a dataset directory, whose strategy the plan shows. */
     private TensorDataset firstDataset;
 
@@ -78,7 +85,11 @@ final class PlanCommand implements Callable<Integer> {
         PartitionPlan partitionPlan = partitions.build();
         Optional<SourceStrategy> source = Optional.ofNullable(firstDataset)
                 .map(found -> SourceStrategy.of(found, plan, partitionPlan, dataset.shipThreshold()));
-        PlanSummary summary = new PlanSummary(plan, partitionPlan, source);
+        // the columns expand would keep, refused as expand would refuse them
+        List<KeptColumn> kept = firstDataset == null ? List.of() : KeptColumnsChoice.choose(keep.columns(),
+                LoadedSource.of(firstDataset), inputFiles.get(0), RowLineage.of(plan, 0, partitionPlan))
+                .map(KeptSpec::columns).orElse(List.of());
+        PlanSummary summary = new PlanSummary(plan, partitionPlan, source, kept);
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;
     }

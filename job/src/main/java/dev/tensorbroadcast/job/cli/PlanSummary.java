@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Dialect;
@@ -11,18 +12,21 @@ import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.TensorSpec;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.List;
 import java.util.Optional;
 
 /** What {@code plan} prints about a plan: as aligned lines for people, or as one JSON object for scripts. */
-record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<SourceStrategy> source) {
+record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<SourceStrategy> source,
+        List<KeptColumn> kept) {
     PlanSummary {
         requireNonNull(plan, "plan is null");
         requireNonNull(partitions, "partitions is null");
         requireNonNull(source, "source is null");
+        kept = List.copyOf(kept);
     }
 
     PlanSummary(BroadcastPlan plan, PartitionPlan partitions) {
-        this(plan, partitions, Optional.empty());
+        this(plan, partitions, Optional.empty(), List.of());
     }
 
     private static final String LINE = "%-13s %s";
@@ -61,6 +65,10 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
             }
         }
         source.ifPresent(strategy -> strategy.toJson(json));
+        if (!kept.isEmpty()) {
+            ArrayNode columns = json.putArray("kept_columns");
+            kept.forEach(column -> columns.addObject().put("name", column.name()).put("type", column.typeName()));
+        }
         return json;
     }
 
@@ -83,6 +91,10 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
             line(out, i == 0 ? "copy program" : "", label + copyProgramText(plan.copyProgram(i)));
         }
         source.ifPresent(strategy -> strategy.printText(out, LINE));
+        if (!kept.isEmpty()) {
+            line(out, "kept columns", String.join(", ", kept.stream()
+                    .map(column -> column.name() + " " + column.typeName()).toList()));
+        }
     }
 
     private String mode() {

@@ -44,6 +44,32 @@ class PlanDatasetTest {
     }
 
     @Test
+    void theColumnsExpandWouldKeepAreListedAndRefusedAlike() throws Exception {
+        Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
+        String[] base = {"plan", "--dialect", "pytorch", "--input", table.toString(), "--column", "features",
+                "--row-shape", "[1,8]", "--shape", "-1,3,8"};
+
+        CliRun kept = CliRun.of(concat(base, "--keep", "user_id,seen"));
+        CliRun json = CliRun.of(concat(base, "--keep", "user_id", "--json"));
+        CliRun refused = CliRun.of(base);
+
+        assertThat(kept.exitCode()).as(kept.err()).isZero();
+        assertThat(kept.out()).contains("\nkept columns  user_id int64, seen timestamp[us, UTC]\n");
+        JsonNode columns = new ObjectMapper().readTree(json.out()).get("kept_columns");
+        assertThat(columns).hasSize(1);
+        assertThat(columns.get(0).get("name").asText()).isEqualTo("user_id");
+        assertThat(columns.get(0).get("type").asText()).isEqualTo("int64");
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err()).startsWith("Cannot keep column 'tags' of input '" + table + "'");
+        assertThat(CliRun.of(concat(base, "--keep", "none")).out()).doesNotContain("kept columns");
+    }
+
+    private static String[] concat(String[] base, String... more) {
+        return java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(more))
+                .toArray(String[]::new);
+    }
+
+    @Test
     void aSmallDatasetIsShippedWhole() throws Exception {
         Path features = features();
         CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape", "[1,64]",
