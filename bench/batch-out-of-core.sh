@@ -3,17 +3,19 @@
 # memory, expanded 4x per row ([N,1,64] -> [N,4,64]) on the local process cluster (2 workers, executor heap <= 2 GiB).
 # Prints time, throughput, the executors' heap (-Xmx) and their peak resident memory (VmHWM).
 #
-#   bench/batch-out-of-core.sh [SIZE] [WORK_DIR]
+#   bench/batch-out-of-core.sh [SIZE] [WORK_DIR] [arrow|parquet]
 #
 # SIZE is the source's bytes of values (default 48g, twice this machine's 23 GiB of RAM; binary units: 4g, 512m).
-# The source is written by tensor-broadcast itself: a [1,1,64] .npy broadcast to [N,1,64] into Arrow IPC files of
-# 256 MiB (a dataset with many files). Without a null output format the 4x output goes to WORK_DIR too, so the disk
+# arrow (default): the source is written by tensor-broadcast itself: a [1,1,64] .npy broadcast to [N,1,64] into
+# Arrow IPC files of 256 MiB (a dataset with many files). parquet: the source is a feature table as pyarrow writes
+# it by default (snappy; `user_id` int64 and `features` list<float> of 64 random values, 1 Mi rows per file). Without a null output format the 4x output goes to WORK_DIR too, so the disk
 # must hold 5x SIZE; the script refuses to start when it does not, or when another out-of-core benchmark runs.
 set -euo pipefail
 
 root=$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/..
 size=${1:-48g}
 work=${2:-/tmp/tensor-broadcast-out-of-core}
+source_format=${3:-arrow}
 cli="$root/tensor-broadcast"
 
 bytes() {
@@ -80,12 +82,31 @@ while (((10 + ${#header} + 1) % 64 != 0)); do header+=" "; done
     for _ in $(seq 64); do printf '\x00\x00\x80\x3f'; done
 } >"$seed"
 
-echo "source: $rows rows of [1,64] float32, $((source_bytes >> 20)) MiB, in $work/source"
+echo "source: $rows rows of [1,64] float32, $((source_bytes >> 20)) MiB, in $work/source ($source_format)"
 now() { date +%s.%N; }
 elapsed() { awk -v from="$1" -v to="$(now)" 'BEGIN {printf "%.1f", to - from}'; }
 started=$(now)
-"$cli" expand --input "$seed" --dialect numpy --shape "$rows,1,64" --partition-size 256m --master 'local[2]' \
-    --output "$work/source" >/dev/null
+input_options=()
+if [[ $source_format == parquet ]]; then
+    python3 - "$work/source" "$rows" <<'PY'
+import os, sys, numpy as np, pyarrow as pa, pyarrow.parquet as pq
+directory, rows = sys.argv[1], int(sys.argv[2])
+os.makedirs(directory)
+per_file = 1 << 20
+rng = np.random.default_rng(0)
+for part, start in enumerate(range(0, rows, per_file)):
+    n = min(per_file, rows - start)
+    features = rng.standard_normal((n, 64), dtype=np.float32)
+    offsets = pa.array(np.arange(0, (n + 1) * 64, 64, dtype=np.int32))
+    pq.write_table(pa.table({'user_id': np.arange(start, start + n, dtype=np.int64),
+                             'features': pa.ListArray.from_arrays(offsets, pa.array(features.reshape(-1)))}),
+                   f'{directory}/part-{part:05d}.parquet')
+PY
+    input_options=(--column features --row-shape '[1,64]')
+else
+    "$cli" expand --input "$seed" --dialect numpy --shape "$rows,1,64" --partition-size 256m --master 'local[2]' \
+        --output "$work/source" >/dev/null
+fi
 echo "source written in $(elapsed "$started") s: $(ls "$work/source" | grep -c '^part-') files"
 
 "$cli" cluster start --workers 2 --worker-memory 2g >"$work/cluster.log" 2>&1 &
@@ -133,8 +154,10 @@ sampler=$!
 
 output="$work/expanded"
 started=$(now)
-"$cli" expand --input "$work/source" --dialect pytorch --shape=-1,4,64 --master local-cluster --format "$format" \
-    --output "$output"
+output_options=(--output "$output")
+[[ $format != null ]] || output_options=()
+"$cli" expand --input "$work/source" "${input_options[@]}" --dialect pytorch --shape=-1,4,64 --master local-cluster \
+    --format "$format" "${output_options[@]}"
 seconds=$(elapsed "$started")
 kill "$sampler"
 wait "$sampler" 2>/dev/null || true

@@ -91,6 +91,14 @@ class BulkListPagesTest {
     }
 
     @Test
+    void brotliPagesAreRefusedWhilePlanning() {
+        assertThatThrownBy(() -> open("brotli.parquet")).isInstanceOf(SourceFormatException.class)
+                .hasMessageEndingWith("brotli.parquet: column 'x.list.element' is compressed with BROTLI, which this"
+                        + " tool cannot decompress; it reads uncompressed, SNAPPY, GZIP, ZSTD, LZ4 and LZ4_RAW pages:"
+                        + " rewrite the file with one of those (pyarrow's default is snappy)");
+    }
+
+    @Test
     void runsOfLevelsAndBitPackedGroupsDecode() {
         // an RLE run of 5 sevens (header 5 << 1), then one bit-packed group of 8 three-bit values (header 1 << 1 | 1)
         ByteBuffer encoded = ByteBuffer.wrap(new byte[] {10, 7, 3, (byte) 0b10001000, (byte) 0b11000110,

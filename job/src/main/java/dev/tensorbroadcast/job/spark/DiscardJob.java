@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.util.ArrayList;
@@ -67,6 +68,11 @@ public final class DiscardJob {
             discarded = java.parallelize(indexes, partitionCount)
                     .mapPartitionsWithIndex(new DiscardTask(taskSource, spec, conf, bytesFilled), false).collect();
         } catch (Exception failure) {
+            BroadcastException refused = DatasetJob.refusal(failure);
+            if (refused != null) {
+                // a malformed source found by a task, as the writing jobs report it
+                throw refused;
+            }
             throw new JobFailedException("Cannot compute the broadcast: the Spark job failed: " + Reasons.of(failure),
                     failure);
         } finally {
