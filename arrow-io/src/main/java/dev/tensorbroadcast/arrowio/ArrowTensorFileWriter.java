@@ -38,14 +38,17 @@ public final class ArrowTensorFileWriter {
 
     private final long batchBytes;
     private final IpcCompression compression;
+    /** The ZSTD level, or 0 for the codec's default. */
+    private final int compressionLevel;
 
-    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression) {
+    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression, int compressionLevel) {
         this.batchBytes = batchBytes;
         this.compression = compression;
+        this.compressionLevel = compressionLevel;
     }
 
     public static ArrowTensorFileWriter create() {
-        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE);
+        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0);
     }
 
     /** Batches of about this many bytes of values (at least one row each). */
@@ -53,11 +56,20 @@ public final class ArrowTensorFileWriter {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Cannot use batch size " + bytes + ": it must be at least 1 byte");
         }
-        return new ArrowTensorFileWriter(bytes, compression);
+        return new ArrowTensorFileWriter(bytes, compression, compressionLevel);
     }
 
     public ArrowTensorFileWriter withCompression(IpcCompression codec) {
-        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"));
+        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0);
+    }
+
+    /** The same codec at {@code level}: ZSTD takes 1 to 22; 0 is the codec's default. */
+    public ArrowTensorFileWriter withCompressionLevel(int level) {
+        if (level != 0 && (compression != IpcCompression.ZSTD || level < 1 || level > 22)) {
+            throw new IllegalArgumentException("Cannot use compression level " + level + " with " + compression
+                    + ": zstd takes 1 to 22, other codecs none");
+        }
+        return new ArrowTensorFileWriter(batchBytes, compression, level);
     }
 
     public long batchBytes() {
@@ -123,7 +135,8 @@ public final class ArrowTensorFileWriter {
         int batches;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept);
                 ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
-                        codecFactory(), compression.codec())) {
+                        codecFactory(), compression.codec(),
+                        compressionLevel > 0 ? Optional.of(compressionLevel) : Optional.empty())) {
             writer.start();
             batches = batch.writeAll(rows -> writer.writeBatch());
             writer.end();

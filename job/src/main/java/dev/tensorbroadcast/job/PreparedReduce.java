@@ -253,7 +253,7 @@ public final class PreparedReduce {
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
-        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(),
+        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(), 0,
                 java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }

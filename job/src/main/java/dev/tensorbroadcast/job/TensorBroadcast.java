@@ -67,6 +67,7 @@ public final class TensorBroadcast {
     private final String output;
     private final OutputFormat format;
     private final OutputCompression compression;
+    private final int compressionLevel;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
@@ -89,6 +90,7 @@ public final class TensorBroadcast {
         this.output = builder.output;
         this.format = builder.format;
         this.compression = builder.compression;
+        this.compressionLevel = builder.compressionLevel;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
@@ -204,6 +206,11 @@ public final class TensorBroadcast {
         return compression;
     }
 
+    /** The zstd level, or 0 for the codec's default. */
+    int compressionLevel() {
+        return compressionLevel;
+    }
+
     Optional<Long> partitionBytes() {
         return Optional.ofNullable(partitionBytes);
     }
@@ -263,6 +270,7 @@ public final class TensorBroadcast {
         private String output;
         private OutputFormat format = OutputFormat.ARROW;
         private OutputCompression compression = OutputCompression.NONE;
+        private int compressionLevel;
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -341,7 +349,22 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /**
+         * The level of a zstd output, 1 (fastest) to 22 (smallest); 0, the default, is zstd's own default (3). Set
+         * it after {@link #compression}, which it must be zstd for.
+         */
+        public Builder compressionLevel(int level) {
+            if (level != 0 && (compression != OutputCompression.ZSTD || level < 1 || level > 22)) {
+                throw new InvalidRequestException("Cannot use compression '" + compression + ":" + level + "': "
+                        + (compression == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 (smallest)"
+                        : compression + " takes no level") + "; expected none, lz4, zstd or zstd:1 to zstd:22");
+            }
+            this.compressionLevel = level;
+            return this;
+        }
+
         public Builder compression(OutputCompression compression) {
+            this.compressionLevel = 0;
             this.compression = requireNonNull(compression, "compression is null");
             return this;
         }

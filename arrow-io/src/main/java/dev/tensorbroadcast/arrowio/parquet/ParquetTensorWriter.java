@@ -22,6 +22,7 @@ import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.codec.ZstandardCodec;
 import org.apache.parquet.io.OutputFile;
 
 /**
@@ -57,7 +58,11 @@ public final class ParquetTensorWriter implements Closeable {
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
         // the codec first: a codec that is not available must fail before the file exists
-        this.codecs = new CodecFactory(new Configuration(false), (int) Math.min(options.pageBytes(), 1 << 30));
+        Configuration conf = new Configuration(false);
+        if (options.compressionLevel() > 0) {
+            conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, options.compressionLevel());
+        }
+        this.codecs = new CodecFactory(conf, (int) Math.min(options.pageBytes(), 1 << 30));
         OpenedFile opened = new OpenedFile(file);
         try {
             this.compressor = codecs.getCompressor(options.codec());

@@ -8,14 +8,26 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * How Parquet pages are written: the codec, and the target size of a data page's values (a page always holds whole
  * rows, at least one).
  */
-public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
+public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel) {
     public static final long DEFAULT_PAGE_BYTES = 1L << 20;
 
+    /**
+     * @param compressionLevel the ZSTD level (1 to 22), or 0 for the codec's default (3); other codecs take none
+     */
     public ParquetWriteOptions {
         requireNonNull(codec, "codec is null");
         if (pageBytes <= 0) {
             throw new IllegalArgumentException("pageBytes must be positive: " + pageBytes);
         }
+        if (compressionLevel != 0 && (codec != CompressionCodecName.ZSTD || compressionLevel < 1
+                || compressionLevel > 22)) {
+            throw new IllegalArgumentException("Cannot use compression level " + compressionLevel + " with " + codec
+                    + ": ZSTD takes 1 to 22, other codecs none");
+        }
+    }
+
+    public ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
+        this(codec, pageBytes, 0);
     }
 
     public static ParquetWriteOptions defaults() {
@@ -23,6 +35,11 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
     }
 
     public ParquetWriteOptions withCodec(CompressionCodecName codec) {
-        return new ParquetWriteOptions(codec, pageBytes);
+        return new ParquetWriteOptions(codec, pageBytes, 0);
+    }
+
+    /** The same codec at {@code level} (ZSTD only; 0 is the codec's default). */
+    public ParquetWriteOptions withCompressionLevel(int level) {
+        return new ParquetWriteOptions(codec, pageBytes, level);
     }
 }

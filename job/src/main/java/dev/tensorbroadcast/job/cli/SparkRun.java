@@ -10,6 +10,7 @@ import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import java.io.PrintWriter;
@@ -43,7 +44,8 @@ final class SparkRun {
         if (!write.discards()) {
             builder.output(write.output)
                     .format(OutputFormat.parse(write.format))
-                    .compression(OutputCompression.parse(write.compression))
+                    .compression(OutputCompression.parse(codecOf(write.compression)))
+                    .compressionLevel(levelOf(write.compression))
                     .overwrite(write.overwrite)
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
@@ -54,6 +56,31 @@ final class SparkRun {
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         return builder;
+    }
+
+    /** The codec of {@code zstd:9}: what comes before the colon. */
+    static String codecOf(String compression) {
+        int colon = compression.indexOf(':');
+        return colon < 0 ? compression : compression.substring(0, colon);
+    }
+
+    /** The level of {@code zstd:9}, or 0 without one. */
+    static int levelOf(String compression) {
+        int colon = compression.indexOf(':');
+        if (colon < 0) {
+            return 0;
+        }
+        String level = compression.substring(colon + 1).strip();
+        try {
+            int parsed = Integer.parseInt(level);
+            if (parsed == 0) {
+                throw new NumberFormatException();
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("Cannot use compression '" + compression + "': '" + level + "' is not"
+                    + " a level; expected none, lz4, zstd or zstd:1 to zstd:22");
+        }
     }
 
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */

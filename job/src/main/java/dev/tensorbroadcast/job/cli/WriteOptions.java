@@ -21,7 +21,8 @@ final class WriteOptions {
     String format;
 
     @Option(names = "--compression", paramLabel = "<codec>", defaultValue = "none",
-            description = "none (default), lz4 or zstd.")
+            description = "none (default), lz4 or zstd; zstd:1 (fastest) to zstd:22 (smallest) sets zstd's level"
+                    + " (plain zstd is level 3).")
     String compression;
 
     @Mixin

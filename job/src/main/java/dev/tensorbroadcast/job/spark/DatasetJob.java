@@ -77,10 +77,11 @@ public final class DatasetJob {
 
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
-            PartitionPlan partitions, OutputFormat format, OutputCompression compression, Optional<KeptSpec> kept,
-            Path output, String description, Map<String, String> request, List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression, kept.orElse(null)),
-                output, description, request, inputs);
+            PartitionPlan partitions, OutputFormat format, OutputCompression compression, int compressionLevel,
+            Optional<KeptSpec> kept, Path output, String description, Map<String, String> request,
+            List<Manifest.ManifestInput> inputs) {
+        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression, compressionLevel,
+                kept.orElse(null)), output, description, request, inputs);
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {
@@ -203,7 +204,7 @@ public final class DatasetJob {
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
                 ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
-                spec.compression().codecName(), partitions.partitionCount(), entries,
+                spec.codecName(), partitions.partitionCount(), entries,
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList());
     }

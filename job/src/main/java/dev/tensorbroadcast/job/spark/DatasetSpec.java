@@ -8,12 +8,18 @@ import java.io.Serializable;
 
 /**
  * What every task of one dataset needs besides the source: the partitions, the copy program, the file format, and
- * the columns kept next to the rows ({@code kept}, null when none are).
+ * the columns kept next to the rows ({@code kept}, null when none are); a compression level of 0 is the codec's
+ * default.
  */
 record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression,
-        KeptSpec kept) implements Serializable {
+        int compressionLevel, KeptSpec kept) implements Serializable {
     DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression) {
-        this(partitions, program, format, compression, null);
+        this(partitions, program, format, compression, 0, null);
+    }
+
+    /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */
+    String codecName() {
+        return compressionLevel == 0 ? compression.codecName() : compression.codecName() + ":" + compressionLevel;
     }
 
     DatasetSpec {

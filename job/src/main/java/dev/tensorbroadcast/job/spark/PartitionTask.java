@@ -133,7 +133,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                 case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
                         Channels.newChannel(out));
                 case PARQUET -> ParquetTensorFileWriter.create()
-                        .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet()))
+                        .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet())
+                                .withCompressionLevel(spec.compressionLevel()))
                         .write(kernel, spec.partitions().rowShape(), partition, kept,
                                 new ChecksumOutputFile(out, file.getName()));
             }
@@ -157,6 +158,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     }
 
     private ArrowTensorFileWriter arrowWriter() {
-        return ArrowTensorFileWriter.create().withCompression(spec.compression().ipc());
+        return ArrowTensorFileWriter.create().withCompression(spec.compression().ipc())
+                .withCompressionLevel(spec.compressionLevel());
     }
 }
