@@ -296,7 +296,7 @@ public final class PreparedBroadcast {
                     ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
-                broadcast.compression(), broadcast.compressionLevel(), kept.get(input), directory, description(input),
-                request, inputs);
+                broadcast.compression(), broadcast.compressionLevel(), broadcast.rowGroupBytes(), kept.get(input),
+                directory, description(input), request, inputs);
     }
 }

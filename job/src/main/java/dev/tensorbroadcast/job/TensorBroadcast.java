@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
@@ -57,6 +58,11 @@ public final class TensorBroadcast {
     /** A {@link Builder#maxOutputBytes} that sets no limit ({@code --max-output none}). */
     public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
+    /** Bytes of values per Parquet row group or Arrow record batch, unless set. */
+    public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
+    static final long MIN_ROW_GROUP_BYTES = 1L << 20;
+    static final long MAX_ROW_GROUP_BYTES = 1L << 30;
+
     private final List<Source> sources;
     private final Dialect dialect;
     private final TargetShape shape;
@@ -68,6 +74,7 @@ public final class TensorBroadcast {
     private final OutputFormat format;
     private final OutputCompression compression;
     private final int compressionLevel;
+    private final long rowGroupBytes;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
@@ -91,6 +98,7 @@ public final class TensorBroadcast {
         this.format = builder.format;
         this.compression = builder.compression;
         this.compressionLevel = builder.compressionLevel;
+        this.rowGroupBytes = builder.rowGroupBytes;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
@@ -211,6 +219,11 @@ public final class TensorBroadcast {
         return compressionLevel;
     }
 
+    /** Bytes of values per Parquet row group and Arrow record batch. */
+    long rowGroupBytes() {
+        return rowGroupBytes;
+    }
+
     Optional<Long> partitionBytes() {
         return Optional.ofNullable(partitionBytes);
     }
@@ -271,6 +284,7 @@ public final class TensorBroadcast {
         private OutputFormat format = OutputFormat.ARROW;
         private OutputCompression compression = OutputCompression.NONE;
         private int compressionLevel;
+        private long rowGroupBytes = DEFAULT_ROW_GROUP_BYTES;
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -360,6 +374,19 @@ public final class TensorBroadcast {
                         : compression + " takes no level") + "; expected none, lz4, zstd or zstd:1 to zstd:22");
             }
             this.compressionLevel = level;
+            return this;
+        }
+
+        /**
+         * Bytes of values per Parquet row group and per Arrow record batch (at least one row each), 1 MiB to 1 GiB;
+         * a task holds one group's buffers.
+         */
+        public Builder rowGroupBytes(long bytes) {
+            if (bytes < MIN_ROW_GROUP_BYTES || bytes > MAX_ROW_GROUP_BYTES) {
+                throw new InvalidRequestException("Cannot use row group size " + bytes + " bytes: expected 1m to 1g"
+                        + " (each task holds one group's buffers; the default is 32m)");
+            }
+            this.rowGroupBytes = bytes;
             return this;
         }
 

@@ -49,6 +49,7 @@ final class SparkRun {
                     .overwrite(write.overwrite)
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
+            write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
             builder.keep(KeepColumns.none());

@@ -50,6 +50,12 @@ final class WriteOptions {
                     + " none for no limit.")
     String maxOutput = DEFAULT_MAX_OUTPUT;
 
+    @Option(names = "--row-group-size", paramLabel = "<size>",
+            description = "Bytes of values per Parquet row group (and per Arrow record batch), such as 128m (default"
+                    + " 32m, at least one row each): larger groups compress and scan better, and each task holds one"
+                    + " group's buffers.")
+    String rowGroupSize;
+
     @Option(names = "--ignore-free-space",
             description = "Write even if a local output's file system has less free space than the uncompressed"
                     + " files need.")
@@ -59,6 +65,12 @@ final class WriteOptions {
     long maxOutputBytes() {
         return maxOutput.strip().equalsIgnoreCase("none") ? TensorBroadcast.NO_OUTPUT_LIMIT
                 : ByteSize.parse("output limit", maxOutput);
+    }
+
+    /** The {@code --row-group-size} in bytes, if given. */
+    java.util.OptionalLong rowGroupBytes() {
+        return rowGroupSize == null ? java.util.OptionalLong.empty()
+                : java.util.OptionalLong.of(ByteSize.parse("row group size", rowGroupSize));
     }
 
     boolean discards() {

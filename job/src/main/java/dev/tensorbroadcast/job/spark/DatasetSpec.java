@@ -2,19 +2,20 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.Serializable;
 
 /**
  * What every task of one dataset needs besides the source: the partitions, the copy program, the file format, and
- * the columns kept next to the rows ({@code kept}, null when none are); a compression level of 0 is the codec's
+ * the bytes of values per row group or record batch, the columns kept next to the rows ({@code kept}, null when none are); a compression level of 0 is the codec's
  * default.
  */
 record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression,
-        int compressionLevel, KeptSpec kept) implements Serializable {
+        int compressionLevel, long batchBytes, KeptSpec kept) implements Serializable {
     DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression) {
-        this(partitions, program, format, compression, 0, null);
+        this(partitions, program, format, compression, 0, ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, null);
     }
 
     /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */

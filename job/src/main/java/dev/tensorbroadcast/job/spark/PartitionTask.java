@@ -132,7 +132,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             switch (spec.format()) {
                 case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
                         Channels.newChannel(out));
-                case PARQUET -> ParquetTensorFileWriter.create()
+                case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.batchBytes())
                         .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet())
                                 .withCompressionLevel(spec.compressionLevel()))
                         .write(kernel, spec.partitions().rowShape(), partition, kept,
@@ -158,7 +158,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     }
 
     private ArrowTensorFileWriter arrowWriter() {
-        return ArrowTensorFileWriter.create().withCompression(spec.compression().ipc())
+        return ArrowTensorFileWriter.create().withBatchBytes(spec.batchBytes())
+                .withCompression(spec.compression().ipc())
                 .withCompressionLevel(spec.compressionLevel());
     }
 }

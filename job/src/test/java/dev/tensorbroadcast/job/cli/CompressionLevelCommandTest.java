@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --compression zstd:N}: the level reaches the files, the manifest names it, Spark reads them. */
+/**
+ * {@code --compression zstd:N} and {@code --row-group-size}: they reach the files, the manifest names the level,
+ * Spark reads them.
+ */
 class CompressionLevelCommandTest {
     @RegisterExtension
     static final SparkPerClass SPARK = new SparkPerClass();
@@ -46,5 +49,28 @@ class CompressionLevelCommandTest {
                 .orderBy("index").collectAsList();
         assertThat(rows).hasSize(512);
         assertThat(rows.get(511).getList(1).get(4095)).isEqualTo(NpyFiles.value(4095));
+    }
+
+    @Test
+    void rowGroupsHoldAboutTheSizeAsked() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4096});
+        Path output = dir.resolve("groups");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "512,4096",
+                "--format", "parquet", "--partitions", "1", "--row-group-size", "1m", "--output", output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(output.resolve("part-00000.parquet").toUri());
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(file, new org.apache.hadoop.conf.Configuration()))) {
+            // rows of 16 KiB of values, 512 B of validity and 8 B of index: 62 rows in 1 MiB, 9 groups for 512
+            assertThat(reader.getRowGroups()).hasSize(9);
+            assertThat(reader.getRowGroups().get(0).getRowCount()).isEqualTo(62);
+        }
+        CliRun tiny = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "512,4096",
+                "--row-group-size", "10k", "--output", dir.resolve("tiny").toString());
+        assertThat(tiny.exitCode()).isEqualTo(2);
+        assertThat(tiny.err().strip()).isEqualTo("Cannot use row group size 10240 bytes: expected 1m to 1g (each task"
+                + " holds one group's buffers; the default is 32m)");
     }
 }
