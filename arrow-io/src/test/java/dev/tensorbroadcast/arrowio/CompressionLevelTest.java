@@ -27,7 +27,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A zstd level reaches both writers: a higher level gives a smaller file that reads back the same values. */
+/**
+ * A zstd level reaches both writers: a higher level gives a smaller file that reads back the same values; and
+ * BYTE_STREAM_SPLIT Parquet pages read back the same values as PLAIN ones.
+ */
 class CompressionLevelTest {
     private static final Configuration CONF = new Configuration();
 
@@ -84,5 +87,35 @@ class CompressionLevelTest {
         assertThatThrownBy(() -> ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)
                 .withCompressionLevel(23)).hasMessage("Cannot use compression level 23 with ZSTD: ZSTD takes 1 to 22,"
                         + " other codecs none");
+    }
+
+    @Test
+    void byteStreamSplitPagesHoldTheSameValues() throws Exception {
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 4096))
+                .target(TargetShape.of(2048, 4096)).build().plan();
+        PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
+        Path directory = Files.createDirectories(dir.resolve("split"));
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory.resolve("part-0.parquet").toUri());
+        FileSystem fileSystem = FileSystem.getLocal(CONF);
+
+        ParquetTensorFileWriter.create().withOptions(ParquetWriteOptions.defaults()
+                .withCodec(CompressionCodecName.ZSTD).withByteStreamSplit(true))
+                .write(kernel(plan), partitions.rowShape(), partitions.partition(0), fileSystem, file);
+
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(file, CONF))) {
+            assertThat(reader.getRowGroups().get(0).getColumns().get(1).getEncodings())
+                    .contains(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT)
+                    .doesNotContain(org.apache.parquet.column.Encoding.PLAIN);
+        }
+        TensorDataset back = TensorDatasets.open(fileSystem, new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(), DatasetOptions.defaults().withColumn("tensor"));
+        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(0, 2048), CONF).tensor().values())
+                .order(ByteOrder.LITTLE_ENDIAN);
+        for (int row = 0; row < 2048; row += 511) {
+            for (int i = 0; i < 4096; i++) {
+                assertThat(read.getFloat(4 * (row * 4096 + i))).isEqualTo(i % 97 + i / 1024);
+            }
+        }
     }
 }

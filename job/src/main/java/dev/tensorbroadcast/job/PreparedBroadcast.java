@@ -18,11 +18,13 @@ import dev.tensorbroadcast.job.spark.KeptSpec;
 import dev.tensorbroadcast.job.spark.LoadedSource;
 import dev.tensorbroadcast.job.spark.OutputDirectory;
 import dev.tensorbroadcast.job.spark.OutputException;
+import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
@@ -104,6 +106,9 @@ public final class PreparedBroadcast {
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
+        if (broadcast.byteStreamSplit()) {
+            requireSplittable(broadcast, loaded.get(0).dtype());
+        }
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
@@ -132,6 +137,19 @@ public final class PreparedBroadcast {
             return new JobSource.Shipped(DatasetSlices.read(dataset, all, conf).tensor(), keptRows);
         }
         return new JobSource.Sliced(dataset, plan, input);
+    }
+
+    /** BYTE_STREAM_SPLIT is a Parquet encoding of float values. */
+    private static void requireSplittable(TensorBroadcast broadcast, DType dtype) {
+        if (broadcast.format() != OutputFormat.PARQUET) {
+            throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format "
+                    + broadcast.format().formatName() + ": it is a Parquet encoding; add --format parquet");
+        }
+        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
+                && dtype != DType.COMPLEX128) {
+            throw new InvalidRequestException("Cannot use --encoding byte-stream-split for " + dtype.typeName()
+                    + " values: it encodes float32 and float64 (and complex) values; leave --encoding out");
+        }
     }
 
     /**
@@ -296,7 +314,7 @@ public final class PreparedBroadcast {
                     ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
-                broadcast.compression(), broadcast.compressionLevel(), broadcast.rowGroupBytes(), kept.get(input),
-                directory, description(input), request, inputs);
+                broadcast.compression(), broadcast.compressionLevel(), broadcast.rowGroupBytes(),
+                broadcast.byteStreamSplit(), kept.get(input), directory, description(input), request, inputs);
     }
 }

@@ -254,7 +254,7 @@ public final class PreparedReduce {
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
         DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(), 0,
-                TensorBroadcast.DEFAULT_ROW_GROUP_BYTES, java.util.Optional.empty(), target,
+                TensorBroadcast.DEFAULT_ROW_GROUP_BYTES, false, java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }
 

@@ -75,6 +75,7 @@ public final class TensorBroadcast {
     private final OutputCompression compression;
     private final int compressionLevel;
     private final long rowGroupBytes;
+    private final boolean byteStreamSplit;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
@@ -99,6 +100,7 @@ public final class TensorBroadcast {
         this.compression = builder.compression;
         this.compressionLevel = builder.compressionLevel;
         this.rowGroupBytes = builder.rowGroupBytes;
+        this.byteStreamSplit = builder.byteStreamSplit;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
@@ -224,6 +226,11 @@ public final class TensorBroadcast {
         return rowGroupBytes;
     }
 
+    /** Whether Parquet float values are written BYTE_STREAM_SPLIT. */
+    boolean byteStreamSplit() {
+        return byteStreamSplit;
+    }
+
     Optional<Long> partitionBytes() {
         return Optional.ofNullable(partitionBytes);
     }
@@ -285,6 +292,7 @@ public final class TensorBroadcast {
         private OutputCompression compression = OutputCompression.NONE;
         private int compressionLevel;
         private long rowGroupBytes = DEFAULT_ROW_GROUP_BYTES;
+        private boolean byteStreamSplit;
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -387,6 +395,15 @@ public final class TensorBroadcast {
                         + " (each task holds one group's buffers; the default is 32m)");
             }
             this.rowGroupBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN: the same values, bytes of like
+         * significance together, which codecs compress better. Parquet output of float data only.
+         */
+        public Builder byteStreamSplit(boolean split) {
+            this.byteStreamSplit = split;
             return this;
         }
 

@@ -24,6 +24,7 @@ import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.codec.ZstandardCodec;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Writes tensor rows to one Parquet file, page by page, straight from the Arrow buffers the kernel filled: levels are
@@ -50,6 +51,10 @@ public final class ParquetTensorWriter implements Closeable {
     private boolean closed;
 
     private final KeptPages keptPages = new KeptPages();
+    private final ByteStreamSplit split = new ByteStreamSplit();
+    /** Whether the values go BYTE_STREAM_SPLIT: asked for, and floats or doubles. */
+    private final boolean splitStreams;
+    private final int valueWidth;
 
     private ParquetTensorWriter(OutputFile file, TensorColumn column, List<KeptColumn> kept,
             ParquetWriteOptions options) throws IOException {
@@ -57,6 +62,10 @@ public final class ParquetTensorWriter implements Closeable {
         this.options = requireNonNull(options, "options is null");
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
+        PrimitiveTypeName physical = ParquetTensorSchema.physicalType(column.dtype());
+        this.splitStreams = options.byteStreamSplit()
+                && (physical == PrimitiveTypeName.FLOAT || physical == PrimitiveTypeName.DOUBLE);
+        this.valueWidth = physical == PrimitiveTypeName.DOUBLE ? 8 : 4;
         // the codec first: a codec that is not available must fail before the file exists
         Configuration conf = new Configuration(false);
         if (options.compressionLevel() > 0) {
@@ -179,10 +188,15 @@ public final class ParquetTensorWriter implements Closeable {
                 }
             }
             // the level and value buffers are reused: each page is written out before the next is encoded
+            BytesInput encoded = plain.encode(values, nulls, from, to);
+            if (splitStreams) {
+                encoded = split.split(encoded, valueWidth);
+            }
             BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
-                    plain.encode(values, nulls, from, to));
+                    encoded);
             writePage(descriptor, Math.toIntExact(repetition.levels()), count, body,
-                    Statistics.createStats(descriptor.getPrimitiveType()));
+                    Statistics.createStats(descriptor.getPrimitiveType()),
+                    splitStreams ? Encoding.BYTE_STREAM_SPLIT : Encoding.PLAIN);
         }
         writer.endColumn();
     }
@@ -228,10 +242,15 @@ public final class ParquetTensorWriter implements Closeable {
 
     private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
             Statistics<?> statistics) throws IOException {
+        writePage(descriptor, valueCount, rowCount, body, statistics, Encoding.PLAIN);
+    }
+
+    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
+            Statistics<?> statistics, Encoding values) throws IOException {
         long uncompressed = body.size();
         BytesInput compressed = compressor.compress(body);
         writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed, statistics, rowCount,
-                Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+                Encoding.RLE, Encoding.RLE, values);
     }
 
     /**

@@ -8,11 +8,13 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * How Parquet pages are written: the codec, and the target size of a data page's values (a page always holds whole
  * rows, at least one).
  */
-public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel) {
+public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel,
+        boolean byteStreamSplit) {
     public static final long DEFAULT_PAGE_BYTES = 1L << 20;
 
     /**
      * @param compressionLevel the ZSTD level (1 to 22), or 0 for the codec's default (3); other codecs take none
+     * @param byteStreamSplit whether float and double values are written BYTE_STREAM_SPLIT rather than PLAIN
      */
     public ParquetWriteOptions {
         requireNonNull(codec, "codec is null");
@@ -27,7 +29,7 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
-        this(codec, pageBytes, 0);
+        this(codec, pageBytes, 0, false);
     }
 
     public static ParquetWriteOptions defaults() {
@@ -35,11 +37,16 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions withCodec(CompressionCodecName codec) {
-        return new ParquetWriteOptions(codec, pageBytes, 0);
+        return new ParquetWriteOptions(codec, pageBytes, 0, byteStreamSplit);
     }
 
     /** The same codec at {@code level} (ZSTD only; 0 is the codec's default). */
     public ParquetWriteOptions withCompressionLevel(int level) {
-        return new ParquetWriteOptions(codec, pageBytes, level);
+        return new ParquetWriteOptions(codec, pageBytes, level, byteStreamSplit);
+    }
+
+    /** Float and double values in BYTE_STREAM_SPLIT (readers since parquet-format 2.8: pyarrow, Spark, DuckDB). */
+    public ParquetWriteOptions withByteStreamSplit(boolean split) {
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, split);
     }
 }

@@ -50,6 +50,7 @@ final class SparkRun {
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
             write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
+            builder.byteStreamSplit(write.byteStreamSplit());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
             builder.keep(KeepColumns.none());

@@ -50,6 +50,11 @@ final class WriteOptions {
                     + " none for no limit.")
     String maxOutput = DEFAULT_MAX_OUTPUT;
 
+    @Option(names = "--encoding", paramLabel = "<encoding>", defaultValue = "plain",
+            description = "How Parquet stores float values: plain (default) or byte-stream-split, which groups bytes"
+                    + " of like significance so that a codec compresses float data better.")
+    String encoding;
+
     @Option(names = "--row-group-size", paramLabel = "<size>",
             description = "Bytes of values per Parquet row group (and per Arrow record batch), such as 128m (default"
                     + " 32m, at least one row each): larger groups compress and scan better, and each task holds one"
@@ -71,6 +76,16 @@ final class WriteOptions {
     java.util.OptionalLong rowGroupBytes() {
         return rowGroupSize == null ? java.util.OptionalLong.empty()
                 : java.util.OptionalLong.of(ByteSize.parse("row group size", rowGroupSize));
+    }
+
+    /** Whether {@code --encoding} asks for BYTE_STREAM_SPLIT. */
+    boolean byteStreamSplit() {
+        return switch (encoding.strip()) {
+            case "plain" -> false;
+            case "byte-stream-split" -> true;
+            default -> throw new dev.tensorbroadcast.planner.InvalidRequestException("Cannot use encoding '"
+                    + encoding + "': expected plain or byte-stream-split");
+        };
     }
 
     boolean discards() {

@@ -78,10 +78,10 @@ public final class DatasetJob {
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
             PartitionPlan partitions, OutputFormat format, OutputCompression compression, int compressionLevel,
-            long batchBytes, Optional<KeptSpec> kept, Path output, String description, Map<String, String> request,
-            List<Manifest.ManifestInput> inputs) {
+            long batchBytes, boolean byteStreamSplit, Optional<KeptSpec> kept, Path output, String description,
+            Map<String, String> request, List<Manifest.ManifestInput> inputs) {
         return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression, compressionLevel,
-                batchBytes, kept.orElse(null)), output, description, request, inputs);
+                batchBytes, byteStreamSplit, kept.orElse(null)), output, description, request, inputs);
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {

@@ -13,9 +13,9 @@ import java.io.Serializable;
  * default.
  */
 record DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression,
-        int compressionLevel, long batchBytes, KeptSpec kept) implements Serializable {
+        int compressionLevel, long batchBytes, boolean byteStreamSplit, KeptSpec kept) implements Serializable {
     DatasetSpec(PartitionPlan partitions, CopyProgram program, OutputFormat format, OutputCompression compression) {
-        this(partitions, program, format, compression, 0, ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, null);
+        this(partitions, program, format, compression, 0, ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, false, null);
     }
 
     /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */

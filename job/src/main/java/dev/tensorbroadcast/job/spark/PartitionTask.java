@@ -134,7 +134,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                         Channels.newChannel(out));
                 case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.batchBytes())
                         .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet())
-                                .withCompressionLevel(spec.compressionLevel()))
+                                .withCompressionLevel(spec.compressionLevel())
+                                .withByteStreamSplit(spec.byteStreamSplit()))
                         .write(kernel, spec.partitions().rowShape(), partition, kept,
                                 new ChecksumOutputFile(out, file.getName()));
             }
