@@ -17,6 +17,7 @@ final class LineProgress implements JobProgress {
     private long plannedBytes;
     private long start;
     private long lastLine;
+    private String verb = "written";
 
     LineProgress(PrintWriter err) {
         this(err, System::nanoTime);
@@ -34,6 +35,7 @@ final class LineProgress implements JobProgress {
         this.plannedBytes = bytes;
         this.start = clock.getAsLong();
         this.lastLine = start;
+        this.verb = TerminalProgress.verbFor(description);
     }
 
     @Override
@@ -43,7 +45,8 @@ final class LineProgress implements JobProgress {
             return;
         }
         lastLine = now;
-        err.println(TerminalProgress.line(partitionsDone, partitions, bytesWritten, plannedBytes, now - start));
+        err.println(TerminalProgress.line(partitionsDone, partitions, bytesWritten, plannedBytes, now - start,
+                verb));
         err.flush();
     }
 

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -18,6 +19,7 @@ final class TerminalProgress implements JobProgress {
     private long start;
     private long lastDraw;
     private boolean drawn;
+    private String verb = "written";
 
     TerminalProgress(PrintWriter err) {
         this.err = err;
@@ -30,6 +32,12 @@ final class TerminalProgress implements JobProgress {
         this.start = System.nanoTime();
         this.lastDraw = start;
         this.drawn = false;
+        this.verb = verbFor(description);
+    }
+
+    /** What the job does with its bytes: the null sink computes them, the others write them. */
+    static String verbFor(String description) {
+        return description.endsWith("(" + DiscardJob.FORMAT_NAME + ")") ? "computed" : "written";
     }
 
     @Override
@@ -40,8 +48,8 @@ final class TerminalProgress implements JobProgress {
         }
         lastDraw = now;
         drawn = true;
-        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, bytesWritten, plannedBytes, now - start)
-                + "\u001b[K");
+        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, bytesWritten, plannedBytes, now - start,
+                verb) + "\u001b[K");
         err.flush();
     }
 
@@ -55,12 +63,13 @@ final class TerminalProgress implements JobProgress {
     }
 
     /** The progress of a job as one line; {@link LineProgress} prints the same line where no terminal is. */
-    static String line(long done, long partitions, long bytesWritten, long plannedBytes, long elapsedNanos) {
+    static String line(long done, long partitions, long bytesWritten, long plannedBytes, long elapsedNanos,
+            String verb) {
         double seconds = elapsedNanos / 1e9;
         long rate = seconds > 0 ? (long) (bytesWritten / seconds) : 0;
         String eta = done == 0 ? "?" : Math.round(seconds * (partitions - done) / done) + " s";
-        return String.format(Locale.ROOT, "partitions %d/%d, %s written (%s planned), %s/s, %s left", done,
-                partitions, ByteSize.format(bytesWritten), ByteSize.format(plannedBytes), ByteSize.format(rate),
+        return String.format(Locale.ROOT, "partitions %d/%d, %s %s (%s planned), %s/s, %s left", done,
+                partitions, ByteSize.format(bytesWritten), verb, ByteSize.format(plannedBytes), ByteSize.format(rate),
                 eta);
     }
 }

@@ -53,7 +53,7 @@ final class WriteOptions {
     @Option(names = "--encoding", paramLabel = "<encoding>", defaultValue = "plain",
             description = "How Parquet stores float values: plain (default) or byte-stream-split, which groups bytes"
                     + " of like significance so that a codec compresses float data better.")
-    String encoding;
+    String encoding = "plain";
 
     @Option(names = "--row-group-size", paramLabel = "<size>",
             description = "Bytes of values per Parquet row group (and per Arrow record batch), such as 128m (default"

@@ -33,4 +33,17 @@ class LineProgressTest {
         progress.advanced(16, 16L << 20);
         assertThat(text.toString().lines()).hasSize(1);
     }
+
+    @Test
+    void theNullSinkComputesWhatTheWritersWrite() {
+        StringWriter text = new StringWriter();
+        AtomicLong now = new AtomicLong(0);
+        LineProgress progress = new LineProgress(new PrintWriter(text), now::get);
+        progress.started("tensor-broadcast numpy: [1,8] to [64,8] int32 (null)", 16, 16L << 20);
+
+        now.addAndGet(11 * SECOND);
+        progress.advanced(4, 4L << 20);
+
+        assertThat(text.toString()).startsWith("partitions 4/16, 4.0 MiB computed (16.0 MiB planned), ");
+    }
 }
