@@ -4,11 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.RowLineage;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The kept columns of one output batch: for each output row, the values of the source row it comes from
@@ -18,32 +15,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class KeptBatch implements AutoCloseable {
     private final KeptRows source;
     private final RowLineage lineage;
-    private final BufferAllocator allocator;
+    private final KeptVectors vectors;
     private final VectorSchemaRoot root;
 
-    private KeptBatch(KeptRows source, RowLineage lineage, BufferAllocator allocator, VectorSchemaRoot root) {
+    private KeptBatch(KeptRows source, RowLineage lineage, KeptVectors vectors) {
         this.source = source;
         this.lineage = lineage;
-        this.allocator = allocator;
-        this.root = root;
+        this.vectors = vectors;
+        this.root = vectors.root();
     }
 
     public static KeptBatch allocate(KeptRows source, RowLineage lineage, int rowsPerBatch) {
         requireNonNull(source, "source is null");
         requireNonNull(lineage, "lineage is null");
-        BufferAllocator allocator = new RootAllocator();
-        try {
-            VectorSchemaRoot root = VectorSchemaRoot.create(
-                    new Schema(source.columns().stream().map(KeptColumn::field).toList()), allocator);
-            for (FieldVector vector : root.getFieldVectors()) {
-                vector.setInitialCapacity(Math.max(1, rowsPerBatch));
-                vector.allocateNew();
-            }
-            return new KeptBatch(source, lineage, allocator, root);
-        } catch (RuntimeException | Error e) {
-            allocator.close();
-            throw e;
-        }
+        return new KeptBatch(source, lineage, KeptVectors.allocate(source.columns(), rowsPerBatch));
     }
 
     /** Fills output rows {@code [firstRow, firstRow + rows)} from index 0 and sets every vector's value count. */
@@ -76,10 +61,6 @@ public final class KeptBatch implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            root.close();
-        } finally {
-            allocator.close();
-        }
+        vectors.close();
     }
 }

@@ -16,8 +16,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The kept columns of a range of source rows, read next to the tensor's values: entry {@code i} of each vector is
@@ -26,33 +24,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class KeptRows implements AutoCloseable {
     private final List<KeptColumn> columns;
     private final SourceRows rows;
-    private final BufferAllocator allocator;
+    private final KeptVectors vectors;
     private final VectorSchemaRoot root;
 
-    private KeptRows(List<KeptColumn> columns, SourceRows rows, BufferAllocator allocator, VectorSchemaRoot root) {
+    private KeptRows(List<KeptColumn> columns, SourceRows rows, KeptVectors vectors) {
         this.columns = List.copyOf(columns);
         this.rows = requireNonNull(rows, "rows is null");
-        this.allocator = allocator;
-        this.root = root;
+        this.vectors = vectors;
+        this.root = vectors.root();
     }
 
     /** Empty vectors for {@code rows} of {@code columns}, to be filled by a source reader. */
     public static KeptRows allocate(List<KeptColumn> columns, SourceRows rows) {
         requireNonNull(columns, "columns is null");
-        BufferAllocator allocator = new RootAllocator();
-        try {
-            List<Field> fields = columns.stream().map(KeptColumn::field).toList();
-            VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
-            int count = Math.toIntExact(rows.count());
-            for (FieldVector vector : root.getFieldVectors()) {
-                vector.setInitialCapacity(Math.max(1, count));
-                vector.allocateNew();
-            }
-            return new KeptRows(columns, rows, allocator, root);
-        } catch (RuntimeException | Error e) {
-            allocator.close();
-            throw e;
-        }
+        return new KeptRows(columns, rows, KeptVectors.allocate(columns, Math.toIntExact(rows.count())));
     }
 
     public List<KeptColumn> columns() {
@@ -117,10 +102,6 @@ public final class KeptRows implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            root.close();
-        } finally {
-            allocator.close();
-        }
+        vectors.close();
     }
 }

@@ -112,10 +112,7 @@ final class BulkListPages {
             int pageValues = data.hasArray() ? data.arrayOffset() + data.position() : data.position();
             byte[] page0 = dictionaryEncoded ? null : bytesOf(data);
             int value = 0;
-            // a run of present values copied at once: [runValue, value) of the page to runTarget on
-            int runValue = 0;
-            int runTarget = -1;
-            int runLength = 0;
+            Run run = new Run(page0, pageValues, target);
             for (int i = 0; i < n; i++) {
                 int whole = repetition[i] == 0 ? wholeRow(i, n, rowElements) : 0;
                 if (whole > 0 && row.index + 1 < last) {
@@ -128,17 +125,8 @@ final class BulkListPages {
                         int to = out.offset(outRow + row.index - first, 0);
                         if (dictionaryEncoded) {
                             lookUp(dictionary, indexes, value, whole, target, to);
-                        } else if (runLength > 0 && to == runTarget + runLength * width
-                                && value == runValue + runLength) {
-                            runLength += whole;
                         } else {
-                            if (runLength > 0) {
-                                System.arraycopy(page0, pageValues + runValue * width, target, runTarget,
-                                        runLength * width);
-                            }
-                            runValue = value;
-                            runTarget = to;
-                            runLength = whole;
+                            run.add(value, to, whole);
                         }
                     }
                     value += whole;
@@ -146,10 +134,7 @@ final class BulkListPages {
                     continue;
                 }
                 if (repetition[i] == 0) {
-                    if (runLength > 0) {
-                        System.arraycopy(page0, pageValues + runValue * width, target, runTarget, runLength * width);
-                        runLength = 0;
-                    }
+                    run.flush();
                     finish(row, first, fileRow, rowElements);
                     row.index++;
                     row.count = 0;
@@ -168,17 +153,8 @@ final class BulkListPages {
                             int to = out.offset(at, row.count);
                             if (dictionaryEncoded) {
                                 System.arraycopy(dictionary, indexes[value] * width, target, to, width);
-                            } else if (runLength > 0 && to == runTarget + runLength * width
-                                    && value == runValue + runLength) {
-                                runLength++;
                             } else {
-                                if (runLength > 0) {
-                                    System.arraycopy(page0, pageValues + runValue * width, target, runTarget,
-                                            runLength * width);
-                                }
-                                runValue = value;
-                                runTarget = to;
-                                runLength = 1;
+                                run.add(value, to, 1);
                             }
                         } else {
                             out.setNull(at, row.count);
@@ -192,9 +168,7 @@ final class BulkListPages {
                     row.nullRow = true;
                 }
             }
-            if (runLength > 0) {
-                System.arraycopy(page0, pageValues + runValue * width, target, runTarget, runLength * width);
-            }
+            run.flush();
         }
         finish(row, first, fileRow, rowElements);
         if (row.index + 1 < last) {
@@ -234,6 +208,41 @@ final class BulkListPages {
         } else {
             for (int k = 0; k < count; k++) {
                 LONGS.set(target, to + 8 * k, (long) LONGS.get(dictionary, 8 * indexes[from + k]));
+            }
+        }
+    }
+
+    /** Present PLAIN values of a page waiting to be copied as one block: {@code length} values from {@code start}. */
+    private final class Run {
+        private final byte[] page;
+        private final int pageOffset;
+        private final byte[] target;
+        private int start;
+        private int to;
+        private int length;
+
+        Run(byte[] page, int pageOffset, byte[] target) {
+            this.page = page;
+            this.pageOffset = pageOffset;
+            this.target = target;
+        }
+
+        /** Page values {@code [value, value + count)} go to {@code at} on: joined to the run when they follow it. */
+        void add(int value, int at, int count) {
+            if (length > 0 && at == to + length * width && value == start + length) {
+                length += count;
+                return;
+            }
+            flush();
+            start = value;
+            to = at;
+            length = count;
+        }
+
+        void flush() {
+            if (length > 0) {
+                System.arraycopy(page, pageOffset + start * width, target, to, length * width);
+                length = 0;
             }
         }
     }
