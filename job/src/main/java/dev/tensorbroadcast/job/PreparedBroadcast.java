@@ -21,6 +21,7 @@ import dev.tensorbroadcast.job.spark.OutputException;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.job.spark.RowDatasets;
+import dev.tensorbroadcast.job.spark.RowGroupCuts;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -100,9 +101,16 @@ public final class PreparedBroadcast {
             broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
             broadcast.partitions().ifPresent(partitioning::partitions);
             PartitionPlan partitionPlan = partitioning.build();
+            Optional<RowLineage> lineage = RowLineage.of(plan, i, partitionPlan);
+            if (source.dataset() != null && source.dataset().valueBytes() > broadcast.shipThreshold()
+                    && broadcast.partitions().isEmpty() && lineage.isPresent()) {
+                // read in slices: no row group read by two tasks
+                partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
+                        broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
+            }
             partitions.add(partitionPlan);
             Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
-                    broadcast.sources().get(i).name(), RowLineage.of(plan, i, partitionPlan));
+                    broadcast.sources().get(i).name(), lineage);
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }

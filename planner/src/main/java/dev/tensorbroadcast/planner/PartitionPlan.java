@@ -3,6 +3,7 @@ package dev.tensorbroadcast.planner;
 import static java.util.Objects.requireNonNull;
 
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * How an output is cut into rows and partitions.
@@ -34,6 +35,10 @@ public final class PartitionPlan implements Serializable {
     /** rows / partitionCount and rows % partitionCount: the first {@code extra} partitions get one more row. */
     private final long rowsPerPartition;
     private final long extra;
+    /** The first row of each partition when they were cut at given rows ({@link #cutAt}); null when uniform. */
+    private final long[] starts;
+    private final long minRows;
+    private final long maxRows;
 
     private PartitionPlan(Builder builder) {
         this.output = builder.output;
@@ -58,6 +63,46 @@ public final class PartitionPlan implements Serializable {
         this.partitionCount = count;
         this.rowsPerPartition = rows / count;
         this.extra = rows % count;
+        this.starts = null;
+        this.minRows = rowsPerPartition;
+        this.maxRows = rowsPerPartition + (extra > 0 ? 1 : 0);
+    }
+
+    private PartitionPlan(PartitionPlan uniform, long[] starts) {
+        this.output = uniform.output;
+        this.elementBits = uniform.elementBits;
+        this.rowDims = uniform.rowDims;
+        this.rows = uniform.rows;
+        this.rowElements = uniform.rowElements;
+        this.partitionCount = starts.length;
+        this.rowsPerPartition = 0;
+        this.extra = 0;
+        this.starts = starts.clone();
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (int i = 0; i < starts.length; i++) {
+            long end = i + 1 < starts.length ? starts[i + 1] : rows;
+            if (end <= starts[i] || (i == 0 && starts[0] != 0)) {
+                throw new IllegalArgumentException("Cannot cut " + rows + " rows at " + Arrays.toString(starts)
+                        + ": partitions start at 0 and at increasing rows below " + rows);
+            }
+            min = Math.min(min, end - starts[i]);
+            max = Math.max(max, end - starts[i]);
+        }
+        this.minRows = min;
+        this.maxRows = max;
+    }
+
+    /**
+     * The same rows in partitions that start at {@code starts} (0 first, increasing, each below {@link #rows}): for
+     * partitions that follow a source's row groups, so that no row group is read by two tasks.
+     */
+    public PartitionPlan cutAt(long[] starts) {
+        requireNonNull(starts, "starts is null");
+        if (starts.length == 0 || starts.length > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("Cannot cut " + rows + " rows into " + starts.length + " partitions");
+        }
+        return new PartitionPlan(this, starts);
     }
 
     public static Builder builder(Shape output, DType dtype) {
@@ -115,6 +160,11 @@ public final class PartitionPlan implements Serializable {
         if (index < 0 || index >= partitionCount) {
             throw new IndexOutOfBoundsException("partition " + index + " outside [0, " + partitionCount + ")");
         }
+        if (starts != null) {
+            int at = (int) index;
+            long end = at + 1 < starts.length ? starts[at + 1] : rows;
+            return new Partition(index, starts[at], end - starts[at], rowElements);
+        }
         long firstRow = index * rowsPerPartition + Math.min(index, extra);
         long count = rowsPerPartition + (index < extra ? 1 : 0);
         return new Partition(index, firstRow, count, rowElements);
@@ -125,6 +175,10 @@ public final class PartitionPlan implements Serializable {
         if (row < 0 || row >= rows) {
             throw new IndexOutOfBoundsException("row " + row + " outside [0, " + rows + ")");
         }
+        if (starts != null) {
+            int found = Arrays.binarySearch(starts, row);
+            return partition(found >= 0 ? found : -found - 2);
+        }
         long bigRows = extra * (rowsPerPartition + 1);
         long index = row < bigRows ? row / (rowsPerPartition + 1) : extra + (row - bigRows) / rowsPerPartition;
         return partition(index);
@@ -132,11 +186,11 @@ public final class PartitionPlan implements Serializable {
 
     /** The fewest and most rows a partition holds. */
     public long minPartitionRows() {
-        return rowsPerPartition;
+        return minRows;
     }
 
     public long maxPartitionRows() {
-        return rowsPerPartition + (extra > 0 ? 1 : 0);
+        return maxRows;
     }
 
     /**

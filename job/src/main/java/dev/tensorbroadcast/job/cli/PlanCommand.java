@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.KeptColumnsChoice;
 import dev.tensorbroadcast.job.spark.KeptSpec;
 import dev.tensorbroadcast.job.spark.LoadedSource;
+import dev.tensorbroadcast.job.spark.RowGroupCuts;
 import dev.tensorbroadcast.job.spark.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -82,12 +83,19 @@ final class PlanCommand implements Callable<Integer> {
         PartitionPlan.Builder partitions = PartitionPlan.builderFor(plan);
         partitioning.bytes().ifPresent(partitions::partitionBytes);
         partitioning.count().ifPresent(partitions::partitions);
-        PartitionPlan partitionPlan = partitions.build();
+        PartitionPlan uniform = partitions.build();
+        // as expand cuts a dataset read in slices: at its row groups
+        Optional<RowLineage> lineage = RowLineage.of(plan, 0, uniform);
+        PartitionPlan partitionPlan = firstDataset != null && firstDataset.valueBytes() > dataset.shipThreshold()
+                && partitioning.count().isEmpty() && lineage.isPresent()
+                ? RowGroupCuts.align(uniform, firstDataset, lineage.get(),
+                        partitioning.bytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES))
+                : uniform;
         Optional<SourceStrategy> source = Optional.ofNullable(firstDataset)
                 .map(found -> SourceStrategy.of(found, plan, partitionPlan, dataset.shipThreshold()));
         // the columns expand would keep, refused as expand would refuse them
         List<KeptColumn> kept = firstDataset == null ? List.of() : KeptColumnsChoice.choose(keep.columns(),
-                LoadedSource.of(firstDataset), inputFiles.get(0), RowLineage.of(plan, 0, partitionPlan))
+                LoadedSource.of(firstDataset), inputFiles.get(0), lineage)
                 .map(KeptSpec::columns).orElse(List.of());
         PlanSummary summary = new PlanSummary(plan, partitionPlan, source, kept);
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);

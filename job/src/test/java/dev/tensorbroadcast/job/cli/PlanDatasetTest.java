@@ -64,6 +64,31 @@ class PlanDatasetTest {
         assertThat(CliRun.of(concat(base, "--keep", "none")).out()).doesNotContain("kept columns");
     }
 
+    /** Row groups of 100 rows (fixtures/kept-columns): partitions of 20 KiB hold two each, and tasks read them alone. */
+    @Test
+    void partitionsOfADatasetReadInSlicesFollowItsRowGroups() throws Exception {
+        Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
+        Path output = dir.resolve("out");
+        String[] request = {"--dialect", "pytorch", "--input", table.toString(), "--column", "features",
+                "--row-shape", "[1,8]", "--shape", "-1,3,8", "--ship-threshold", "0", "--partition-size", "20k",
+                "--keep", "none"};
+
+        CliRun plan = CliRun.of(concat(new String[] {"plan"}, request));
+        CliRun expand = CliRun.of(concat(concat(new String[] {"expand"}, request), "--output", output.toString()));
+
+        assertThat(plan.out()).contains("\npartitions    3 of 200 rows, 18.8 KiB each\n");
+        assertThat(expand.exitCode()).as(expand.err()).isZero();
+        JsonNode files = new ObjectMapper().readTree(output.resolve("_manifest.json").toFile()).get("files");
+        assertThat(files).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(files.get(i).get("first_row").asLong()).isEqualTo(200L * i);
+            assertThat(files.get(i).get("source_read").get("first_row").asLong()).isEqualTo(200L * i);
+            assertThat(files.get(i).get("source_read").get("rows").asLong()).isEqualTo(200);
+        }
+        assertThat(CliRun.of("verify", output.toString(), "--source", table.toString(), "--column", "features",
+                "--row-shape", "[1,8]").exitCode()).isZero();
+    }
+
     private static String[] concat(String[] base, String... more) {
         return java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(more))
                 .toArray(String[]::new);
