@@ -73,21 +73,26 @@ public final class KeptRows implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    /** Rows shipped by {@link #toIpc}: {@code rows} of {@code columns}. */
-    public static KeptRows fromIpc(List<KeptColumn> columns, SourceRows rows, byte[] ipc) {
-        KeptRows kept = allocate(columns, rows);
+    /**
+     * Rows {@code wanted} of rows shipped by {@link #toIpc}, which held source rows from 0 on: a task copies out only
+     * the rows its partition comes from.
+     */
+    public static KeptRows fromIpc(List<KeptColumn> columns, SourceRows wanted, byte[] ipc) {
+        KeptRows kept = allocate(columns, wanted);
         try (BufferAllocator readAllocator = new RootAllocator();
                 ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc), readAllocator)) {
-            if (!reader.loadNextBatch() || reader.getVectorSchemaRoot().getRowCount() != rows.count()) {
-                throw new IllegalStateException("shipped kept columns do not hold rows " + rows);
+            if (!reader.loadNextBatch() || reader.getVectorSchemaRoot().getRowCount() < wanted.end()) {
+                throw new IllegalStateException("shipped kept columns do not hold rows " + wanted);
             }
             VectorSchemaRoot shipped = reader.getVectorSchemaRoot();
             List<FieldVector> targets = new ArrayList<>(kept.root.getFieldVectors());
+            int first = Math.toIntExact(wanted.first());
+            int count = Math.toIntExact(wanted.count());
             for (int c = 0; c < targets.size(); c++) {
                 FieldVector from = shipped.getVector(c);
                 FieldVector to = targets.get(c);
-                for (int r = 0; r < shipped.getRowCount(); r++) {
-                    to.copyFromSafe(r, r, from);
+                for (int r = 0; r < count; r++) {
+                    to.copyFromSafe(first + r, r, from);
                 }
             }
             return kept.finish();

@@ -52,7 +52,8 @@ interface TaskSource extends Serializable {
             if (keptRows == null) {
                 throw new IllegalStateException("no kept columns were shipped");
             }
-            return KeptRows.fromIpc(spec.columns(), new SourceRows(0, spec.lineage().sourceRows()), keptRows.value());
+            return KeptRows.fromIpc(spec.columns(),
+                    spec.lineage().sourceRows(partition.firstRow(), partition.endRow()), keptRows.value());
         }
 
         @Override
