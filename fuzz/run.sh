@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs coverage-guided fuzzing campaigns (Jazzer) against the parsers that take outside bytes, one target at a time.
 #
-#   fuzz/run.sh [--duration 10m] [target...]      targets: npy arrow shape axes manifest (default: all)
+#   fuzz/run.sh [--duration 10m] [target...]      targets: npy arrow parquet shape axes manifest (default: all)
 #
 # Each target is a @FuzzTest that `mvn verify` runs in regression mode over its committed inputs
 # (src/test/resources/<package>/<Class>Inputs/<method>/). Here it runs in fuzzing mode: Jazzer grows a corpus in
@@ -21,14 +21,15 @@ while [[ $# -gt 0 ]]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[[ ${#targets[@]} -gt 0 ]] || targets=(npy arrow shape axes manifest)
+[[ ${#targets[@]} -gt 0 ]] || targets=(npy arrow parquet shape axes manifest)
 
 # target -> module and test class#method
 declare -A module=(
-  [npy]=arrow-io [arrow]=arrow-io [shape]=planner [axes]=job [manifest]=job)
+  [npy]=arrow-io [arrow]=arrow-io [parquet]=arrow-io [shape]=planner [axes]=job [manifest]=job)
 declare -A test=(
   [npy]='NpyReaderFuzzTest#readsOrRefusesCleanly'
   [arrow]='ArrowSourceReaderFuzzTest#readsOrRefusesCleanly'
+  [parquet]='ParquetSourceFuzzTest#readsOrRefusesCleanly'
   [shape]='ShapeParsingFuzzTest#parsesOrRefusesCleanly'
   [axes]='CliArgumentsFuzzTest#parsesOrRefusesCleanly'
   [manifest]='ManifestJsonFuzzTest#readsOrRefusesCleanly')

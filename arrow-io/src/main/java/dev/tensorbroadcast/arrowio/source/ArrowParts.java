@@ -80,6 +80,12 @@ final class ArrowParts {
                 }
             }
             return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others);
+        } catch (SourceFormatException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            // Arrow Java's words for a file that starts like one and is not (no footer, bad magic at the end)
+            throw new SourceFormatException(name, "it is not a readable Arrow IPC file: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
     }
 
