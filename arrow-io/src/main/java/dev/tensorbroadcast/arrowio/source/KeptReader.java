@@ -22,11 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -127,31 +123,16 @@ public final class KeptReader {
                 types.add(schema.getType(column.name()));
             }
             MessageType projection = new MessageType(schema.getName(), types);
-            reader.setRequestedSchema(projection);
-            List<BlockMetaData> groups = reader.getRowGroups();
-            long start = 0;
-            for (int i = 0; i < groups.size() && start < to; i++) {
-                long end = start + groups.get(i).getRowCount();
-                if (end <= from) {
-                    reader.skipNextRowGroup();
-                } else {
-                    PageReadStore pages = reader.readNextRowGroup();
-                    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
-                            new GroupRecordConverter(projection).getRootConverter(), projection,
-                            metadata.getCreatedBy());
-                    long first = Math.max(from, start) - start;
-                    long last = Math.min(to, end) - start;
-                    int target = (int) (at + Math.max(from, start) - from);
-                    for (int c = 0; c < types.size(); c++) {
-                        ColumnDescriptor descriptor = projection.getColumnDescription(
-                                new String[] {types.get(c).getName()});
-                        KeptParquetValues.read(store.getColumnReader(descriptor), kept.columns().get(c),
-                                descriptor.getPrimitiveType().getPrimitiveTypeName(),
-                                descriptor.getMaxDefinitionLevel(), first, last, kept.vector(c), target);
-                    }
+            ParquetParts.forRowGroups(reader, part, projection, from, to, (group, pages, store, first, last, start) -> {
+                int target = (int) (at + start + first - from);
+                for (int c = 0; c < types.size(); c++) {
+                    ColumnDescriptor descriptor = projection.getColumnDescription(
+                            new String[] {types.get(c).getName()});
+                    KeptParquetValues.read(store.getColumnReader(descriptor), kept.columns().get(c),
+                            descriptor.getPrimitiveType().getPrimitiveTypeName(), descriptor.getMaxDefinitionLevel(),
+                            first, last, kept.vector(c), target);
                 }
-                start = end;
-            }
+            });
         }
     }
 

@@ -96,43 +96,61 @@ final class ParquetParts {
                 part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             Leaf leaf = leaf(name, metadata, Optional.of(dataset.column()));
-            List<BlockMetaData> groups = reader.getRowGroups();
-            if (groups.size() != part.chunks().size()) {
-                throw new SourceFormatException(name, "it has " + groups.size() + " row groups, not the "
-                        + part.chunks().size() + " it had when the dataset was opened");
-            }
-            reader.setRequestedSchema(leaf.projection());
-            BulkListPages bulk = null;
-            long start = 0;
-            for (int i = 0; i < groups.size() && start < to; i++) {
-                long end = start + groups.get(i).getRowCount();
-                if (end <= from) {
-                    reader.skipNextRowGroup();
+            // a page reader per file: it keeps its level and index arrays from group to group
+            BulkListPages bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
+                    leaf.entryDefinition(), out.width());
+            forRowGroups(reader, part, leaf.projection(), from, to, (group, pages, store, first, last, start) -> {
+                long target = outRow + start + first - from;
+                if (BulkListPages.covers(leaf.descriptor(), chunk(group, leaf.descriptor()), out.width())) {
+                    bulk.read(pages.getPageReader(leaf.descriptor()), first, last, start, out, target);
                 } else {
-                    PageReadStore pages = reader.readNextRowGroup();
-                    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
-                            new GroupRecordConverter(leaf.projection()).getRootConverter(), leaf.projection(),
-                            metadata.getCreatedBy());
-                    long first = Math.max(from, start) - start;
-                    long last = Math.min(to, end) - start;
-                    long target = outRow + Math.max(from, start) - from;
-                    if (BulkListPages.covers(leaf.descriptor(), chunk(groups.get(i), leaf.descriptor()), out.width())) {
-                        if (bulk == null) {
-                            bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
-                                    leaf.entryDefinition(), out.width());
-                        }
-                        bulk.read(pages.getPageReader(leaf.descriptor()), first, last, start, out, target);
-                    } else {
-                        readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out,
-                                target);
-                    }
-                    if (leaf.index() != null) {
-                        checkIndex(name, store.getColumnReader(leaf.index()), first, last,
-                                part.firstRow() + start);
-                    }
+                    readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out, target);
                 }
-                start = end;
+                if (leaf.index() != null) {
+                    checkIndex(name, store.getColumnReader(leaf.index()), first, last, part.firstRow() + start);
+                }
+            });
+        }
+    }
+
+    /** What is done with the wanted rows of one row group. */
+    @FunctionalInterface
+    interface RowGroupRows {
+        /**
+         * Group rows {@code [first, last)} are wanted; {@code start} is the file row of the group's row 0.
+         * {@code store} reads the projected columns value by value, {@code pages} gives their pages.
+         */
+        void read(BlockMetaData group, PageReadStore pages, ColumnReadStoreImpl store, long first, long last,
+                long start) throws IOException;
+    }
+
+    /**
+     * Reads file rows {@code [from, to)} of {@code projection}'s columns row group by row group: the groups before
+     * are skipped unread, reading stops after the last group holding wanted rows. The file must still have the row
+     * groups {@code part} had when the dataset was opened.
+     */
+    static void forRowGroups(ParquetFileReader reader, DatasetPart part, MessageType projection, long from, long to,
+            RowGroupRows rows) throws IOException {
+        List<BlockMetaData> groups = reader.getRowGroups();
+        if (groups.size() != part.chunks().size()) {
+            throw new SourceFormatException(part.path(), "it has " + groups.size() + " row groups, not the "
+                    + part.chunks().size() + " it had when the dataset was opened");
+        }
+        reader.setRequestedSchema(projection);
+        String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+        long start = 0;
+        for (int i = 0; i < groups.size() && start < to; i++) {
+            long end = start + groups.get(i).getRowCount();
+            if (end <= from) {
+                reader.skipNextRowGroup();
+            } else {
+                PageReadStore pages = reader.readNextRowGroup();
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
+                        new GroupRecordConverter(projection).getRootConverter(), projection, createdBy);
+                rows.read(groups.get(i), pages, store, Math.max(from, start) - start, Math.min(to, end) - start,
+                        start);
             }
+            start = end;
         }
     }
 

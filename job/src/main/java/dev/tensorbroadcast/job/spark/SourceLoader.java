@@ -36,7 +36,7 @@ public final class SourceLoader {
     private final SourceLimits limits;
     private final ArrowSourceOptions arrowOptions;
     private final Optional<Shape> rowShape;
-    private boolean rowShapeForDatasetsOnly;
+    private final boolean rowShapeForDatasetsOnly;
 
     public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions) {
         this(conf, limits, arrowOptions, Optional.empty());
@@ -45,6 +45,12 @@ public final class SourceLoader {
     /** {@code rowShape} shapes the rows of a dataset directory's list column ({@code --row-shape}). */
     public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions,
             Optional<Shape> rowShape) {
+        this(conf, limits, arrowOptions, rowShape, false);
+    }
+
+    private SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions,
+            Optional<Shape> rowShape, boolean rowShapeForDatasetsOnly) {
+        this.rowShapeForDatasetsOnly = rowShapeForDatasetsOnly;
         this.conf = requireNonNull(conf, "conf is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.arrowOptions = requireNonNull(arrowOptions, "arrowOptions is null");
@@ -56,9 +62,7 @@ public final class SourceLoader {
      * {@code .npy} files; the caller refuses it when none is a dataset ({@link #rowShapeOnNpy}).
      */
     public SourceLoader rowShapeForDatasetsOnly() {
-        SourceLoader loader = new SourceLoader(conf, limits, arrowOptions, rowShape);
-        loader.rowShapeForDatasetsOnly = true;
-        return loader;
+        return new SourceLoader(conf, limits, arrowOptions, rowShape, true);
     }
 
     /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
