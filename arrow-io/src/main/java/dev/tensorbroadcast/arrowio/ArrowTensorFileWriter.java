@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.message.IpcOption;
@@ -41,14 +42,19 @@ public final class ArrowTensorFileWriter {
     /** The ZSTD level, or 0 for the codec's default. */
     private final int compressionLevel;
 
-    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression, int compressionLevel) {
+    /** Whether a batch whose tensor repeats an earlier one's takes its compressed buffers (see CompressOnceCodec). */
+    private final boolean reuseRepeats;
+
+    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression, int compressionLevel,
+            boolean reuseRepeats) {
         this.batchBytes = batchBytes;
         this.compression = compression;
         this.compressionLevel = compressionLevel;
+        this.reuseRepeats = reuseRepeats;
     }
 
     public static ArrowTensorFileWriter create() {
-        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0);
+        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true);
     }
 
     /** Batches of about this many bytes of values (at least one row each). */
@@ -56,11 +62,11 @@ public final class ArrowTensorFileWriter {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Cannot use batch size " + bytes + ": it must be at least 1 byte");
         }
-        return new ArrowTensorFileWriter(bytes, compression, compressionLevel);
+        return new ArrowTensorFileWriter(bytes, compression, compressionLevel, reuseRepeats);
     }
 
     public ArrowTensorFileWriter withCompression(IpcCompression codec) {
-        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0);
+        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0, reuseRepeats);
     }
 
     /** The same codec at {@code level}: ZSTD takes 1 to 22; 0 is the codec's default. */
@@ -69,7 +75,15 @@ public final class ArrowTensorFileWriter {
             throw new IllegalArgumentException("Cannot use compression level " + level + " with " + compression
                     + ": zstd takes 1 to 22, other codecs none");
         }
-        return new ArrowTensorFileWriter(batchBytes, compression, level);
+        return new ArrowTensorFileWriter(batchBytes, compression, level, reuseRepeats);
+    }
+
+    /**
+     * Whether a batch whose tensor holds the same values as an earlier batch of the file, as the copy program proves,
+     * takes that batch's compressed buffers instead of compressing again (on by default; the file is the same).
+     */
+    public ArrowTensorFileWriter withRepeatsReused(boolean reuse) {
+        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuse);
     }
 
     public long batchBytes() {
@@ -133,19 +147,46 @@ public final class ArrowTensorFileWriter {
         requireNonNull(out, "out is null");
         CountingChannel channel = new CountingChannel(out);
         int batches;
+        long reused = 0;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept);
+                CompressOnceCodec once = compressOnce(batch);
                 ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
-                        codecFactory(), compression.codec(),
+                        once == null ? codecFactory() : new OneCodec(once), compression.codec(),
                         compressionLevel > 0 ? Optional.of(compressionLevel) : Optional.empty())) {
             writer.start();
-            batches = batch.writeAll(rows -> writer.writeBatch());
+            batches = batch.writeAll((firstRow, rows) -> writer.writeBatch());
             writer.end();
+            reused = once == null ? 0 : once.reusedBatches();
         }
-        return new ArrowWriteResult(partition.rowCount(), channel.bytes(), batches);
+        return new ArrowWriteResult(partition.rowCount(), channel.bytes(), batches, reused);
     }
 
     private CompressionCodec.Factory codecFactory() {
         return compression == IpcCompression.NONE ? NoCompressionCodec.Factory.INSTANCE : IpcCodecs.INSTANCE;
+    }
+
+    /** The codec that compresses repeated batches once, or null when nothing is compressed or reuse is off. */
+    private CompressOnceCodec compressOnce(TensorBatch batch) {
+        if (compression == IpcCompression.NONE || !reuseRepeats) {
+            return null;
+        }
+        CompressionCodec codec = compressionLevel > 0
+                ? IpcCodecs.INSTANCE.createCodec(compression.codec(), compressionLevel)
+                : IpcCodecs.INSTANCE.createCodec(compression.codec());
+        return CompressOnceCodec.of(codec, batch, batchBytes);
+    }
+
+    /** Hands the writer the codec made for this file, whatever type and level it asks for (the same ones). */
+    private record OneCodec(CompressionCodec codec) implements CompressionCodec.Factory {
+        @Override
+        public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
+            return codec;
+        }
+
+        @Override
+        public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
+            return codec;
+        }
     }
 
     /** Rows per batch: about {@link #batchBytes} of values and indexes, at least 1, within Arrow's int32 limits. */

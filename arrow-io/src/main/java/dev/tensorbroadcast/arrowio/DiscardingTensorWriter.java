@@ -41,7 +41,7 @@ public final class DiscardingTensorWriter {
         int batches;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
             try {
-                batches = batch.writeAll(rows -> valueBytes[0] += checksum(batch.values(), kernel.dtype(),
+                batches = batch.writeAll((firstRow, rows) -> valueBytes[0] += checksum(batch.values(), kernel.dtype(),
                         rows * partition.rowElements(), crc));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("the null sink does no I/O", e);

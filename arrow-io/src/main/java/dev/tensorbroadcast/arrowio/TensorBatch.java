@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -76,6 +77,8 @@ public final class TensorBatch implements AutoCloseable {
     private final long rowElements;
     private final BigIntVector index;
     private final FieldVector values;
+    /** The writer that may hold a batch's tensor compressed already, or null. */
+    private Repeats repeats;
     /** The kept columns' vectors and the root of every column, or null when no column is kept. */
     private KeptBatch kept;
     private VectorSchemaRoot columns;
@@ -203,10 +206,24 @@ public final class TensorBatch implements AutoCloseable {
         }
     }
 
-    /** Writes one filled batch of {@code rows} rows. */
+    /** Writes one filled batch of {@code rows} rows, the output's rows from {@code firstRow} on. */
     @FunctionalInterface
     public interface BatchWriter {
-        void write(int rows) throws IOException;
+        void write(long firstRow, int rows) throws IOException;
+    }
+
+    /** A writer that keeps what earlier batches' tensors became and reuses it for batches of the same values. */
+    public interface Repeats {
+        /**
+         * Called before rows {@code [firstRow, firstRow + rows)} are filled: true when the writer will take these
+         * rows' tensor values from an earlier batch and never read them, so they need not be filled.
+         */
+        boolean before(long firstRow, int rows);
+    }
+
+    /** Asks {@code repeats} before every fill whether the tensor's values are needed. */
+    public void repeatWith(Repeats repeats) {
+        this.repeats = requireNonNull(repeats, "repeats is null");
     }
 
     /** Fills the partition batch by batch, in row order, and hands each batch to {@code writer}; returns the count. */
@@ -216,7 +233,7 @@ public final class TensorBatch implements AutoCloseable {
         for (long row = partition.firstRow(); row < partition.endRow(); row += rowsPerBatch) {
             int rows = (int) Math.min(rowsPerBatch, partition.endRow() - row);
             fill(row, rows);
-            writer.write(rows);
+            writer.write(row, rows);
             batches++;
         }
         return batches;
@@ -236,12 +253,15 @@ public final class TensorBatch implements AutoCloseable {
         }
         long start = firstRow * rowElements;
         long end = start + rows * rowElements;
+        boolean repeated = repeats != null && repeats.before(firstRow, rows);
         kernel.fillStorageValidity(start, end, values.getValidityBuffer());
         if (values instanceof VarCharVector strings) {
+            // offsets size the data buffer when the value count is set, so strings are always filled
             kernel.fillStringOffsets(start, end, strings.getOffsetBuffer());
             kernel.fillStringData(start, end, strings.getOffsetBuffer(), strings.getDataBuffer());
             strings.setLastSet((int) (end - start) - 1);
-        } else {
+        } else if (!repeated || kernel.source().hasNulls()) {
+            // a writer told which values have nulls reads the values to encode them, so they are filled
             kernel.fillValues(start, end, values.getDataBuffer());
         }
         root.setRowCount(rows);
@@ -262,6 +282,26 @@ public final class TensorBatch implements AutoCloseable {
     /** The kept columns' vectors, in order; empty when none are kept. */
     public List<FieldVector> kept() {
         return kept == null ? List.of() : kept.vectors();
+    }
+
+    public TensorKernel kernel() {
+        return kernel;
+    }
+
+    /** Output elements per row. */
+    public long rowElements() {
+        return rowElements;
+    }
+
+    /** The tensor column's buffers: the list's validity, then its values' validity and data (offsets for strings). */
+    public List<ArrowBuf> tensorBuffers() {
+        FieldVector tensor = root.getVector(TENSOR_COLUMN);
+        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
+                : (FixedSizeListVector) tensor;
+        return values instanceof VarCharVector strings
+                ? List.of(list.getValidityBuffer(), strings.getValidityBuffer(), strings.getOffsetBuffer(),
+                        strings.getDataBuffer())
+                : List.of(list.getValidityBuffer(), values.getValidityBuffer(), values.getDataBuffer());
     }
 
     public int rowsPerBatch() {

@@ -75,8 +75,9 @@ class TensorBatchTest {
         List<String> seen = new ArrayList<>();
         // 1 byte per batch: one row each
         try (TensorBatch batch = TensorBatch.allocate(kernel, Shape.of(4), new Partition(1, 2, 5, 4), 1)) {
-            int batches = batch.writeAll(rows -> {
+            int batches = batch.writeAll((firstRow, rows) -> {
                 VarCharVector strings = (VarCharVector) batch.values();
+                assertThat(firstRow).isEqualTo(batch.index().get(0));
                 seen.add(batch.index().get(0) + ":" + rows + ":" + strings.getValueCount() + ":"
                         + new String(strings.get(3), java.nio.charset.StandardCharsets.UTF_8));
             });

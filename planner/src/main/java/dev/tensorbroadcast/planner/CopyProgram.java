@@ -125,6 +125,41 @@ public final class CopyProgram implements Serializable {
         return source;
     }
 
+    /**
+     * Whether output elements {@code [first, first + length)} and {@code [second, second + length)} are copies of the
+     * same source elements in the same order, as the program proves it: every level that moves through the source
+     * (a stride other than 0) has the same index at both starts and steps at the same offsets in both ranges, so
+     * the two ranges hold equal values whatever the source holds. False means not proven, not different.
+     */
+    public boolean sameSource(long first, long second, long length) {
+        if (length < 0 || first < 0 || second < 0 || first > elements - length || second > elements - length) {
+            throw new IndexOutOfBoundsException("ranges of " + length + " at " + first + " and " + second
+                    + " outside [0, " + elements + ")");
+        }
+        if (length == 0 || first == second) {
+            return true;
+        }
+        long distance = Math.abs(second - first);
+        for (int level = 0; level < counts.length; level++) {
+            if (strides[level] == 0) {
+                continue;
+            }
+            long block = blocks[level];
+            if (first / block % counts[level] != second / block % counts[level]) {
+                return false;
+            }
+            if (distance % block != 0 && (stepsWithin(first, length, block) || stepsWithin(second, length, block))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a level of this block size moves to its next index inside {@code [start, start + length)}. */
+    private static boolean stepsWithin(long start, long length, long block) {
+        return start % block + length > block;
+    }
+
     /** Emits the operations that fill output elements {@code [start, end)}; target offsets are relative to start. */
     public void run(long start, long end, CopySink sink) {
         run(start, end, 0, sink);

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,6 +130,67 @@ class CopyProgramProperties {
             assertThat(sink.operations()).as("range [%d, %d)", range[0], range[1])
                     .isLessThanOrEqualTo(2 * contiguousRuns(broadcast.reference(range[0], range[1])));
         }
+    }
+
+    @Property(tries = 1000)
+    void sameSourceIsOnlyEverSaidOfRangesThatReadTheSameElements(@ForAll("broadcasts") Case broadcast,
+            @ForAll Random random) {
+        CopyProgram program = broadcast.program();
+        long elements = program.elements();
+        int proven = 0;
+        for (int k = 0; k < 40 && elements > 0; k++) {
+            long length = 1 + random.nextLong(elements);
+            long first = random.nextLong(elements - length + 1);
+            // half the time a shift by a multiple of an output stride, where equal ranges are likeliest
+            long[] strides = broadcast.output().strides();
+            long second = strides.length > 0 && random.nextBoolean()
+                    ? first + strides[random.nextInt(strides.length)] * random.nextInt(3)
+                    : random.nextLong(elements - length + 1);
+            if (second > elements - length) {
+                continue;
+            }
+            boolean same = program.sameSource(first, second, length);
+            boolean reallySame = Arrays.equals(broadcast.reference(first, first + length),
+                    broadcast.reference(second, second + length));
+            if (same) {
+                proven++;
+                assertThat(reallySame).as("%s: [%d, +%d) and [%d, +%d)", broadcast, first, length, second, length)
+                        .isTrue();
+            }
+            Statistics.label("proven when equal").collect(reallySame && first != second ? same : null);
+        }
+        Statistics.label("some distinct ranges proven").collect(proven > 0);
+    }
+
+    @Example
+    void sameSourceFindsEveryRepeatOfALeadingBroadcast() {
+        CopyProgram program = rightAligned(Shape.of(1, 4), Shape.of(100, 4));
+        // whole rows anywhere, and equal offsets inside rows, read the same elements
+        assertThat(program.sameSource(0, 40, 36)).isTrue();
+        assertThat(program.sameSource(6, 390, 10)).isTrue();
+        assertThat(program.sameSource(0, 1, 4)).isFalse();
+        assertThat(program.sameSource(7, 7, 393)).isTrue();
+    }
+
+    @Example
+    void sameSourceInsideOneOuterIndexOfAMiddleBroadcast() {
+        // [3,1,2] -> [3,5,2]: every row of 2 repeats 5 times inside its outer index, and only there
+        CopyProgram program = rightAligned(Shape.of(3, 1, 2), Shape.of(3, 5, 2));
+        assertThat(program.sameSource(0, 4, 6)).isTrue();
+        assertThat(program.sameSource(10, 14, 4)).isTrue();
+        assertThat(program.sameSource(0, 4, 8)).as("the second range runs into outer index 1").isFalse();
+        assertThat(program.sameSource(2, 12, 2)).as("outer indexes 0 and 1 read other elements").isFalse();
+        assertThat(program.sameSource(1, 3, 2)).as("both start inside a row, at the same offset").isTrue();
+        assertThat(program.sameSource(0, 0, 0)).isTrue();
+        assertThatThrownBy(() -> program.sameSource(0, 25, 6)).isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("ranges of 6 at 0 and 25 outside [0, 30)");
+    }
+
+    @Example
+    void sameSourceNeverProvesAnInnerBroadcastsRowsEqual() {
+        CopyProgram program = rightAligned(Shape.of(8, 1), Shape.of(8, 16));
+        assertThat(program.sameSource(0, 16, 16)).isFalse();
+        assertThat(program.sameSource(0, 3, 5)).as("inside one row every element is the same one").isTrue();
     }
 
     static CheckingSink checkRun(Case broadcast, CopyProgram program, long start, long end) {

@@ -77,13 +77,17 @@ public final class ParquetTensorFileWriter {
         requireNonNull(file, "file is null");
         int batches;
         long bytes;
+        ParquetTensorWriter writer;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept)) {
-            ParquetTensorWriter writer = ParquetTensorWriter.create(file,
+            writer = ParquetTensorWriter.create(file,
                     new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape),
                     kept.map(KeptOutput::columns).orElse(List.of()), options);
+            writer.reuseRepeats(kernel.program(), batch.rowElements(), batchBytes);
+            batch.repeatWith(writer);
             try {
                 try (writer) {
-                    batches = batch.writeAll(rows -> writer.write(rows, batch.index(), batch.values(), batch.kept()));
+                    batches = batch.writeAll((firstRow, rows) -> writer.write(firstRow, rows, batch.index(),
+                            batch.values(), batch.kept()));
                 }
             } catch (Throwable e) {
                 discard.accept(e);
@@ -91,6 +95,6 @@ public final class ParquetTensorFileWriter {
             }
             bytes = writer.bytesWritten();
         }
-        return new ArrowWriteResult(partition.rowCount(), bytes, batches);
+        return new ArrowWriteResult(partition.rowCount(), bytes, batches, writer.reusedPages());
     }
 }

@@ -3,8 +3,11 @@ package dev.tensorbroadcast.arrowio.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.Bits;
+import dev.tensorbroadcast.arrowio.RepeatedRows;
+import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -23,6 +26,7 @@ import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompress
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.codec.ZstandardCodec;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -31,7 +35,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * encoded as runs per row, values PLAIN (in place where the layouts agree). No per-value writer calls, no objects
  * per element. Each {@link #write} call becomes one row group, so memory is bounded by the caller's batch.
  */
-public final class ParquetTensorWriter implements Closeable {
+public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats {
     /** Definition levels of a value: 2 present, 1 null; 0 marks an empty row (a tensor with no elements). */
     private static final int PRESENT = 2;
     private static final int NULL = 1;
@@ -55,6 +59,13 @@ public final class ParquetTensorWriter implements Closeable {
     /** Whether the values go BYTE_STREAM_SPLIT: asked for, and floats or doubles. */
     private final boolean splitStreams;
     private final int valueWidth;
+    /** Compressed tensor pages of earlier rows, reused for rows of the same values; null when not asked for. */
+    private RepeatedRows<CompressedPage> pages;
+    private long reusedPages;
+
+    /** A tensor column page as written: the page header's counts and encoding, and the compressed body. */
+    private record CompressedPage(int valueCount, int rowCount, int uncompressedBytes, byte[] body,
+            Encoding encoding) {}
 
     private ParquetTensorWriter(OutputFile file, TensorColumn column, List<KeptColumn> kept,
             ParquetWriteOptions options) throws IOException {
@@ -110,6 +121,15 @@ public final class ParquetTensorWriter implements Closeable {
     /** Writes {@code rowCount} rows as above, with the kept columns' first {@code rowCount} entries. */
     public void write(int rowCount, BigIntVector index, FieldVector values, List<FieldVector> kept)
             throws IOException {
+        write(-1, rowCount, index, values, kept);
+    }
+
+    /**
+     * Writes {@code rowCount} rows as above, rows {@code firstRow} on of the output (which {@link #reuseRepeats}
+     * needs to find repeated pages; -1 when unknown).
+     */
+    public void write(long firstRow, int rowCount, BigIntVector index, FieldVector values, List<FieldVector> kept)
+            throws IOException {
         requireNonNull(index, "index is null");
         if (kept.size() != schema.kept().size()) {
             throw new IllegalArgumentException("Cannot write " + kept.size() + " kept columns: the file has "
@@ -128,12 +148,46 @@ public final class ParquetTensorWriter implements Closeable {
         }
         writer.startBlock(rowCount);
         writeIndex(rowCount, index.getDataBuffer());
-        writeValues(rowCount, values);
+        writeValues(firstRow, rowCount, values);
         for (int i = 0; i < kept.size(); i++) {
             writeKept(i, rowCount, kept.get(i));
         }
         writer.endBlock();
         rows += rowCount;
+    }
+
+    /**
+     * Reuses a tensor page's compressed bytes for every later page of rows that {@code program} proves hold the same
+     * values ({@link RepeatedRows}), keeping at most {@code maxBytes} of compressed pages; rows have
+     * {@code rowElements} elements of its output. Only with a codec and {@link ParquetWriteOptions#reuseRepeats};
+     * the file is byte for byte the same either way.
+     */
+    public void reuseRepeats(CopyProgram program, long rowElements, long maxBytes) {
+        if (options.codec() == CompressionCodecName.UNCOMPRESSED || !options.reuseRepeats()) {
+            return;
+        }
+        pages = RepeatedRows.of(program, rowElements, 64, maxBytes, page -> {});
+    }
+
+    /** How many tensor pages took their compressed bytes from an earlier page. */
+    public long reusedPages() {
+        return reusedPages;
+    }
+
+    /** True when every page of these rows is one this writer has compressed already (for values without nulls). */
+    @Override
+    public boolean before(long firstRow, int rows) {
+        DType dtype = valueDtype();
+        if (pages == null || dtype == DType.STRING || rowElements == 0) {
+            return false;
+        }
+        int rowsPerPage = rowsPerPage(rows, rowElements * PlainValues.sizingBits(dtype, null));
+        for (int done = 0; done < rows; done += rowsPerPage) {
+            if (pages.find(firstRow + done, Math.min(rowsPerPage, rows - done), 0).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public long rows() {
@@ -159,46 +213,76 @@ public final class ParquetTensorWriter implements Closeable {
         writer.endColumn();
     }
 
-    private void writeValues(int rowCount, FieldVector values) throws IOException {
+    private int rowsPerPage(int rowCount, long rowBits) {
+        long pageBits = Math.min(options.pageBytes(), Long.MAX_VALUE / 8) * 8;
+        return (int) Math.max(1, Math.min(rowCount, pageBits / Math.max(1, rowBits)));
+    }
+
+    private void writeValues(long firstRow, int rowCount, FieldVector values) throws IOException {
         ColumnDescriptor descriptor = schema.valuesDescriptor();
         long levels = rowElements == 0 ? rowCount : rowCount * rowElements;
         writer.startColumn(descriptor, levels, options.codec());
-        long rowBits = Math.max(1, rowElements * PlainValues.sizingBits(valueDtype(), values));
-        long pageBits = Math.min(options.pageBytes(), Long.MAX_VALUE / 8) * 8;
-        int rowsPerPage = (int) Math.max(1, Math.min(rowCount, pageBits / rowBits));
+        int rowsPerPage = rowsPerPage(rowCount, rowElements * PlainValues.sizingBits(valueDtype(), values));
         boolean nulls = values.getNullCount() > 0;
+        boolean repeats = pages != null && firstRow >= 0;
         for (int done = 0; done < rowCount; done += rowsPerPage) {
             int count = Math.min(rowsPerPage, rowCount - done);
-            long from = done * rowElements;
-            long to = from + count * rowElements;
-            repetition.reset();
-            definition.reset();
-            if (rowElements == 0) {
-                repetition.add(0, count);
-                definition.add(0, count);
+            CompressedPage page = repeats ? pages.find(firstRow + done, count, nulls ? 1 : 0).orElse(null) : null;
+            if (page == null) {
+                page = encodePage(descriptor, values, nulls, done, count, repeats);
+                if (repeats) {
+                    pages.add(firstRow + done, count, nulls ? 1 : 0, page, page.body().length);
+                }
             } else {
-                for (int row = 0; row < count; row++) {
-                    repetition.add(0, 1);
-                    repetition.add(1, rowElements - 1);
-                }
-                if (nulls) {
-                    addValidityRuns(values.getValidityBuffer(), from, to);
-                } else {
-                    definition.add(PRESENT, to - from);
-                }
+                reusedPages++;
+                writer.writeDataPage(page.valueCount(), page.uncompressedBytes(), BytesInput.from(page.body()),
+                        Statistics.createStats(descriptor.getPrimitiveType()), page.rowCount(), Encoding.RLE,
+                        Encoding.RLE, page.encoding());
             }
-            // the level and value buffers are reused: each page is written out before the next is encoded
-            BytesInput encoded = plain.encode(values, nulls, from, to);
-            if (splitStreams) {
-                encoded = split.split(encoded, valueWidth);
-            }
-            BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
-                    encoded);
-            writePage(descriptor, Math.toIntExact(repetition.levels()), count, body,
-                    Statistics.createStats(descriptor.getPrimitiveType()),
-                    splitStreams ? Encoding.BYTE_STREAM_SPLIT : Encoding.PLAIN);
         }
         writer.endColumn();
+    }
+
+    /**
+     * Encodes, compresses and writes the page of {@code count} rows from row {@code done} of the batch; returns it
+     * with its compressed bytes copied when {@code keep} (the compressor reuses its output buffer), else null.
+     */
+    private CompressedPage encodePage(ColumnDescriptor descriptor, FieldVector values, boolean nulls, int done,
+            int count, boolean keep) throws IOException {
+        long from = done * rowElements;
+        long to = from + count * rowElements;
+        repetition.reset();
+        definition.reset();
+        if (rowElements == 0) {
+            repetition.add(0, count);
+            definition.add(0, count);
+        } else {
+            for (int row = 0; row < count; row++) {
+                repetition.add(0, 1);
+                repetition.add(1, rowElements - 1);
+            }
+            if (nulls) {
+                addValidityRuns(values.getValidityBuffer(), from, to);
+            } else {
+                definition.add(PRESENT, to - from);
+            }
+        }
+        // the level and value buffers are reused: each page is written out before the next is encoded
+        BytesInput encoded = plain.encode(values, nulls, from, to);
+        if (splitStreams) {
+            encoded = split.split(encoded, valueWidth);
+        }
+        BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
+                encoded);
+        int valueCount = Math.toIntExact(repetition.levels());
+        Encoding encoding = splitStreams ? Encoding.BYTE_STREAM_SPLIT : Encoding.PLAIN;
+        int uncompressed = Math.toIntExact(body.size());
+        BytesInput compressed = compressor.compress(body);
+        byte[] kept = keep ? compressed.toByteArray() : null;
+        writer.writeDataPage(valueCount, uncompressed, kept != null ? BytesInput.from(kept) : compressed,
+                Statistics.createStats(descriptor.getPrimitiveType()), count, Encoding.RLE, Encoding.RLE,
+                encoding);
+        return kept == null ? null : new CompressedPage(valueCount, count, uncompressed, kept, encoding);
     }
 
     private void writeKept(int column, int rowCount, FieldVector vector) throws IOException {
@@ -242,15 +326,10 @@ public final class ParquetTensorWriter implements Closeable {
 
     private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
             Statistics<?> statistics) throws IOException {
-        writePage(descriptor, valueCount, rowCount, body, statistics, Encoding.PLAIN);
-    }
-
-    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
-            Statistics<?> statistics, Encoding values) throws IOException {
         long uncompressed = body.size();
         BytesInput compressed = compressor.compress(body);
         writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed, statistics, rowCount,
-                Encoding.RLE, Encoding.RLE, values);
+                Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
     }
 
     /**

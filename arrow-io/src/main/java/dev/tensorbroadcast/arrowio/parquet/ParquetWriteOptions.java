@@ -9,12 +9,14 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * rows, at least one).
  */
 public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel,
-        boolean byteStreamSplit) {
+        boolean byteStreamSplit, boolean reuseRepeats) {
     public static final long DEFAULT_PAGE_BYTES = 1L << 20;
 
     /**
      * @param compressionLevel the ZSTD level (1 to 22), or 0 for the codec's default (3); other codecs take none
      * @param byteStreamSplit whether float and double values are written BYTE_STREAM_SPLIT rather than PLAIN
+     * @param reuseRepeats whether a tensor page of the same values as an earlier one, as the copy program proves,
+     *     takes its compressed bytes instead of being compressed again (the file is the same either way)
      */
     public ParquetWriteOptions {
         requireNonNull(codec, "codec is null");
@@ -29,7 +31,7 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
-        this(codec, pageBytes, 0, false);
+        this(codec, pageBytes, 0, false, true);
     }
 
     public static ParquetWriteOptions defaults() {
@@ -37,16 +39,20 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions withCodec(CompressionCodecName codec) {
-        return new ParquetWriteOptions(codec, pageBytes, 0, byteStreamSplit);
+        return new ParquetWriteOptions(codec, pageBytes, 0, byteStreamSplit, reuseRepeats);
     }
 
     /** The same codec at {@code level} (ZSTD only; 0 is the codec's default). */
     public ParquetWriteOptions withCompressionLevel(int level) {
-        return new ParquetWriteOptions(codec, pageBytes, level, byteStreamSplit);
+        return new ParquetWriteOptions(codec, pageBytes, level, byteStreamSplit, reuseRepeats);
     }
 
     /** Float and double values in BYTE_STREAM_SPLIT (readers since parquet-format 2.8: pyarrow, Spark, DuckDB). */
     public ParquetWriteOptions withByteStreamSplit(boolean split) {
-        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, split);
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, split, reuseRepeats);
+    }
+
+    public ParquetWriteOptions withRepeatsReused(boolean reuse) {
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, byteStreamSplit, reuse);
     }
 }
