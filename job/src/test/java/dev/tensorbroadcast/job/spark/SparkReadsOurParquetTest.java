@@ -85,6 +85,67 @@ class SparkReadsOurParquetTest {
         }
     }
 
+    /**
+     * The {@code index} statistics prune: a filter on a few rows reads one row group of forty, as Spark's own input
+     * metrics count it. The file is ZSTD with repeated pages taken from the first (compress once), read unchanged.
+     */
+    @Test
+    void readsOnlyTheRowGroupsAnIndexFilterNeeds() throws Exception {
+        ByteBuffer bytes = ByteBuffer.allocate(64 * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 64; i++) {
+            bytes.putFloat(i * 4, i - 0.5f);
+        }
+        SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 64), bytes.array(), null);
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
+                .target(4000, 64).build().plan();
+        PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
+        // 100 rows of 64 floats and their index a row group: 40 of them
+        var result = ParquetTensorFileWriter.create().withBatchBytes(100 * (8 + 64 * 4 + 8))
+                .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD))
+                .write(TensorKernel.of(source, plan.copyProgram(0)), partitions.rowShape(), partitions.partition(0),
+                        FileSystem.getLocal(new Configuration(false)),
+                        new org.apache.hadoop.fs.Path(dir.resolve("pruned").resolve("part-0.parquet").toUri()));
+        assertThat(result.batches()).isEqualTo(40);
+        assertThat(result.reused()).as("pages taken from the first").isEqualTo(39);
+
+        Dataset<Row> rows = spark.read().parquet(dir.resolve("pruned").toString());
+        long[] few = recordsRead(() -> assertThat(rows.where("index between 1234 and 1240").collectAsList())
+                .hasSize(7));
+        long[] all = recordsRead(() -> assertThat(rows.collectAsList()).hasSize(4000));
+        assertThat(few[0]).as("records read with the filter").isBetween(7L, 100L);
+        assertThat(all[0]).as("records read without").isEqualTo(4000);
+
+        Row row = rows.where("index = 3999").collectAsList().get(0);
+        assertThat(row.<Float>getList(1)).hasSize(64).startsWith(-0.5f, 0.5f).endsWith(62.5f);
+    }
+
+    /**
+     * The records and bytes Spark's tasks read while {@code query} ran (bytes count footers read twice, so on a
+     * small compressed file they say little).
+     */
+    private static long[] recordsRead(Runnable query) throws Exception {
+        long[] read = new long[2];
+        org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd taskEnd) {
+                synchronized (read) {
+                    read[0] += taskEnd.taskMetrics().inputMetrics().recordsRead();
+                    read[1] += taskEnd.taskMetrics().inputMetrics().bytesRead();
+                }
+            }
+        };
+        spark.sparkContext().addSparkListener(listener);
+        try {
+            query.run();
+            spark.sparkContext().listenerBus().waitUntilEmpty();
+        } finally {
+            spark.sparkContext().removeSparkListener(listener);
+        }
+        synchronized (read) {
+            return read.clone();
+        }
+    }
+
     @Test
     void readsInt8AndStringsWithNulls() throws Exception {
         Shape input = Shape.of(3, 1);
