@@ -79,15 +79,10 @@ public final class PreparedBroadcast {
         if (broadcast.rowShape().isPresent() && loaded.stream().allMatch(source -> source.dataset() == null)) {
             throw SourceLoader.rowShapeOnNpy(broadcast.rowShape().get(), broadcast.sources().get(0).name());
         }
-        BroadcastRequest.Builder request = BroadcastRequest.builder(broadcast.dialect());
+        BroadcastRequest.Builder request = broadcast.arguments().request();
         for (LoadedSource source : loaded) {
             request.input(source.shape(), source.dtype());
         }
-        broadcast.shape().ifPresent(request::target);
-        broadcast.mode().ifPresent(request::mode);
-        broadcast.axesMapping().ifPresent(request::axesMapping);
-        broadcast.broadcastAxes().ifPresent(request::broadcastAxes);
-        broadcast.axis().ifPresent(request::axis);
         BroadcastPlan plan = request.build().plan();
         KeptColumnsChoice.requireDataset(broadcast.keep(), loaded, broadcast.sources().get(0).name());
         List<PartitionPlan> partitions = new ArrayList<>();
@@ -114,7 +109,7 @@ public final class PreparedBroadcast {
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
-        if (broadcast.byteStreamSplit()) {
+        if (broadcast.files().byteStreamSplit()) {
             requireSplittable(broadcast, loaded.get(0).dtype());
         }
         OutputDirectory output = broadcast.output()
@@ -149,9 +144,9 @@ public final class PreparedBroadcast {
 
     /** BYTE_STREAM_SPLIT is a Parquet encoding of float values. */
     private static void requireSplittable(TensorBroadcast broadcast, DType dtype) {
-        if (broadcast.format() != OutputFormat.PARQUET) {
+        if (broadcast.files().format() != OutputFormat.PARQUET) {
             throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format "
-                    + broadcast.format().formatName() + ": it is a Parquet encoding; add --format parquet");
+                    + broadcast.files().format().formatName() + ": it is a Parquet encoding; add --format parquet");
         }
         if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
                 && dtype != DType.COMPLEX128) {
@@ -297,7 +292,7 @@ public final class PreparedBroadcast {
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
-        return description(input, broadcast.format().formatName());
+        return description(input, broadcast.files().format().formatName());
     }
 
     private String description(int input, String format) {
@@ -321,8 +316,7 @@ public final class PreparedBroadcast {
             inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(),
                     ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
         }
-        return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.format(),
-                broadcast.compression(), broadcast.compressionLevel(), broadcast.rowGroupBytes(),
-                broadcast.byteStreamSplit(), kept.get(input), directory, description(input), request, inputs);
+        return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.files(),
+                kept.get(input), directory, description(input), request, inputs);
     }
 }

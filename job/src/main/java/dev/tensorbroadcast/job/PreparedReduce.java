@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.FileOptions;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.JobSource;
 import dev.tensorbroadcast.job.spark.Gradient;
@@ -71,15 +72,10 @@ public final class PreparedReduce {
         Gradient gradient = reduce.gradientTensor().<Gradient>map(Gradient.InMemory::new).orElseGet(() ->
                 new SourceLoader(conf, SourceLimits.defaults(), arrow, reduce.rowShape())
                         .gradient(reduce.gradientLocation().orElseThrow(), reduce.shipThreshold()));
-        BroadcastRequest.Builder request = BroadcastRequest.builder(reduce.dialect());
+        BroadcastRequest.Builder request = reduce.arguments().request();
         for (Shape input : reduce.inputShapes()) {
             request.input(input, gradient.dtype());
         }
-        reduce.shape().ifPresent(request::target);
-        reduce.mode().ifPresent(request::mode);
-        reduce.axesMapping().ifPresent(request::axesMapping);
-        reduce.broadcastAxes().ifPresent(request::broadcastAxes);
-        reduce.axis().ifPresent(request::axis);
         BroadcastPlan plan = request.build().plan();
         if (!gradient.shape().equals(plan.output())) {
             throw new IncompatibleShapesException("Cannot reduce a gradient of shape " + gradient.shape() + " ["
@@ -253,8 +249,9 @@ public final class PreparedReduce {
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
-        DatasetJob.of(source, identity, partitions, reduce.format().datasetFormat(), reduce.compression(), 0,
-                TensorBroadcast.DEFAULT_ROW_GROUP_BYTES, false, java.util.Optional.empty(), target,
+        FileOptions files = FileOptions.defaults().withFormat(reduce.format().datasetFormat())
+                .withCompression(reduce.compression());
+        DatasetJob.of(source, identity, partitions, files, java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }
 

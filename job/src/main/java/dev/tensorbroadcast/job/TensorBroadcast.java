@@ -2,7 +2,6 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
@@ -10,6 +9,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.spark.FileOptions;
 import dev.tensorbroadcast.job.spark.OutputCompression;
 import dev.tensorbroadcast.job.spark.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
@@ -22,7 +22,6 @@ import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -59,23 +58,12 @@ public final class TensorBroadcast {
     public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
     /** Bytes of values per Parquet row group or Arrow record batch, unless set. */
-    public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
-    static final long MIN_ROW_GROUP_BYTES = 1L << 20;
-    static final long MAX_ROW_GROUP_BYTES = 1L << 30;
+    public static final long DEFAULT_ROW_GROUP_BYTES = FileOptions.DEFAULT_ROW_GROUP_BYTES;
 
     private final List<Source> sources;
-    private final Dialect dialect;
-    private final TargetShape shape;
-    private final BroadcastMode mode;
-    private final List<Long> axesMapping;
-    private final List<Long> broadcastAxes;
-    private final Long axis;
+    private final DialectArguments arguments;
     private final String output;
-    private final OutputFormat format;
-    private final OutputCompression compression;
-    private final int compressionLevel;
-    private final long rowGroupBytes;
-    private final boolean byteStreamSplit;
+    private final FileOptions files;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
@@ -89,18 +77,9 @@ public final class TensorBroadcast {
 
     private TensorBroadcast(Builder builder) {
         this.sources = List.copyOf(builder.sources);
-        this.dialect = builder.dialect;
-        this.shape = builder.shape;
-        this.mode = builder.mode;
-        this.axesMapping = builder.axesMapping;
-        this.broadcastAxes = builder.broadcastAxes;
-        this.axis = builder.axis;
+        this.arguments = builder.arguments;
         this.output = builder.output;
-        this.format = builder.format;
-        this.compression = builder.compression;
-        this.compressionLevel = builder.compressionLevel;
-        this.rowGroupBytes = builder.rowGroupBytes;
-        this.byteStreamSplit = builder.byteStreamSplit;
+        this.files = builder.files;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
@@ -181,54 +160,21 @@ public final class TensorBroadcast {
     }
 
     Dialect dialect() {
-        return dialect;
+        return arguments.dialect();
     }
 
-    Optional<TargetShape> shape() {
-        return Optional.ofNullable(shape);
-    }
-
-    Optional<BroadcastMode> mode() {
-        return Optional.ofNullable(mode);
-    }
-
-    Optional<List<Long>> axesMapping() {
-        return Optional.ofNullable(axesMapping);
-    }
-
-    Optional<List<Long>> broadcastAxes() {
-        return Optional.ofNullable(broadcastAxes);
-    }
-
-    OptionalLong axis() {
-        return axis == null ? OptionalLong.empty() : OptionalLong.of(axis);
+    /** The dialect and the request's arguments besides the inputs. */
+    DialectArguments arguments() {
+        return arguments;
     }
 
     Optional<String> output() {
         return Optional.ofNullable(output);
     }
 
-    OutputFormat format() {
-        return format;
-    }
-
-    OutputCompression compression() {
-        return compression;
-    }
-
-    /** The zstd level, or 0 for the codec's default. */
-    int compressionLevel() {
-        return compressionLevel;
-    }
-
-    /** Bytes of values per Parquet row group and Arrow record batch. */
-    long rowGroupBytes() {
-        return rowGroupBytes;
-    }
-
-    /** Whether Parquet float values are written BYTE_STREAM_SPLIT. */
-    boolean byteStreamSplit() {
-        return byteStreamSplit;
+    /** How the files are written: format, codec and level, row-group size, encoding. */
+    FileOptions files() {
+        return files;
     }
 
     Optional<Long> partitionBytes() {
@@ -281,18 +227,9 @@ public final class TensorBroadcast {
 
     public static final class Builder {
         private final List<Source> sources = new ArrayList<>();
-        private Dialect dialect;
-        private TargetShape shape;
-        private BroadcastMode mode;
-        private List<Long> axesMapping;
-        private List<Long> broadcastAxes;
-        private Long axis;
+        private DialectArguments arguments = DialectArguments.NONE;
         private String output;
-        private OutputFormat format = OutputFormat.ARROW;
-        private OutputCompression compression = OutputCompression.NONE;
-        private int compressionLevel;
-        private long rowGroupBytes = DEFAULT_ROW_GROUP_BYTES;
-        private boolean byteStreamSplit;
+        private FileOptions files = FileOptions.defaults();
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -327,12 +264,12 @@ public final class TensorBroadcast {
         }
 
         public Builder dialect(Dialect dialect) {
-            this.dialect = requireNonNull(dialect, "dialect is null");
+            arguments = arguments.withDialect(dialect);
             return this;
         }
 
         public Builder shape(TargetShape shape) {
-            this.shape = requireNonNull(shape, "shape is null");
+            arguments = arguments.withShape(shape);
             return this;
         }
 
@@ -341,22 +278,22 @@ public final class TensorBroadcast {
         }
 
         public Builder mode(BroadcastMode mode) {
-            this.mode = requireNonNull(mode, "mode is null");
+            arguments = arguments.withMode(mode);
             return this;
         }
 
         public Builder axesMapping(List<Long> axes) {
-            this.axesMapping = List.copyOf(axes);
+            arguments = arguments.withAxesMapping(axes);
             return this;
         }
 
         public Builder broadcastAxes(List<Long> axes) {
-            this.broadcastAxes = List.copyOf(axes);
+            arguments = arguments.withBroadcastAxes(axes);
             return this;
         }
 
         public Builder axis(long axis) {
-            this.axis = axis;
+            arguments = arguments.withAxis(axis);
             return this;
         }
 
@@ -367,49 +304,31 @@ public final class TensorBroadcast {
         }
 
         public Builder format(OutputFormat format) {
-            this.format = requireNonNull(format, "format is null");
+            files = files.withFormat(format);
             return this;
         }
 
-        /**
-         * The level of a zstd output, 1 (fastest) to 22 (smallest); 0, the default, is zstd's own default (3). Set
-         * it after {@link #compression}, which it must be zstd for.
-         */
-        public Builder compressionLevel(int level) {
-            if (level != 0 && (compression != OutputCompression.ZSTD || level < 1 || level > 22)) {
-                throw new InvalidRequestException("Cannot use compression '" + compression + ":" + level + "': "
-                        + (compression == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 (smallest)"
-                        : compression + " takes no level") + "; expected none, lz4, zstd or zstd:1 to zstd:22");
-            }
-            this.compressionLevel = level;
-            return this;
-        }
-
-        /**
-         * Bytes of values per Parquet row group and per Arrow record batch (at least one row each), 1 MiB to 1 GiB;
-         * a task holds one group's buffers.
-         */
-        public Builder rowGroupBytes(long bytes) {
-            if (bytes < MIN_ROW_GROUP_BYTES || bytes > MAX_ROW_GROUP_BYTES) {
-                throw new InvalidRequestException("Cannot use row group size " + bytes + " bytes: expected 1m to 1g"
-                        + " (each task holds one group's buffers; the default is 32m)");
-            }
-            this.rowGroupBytes = bytes;
-            return this;
-        }
-
-        /**
-         * Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN: the same values, bytes of like
-         * significance together, which codecs compress better. Parquet output of float data only.
-         */
-        public Builder byteStreamSplit(boolean split) {
-            this.byteStreamSplit = split;
-            return this;
-        }
-
+        /** The codec, at its default level. */
         public Builder compression(OutputCompression compression) {
-            this.compressionLevel = 0;
-            this.compression = requireNonNull(compression, "compression is null");
+            files = files.withCompression(compression);
+            return this;
+        }
+
+        /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
+        public Builder compressionLevel(int level) {
+            files = files.withCompressionLevel(level);
+            return this;
+        }
+
+        /** Bytes of values per Parquet row group and Arrow record batch, 1 MiB to 1 GiB (at least one row each). */
+        public Builder rowGroupBytes(long bytes) {
+            files = files.withRowGroupBytes(bytes);
+            return this;
+        }
+
+        /** Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN (Parquet output of floats). */
+        public Builder byteStreamSplit(boolean split) {
+            files = files.withByteStreamSplit(split);
             return this;
         }
 
@@ -493,7 +412,7 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot build a broadcast without a source: give an input file or"
                         + " a tensor");
             }
-            if (dialect == null) {
+            if (!arguments.hasDialect()) {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
                         + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }

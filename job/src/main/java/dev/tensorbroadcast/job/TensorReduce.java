@@ -72,13 +72,8 @@ public final class TensorReduce {
     private final SourceTensor gradientTensor;
     private final String column;
     private final Shape rowShape;
-    private final Dialect dialect;
+    private final DialectArguments arguments;
     private final List<Shape> inputShapes;
-    private final TargetShape shape;
-    private final BroadcastMode mode;
-    private final List<Long> axesMapping;
-    private final List<Long> broadcastAxes;
-    private final Long axis;
     private final Integer inputIndex;
     private final String output;
     private final Format format;
@@ -96,13 +91,11 @@ public final class TensorReduce {
         this.gradientTensor = builder.gradientTensor;
         this.column = builder.column;
         this.rowShape = builder.rowShape;
-        this.dialect = requireNonNull(builder.dialect, "dialect is null");
+        if (!builder.arguments.hasDialect()) {
+            throw new NullPointerException("dialect is null");
+        }
+        this.arguments = builder.arguments;
         this.inputShapes = List.copyOf(builder.inputShapes);
-        this.shape = builder.shape;
-        this.mode = builder.mode;
-        this.axesMapping = builder.axesMapping;
-        this.broadcastAxes = builder.broadcastAxes;
-        this.axis = builder.axis;
         this.inputIndex = builder.inputIndex;
         this.output = requireNonNull(builder.output, "output is null");
         this.format = builder.format != null ? builder.format
@@ -149,31 +142,16 @@ public final class TensorReduce {
     }
 
     public Dialect dialect() {
-        return dialect;
+        return arguments.dialect();
+    }
+
+    /** The dialect and the forward request's arguments besides the inputs. */
+    DialectArguments arguments() {
+        return arguments;
     }
 
     List<Shape> inputShapes() {
         return inputShapes;
-    }
-
-    Optional<TargetShape> shape() {
-        return Optional.ofNullable(shape);
-    }
-
-    Optional<BroadcastMode> mode() {
-        return Optional.ofNullable(mode);
-    }
-
-    Optional<List<Long>> axesMapping() {
-        return Optional.ofNullable(axesMapping);
-    }
-
-    Optional<List<Long>> broadcastAxes() {
-        return Optional.ofNullable(broadcastAxes);
-    }
-
-    OptionalLong axis() {
-        return axis == null ? OptionalLong.empty() : OptionalLong.of(axis);
     }
 
     OptionalInt inputIndex() {
@@ -213,13 +191,8 @@ public final class TensorReduce {
         private SourceTensor gradientTensor;
         private String column;
         private Shape rowShape;
-        private Dialect dialect;
+        private DialectArguments arguments = DialectArguments.NONE;
         private final List<Shape> inputShapes = new ArrayList<>();
-        private TargetShape shape;
-        private BroadcastMode mode;
-        private List<Long> axesMapping;
-        private List<Long> broadcastAxes;
-        private Long axis;
         private Integer inputIndex;
         private String output;
         private Format format;
@@ -255,7 +228,7 @@ public final class TensorReduce {
         }
 
         public Builder dialect(Dialect dialect) {
-            this.dialect = requireNonNull(dialect, "dialect is null");
+            arguments = arguments.withDialect(dialect);
             return this;
         }
 
@@ -266,27 +239,27 @@ public final class TensorReduce {
         }
 
         public Builder shape(TargetShape shape) {
-            this.shape = requireNonNull(shape, "shape is null");
+            arguments = arguments.withShape(shape);
             return this;
         }
 
         public Builder mode(BroadcastMode mode) {
-            this.mode = requireNonNull(mode, "mode is null");
+            arguments = arguments.withMode(mode);
             return this;
         }
 
         public Builder axesMapping(List<Long> axes) {
-            this.axesMapping = List.copyOf(axes);
+            arguments = arguments.withAxesMapping(axes);
             return this;
         }
 
         public Builder broadcastAxes(List<Long> axes) {
-            this.broadcastAxes = List.copyOf(axes);
+            arguments = arguments.withBroadcastAxes(axes);
             return this;
         }
 
         public Builder axis(long axis) {
-            this.axis = axis;
+            arguments = arguments.withAxis(axis);
             return this;
         }
 

@@ -77,11 +77,11 @@ public final class DatasetJob {
 
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
-            PartitionPlan partitions, OutputFormat format, OutputCompression compression, int compressionLevel,
-            long batchBytes, boolean byteStreamSplit, Optional<KeptSpec> kept, Path output, String description,
+            PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept, Path output, String description,
             Map<String, String> request, List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, format, compression, compressionLevel,
-                batchBytes, byteStreamSplit, kept.orElse(null)), output, description, request, inputs);
+        return new DatasetJob(source, new DatasetSpec(partitions, program, files.format(), files.compression(),
+                files.compressionLevel(), files.rowGroupBytes(), files.byteStreamSplit(), kept.orElse(null)), output,
+                description, request, inputs);
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {
