@@ -6,7 +6,8 @@
 #   bench/fault-loop.sh [runs] [--size 3g] [--dir /tmp/tb-faults]
 #
 # Truthful means: a run that exited 0 left a dataset `verify --source` passes; an interrupted run exited with the
-# signal's code (130) and left either nothing, or a dataset that `verify` calls incomplete (exit 1) and that
+# signal's code (130), printed one line saying so (none when the signal came before the JVM ran our code), and left
+# either nothing, or a dataset that `verify` calls incomplete (exit 1) and that
 # `expand --overwrite` then replaces with one that passes; a refused writer exited 2 and touched nothing.
 set -euo pipefail
 
@@ -71,8 +72,9 @@ for ((run = 1; run <= runs; run++)); do
         [[ $again == 0 ]] && again=$(verify_code)
     fi
     verdict=FALSE
-    # the "writing ..." line, then one line saying it was interrupted, nothing else
-    if [[ $code_c == 130 && $lines -le 2 && $last == interrupted:* ]] && { [[ $v == - ]] || [[ $v == 1 && $again == 0 ]]; }; then
+    # the "writing ..." line, then one line saying it was interrupted, nothing else; or, when the signal came
+    # before the JVM ran our code, the JVM's own silent exit with the signal's code
+    if [[ $code_c == 130 ]] && { [[ $lines -le 2 && $last == interrupted:* ]] || [[ $lines == 0 ]]; } && { [[ $v == - ]] || [[ $v == 1 && $again == 0 ]]; }; then
         verdict=truthful; interrupt_ok=$((interrupt_ok + 1))
     elif [[ $code_c == 0 && $v == 0 ]]; then
         verdict="truthful (finished before the signal)"; interrupt_ok=$((interrupt_ok + 1))

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.Level;
@@ -48,6 +49,16 @@ final class Interruption {
             Configurator.setRootLevel(Level.OFF);
         } catch (RuntimeException | LinkageError e) {
             // without log4j there is nothing to quiet
+        }
+    }
+
+    /**
+     * Stops a command whose signal came before its job started: Spark's own shutdown hook, which fails a running
+     * job, may not have been there yet, and the job would otherwise run to its end in a JVM that is shutting down.
+     */
+    static void stopIfSignalled() {
+        if (signalled) {
+            throw new CancellationException("interrupted before the job started");
         }
     }
 

@@ -45,8 +45,7 @@ final class LineProgress implements JobProgress {
             return;
         }
         lastLine = now;
-        err.println(TerminalProgress.line(partitionsDone, partitions, bytesWritten, plannedBytes, now - start,
-                verb));
+        err.println(TerminalProgress.line(partitionsDone, partitions, plannedBytes, now - start, verb));
         err.flush();
     }
 

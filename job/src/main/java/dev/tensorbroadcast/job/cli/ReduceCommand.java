@@ -109,6 +109,7 @@ final class ReduceCommand implements Callable<Integer> {
         List<ReduceResult> results;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             announce(err, prepared, reduce);
+            Interruption.stopIfSignalled();
             results = prepared.run(session.spark(), JobProgress.NONE);
         }
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -102,6 +102,7 @@ final class SparkRun {
                 err.println(announcement(prepared, target, perInput));
                 err.flush();
             }
+            Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             manifests = perInput ? prepared.runAll(session.spark(), progress)
                     : List.of(prepared.run(session.spark(), progress));
@@ -138,6 +139,7 @@ final class SparkRun {
         JobProgress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+            Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {
                 results.add(prepared.discard(session.spark(), progress, i));
@@ -166,15 +168,21 @@ final class SparkRun {
                 partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }
 
-    /** The rate counts the tensor's bytes, not the files': a compressed file of repeated values is small. */
+    /**
+     * The rate counts the tensor's bytes, not the files': a compressed file of repeated values is small. With a codec
+     * the two sizes are told apart: bytes on disk, then the values they hold.
+     */
     private static String summary(Manifest manifest, Path directory, double seconds) {
         long tensorBytes = manifest.bytes();
-        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s, in %.1f s (%s/s)",
+        boolean compressed = !manifest.compression().equals("none");
+        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s%s, in %.1f s (%s/s%s)",
                 directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
                 ManifestShapes.shape(manifest.rowShape()).toList(),
                 manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
-                ByteSize.format(manifest.totalFileBytes()), seconds,
-                ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
+                ByteSize.format(manifest.totalFileBytes()),
+                compressed ? " " + manifest.compression() + " (" + ByteSize.format(tensorBytes) + " of values)" : "",
+                seconds, ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes),
+                compressed ? " of values" : "");
     }
 
     /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */

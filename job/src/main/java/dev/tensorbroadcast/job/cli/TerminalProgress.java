@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * One line on a terminal, rewritten in place as tasks finish: partitions done, bytes written, throughput and the
+ * One line on a terminal, rewritten in place as tasks finish: partitions done, bytes of values, throughput and the
  * time left. Quiet for the first second, so short jobs print nothing but their result.
  */
 final class TerminalProgress implements JobProgress {
@@ -48,8 +48,8 @@ final class TerminalProgress implements JobProgress {
         }
         lastDraw = now;
         drawn = true;
-        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, bytesWritten, plannedBytes, now - start,
-                verb) + "\u001b[K");
+        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, plannedBytes, now - start, verb)
+                + "\u001b[K");
         err.flush();
     }
 
@@ -62,14 +62,17 @@ final class TerminalProgress implements JobProgress {
         drawn = false;
     }
 
-    /** The progress of a job as one line; {@link LineProgress} prints the same line where no terminal is. */
-    static String line(long done, long partitions, long bytesWritten, long plannedBytes, long elapsedNanos,
-            String verb) {
+    /**
+     * The progress of a job as one line; {@link LineProgress} prints the same line where no terminal is. It counts
+     * bytes of values, as planned and as the result line's rate does: a compressed file's bytes on disk say nothing
+     * of how far the job is. Partitions hold equal shares of the values, so the finished ones give the count.
+     */
+    static String line(long done, long partitions, long plannedBytes, long elapsedNanos, String verb) {
         double seconds = elapsedNanos / 1e9;
-        long rate = seconds > 0 ? (long) (bytesWritten / seconds) : 0;
+        long values = partitions == 0 ? 0 : (long) ((double) plannedBytes * done / partitions);
+        long rate = seconds > 0 ? (long) (values / seconds) : 0;
         String eta = done == 0 ? "?" : Math.round(seconds * (partitions - done) / done) + " s";
-        return String.format(Locale.ROOT, "partitions %d/%d, %s %s (%s planned), %s/s, %s left", done,
-                partitions, ByteSize.format(bytesWritten), verb, ByteSize.format(plannedBytes), ByteSize.format(rate),
-                eta);
+        return String.format(Locale.ROOT, "partitions %d/%d, %s of %s of values %s, %s/s, %s left", done,
+                partitions, ByteSize.format(values), ByteSize.format(plannedBytes), verb, ByteSize.format(rate), eta);
     }
 }

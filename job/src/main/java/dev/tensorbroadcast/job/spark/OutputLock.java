@@ -23,19 +23,23 @@ public final class OutputLock implements AutoCloseable {
 
     private final FileSystem fileSystem;
     private final Path lock;
+    /** Whether the job made the output directory, which it then removes again if nothing came of the job. */
+    private final boolean created;
 
-    private OutputLock(FileSystem fileSystem, Path lock) {
+    private OutputLock(FileSystem fileSystem, Path lock, boolean created) {
         this.fileSystem = fileSystem;
         this.lock = lock;
+        this.created = created;
     }
 
     static OutputLock acquire(String location, FileSystem fileSystem, Path directory) {
         Path lock = new Path(directory, FILE_NAME);
         try {
+            boolean created = !fileSystem.exists(directory);
             fileSystem.mkdirs(directory);
             for (int attempt = 0; ; attempt++) {
                 if (create(fileSystem, lock)) {
-                    return new OutputLock(fileSystem, lock);
+                    return new OutputLock(fileSystem, lock, created);
                 }
                 Optional<String> owner = owner(fileSystem, lock);
                 if (attempt == 0 && owner.isPresent() && isGoneFromThisHost(owner.get())) {
@@ -113,12 +117,27 @@ public final class OutputLock implements AutoCloseable {
                 .map(Instant::toString).orElse("").equals(words[6]);
     }
 
+    /**
+     * Removes the lock, and the output directory if the job made it and it is empty: a failed or interrupted job
+     * leaves nothing where there was nothing (a non-recursive delete refuses a directory another job wrote into).
+     */
     @Override
     public void close() {
         try {
             fileSystem.delete(lock, false);
         } catch (IOException e) {
             // a lock left behind names a process that is gone: the next run takes it over
+            return;
+        }
+        if (created) {
+            try {
+                Path directory = lock.getParent();
+                if (fileSystem.listStatus(directory).length == 0) {
+                    fileSystem.delete(directory, false);
+                }
+            } catch (IOException e) {
+                // an empty directory is what --overwrite and every later run accept
+            }
         }
     }
 }

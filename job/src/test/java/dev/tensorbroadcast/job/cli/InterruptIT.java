@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,5 +53,27 @@ class InterruptIT {
         assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
         assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
                 .isEqualTo("file:" + output);
+    }
+
+    /**
+     * Ctrl-C while Spark starts, before the job: the run stops there, with the signal's code, and nothing exists
+     * where nothing was. Before, a signal in that window let the job run to its end and print that it wrote.
+     */
+    @Test
+    void aSignalBeforeTheJobStopsItBeforeAnythingIsWritten() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = dir.resolve("early");
+        Path log = dir.resolve("early.log");
+        Process cli = CliProcess.start(Map.of(), log, "expand", "--input", source.toString(), "--dialect", "numpy",
+                "--shape", "4096,1024", "--output", output.toString(), "--master", "local[2]");
+        Thread.sleep(1200);
+        new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
+
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        String printed = CliProcess.read(log);
+        assertThat(cli.exitValue()).as(printed).isEqualTo(130);
+        assertThat(printed).doesNotContain("wrote ").doesNotContain("internal error")
+                .doesNotContain("Exception in thread");
+        assertThat(output).as(printed).doesNotExist();
     }
 }

@@ -8,6 +8,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class LineProgressTest {
+    /** A compressed job writes few bytes; the line counts the values the finished partitions hold. */
+    @Test
+    void countsValuesNotTheBytesOfCompressedFiles() {
+        StringWriter text = new StringWriter();
+        AtomicLong now = new AtomicLong(0);
+        LineProgress progress = new LineProgress(new PrintWriter(text), now::get);
+        progress.started("job", 32, 1L << 30);
+
+        now.addAndGet(11 * SECOND);
+        progress.advanced(8, 10L << 20);
+
+        assertThat(text.toString()).isEqualTo("partitions 8/32, 256.0 MiB of 1.0 GiB of values written, 23.3 MiB/s,"
+                + " 33 s left\n");
+    }
+
     private static final long SECOND = 1_000_000_000L;
 
     @Test
@@ -25,7 +40,7 @@ class LineProgressTest {
         progress.advanced(4, 4L << 20);
         now.addAndGet(SECOND);
         progress.advanced(5, 5L << 20);
-        assertThat(text.toString()).isEqualTo("partitions 4/16, 4.0 MiB written (16.0 MiB planned), 372.4 KiB/s,"
+        assertThat(text.toString()).isEqualTo("partitions 4/16, 4.0 MiB of 16.0 MiB of values written, 372.4 KiB/s,"
                 + " 33 s left\n");
 
         // the last task ends the job: the result line follows, no progress line
@@ -44,6 +59,6 @@ class LineProgressTest {
         now.addAndGet(11 * SECOND);
         progress.advanced(4, 4L << 20);
 
-        assertThat(text.toString()).startsWith("partitions 4/16, 4.0 MiB computed (16.0 MiB planned), ");
+        assertThat(text.toString()).startsWith("partitions 4/16, 4.0 MiB of 16.0 MiB of values computed, ");
     }
 }

@@ -151,12 +151,19 @@ class DatasetJobTest {
                     .isInstanceOf(JobFailedException.class)
                     .hasMessageStartingWith("Cannot write 'file:" + output + "': the Spark job failed: ")
                     .hasMessageContaining("injected failure in partition 1, attempt 1");
+            // the job made the directory and removed it: nothing where there was nothing
+            assertThat(output).doesNotExist();
+
+            java.nio.file.Files.createDirectory(output);
+            assertThatThrownBy(() -> TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
+                    .shape(12, 64).partitions(3).output(output.toString()).overwrite(true).build().run(spark))
+                    .isInstanceOf(JobFailedException.class);
+            // a directory that was there before stays, with nothing of the failed job in it
+            assertThat(DatasetFiles.names(output)).isEmpty();
         } finally {
             spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, null);
             spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
         }
-        assertThat(DatasetFiles.names(output)).doesNotContain("_SUCCESS", "_manifest.json")
-                .noneMatch(name -> name.startsWith("part-"));
         // what a failed job leaves may be replaced with --overwrite
         Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
                 .shape(12, 64).output(output.toString()).overwrite(true).build().run(spark);
