@@ -7,6 +7,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Ctrl-C and SIGTERM: the JVM runs its shutdown hooks, Spark's stops the session, and the running job fails in the
@@ -25,6 +27,8 @@ final class Interruption {
     private Interruption() {}
 
     static void install() {
+        quietBeforeShutdown("INT");
+        quietBeforeShutdown("TERM");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (finished) {
                 return;
@@ -37,6 +41,28 @@ final class Interruption {
                 Thread.currentThread().interrupt();
             }
         }, "tensor-broadcast-interruption"));
+    }
+
+    /**
+     * Handles the signal as the JVM does (exit with 128 plus its number, which runs the shutdown hooks), but quiets
+     * Spark first: shutdown hooks run all at once, and Spark's, stopping its executor under running tasks, would log
+     * rejected tasks before this class's hook got to quiet them. A signal the process was started ignoring (a
+     * background job without job control) stays ignored.
+     */
+    private static void quietBeforeShutdown(String name) {
+        try {
+            Signal signal = new Signal(name);
+            SignalHandler previous = Signal.handle(signal, received -> {
+                signalled = true;
+                quietSpark();
+                System.exit(128 + received.getNumber());
+            });
+            if (previous == SignalHandler.SIG_IGN) {
+                Signal.handle(signal, SignalHandler.SIG_IGN);
+            }
+        } catch (IllegalArgumentException e) {
+            // a signal this JVM does not let us handle keeps the JVM's own handling
+        }
     }
 
     /**
