@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.SparkHome;

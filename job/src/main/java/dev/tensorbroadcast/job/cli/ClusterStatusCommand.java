@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.io.PrintWriter;
 import java.util.Optional;

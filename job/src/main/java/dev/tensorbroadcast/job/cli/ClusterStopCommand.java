@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.spark.JobFailedException;
+import dev.tensorbroadcast.localcluster.ClusterStateException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -24,6 +25,8 @@ final class ErrorReporter {
     static final String JOB_FAILED = "job_failed";
     static final String CLUSTER_FAILED = "cluster_failed";
     static final String INTERRUPTED = "interrupted";
+    /** The kind of a refused request ({@code InvalidRequestException}), which a missing local cluster also is. */
+    static final String INVALID_REQUEST = "invalid_request";
 
     private ErrorReporter() {}
 
@@ -78,6 +81,10 @@ final class ErrorReporter {
         }
         if (error instanceof BroadcastException refused) {
             return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);
+        }
+        if (error instanceof ClusterStateException state) {
+            // the local cluster's state: as refused a request as a bad argument, and as easy to fix
+            return report(failed, json, verbose, INVALID_REQUEST, state.getMessage(), error, ExitCode.REFUSED);
         }
         if (error instanceof JobFailedException jobFailure) {
             return report(failed, json, verbose, JOB_FAILED, jobFailure.getMessage(), error, ExitCode.INTERNAL_ERROR);

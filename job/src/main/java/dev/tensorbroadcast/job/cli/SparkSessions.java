@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

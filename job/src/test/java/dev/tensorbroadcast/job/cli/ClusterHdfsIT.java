@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ClusterRuns;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.net.URI;

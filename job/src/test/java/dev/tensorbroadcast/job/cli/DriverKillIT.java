@@ -6,6 +6,8 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ClusterRuns;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.OutputLock;
+import dev.tensorbroadcast.localcluster.ClusterState;
+import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.io.IOException;

@@ -1,6 +1,7 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.localcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,15 +49,23 @@ class ClusterStateDirectoryTest {
     }
 
     @Test
-    void withNoClusterRecordedLocalClusterIsRefused() throws Exception {
+    void aStateFileThatIsNotOneIsOneLineSayingWhatToDo() throws Exception {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
-        Path source = dev.tensorbroadcast.job.spark.NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
-        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
-                "--output", dir.resolve("out").toString(), "--master", "local-cluster");
-        assertThat(expand.exitCode()).isEqualTo(2);
-        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
-                "Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
+        Files.writeString(dir.resolve("cluster.json"), "{\"owner\": 12");
+        assertThatThrownBy(() -> ClusterStateDirectory.locate().read()).isInstanceOf(ClusterStateException.class)
+                .hasMessageStartingWith("Cannot read the local cluster's state '" + dir.resolve("cluster.json") + "': ")
+                .hasMessageEndingWith("; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
+    }
+
+    @Test
+    void withNoClusterRecordedTheLocalClusterMasterIsRefused() {
+        System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
+        assertThatThrownBy(() -> ClusterMasters.settings(ClusterMasters.LOCAL_CLUSTER))
+                .isInstanceOf(ClusterStateException.class)
+                .hasMessage("Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
                         + "); start one with 'tensor-broadcast cluster start'");
-        assertThat(dir.resolve("out")).doesNotExist();
+        // another master's URL is passed through as it is
+        assertThat(ClusterMasters.settings("spark://elsewhere:7077")).containsEntry("spark.master",
+                "spark://elsewhere:7077");
     }
 }

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.localcluster;
 
 import static java.util.Objects.requireNonNull;
 
@@ -13,7 +13,7 @@ import java.util.Optional;
  * and {@code --master local-cluster}: where the master is, where its secret is (never the secret itself), and the
  * processes to stop.
  */
-record ClusterState(
+public record ClusterState(
         @JsonProperty("owner") ClusterProcess owner,
         @JsonProperty("master_url") String masterUrl,
         @JsonProperty("master_ui_port") int masterUiPort,
@@ -22,7 +22,7 @@ record ClusterState(
         @JsonProperty("secret_file") String secretFile,
         @JsonProperty("work_directory") String workDirectory,
         @JsonProperty("processes") List<ClusterProcess> processes) {
-    ClusterState {
+    public ClusterState {
         requireNonNull(owner, "owner is null");
         requireNonNull(masterUrl, "masterUrl is null");
         requireNonNull(secretFile, "secretFile is null");
@@ -30,11 +30,11 @@ record ClusterState(
         processes = List.copyOf(processes);
     }
 
-    Optional<String> hdfs() {
+    public Optional<String> hdfs() {
         return Optional.ofNullable(hdfsUri);
     }
 
-    Path secretPath() {
+    public Path secretPath() {
         return Path.of(secretFile);
     }
 
@@ -42,18 +42,18 @@ record ClusterState(
      * A process by its pid and start time: a pid the system has since given to another process is not this one, so
      * {@code cluster stop} never kills a stranger.
      */
-    record ClusterProcess(@JsonProperty("pid") long pid, @JsonProperty("started") String started) {
-        ClusterProcess {
+    public record ClusterProcess(@JsonProperty("pid") long pid, @JsonProperty("started") String started) {
+        public ClusterProcess {
             requireNonNull(started, "started is null");
         }
 
-        static ClusterProcess of(ProcessHandle process) {
+        public static ClusterProcess of(ProcessHandle process) {
             return new ClusterProcess(process.pid(),
                     process.info().startInstant().map(Instant::toString).orElse("unknown"));
         }
 
         /** The live process this entry names, if it still runs. */
-        Optional<ProcessHandle> live() {
+        public Optional<ProcessHandle> live() {
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(process -> process.info()
                     .startInstant().map(Instant::toString).orElse("unknown").equals(started));
         }

@@ -1,8 +1,5 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.localcluster;
 
-import dev.tensorbroadcast.localcluster.LocalClusterException;
-import dev.tensorbroadcast.localcluster.ProcessCluster;
-import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -12,15 +9,15 @@ import java.util.Optional;
  * cluster) gets that cluster's URL and secret, read from the state {@code cluster start} recorded; a cluster master
  * gets the spark-submit jar the launcher names, so its executors load our classes as under spark-submit.
  */
-final class ClusterMasters {
-    static final String LOCAL_CLUSTER = "local-cluster";
+public final class ClusterMasters {
+    public static final String LOCAL_CLUSTER = "local-cluster";
     /** The system property with the jars executors need: the launcher sets it to the spark-submit jar. */
-    static final String JARS_PROPERTY = "tensorbroadcast.spark.jars";
+    public static final String JARS_PROPERTY = "tensorbroadcast.spark.jars";
 
     private ClusterMasters() {}
 
     /** The settings for {@code master}, {@code spark.master} first. */
-    static Map<String, String> settings(String master) {
+    public static Map<String, String> settings(String master) {
         Map<String, String> settings = new LinkedHashMap<>();
         Optional<ClusterState> local = runningLocalCluster(master);
         String url = local.map(ClusterState::masterUrl).orElse(master);
@@ -29,7 +26,7 @@ final class ClusterMasters {
             try {
                 settings.putAll(ProcessCluster.driverConf(local.get().secretPath()));
             } catch (LocalClusterException e) {
-                throw new InvalidRequestException("Cannot run on the local cluster at " + local.get().masterUrl()
+                throw new ClusterStateException("Cannot run on the local cluster at " + local.get().masterUrl()
                         + ": " + e.getMessage());
             }
         }
@@ -49,7 +46,7 @@ final class ClusterMasters {
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         Optional<ClusterState> running = states.read().filter(state -> state.owner().live().isPresent());
         if (named && running.isEmpty()) {
-            throw new InvalidRequestException("Cannot run on the local cluster: none is running (nothing running is"
+            throw new ClusterStateException("Cannot run on the local cluster: none is running (nothing running is"
                     + " recorded in " + states.path() + "); start one with 'tensor-broadcast cluster start'");
         }
         return named ? running : running.filter(state -> state.masterUrl().equals(master));

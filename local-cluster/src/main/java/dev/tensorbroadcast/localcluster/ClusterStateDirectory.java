@@ -1,8 +1,7 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.localcluster;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.tensorbroadcast.job.Reasons;
-import dev.tensorbroadcast.planner.InvalidRequestException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +16,11 @@ import java.util.Optional;
  * {@value #PROPERTY}), else {@code ~/.tensor-broadcast/cluster}; a directory only its owner can read, since the
  * cluster's secret file lives in it.
  */
-final class ClusterStateDirectory {
-    static final String PROPERTY = "tensorbroadcast.state";
-    static final String ENVIRONMENT = "TENSOR_BROADCAST_STATE";
+public final class ClusterStateDirectory {
+    public static final String PROPERTY = "tensorbroadcast.state";
+    public static final String ENVIRONMENT = "TENSOR_BROADCAST_STATE";
     private static final String STATE_FILE = "cluster.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path directory;
 
@@ -28,7 +28,7 @@ final class ClusterStateDirectory {
         this.directory = directory.toAbsolutePath().normalize();
     }
 
-    static ClusterStateDirectory locate() {
+    public static ClusterStateDirectory locate() {
         String configured = System.getProperty(PROPERTY);
         if (configured == null || configured.isBlank()) {
             configured = System.getenv(ENVIRONMENT);
@@ -39,12 +39,12 @@ final class ClusterStateDirectory {
         return new ClusterStateDirectory(Path.of(configured));
     }
 
-    Path path() {
+    public Path path() {
         return directory;
     }
 
     /** Creates the directory, readable by its owner only, if it does not exist. */
-    Path create() {
+    public Path create() {
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(directory.getParent());
@@ -53,31 +53,31 @@ final class ClusterStateDirectory {
             }
             return directory;
         } catch (IOException e) {
-            throw new InvalidRequestException("Cannot create the cluster state directory '" + directory + "': "
-                    + Reasons.of(e) + "; set " + ENVIRONMENT + " to a directory you can write");
+            throw new ClusterStateException("Cannot create the cluster state directory '" + directory + "': "
+                    + reason(e) + "; set " + ENVIRONMENT + " to a directory you can write");
         }
     }
 
     /** The recorded cluster, if one is recorded (it may have died since). */
-    Optional<ClusterState> read() {
+    public Optional<ClusterState> read() {
         Path file = directory.resolve(STATE_FILE);
         if (!Files.exists(file)) {
             return Optional.empty();
         }
         try {
-            return Optional.of(Json.MAPPER.readValue(Files.readString(file, StandardCharsets.UTF_8),
+            return Optional.of(JSON.readValue(Files.readString(file, StandardCharsets.UTF_8),
                     ClusterState.class));
         } catch (IOException e) {
-            throw new InvalidRequestException("Cannot read the local cluster's state '" + file + "': "
-                    + Reasons.of(e) + "; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
+            throw new ClusterStateException("Cannot read the local cluster's state '" + file + "': "
+                    + reason(e) + "; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
         }
     }
 
-    void write(ClusterState state) {
+    public void write(ClusterState state) {
         Path file = directory.resolve(STATE_FILE);
         Path partial = directory.resolve(STATE_FILE + ".partial");
         try {
-            Files.writeString(partial, Json.MAPPER.writeValueAsString(state), StandardCharsets.UTF_8);
+            Files.writeString(partial, JSON.writeValueAsString(state), StandardCharsets.UTF_8);
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the cluster state as JSON", e);
@@ -87,7 +87,7 @@ final class ClusterStateDirectory {
     }
 
     /** Forgets the recorded cluster, if it is still the one {@code owner} started. */
-    void clear(long owner) {
+    public void clear(long owner) {
         Path file = directory.resolve(STATE_FILE);
         try {
             Optional<ClusterState> state = read();
@@ -97,5 +97,12 @@ final class ClusterStateDirectory {
         } catch (IOException | RuntimeException e) {
             // a state left behind is recognized as stale by its dead pid
         }
+    }
+
+    /** The first line of the exception's message, or its type. */
+    private static String reason(Exception e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName()
+                : message.lines().findFirst().orElse(message);
     }
 }
