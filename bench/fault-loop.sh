@@ -76,7 +76,8 @@ for ((run = 1; run <= runs; run++)); do
     # before the JVM ran our code, the JVM's own silent exit with the signal's code
     if [[ $code_c == 130 ]] && { [[ $lines -le 2 && $last == interrupted:* ]] || [[ $lines == 0 ]]; } && { [[ $v == - ]] || [[ $v == 1 && $again == 0 ]]; }; then
         verdict=truthful; interrupt_ok=$((interrupt_ok + 1))
-    elif [[ $code_c == 0 && $v == 0 ]]; then
+    elif [[ $v == 0 ]] && grep -q '^wrote ' "$dir/c.txt" && [[ $code_c == 0 || $code_c == 130 ]]; then
+        # the job committed and said so before the signal (130: it came after the result line)
         verdict="truthful (finished before the signal)"; interrupt_ok=$((interrupt_ok + 1))
     fi
     echo "run $run Ctrl-C at ${delay}s: exit $code_c, $lines line(s) (last: ${last:0:90}), $state, verify $v, rerun+verify $again: $verdict"

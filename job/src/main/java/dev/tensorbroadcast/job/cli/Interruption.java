@@ -6,6 +6,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.config.Configurator;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -72,7 +73,8 @@ final class Interruption {
     private static void quietSpark() {
         System.setErr(new PrintStream(OutputStream.nullOutputStream(), true));
         try {
-            Configurator.setRootLevel(Level.OFF);
+            // every logger, not the root alone: the command line's configuration sets org.apache.spark's own level
+            Configurator.setAllLevels(LogManager.ROOT_LOGGER_NAME, Level.OFF);
         } catch (RuntimeException | LinkageError e) {
             // without log4j there is nothing to quiet
         }
