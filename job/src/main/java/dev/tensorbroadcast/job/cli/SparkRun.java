@@ -169,20 +169,18 @@ final class SparkRun {
     }
 
     /**
-     * The rate counts the tensor's bytes, not the files': a compressed file of repeated values is small. With a codec
-     * the two sizes are told apart: bytes on disk, then the values they hold.
+     * The files' size on disk and the bytes of values they hold, each labelled: a compressed file of repeated values
+     * is small, and a tiny output's file is mostly schema. The rate counts values, as the progress line does.
      */
     private static String summary(Manifest manifest, Path directory, double seconds) {
         long tensorBytes = manifest.bytes();
         boolean compressed = !manifest.compression().equals("none");
-        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s, %s%s, in %.1f s (%s/s%s)",
-                directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
-                ManifestShapes.shape(manifest.rowShape()).toList(),
-                manifest.dtype(), manifest.files().size(), manifest.format(), manifest.files().size() == 1 ? "" : "s",
-                ByteSize.format(manifest.totalFileBytes()),
-                compressed ? " " + manifest.compression() + " (" + ByteSize.format(tensorBytes) + " of values)" : "",
-                seconds, ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes),
-                compressed ? " of values" : "");
+        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s: %s on disk%s, %s of values,"
+                + " in %.1f s (%s/s of values)", directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
+                ManifestShapes.shape(manifest.rowShape()).toList(), manifest.dtype(), manifest.files().size(),
+                manifest.format(), manifest.files().size() == 1 ? "" : "s", ByteSize.format(manifest.totalFileBytes()),
+                compressed ? " (" + manifest.compression() + ")" : "", ByteSize.format(tensorBytes), seconds,
+                ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
     }
 
     /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */

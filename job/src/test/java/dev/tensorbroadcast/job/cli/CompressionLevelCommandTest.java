@@ -45,8 +45,8 @@ class CompressionLevelCommandTest {
             assertThat(smallManifest.totalFileBytes()).as(format).isLessThan(fastManifest.totalFileBytes());
             // bytes on disk and the values they hold, told apart
             assertThat(small.out().strip()).matches("wrote .*: 512 rows of \\[4096] int32 in 1 " + format
-                    + " file, [0-9.]+ KiB zstd:19 \\(8\\.0 MiB of values\\), in [0-9.]+ s \\([0-9.]+ [KMG]?i?B/s of"
-                    + " values\\)");
+                    + " file: [0-9.]+ KiB on disk \\(zstd:19\\), 8\\.0 MiB of values, in [0-9.]+ s \\([0-9.]+ [KMG]?i?B/s"
+                    + " of values\\)");
             assertThat(CliRun.of("verify", dir.resolve(format + "-zstd-19").toString()).exitCode()).isZero();
         }
         List<Row> rows = SPARK.session().read().parquet(dir.resolve("parquet-zstd-19").toString())

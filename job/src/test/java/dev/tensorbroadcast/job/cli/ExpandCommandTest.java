@@ -53,7 +53,8 @@ class ExpandCommandTest {
         CliRun run = expand(output, "--partitions", "2");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n");
-        assertThat(run.out()).startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files, ");
+        assertThat(run.out()).startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files: ")
+                .contains(" on disk, 192 B of values, in ").endsWith(" of values)\n");
         Manifest manifest = DatasetFiles.manifest(output);
         assertThat(manifest.request()).containsEntry("dialect", "numpy").containsEntry("shape", "[6,8]");
         assertThat(manifest.inputs()).singleElement()
