@@ -123,7 +123,7 @@ public final class TensorBroadcast {
         return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, JobProgress.NONE, 0);
     }
 
-    /** The broadcast of the only source as rows {@code index bigint, values array<type>}; writes nothing. */
+    /** The broadcast of the only source as rows {@code index bigint, tensor array<type>}, as the files name them; writes nothing. */
     public Dataset<Row> toDataset(SparkSession spark) {
         return prepare(spark.sparkContext().hadoopConfiguration()).toDataset(spark, 0);
     }

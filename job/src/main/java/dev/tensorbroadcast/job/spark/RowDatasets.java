@@ -22,21 +22,22 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A broadcast as a Spark {@code Dataset<Row>} of {@code index bigint, values array<type>}, one row per planned row,
+ * A broadcast as a Spark {@code Dataset<Row>} of {@code index bigint, tensor array<type>}, one row per planned row,
  * computed by the executors when the dataset is used; nothing is written. Each row runs the copy program once: a run
  * of source elements is converted once, and repeats copy the converted values. Spark's rows hold one object per
  * element, so this suits moderate outputs feeding a pipeline; large ones are written as files.
  */
 public final class RowDatasets {
     public static final String INDEX_COLUMN = ArrowTensorFileWriter.INDEX_COLUMN;
-    public static final String VALUES_COLUMN = "values";
+    /** Named as in the files, so a query reads a dataset and the written files alike. */
+    public static final String TENSOR_COLUMN = ArrowTensorFileWriter.TENSOR_COLUMN;
 
     private RowDatasets() {}
 
     public static StructType schema(SourceTensor source) {
         return new StructType()
                 .add(INDEX_COLUMN, DataTypes.LongType, false)
-                .add(VALUES_COLUMN, DataTypes.createArrayType(ElementReader.sparkType(source.dtype()),
+                .add(TENSOR_COLUMN, DataTypes.createArrayType(ElementReader.sparkType(source.dtype()),
                         source.hasNulls()), false);
     }
 

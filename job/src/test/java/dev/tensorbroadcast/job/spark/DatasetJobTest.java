@@ -208,8 +208,11 @@ class DatasetJobTest {
         byte[] values = {1, 2, 3};
         var tensor = dev.tensorbroadcast.arrowio.SourceTensor.fixedWidth(dev.tensorbroadcast.planner.DType.INT8,
                 dev.tensorbroadcast.planner.Shape.of(3, 1), values, null);
-        List<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(3, 2).partitions(2)
-                .build().toDataset(spark).orderBy("index").collectAsList();
+        org.apache.spark.sql.Dataset<Row> dataset = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY)
+                .shape(3, 2).partitions(2).build().toDataset(spark);
+        // the columns the files have, by the same names
+        assertThat(dataset.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<tinyint>>");
+        List<Row> rows = dataset.orderBy("index").collectAsList();
         assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
         assertThat(rows).extracting(row -> row.getList(1)).containsExactly(List.of((byte) 1, (byte) 1),
                 List.of((byte) 2, (byte) 2), List.of((byte) 3, (byte) 3));
