@@ -102,6 +102,7 @@ public final class TensorBroadcast {
      * nothing and starts no Spark.
      */
     public PreparedBroadcast prepare(Configuration conf) {
+        JvmAccess.requireOpens();
         return PreparedBroadcast.prepare(this, requireNonNull(conf, "conf is null"));
     }
 

@@ -113,6 +113,7 @@ public final class TensorReduce {
 
     /** Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the output. */
     public PreparedReduce prepare(Configuration conf) {
+        JvmAccess.requireOpens();
         return PreparedReduce.prepare(this, conf);
     }
 
