@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.MasterStatus;
@@ -7,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -20,28 +22,47 @@ final class ClusterStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    OutputOptions output;
+
     @Override
     public Integer call() {
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         Optional<ClusterState> recorded = states.read();
         PrintWriter out = spec.commandLine().getOut();
         if (recorded.isEmpty() || recorded.get().owner().live().isEmpty()) {
-            out.println("no local cluster is running" + recorded.map(state -> " (the one recorded at "
-                    + state.masterUrl() + " is gone; 'tensor-broadcast cluster stop' cleans up)").orElse(""));
+            output.emit(out, () -> {
+                ObjectNode json = Json.MAPPER.createObjectNode().put("running", false);
+                recorded.ifPresent(state -> json.put("gone_master_url", state.masterUrl()));
+                return json;
+            }, text -> text.println("no local cluster is running" + recorded.map(state -> " (the one recorded at "
+                    + state.masterUrl() + " is gone; 'tensor-broadcast cluster stop' cleans up)").orElse("")));
             return ExitCode.NOT_RUNNING;
         }
         ClusterState state = recorded.get();
         Optional<MasterStatus> master = MasterStatus.query(state.masterUiPort());
-        out.println("master:      " + state.masterUrl() + master.map(status -> "").orElse(" (not answering)"));
-        out.println("workers:     " + master.map(status -> status.aliveWorkers() + " alive of " + state.workers())
-                .orElse("unknown"));
-        out.println("running:     " + master.map(status -> status.activeApplications().size() + " application"
-                + (status.activeApplications().size() == 1 ? "" : "s")).orElse("unknown"));
-        out.println("web UI:      http://127.0.0.1:" + state.masterUiPort());
-        state.hdfs().ifPresent(uri -> out.println("hdfs:        " + uri));
-        out.println("secret file: " + state.secretFile());
-        out.println("pid:         " + state.owner().pid());
-        out.flush();
+        output.emit(out, () -> json(state, master), text -> {
+            text.println("master:      " + state.masterUrl() + master.map(status -> "").orElse(" (not answering)"));
+            text.println("workers:     " + master.map(status -> status.aliveWorkers() + " alive of "
+                    + state.workers()).orElse("unknown"));
+            text.println("running:     " + master.map(status -> status.activeApplications().size() + " application"
+                    + (status.activeApplications().size() == 1 ? "" : "s")).orElse("unknown"));
+            text.println("web UI:      http://127.0.0.1:" + state.masterUiPort());
+            state.hdfs().ifPresent(uri -> text.println("hdfs:        " + uri));
+            text.println("secret file: " + state.secretFile());
+            text.println("pid:         " + state.owner().pid());
+        });
         return master.isPresent() ? ExitCode.OK : ExitCode.INTERNAL_ERROR;
+    }
+
+    /** The same facts as the text, one key each; a master that does not answer has no worker counts. */
+    private static ObjectNode json(ClusterState state, Optional<MasterStatus> master) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("running", true).put("master_url", state.masterUrl())
+                .put("master_answers", master.isPresent());
+        master.ifPresent(status -> json.put("alive_workers", status.aliveWorkers())
+                .put("active_applications", status.activeApplications().size()));
+        json.put("workers", state.workers()).put("web_ui", "http://127.0.0.1:" + state.masterUiPort());
+        state.hdfs().ifPresent(uri -> json.put("hdfs", uri));
+        return json.put("secret_file", state.secretFile()).put("pid", state.owner().pid());
     }
 }

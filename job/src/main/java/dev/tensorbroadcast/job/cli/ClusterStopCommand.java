@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -28,13 +29,21 @@ final class ClusterStopCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    OutputOptions output;
+
     @Override
     public Integer call() {
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         Optional<ClusterState> recorded = states.read();
         if (recorded.isEmpty()) {
-            spec.commandLine().getErr().println("no local cluster is running (nothing recorded in " + states.path()
-                    + ")");
+            if (output.json) {
+                output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", false),
+                        text -> {});
+            } else {
+                spec.commandLine().getErr().println("no local cluster is running (nothing recorded in "
+                        + states.path() + ")");
+            }
             return ExitCode.OK;
         }
         ClusterState state = recorded.get();
@@ -57,7 +66,9 @@ final class ClusterStopCommand implements Callable<Integer> {
             throw new ClusterFailedException("Cannot stop the local cluster at " + state.masterUrl() + ": processes "
                     + left + " are still alive");
         }
-        spec.commandLine().getOut().println("stopped the local cluster at " + state.masterUrl());
+        output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", true)
+                .put("master_url", state.masterUrl()), text -> text.println("stopped the local cluster at "
+                        + state.masterUrl()));
         return ExitCode.OK;
     }
 

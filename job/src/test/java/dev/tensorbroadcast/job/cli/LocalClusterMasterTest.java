@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --master local-cluster} with no cluster running: refused before anything is written. */
+/** No local cluster running: {@code --master local-cluster} is refused before anything is written; status says so. */
 class LocalClusterMasterTest {
     @TempDir
     Path dir;
@@ -29,5 +29,20 @@ class LocalClusterMasterTest {
                 "Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
                         + "); start one with 'tensor-broadcast cluster start'");
         assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void statusAndStopSayNoClusterRunsInJsonToo() {
+        System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
+        CliRun status = CliRun.of("cluster", "status", "--json");
+        assertThat(status.exitCode()).isEqualTo(3);
+        assertThat(status.out().strip()).isEqualTo("{\"running\":false}");
+        CliRun text = CliRun.of("cluster", "status");
+        assertThat(text.out().strip()).isEqualTo("no local cluster is running");
+
+        CliRun stop = CliRun.of("cluster", "stop", "--json");
+        assertThat(stop.exitCode()).isZero();
+        assertThat(stop.out().strip()).isEqualTo("{\"stopped\":false}");
+        assertThat(stop.err()).isEmpty();
     }
 }
