@@ -74,8 +74,12 @@ public final class ColumnExpansion implements Serializable {
         fields[at] = new StructField(column, DataTypes.createArrayType(array.elementType(), false), field.nullable(),
                 field.metadata());
         ColumnExpansion expansion = new ColumnExpansion(column, rowPlan);
-        return data.mapPartitions(expansion.rows(at, elementClass(array.elementType())),
+        Dataset<Row> expanded = data.mapPartitions(expansion.rows(at, elementClass(array.elementType())),
                 Encoders.row(new StructType(fields)));
+        // the expanded row's shape rides with the flat array, as the files' Arrow schema carries it (an encoder's
+        // schema loses column metadata, a projection keeps it)
+        return expanded.withColumn(column, expanded.col(column).as(column,
+                RowDatasets.shapeMetadata(field.metadata(), rowPlan.output())));
     }
 
     private static Class<?> elementClass(DataType type) {

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.CopySink;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.PartitionPlan;
+import dev.tensorbroadcast.planner.Shape;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -19,6 +20,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -34,11 +37,23 @@ public final class RowDatasets {
 
     private RowDatasets() {}
 
-    public static StructType schema(SourceTensor source) {
+    /**
+     * The column metadata key holding a row's shape ({@code [8,64]}): Spark arrays are flat, as the files' lists are
+     * (where the Arrow schema carries the shape), so the shape travels beside the values, and Spark's Parquet writer
+     * keeps it in the files it writes.
+     */
+    public static final String SHAPE_METADATA = "tensor_shape";
+
+    public static StructType schema(SourceTensor source, Shape rowShape) {
         return new StructType()
                 .add(INDEX_COLUMN, DataTypes.LongType, false)
                 .add(TENSOR_COLUMN, DataTypes.createArrayType(ElementReader.sparkType(source.dtype()),
-                        source.hasNulls()), false);
+                        source.hasNulls()), false, shapeMetadata(Metadata.empty(), rowShape));
+    }
+
+    /** {@code metadata} with the row shape under {@link #SHAPE_METADATA}. */
+    static Metadata shapeMetadata(Metadata metadata, Shape rowShape) {
+        return new MetadataBuilder().withMetadata(metadata).putLongArray(SHAPE_METADATA, rowShape.dims()).build();
     }
 
     public static Dataset<Row> of(SparkSession spark, SourceTensor source, CopyProgram program,
@@ -49,7 +64,7 @@ public final class RowDatasets {
         List<Integer> indexes = IntStream.range(0, count).boxed().toList();
         JavaRDD<Row> rows = java.parallelize(indexes, count)
                 .mapPartitionsWithIndex(new PartitionRows(shipped, program, partitions), false);
-        return spark.createDataFrame(rows, schema(source));
+        return spark.createDataFrame(rows, schema(source, partitions.rowShape()));
     }
 
     /** The rows of one partition, made one at a time as Spark asks for them. */

@@ -60,6 +60,9 @@ class ColumnExpansionTest {
 
         assertThat(expanded.schema().apply("embedding").dataType())
                 .isEqualTo(DataTypes.createArrayType(DataTypes.DoubleType, false));
+        // the array is flat; the row's shape rides in the column's metadata
+        assertThat(expanded.schema().apply("embedding").metadata().getLongArray(RowDatasets.SHAPE_METADATA))
+                .containsExactly(3, 4);
         List<Row> rows = expanded.orderBy("id").collectAsList();
         assertThat(rows).hasSize(6);
         for (Row row : rows) {
@@ -87,7 +90,11 @@ class ColumnExpansionTest {
         TensorBroadcast.expandColumn(users().filter("id = 1"), "embedding", request).write()
                 .parquet(written.toString());
 
-        Row row = spark.read().parquet(written.toString()).collectAsList().get(0);
+        Dataset<Row> read = spark.read().parquet(written.toString());
+        // Spark's Parquet files keep the shape with the column
+        assertThat(read.schema().apply("embedding").metadata().getLongArray(RowDatasets.SHAPE_METADATA))
+                .containsExactly(2, 4, 2);
+        Row row = read.collectAsList().get(0);
         assertThat(row.<Double>getList(2)).containsExactly(10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0,
                 10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0);
     }

@@ -212,6 +212,8 @@ class DatasetJobTest {
                 .shape(3, 2).partitions(2).build().toDataset(spark);
         // the columns the files have, by the same names
         assertThat(dataset.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<tinyint>>");
+        assertThat(dataset.schema().apply("tensor").metadata().getLongArray(RowDatasets.SHAPE_METADATA))
+                .containsExactly(2);
         List<Row> rows = dataset.orderBy("index").collectAsList();
         assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
         assertThat(rows).extracting(row -> row.getList(1)).containsExactly(List.of((byte) 1, (byte) 1),
