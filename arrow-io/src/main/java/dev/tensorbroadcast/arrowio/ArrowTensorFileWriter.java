@@ -14,6 +14,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
@@ -44,17 +45,20 @@ public final class ArrowTensorFileWriter {
 
     /** Whether a batch whose tensor repeats an earlier one's takes its compressed buffers (see CompressOnceCodec). */
     private final boolean reuseRepeats;
+    /** Told the rows of every batch once it is written. */
+    private final LongConsumer rowsWritten;
 
     private ArrowTensorFileWriter(long batchBytes, IpcCompression compression, int compressionLevel,
-            boolean reuseRepeats) {
+            boolean reuseRepeats, LongConsumer rowsWritten) {
         this.batchBytes = batchBytes;
         this.compression = compression;
         this.compressionLevel = compressionLevel;
         this.reuseRepeats = reuseRepeats;
+        this.rowsWritten = rowsWritten;
     }
 
     public static ArrowTensorFileWriter create() {
-        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true);
+        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true, rows -> {});
     }
 
     /** Batches of about this many bytes of values (at least one row each). */
@@ -62,11 +66,12 @@ public final class ArrowTensorFileWriter {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Cannot use batch size " + bytes + ": it must be at least 1 byte");
         }
-        return new ArrowTensorFileWriter(bytes, compression, compressionLevel, reuseRepeats);
+        return new ArrowTensorFileWriter(bytes, compression, compressionLevel, reuseRepeats, rowsWritten);
     }
 
     public ArrowTensorFileWriter withCompression(IpcCompression codec) {
-        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0, reuseRepeats);
+        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0, reuseRepeats,
+                rowsWritten);
     }
 
     /** The same codec at {@code level}: ZSTD takes 1 to 22; 0 is the codec's default. */
@@ -75,7 +80,7 @@ public final class ArrowTensorFileWriter {
             throw new IllegalArgumentException("Cannot use compression level " + level + " with " + compression
                     + ": zstd takes 1 to 22, other codecs none");
         }
-        return new ArrowTensorFileWriter(batchBytes, compression, level, reuseRepeats);
+        return new ArrowTensorFileWriter(batchBytes, compression, level, reuseRepeats, rowsWritten);
     }
 
     /**
@@ -83,7 +88,13 @@ public final class ArrowTensorFileWriter {
      * takes that batch's compressed buffers instead of compressing again (on by default; the file is the same).
      */
     public ArrowTensorFileWriter withRepeatsReused(boolean reuse) {
-        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuse);
+        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuse, rowsWritten);
+    }
+
+    /** Tells {@code rows} the row count of every batch once it is written: a task's progress inside its file. */
+    public ArrowTensorFileWriter withProgress(LongConsumer rows) {
+        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuseRepeats,
+                requireNonNull(rows, "rows is null"));
     }
 
     public long batchBytes() {
@@ -154,7 +165,10 @@ public final class ArrowTensorFileWriter {
                         once == null ? codecFactory() : new OneCodec(once), compression.codec(),
                         compressionLevel > 0 ? Optional.of(compressionLevel) : Optional.empty())) {
             writer.start();
-            batches = batch.writeAll((firstRow, rows) -> writer.writeBatch());
+            batches = batch.writeAll((firstRow, rows) -> {
+                writer.writeBatch();
+                rowsWritten.accept(rows);
+            });
             writer.end();
             reused = once == null ? 0 : once.reusedBatches();
         }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
@@ -28,26 +29,35 @@ import org.apache.parquet.io.OutputFile;
 public final class ParquetTensorFileWriter {
     private final long batchBytes;
     private final ParquetWriteOptions options;
+    /** Told the rows of every row group once it is written. */
+    private final LongConsumer rowsWritten;
 
-    private ParquetTensorFileWriter(long batchBytes, ParquetWriteOptions options) {
+    private ParquetTensorFileWriter(long batchBytes, ParquetWriteOptions options, LongConsumer rowsWritten) {
         if (batchBytes <= 0) {
             throw new IllegalArgumentException("batchBytes must be positive: " + batchBytes);
         }
         this.batchBytes = batchBytes;
         this.options = requireNonNull(options, "options is null");
+        this.rowsWritten = requireNonNull(rowsWritten, "rowsWritten is null");
     }
 
     public static ParquetTensorFileWriter create() {
-        return new ParquetTensorFileWriter(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults());
+        return new ParquetTensorFileWriter(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults(),
+                rows -> {});
     }
 
     /** About this many bytes of values per batch, hence per row group; at least one row. */
     public ParquetTensorFileWriter withBatchBytes(long bytes) {
-        return new ParquetTensorFileWriter(bytes, options);
+        return new ParquetTensorFileWriter(bytes, options, rowsWritten);
     }
 
     public ParquetTensorFileWriter withOptions(ParquetWriteOptions options) {
-        return new ParquetTensorFileWriter(batchBytes, options);
+        return new ParquetTensorFileWriter(batchBytes, options, rowsWritten);
+    }
+
+    /** Tells {@code rows} the row count of every row group once it is written: a task's progress inside its file. */
+    public ParquetTensorFileWriter withProgress(LongConsumer rows) {
+        return new ParquetTensorFileWriter(batchBytes, options, rows);
     }
 
     /** Writes the partition to a new file at {@code path}, which must not exist; if the write fails, none remains. */
@@ -86,8 +96,10 @@ public final class ParquetTensorFileWriter {
             batch.repeatWith(writer);
             try {
                 try (writer) {
-                    batches = batch.writeAll((firstRow, rows) -> writer.write(firstRow, rows, batch.index(),
-                            batch.values(), batch.kept()));
+                    batches = batch.writeAll((firstRow, rows) -> {
+                        writer.write(firstRow, rows, batch.index(), batch.values(), batch.kept());
+                        rowsWritten.accept(rows);
+                    });
                 }
             } catch (Throwable e) {
                 discard.accept(e);

@@ -39,13 +39,13 @@ final class LineProgress implements JobProgress {
     }
 
     @Override
-    public synchronized void advanced(long partitionsDone, long bytesWritten) {
+    public synchronized void advanced(long partitionsDone, long valueBytes) {
         long now = clock.getAsLong();
         if (now - lastLine < EVERY_NANOS || partitionsDone >= partitions) {
             return;
         }
         lastLine = now;
-        err.println(TerminalProgress.line(partitionsDone, partitions, plannedBytes, now - start, verb));
+        err.println(TerminalProgress.line(partitionsDone, partitions, valueBytes, plannedBytes, now - start, verb));
         err.flush();
     }
 

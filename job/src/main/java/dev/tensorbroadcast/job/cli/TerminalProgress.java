@@ -41,15 +41,15 @@ final class TerminalProgress implements JobProgress {
     }
 
     @Override
-    public synchronized void advanced(long partitionsDone, long bytesWritten) {
+    public synchronized void advanced(long partitionsDone, long valueBytes) {
         long now = System.nanoTime();
         if (now - start < QUIET_NANOS || (now - lastDraw < REDRAW_NANOS && partitionsDone < partitions)) {
             return;
         }
         lastDraw = now;
         drawn = true;
-        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, plannedBytes, now - start, verb)
-                + "\u001b[K");
+        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, valueBytes, plannedBytes,
+                now - start, verb) + "\u001b[K");
         err.flush();
     }
 
@@ -65,13 +65,16 @@ final class TerminalProgress implements JobProgress {
     /**
      * The progress of a job as one line; {@link LineProgress} prints the same line where no terminal is. It counts
      * bytes of values, as planned and as the result line's rate does: a compressed file's bytes on disk say nothing
-     * of how far the job is. Partitions hold equal shares of the values, so the finished ones give the count.
+     * of how far the job is. {@code valueBytes} includes running tasks' finished batches; the finished partitions'
+     * share is the floor (they hold equal shares of the values), the plan the ceiling.
      */
-    static String line(long done, long partitions, long plannedBytes, long elapsedNanos, String verb) {
+    static String line(long done, long partitions, long valueBytes, long plannedBytes, long elapsedNanos,
+            String verb) {
         double seconds = elapsedNanos / 1e9;
-        long values = partitions == 0 ? 0 : (long) ((double) plannedBytes * done / partitions);
+        long finished = partitions == 0 ? 0 : (long) ((double) plannedBytes * done / partitions);
+        long values = Math.min(plannedBytes, Math.max(valueBytes, finished));
         long rate = seconds > 0 ? (long) (values / seconds) : 0;
-        String eta = done == 0 ? "?" : Math.round(seconds * (partitions - done) / done) + " s";
+        String eta = values == 0 ? "?" : Math.round(seconds * (plannedBytes - values) / values) + " s";
         return String.format(Locale.ROOT, "partitions %d/%d, %s of %s of values %s, %s/s, %s left", done,
                 partitions, ByteSize.format(values), ByteSize.format(plannedBytes), verb, ByteSize.format(rate), eta);
     }

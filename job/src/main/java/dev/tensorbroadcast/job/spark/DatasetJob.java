@@ -94,9 +94,9 @@ public final class DatasetJob {
                 UUID.randomUUID().toString(), output.toString(), false);
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         String group = "tensor-broadcast-" + UUID.randomUUID();
-        LongAccumulator bytesWritten = context.longAccumulator("tensor-broadcast bytes written");
+        LongAccumulator valuesWritten = context.longAccumulator("tensor-broadcast bytes of values written");
         LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
-        ProgressListener listener = new ProgressListener(group, bytesWritten, progress);
+        ProgressListener listener = new ProgressListener(group, valuesWritten, progress);
 
         List<WrittenFile> written;
         TaskSource taskSource = null;
@@ -108,7 +108,7 @@ public final class DatasetJob {
             taskSource = source.open(java);
             conf = java.broadcast(new SerializableConfiguration(job.getConfiguration()));
             PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber, conf,
-                    bytesWritten, sourceBytesRead);
+                    valuesWritten, sourceBytesRead);
             context.setJobGroup(group, description, false);
             progress.started(description, partitionCount, spec.partitions().bytes());
             List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();

@@ -26,7 +26,27 @@ final class InjectedFailure {
     /** How long that first attempt sleeps before it writes, in milliseconds. */
     static final String SLOW_MILLIS = "tensorbroadcast.test.slowMillis";
 
+    /** How long each task sleeps after every batch it writes, in milliseconds: a slow file, for progress. */
+    static final String BATCH_DELAY_MILLIS = "tensorbroadcast.test.batchDelayMillis";
+
     private InjectedFailure() {}
+
+    static void maybeDelayBatch(TaskContext context) {
+        String delay = context == null ? null : setting(context, BATCH_DELAY_MILLIS);
+        if (delay != null) {
+            sleep(Long.parseLong(delay));
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            // a killed task is interrupted: it stops here, as it would while writing
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("task interrupted during its injected delay", e);
+        }
+    }
 
     static void maybeDelay(TaskContext context, long partition) {
         long millis = 0;
@@ -38,15 +58,8 @@ final class InjectedFailure {
         if (slow != null && Long.parseLong(slow) == partition && context.attemptNumber() == 0) {
             millis += Long.parseLong(setting(context, SLOW_MILLIS));
         }
-        if (millis == 0) {
-            return;
-        }
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            // a killed task is interrupted: it stops here, as it would while writing
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("task interrupted during its injected delay", e);
+        if (millis > 0) {
+            sleep(millis);
         }
     }
 

@@ -7,7 +7,7 @@ public interface JobProgress {
         public void started(String description, long partitions, long bytes) {}
 
         @Override
-        public void advanced(long partitionsDone, long bytesWritten) {}
+        public void advanced(long partitionsDone, long valueBytes) {}
 
         @Override
         public void finished() {}
@@ -16,8 +16,11 @@ public interface JobProgress {
     /** Before the first task: the job's description, its partition count and the planned output bytes. */
     void started(String description, long partitions, long bytes);
 
-    /** After every finished task. */
-    void advanced(long partitionsDone, long bytesWritten);
+    /**
+     * After every finished task, and when running tasks report: the partitions done and the bytes of values done,
+     * running tasks' finished batches included.
+     */
+    void advanced(long partitionsDone, long valueBytes);
 
     /** After the last task, or after a failure. */
     void finished();

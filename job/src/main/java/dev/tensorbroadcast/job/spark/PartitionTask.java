@@ -49,11 +49,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     private final String jobTrackerId;
     private final int jobNumber;
     private final Broadcast<SerializableConfiguration> conf;
-    private final LongAccumulator bytesWritten;
+    /** Bytes of values written, added batch by batch: Spark's heartbeats carry a running task's share. */
+    private final LongAccumulator valuesWritten;
     private final LongAccumulator sourceBytesRead;
 
     PartitionTask(TaskSource source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
-            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator bytesWritten,
+            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator valuesWritten,
             LongAccumulator sourceBytesRead) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
@@ -61,7 +62,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         this.jobTrackerId = requireNonNull(jobTrackerId, "jobTrackerId is null");
         this.jobNumber = jobNumber;
         this.conf = requireNonNull(conf, "conf is null");
-        this.bytesWritten = requireNonNull(bytesWritten, "bytesWritten is null");
+        this.valuesWritten = requireNonNull(valuesWritten, "valuesWritten is null");
         this.sourceBytesRead = requireNonNull(sourceBytesRead, "sourceBytesRead is null");
     }
 
@@ -105,7 +106,6 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             }
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
-            bytesWritten.add(checksum.bytes());
             SparkEnv env = SparkEnv.get();
             WrittenFile written = new WrittenFile(file.getName(), index, partition.firstRow(), partition.rowCount(),
                     checksum.bytes(), checksum.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(),
@@ -133,6 +133,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                 case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
                         Channels.newChannel(out));
                 case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.batchBytes())
+                        .withProgress(this::written)
                         .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet())
                                 .withCompressionLevel(spec.compressionLevel())
                                 .withByteStreamSplit(spec.byteStreamSplit()))
@@ -161,6 +162,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     private ArrowTensorFileWriter arrowWriter() {
         return ArrowTensorFileWriter.create().withBatchBytes(spec.batchBytes())
                 .withCompression(spec.compression().ipc())
-                .withCompressionLevel(spec.compressionLevel());
+                .withCompressionLevel(spec.compressionLevel())
+                .withProgress(this::written);
+    }
+
+    private void written(long rows) {
+        valuesWritten.add(rows * spec.partitions().rowBytes());
+        InjectedFailure.maybeDelayBatch(TaskContext.get());
     }
 }

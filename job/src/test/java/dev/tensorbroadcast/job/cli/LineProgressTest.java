@@ -25,6 +25,21 @@ class LineProgressTest {
 
     private static final long SECOND = 1_000_000_000L;
 
+    /** Running tasks report their written batches: the line moves before any partition ends. */
+    @Test
+    void countsTheBatchesOfRunningPartitions() {
+        StringWriter text = new StringWriter();
+        AtomicLong now = new AtomicLong(0);
+        LineProgress progress = new LineProgress(new PrintWriter(text), now::get);
+        progress.started("job", 1, 1L << 30);
+
+        now.addAndGet(12 * SECOND);
+        progress.advanced(0, 300L << 20);
+
+        assertThat(text.toString()).isEqualTo("partitions 0/1, 300.0 MiB of 1.0 GiB of values written, 25.0 MiB/s,"
+                + " 29 s left\n");
+    }
+
     @Test
     void printsALineAtMostEveryTenSecondsAndNoneForAShortJob() {
         StringWriter text = new StringWriter();

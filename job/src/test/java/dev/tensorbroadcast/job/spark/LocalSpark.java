@@ -2,7 +2,10 @@ package dev.tensorbroadcast.job.spark;
 
 import org.apache.spark.sql.SparkSession;
 
-/** The tests' Spark: local, two threads, a failed task retried once (local[2,2]), no UI. */
+/**
+ * The tests' Spark: local, two threads, a failed task retried once (local[2,2]), no UI, heartbeats every second (a
+ * running task's progress comes with them).
+ */
 public final class LocalSpark {
     private LocalSpark() {}
 
@@ -11,6 +14,7 @@ public final class LocalSpark {
                 .config("spark.ui.enabled", "false")
                 .config("spark.ui.showConsoleProgress", "false")
                 .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.executor.heartbeatInterval", "1s")
                 .getOrCreate();
     }
 }
