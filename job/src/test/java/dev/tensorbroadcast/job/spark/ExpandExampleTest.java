@@ -44,6 +44,12 @@ class ExpandExampleTest {
         List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
         assertThat(rows).hasSize(1000);
         assertThat(rows.get(999).getList(1)).containsExactly(NpyFiles.value(0), NpyFiles.value(1), NpyFiles.value(2));
+        // the README's Spark recipe for the row shape
+        // (Spark's file sources skip names starting with '_', so the manifest is read as a string first)
+        Row rowShape = SPARK.session().read().json(SPARK.session().createDataset(
+                List.of(Files.readString(output.resolve("_manifest.json"))), org.apache.spark.sql.Encoders.STRING()))
+                .select("row_shape").first();
+        assertThat(rowShape.getList(0)).containsExactly(3L);
     }
 
     /**
