@@ -166,6 +166,16 @@ public final class OutputDirectory {
             throw new OutputException("Cannot write to '" + location + "': directory " + local + " is not writable"
                     + " (its permissions, or a read-only file system); choose a directory you can write");
         }
+        try {
+            // /proc and /sys say they are writable and then refuse every new file: their size gives them away
+            java.nio.file.FileStore store = java.nio.file.Files.getFileStore(local);
+            if (store.getTotalSpace() == 0) {
+                throw new OutputException("Cannot write to '" + location + "': directory " + local + " is on a "
+                        + store.type() + " file system, which holds no files; choose a directory on a disk");
+            }
+        } catch (IOException e) {
+            throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+        }
     }
 
     private static void requireOursOrEmpty(String location, FileSystem fileSystem, Path path) {
