@@ -116,7 +116,7 @@ public final class KeptReader {
             List<Type> types = new ArrayList<>();
             for (KeptColumn column : kept.columns()) {
                 if (!schema.containsField(column.name())
-                        || !ParquetParts.keptColumn(metadata, schema.getType(column.name())).map(column::equals)
+                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::equals)
                                 .orElse(false)) {
                     throw missing(part, column);
                 }

@@ -1,25 +1,13 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
-import dev.tensorbroadcast.arrowio.kept.KeptColumn;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
-import dev.tensorbroadcast.planner.DType;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import org.apache.arrow.vector.ipc.ReadChannel;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.ParquetReadOptions;
@@ -37,12 +25,9 @@ import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Type;
 
 /**
  * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
@@ -63,15 +48,11 @@ final class ParquetParts {
 
     private ParquetParts() {}
 
-    /** The column of a file: where its values are, and how a row's entries are told apart. */
-    private record Leaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDefinition, int entryDefinition,
-            ColumnDescriptor index, MessageType projection) {}
-
     static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
         try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options())) {
-            Leaf leaf = leaf(name, reader.getFooter().getFileMetaData(), requested);
+            ParquetLeaf leaf = ParquetLeaf.of(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
                 requireReadableCodec(name, block, leaf);
@@ -79,7 +60,7 @@ final class ParquetParts {
             }
             long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
             return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex,
-                    others(reader.getFooter().getFileMetaData(), leaf));
+                    leaf.others(reader.getFooter().getFileMetaData()));
         } catch (SourceFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -95,7 +76,7 @@ final class ParquetParts {
         try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
                 part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
-            Leaf leaf = leaf(name, metadata, Optional.of(dataset.column()));
+            ParquetLeaf leaf = ParquetLeaf.of(name, metadata, Optional.of(dataset.column()));
             // a page reader per file: it keeps its level and index arrays from group to group
             BulkListPages bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
                     leaf.entryDefinition(), out.width());
@@ -164,7 +145,7 @@ final class ParquetParts {
     }
 
     /** Reads group rows {@code [first, last)} of one row group into {@code out} from {@code outRow} on. */
-    private static void readRows(String name, ColumnReader values, Leaf leaf, long first, long last, long fileRow,
+    private static void readRows(String name, ColumnReader values, ParquetLeaf leaf, long first, long last, long fileRow,
             SliceBuffer out, long outRow) {
         ByteBuffer target = ByteBuffer.wrap(out.values()).order(ByteOrder.LITTLE_ENDIAN);
         PrimitiveTypeName physical = leaf.descriptor().getPrimitiveType().getPrimitiveTypeName();
@@ -274,7 +255,7 @@ final class ParquetParts {
     }
 
     /** The index of the first row: the first row group's minimum when its statistics hold one, else read. */
-    private static long firstIndex(String name, ParquetFileReader reader, Leaf leaf) throws IOException {
+    private static long firstIndex(String name, ParquetFileReader reader, ParquetLeaf leaf) throws IOException {
         List<BlockMetaData> groups = reader.getRowGroups();
         for (BlockMetaData group : groups) {
             if (group.getRowCount() == 0) {
@@ -311,7 +292,7 @@ final class ParquetParts {
      * parquet-java names Brotli and LZO but decompresses them only with codecs this build does not ship: said here,
      * while planning, rather than by a task.
      */
-    private static void requireReadableCodec(String name, BlockMetaData block, Leaf leaf) {
+    private static void requireReadableCodec(String name, BlockMetaData block, ParquetLeaf leaf) {
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             CompressionCodecName codec = chunk.getCodec();
             String top = chunk.getPath().toArray()[0];
@@ -326,32 +307,7 @@ final class ParquetParts {
         }
     }
 
-    /** The file's top-level columns other than the tensor and index, with the Arrow types pyarrow stored, if any. */
-    private static List<OtherColumn> others(FileMetaData metadata, Leaf leaf) {
-        List<OtherColumn> others = new ArrayList<>();
-        for (Type type : metadata.getSchema().getFields()) {
-            String name = type.getName();
-            if (name.equals(leaf.column().name())
-                    || (leaf.index() != null && name.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
-                continue;
-            }
-            Optional<KeptColumn> kept = keptColumn(metadata, type);
-            others.add(OtherColumn.of(name, describe(type), kept));
-        }
-        return others;
-    }
-
-    /** How a column is kept: as its Arrow type says when the file stores one that fits its values, else its own. */
-    static Optional<KeptColumn> keptColumn(FileMetaData metadata, Type type) {
-        Optional<KeptColumn> byArrow = arrowField(metadata, type.getName()).flatMap(KeptColumn::ofArrow);
-        if (byArrow.isPresent() && type.isPrimitive()
-                && byArrow.get().readableFrom(type.asPrimitiveType().getPrimitiveTypeName())) {
-            return byArrow;
-        }
-        return KeptColumn.ofParquet(type);
-    }
-
-    private static long bytes(BlockMetaData block, Leaf leaf) {
+    private static long bytes(BlockMetaData block, ParquetLeaf leaf) {
         long bytes = 0;
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             String top = chunk.getPath().toArray()[0];
@@ -361,118 +317,6 @@ final class ParquetParts {
             }
         }
         return bytes;
-    }
-
-    private static Leaf leaf(String name, FileMetaData metadata, Optional<String> requested) {
-        MessageType schema = metadata.getSchema();
-        List<String> names = schema.getFields().stream().map(Type::getName).toList();
-        int chosen = ArrowSourceReader.chooseColumn(name, names, requested);
-        String column = names.get(chosen);
-        List<ColumnDescriptor> leaves = schema.getColumns().stream()
-                .filter(descriptor -> descriptor.getPath()[0].equals(column)).toList();
-        if (leaves.size() != 1 || leaves.get(0).getMaxRepetitionLevel() < 1) {
-            throw new SourceFormatException(name, "column '" + column + "' is " + describe(schema.getType(column))
-                    + "; a dataset's rows are a list of numbers");
-        }
-        ColumnDescriptor descriptor = leaves.get(0);
-        String[] path = descriptor.getPath();
-        int entryDefinition = 0;
-        for (int depth = 1; depth <= path.length; depth++) {
-            String[] prefix = Arrays.copyOf(path, depth);
-            if (schema.getType(prefix).isRepetition(Type.Repetition.REPEATED)) {
-                // the innermost list's entries are the values; outer lists (Spark's array<array<float>>) nest rows
-                entryDefinition = schema.getMaxDefinitionLevel(prefix);
-            }
-        }
-        int rowDefinition = schema.getMaxDefinitionLevel(new String[] {column});
-        DatasetColumn resolved = resolve(name, metadata, column, descriptor.getPrimitiveType());
-        ColumnDescriptor index = null;
-        MessageType projection = new MessageType(schema.getName(), schema.getType(column));
-        if (!column.equals(ArrowTensorFileWriter.INDEX_COLUMN) && names.contains(ArrowTensorFileWriter.INDEX_COLUMN)) {
-            Type indexType = schema.getType(ArrowTensorFileWriter.INDEX_COLUMN);
-            if (!indexType.isPrimitive() || indexType.isRepetition(Type.Repetition.REPEATED)
-                    || indexType.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT64) {
-                throw new SourceFormatException(name, "the index column is " + describe(indexType)
-                        + "; it must be int64, the position of each row");
-            }
-            index = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
-            projection = new MessageType(schema.getName(), schema.getType(column), indexType);
-        }
-        return new Leaf(resolved, descriptor, rowDefinition, entryDefinition, index, projection);
-    }
-
-    /** The column's dtype and row shape: from the Arrow schema pyarrow and we store when it has them, else the types. */
-    private static DatasetColumn resolve(String name, FileMetaData metadata, String column, PrimitiveType values) {
-        Optional<Field> arrow = arrowField(metadata, column);
-        if (arrow.isPresent() && (arrow.get().getType() instanceof ArrowType.FixedSizeList
-                || arrow.get().getType() instanceof ArrowType.ExtensionType)) {
-            DatasetColumn tensor = DatasetColumn.ofArrow(name, arrow.get());
-            PrimitiveTypeName expected = ParquetTensorSchema.physicalType(tensor.dtype());
-            if (values.getPrimitiveTypeName() != expected) {
-                throw new SourceFormatException(name, "column '" + column + "' is " + tensor.dtype().typeName()
-                        + " in its Arrow schema but stored as " + values.getPrimitiveTypeName());
-            }
-            return tensor;
-        }
-        DType dtype = dtypeOf(values);
-        if (dtype == null) {
-            throw DatasetColumn.notNumbers(name, column, values.toString());
-        }
-        return DatasetColumn.checked(name, new DatasetColumn(column, dtype, null, false));
-    }
-
-    private static DType dtypeOf(PrimitiveType type) {
-        LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
-        return switch (type.getPrimitiveTypeName()) {
-            case FLOAT -> logical == null ? DType.FLOAT32 : null;
-            case DOUBLE -> logical == null ? DType.FLOAT64 : null;
-            case INT32 -> {
-                if (logical == null) {
-                    yield DType.INT32;
-                }
-                if (!(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer)) {
-                    yield null;
-                }
-                yield switch (integer.getBitWidth()) {
-                    case 8 -> integer.isSigned() ? DType.INT8 : DType.UINT8;
-                    case 16 -> integer.isSigned() ? DType.INT16 : DType.UINT16;
-                    case 32 -> integer.isSigned() ? DType.INT32 : DType.UINT32;
-                    default -> null;
-                };
-            }
-            case INT64 -> {
-                if (logical == null) {
-                    yield DType.INT64;
-                }
-                yield logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer
-                        && integer.getBitWidth() == 64 ? (integer.isSigned() ? DType.INT64 : DType.UINT64) : null;
-            }
-            case FIXED_LEN_BYTE_ARRAY -> type.getTypeLength() == 2
-                    && logical instanceof LogicalTypeAnnotation.Float16LogicalTypeAnnotation ? DType.FLOAT16 : null;
-            default -> null;
-        };
-    }
-
-    /** The column's field in the Arrow schema stored under {@code ARROW:schema}, when there is one that decodes. */
-    private static Optional<Field> arrowField(FileMetaData metadata, String column) {
-        String encoded = metadata.getKeyValueMetaData().get(ParquetTensorSchema.ARROW_SCHEMA_KEY);
-        if (encoded == null) {
-            return Optional.empty();
-        }
-        FixedShapeTensorType.register();
-        try {
-            byte[] bytes = Base64.getDecoder().decode(encoded);
-            Schema schema = MessageSerializer.deserializeSchema(
-                    new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))));
-            return schema.getFields().stream().filter(field -> field.getName().equals(column)).findFirst();
-        } catch (IOException | RuntimeException e) {
-            // a schema we cannot decode adds nothing the Parquet types do not say
-            return Optional.empty();
-        }
-    }
-
-    private static String describe(Type type) {
-        return type.toString().replaceAll("\\s+", " ").strip();
     }
 
     static InputFile inputFile(FileSystem fileSystem, Path path, long length) {

@@ -7,14 +7,12 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
-import dev.tensorbroadcast.planner.Dialect;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
@@ -36,45 +34,30 @@ class ClusterExpandIT {
     @TempDir
     static Path dir;
 
-    private static Path source;
-    private static Path reference;
+    private static CrashHarness run;
     private static SparkSession spark;
 
     @BeforeAll
     static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
-        reference = dir.resolve("local");
-        // first, as a JVM has one SparkContext at a time
-        SparkSession local = LocalSpark.start();
-        try {
-            request(reference).run(local);
-        } finally {
-            local.stop();
-        }
-        spark = ClusterRuns.session(cluster);
+        run = CrashHarness.start(cluster, dir, new long[] {4, 960, 64}, PARTITIONS, Map.of());
+        spark = run.spark();
     }
 
     @AfterAll
     static void disconnect() {
-        if (spark != null) {
-            spark.stop();
+        if (run != null) {
+            run.close();
         }
-    }
-
-    private static TensorBroadcast request(Path output) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4, 960, 64)
-                .partitions(PARTITIONS).output(output.toString()).build();
     }
 
     @Test
     void tasksRunInTwoExecutorsAndWriteWhatLocalModeWrites() throws Exception {
         Path output = dir.resolve("cluster");
-        Manifest manifest = request(output).run(spark);
+        Manifest manifest = run.request(output).run(spark);
 
         Set<String> executors = manifest.files().stream().map(DatasetFile::executorId).collect(Collectors.toSet());
         assertThat(executors).doesNotContain("driver").hasSizeGreaterThanOrEqualTo(2);
-        ClusterRuns.assertSameFiles(output, reference);
-        assertThat(manifest.files()).hasSize(PARTITIONS);
+        run.assertComplete(output, manifest);
     }
 
     @Test
@@ -115,14 +98,9 @@ class ClusterExpandIT {
         Path output = dir.resolve("killed");
         ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2,
                 ClusterRuns.anExecutor(cluster),
-                () -> request(output).run(spark));
+                () -> run.request(output).run(spark));
 
-        Manifest manifest = killed.result();
         assertThat(killed.taskEnds()).isGreaterThan(PARTITIONS);
-        assertThat(manifest.files()).hasSize(PARTITIONS);
-        assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
-                .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
-        ClusterRuns.assertSameFiles(output, reference);
-        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
+        run.assertComplete(output, killed.result());
     }
 }

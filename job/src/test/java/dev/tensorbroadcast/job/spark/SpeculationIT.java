@@ -2,17 +2,13 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
-import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.LongStream;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
@@ -37,35 +33,22 @@ class SpeculationIT {
     @TempDir
     static Path dir;
 
-    private static Path source;
-    private static Path reference;
+    private static CrashHarness run;
     private static SparkSession spark;
 
     @BeforeAll
     static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
-        reference = dir.resolve("local");
-        SparkSession local = LocalSpark.start();
-        try {
-            request(reference).run(local);
-        } finally {
-            local.stop();
-        }
-        spark = ClusterRuns.session(cluster, Map.of("spark.speculation", "true",
-                "spark.speculation.interval", "100ms", "spark.speculation.multiplier", "1.5",
+        run = CrashHarness.start(cluster, dir, new long[] {4, 480, 64}, PARTITIONS, Map.of("spark.speculation",
+                "true", "spark.speculation.interval", "100ms", "spark.speculation.multiplier", "1.5",
                 "spark.speculation.quantile", "0.5", "spark.speculation.minTaskRuntime", "1s"));
+        spark = run.spark();
     }
 
     @AfterAll
     static void disconnect() {
-        if (spark != null) {
-            spark.stop();
+        if (run != null) {
+            run.close();
         }
-    }
-
-    private static TensorBroadcast request(Path output) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4, 480, 64)
-                .partitions(PARTITIONS).output(output.toString()).build();
     }
 
     @Test
@@ -91,7 +74,7 @@ class SpeculationIT {
             // the first attempt of one partition sleeps 60 s; a speculative copy does not
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_PARTITION, Long.toString(SLOW_PARTITION));
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_MILLIS, "60000");
-            manifest = request(output).run(spark);
+            manifest = run.request(output).run(spark);
         } finally {
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_PARTITION, null);
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_MILLIS, null);
@@ -114,10 +97,7 @@ class SpeculationIT {
                 .orElseThrow().taskInfo().successful()).isTrue();
         assertThat(seconds).isLessThan(60);
 
-        assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
-                .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
-        ClusterRuns.assertSameFiles(output, reference);
-        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
+        run.assertComplete(output, manifest);
         System.out.printf("speculation: %d task starts for %d partitions, copy of partition %d on %s overtook the"
                 + " original on %s; job %.1f s%n", started.size(), PARTITIONS, SLOW_PARTITION, copy.host(),
                 original.host(), seconds);

@@ -2,17 +2,13 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
-import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,33 +26,18 @@ class WorkerKillIT {
     @TempDir
     static Path dir;
 
-    private static Path source;
-    private static Path reference;
-    private static SparkSession spark;
+    private static CrashHarness run;
 
     @BeforeAll
     static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
-        reference = dir.resolve("local");
-        SparkSession local = LocalSpark.start();
-        try {
-            request(reference).run(local);
-        } finally {
-            local.stop();
-        }
-        spark = ClusterRuns.session(cluster);
+        run = CrashHarness.start(cluster, dir, new long[] {4, 960, 64}, PARTITIONS, Map.of());
     }
 
     @AfterAll
     static void disconnect() {
-        if (spark != null) {
-            spark.stop();
+        if (run != null) {
+            run.close();
         }
-    }
-
-    private static TensorBroadcast request(Path output) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4, 960, 64)
-                .partitions(PARTITIONS).output(output.toString()).build();
     }
 
     @Test
@@ -76,14 +57,10 @@ class WorkerKillIT {
             assertThat(itsExecutors.get(0).onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
             return executorId;
         };
-        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2, aWorker,
-                () -> request(output).run(spark));
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(run.spark(), 500, 2, aWorker,
+                () -> run.request(output).run(run.spark()));
 
-        Manifest manifest = killed.result();
-        assertThat(manifest.files().stream().map(DatasetFile::partition).toList())
-                .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
-        ClusterRuns.assertSameFiles(output, reference);
-        ClusterRuns.assertOnlyDatasetFiles(output, manifest);
+        run.assertComplete(output, killed.result());
         System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
                 killed.seconds(), killed.taskEnds(), PARTITIONS);
     }
