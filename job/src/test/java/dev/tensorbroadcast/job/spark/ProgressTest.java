@@ -42,10 +42,11 @@ class ProgressTest {
     void aRunningPartitionReportsItsWrittenBatches() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
         Recorder recorder = new Recorder();
-        // one partition of 16 batches of 64 rows (256 KiB each), 250 ms after each: about 4 s in one task
-        SPARK.session().sparkContext().setLocalProperty("tensorbroadcast.test.batchDelayMillis", "250");
+        // one partition of 16 MiB in 17 batches of about 1 MiB (247 rows of 4 KiB), 300 ms after each: about 5 s in
+        // one task, several heartbeats of the tests' session (every second, the first within two)
+        SPARK.session().sparkContext().setLocalProperty("tensorbroadcast.test.batchDelayMillis", "300");
         try {
-            TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(1024, 1024)
+            TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4096, 1024)
                     .partitions(1).rowGroupBytes(1L << 20).output(dir.resolve("out").toString()).build()
                     .prepare(SPARK.session().sparkContext().hadoopConfiguration()).run(SPARK.session(), recorder);
         } finally {
@@ -56,13 +57,13 @@ class ProgressTest {
         synchronized (recorder) {
             heard = List.copyOf(recorder.heard);
         }
-        assertThat(recorder.planned).isEqualTo(4L << 20);
+        assertThat(recorder.planned).isEqualTo(16L << 20);
         // heard while the only partition ran: some of its values, not all
         assertThat(heard).anySatisfy(report -> {
             assertThat(report[0]).isZero();
-            assertThat(report[1]).isBetween(1L, (4L << 20) - 1);
+            assertThat(report[1]).isBetween(1L, (16L << 20) - 1);
         });
-        assertThat(heard.get(heard.size() - 1)).containsExactly(1, 4L << 20);
+        assertThat(heard.get(heard.size() - 1)).containsExactly(1, 16L << 20);
         for (int i = 1; i < heard.size(); i++) {
             assertThat(heard.get(i)[1]).as("report %d never goes back", i).isGreaterThanOrEqualTo(heard.get(i - 1)[1]);
         }
