@@ -29,23 +29,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The entry point for Spark applications: a broadcast request over source tensors (files on any Hadoop file system,
- * or tensors in memory), and where and how to write it.
- *
- * <pre>{@code
- * Manifest written = TensorBroadcast.builder()
- *         .source("hdfs:///data/bias.npy")
- *         .dialect(Dialect.NUMPY)
- *         .shape(1_000_000, 4096)
- *         .output("hdfs:///out/bias")
- *         .format(OutputFormat.PARQUET)
- *         .build()
- *         .run(spark);
- * Dataset<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(8, 3).build()
- *         .toDataset(spark);
- * }</pre>
- *
- * <p>{@link #prepare} does every check that needs no Spark (reads the sources, plans, checks the output location);
- * {@link #run} and {@link #toDataset} prepare first, so a refused request never starts a Spark job.
+ * or tensors in memory), and where and how to write it; {@code examples/java/.../ExpandExample.java} is a whole
+ * program. {@link #prepare} does every check that needs no Spark (reads the sources, plans, checks the output
+ * location); {@link #run} and {@link #toDataset} prepare first, so a refused request never starts a Spark job.
  */
 public final class TensorBroadcast {
     /** How an in-memory source is named in messages and manifests. */
@@ -57,8 +43,6 @@ public final class TensorBroadcast {
     /** A {@link Builder#maxOutputBytes} that sets no limit ({@code --max-output none}). */
     public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
-    /** Bytes of values per Parquet row group or Arrow record batch, unless set. */
-    public static final long DEFAULT_ROW_GROUP_BYTES = FileOptions.DEFAULT_ROW_GROUP_BYTES;
 
     private final List<Source> sources;
     private final DialectArguments arguments;
