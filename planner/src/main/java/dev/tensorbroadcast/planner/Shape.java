@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.planner;
 
-import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -8,7 +7,7 @@ import java.util.Arrays;
  *
  * <p>The rank is limited to {@value #MAX_RANK}, numpy's limit, which no framework we follow exceeds in practice.
  */
-public final class Shape implements Serializable {
+public final class Shape extends Dimensions {
     private static final long serialVersionUID = 1L;
 
     /** numpy's {@code NPY_MAXDIMS} since numpy 2.0. */
@@ -16,10 +15,8 @@ public final class Shape implements Serializable {
 
     private static final Shape SCALAR = new Shape(new long[0]);
 
-    private final long[] dims;
-
     private Shape(long[] dims) {
-        this.dims = dims;
+        super(dims);
     }
 
     public static Shape of(long... dims) {
@@ -46,18 +43,6 @@ public final class Shape implements Serializable {
     /** Parses {@code [2,3]}, {@code 2,3} or {@code []}; every dimension must be 0 or more. */
     public static Shape parse(String text) {
         return of(Dims.parse(text, "shape"));
-    }
-
-    public int rank() {
-        return dims.length;
-    }
-
-    public long dim(int axis) {
-        return dims[axis];
-    }
-
-    public long[] dims() {
-        return dims.clone();
     }
 
     public boolean isScalar() {
@@ -102,27 +87,6 @@ public final class Shape implements Serializable {
             stride = stride * Math.max(dims[i], 1);
         }
         return strides;
-    }
-
-    /** Bracket notation for command lines and JSON: {@code [2,3]}. */
-    public String toList() {
-        return Dims.list(dims);
-    }
-
-    /** numpy's tuple notation: {@code (2,3)}, {@code (5,)}, {@code ()}. */
-    @Override
-    public String toString() {
-        return Dims.tuple(dims);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof Shape shape && Arrays.equals(dims, shape.dims);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(dims);
     }
 
     private Object readResolve() {
