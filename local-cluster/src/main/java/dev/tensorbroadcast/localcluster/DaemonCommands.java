@@ -4,13 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The command lines and environment of the cluster's JVMs. They never hold the secret: that is in the file. */
-final class DaemonCommands {
+/**
+ * The command lines, environment and settings of a cluster's Spark JVMs, for both backends: they differ only in where
+ * {@code java}, Spark's jars and the secret file are ({@link #onHost}, {@link #inImage}). The command lines never hold
+ * the secret: that is in the properties file each daemon is given.
+ */
+public final class DaemonCommands {
     static final String LOOPBACK = "127.0.0.1";
-    /** The module openings Spark's own launcher gives its daemons on JDK 17+. */
+    /** The module openings Spark's own launcher gives its daemons on JDK 17+; Spark gives its executors the same. */
     private static final List<String> MODULE_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
             "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
             "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
@@ -21,28 +26,59 @@ final class DaemonCommands {
             "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
             "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
     /** The master and a worker only schedule; the executors a worker starts get the memory it offers. */
-    private static final String DAEMON_HEAP = "-Xmx256m";
+    private static final String DAEMON_HEAP = "256m";
+    /** A driver of the container backend: spark-submit in client mode, the application in the same JVM. */
+    private static final String DRIVER_HEAP = "768m";
 
-    private final SparkHome home;
-    private final Path propertiesFile;
+    private final String java;
+    private final String classPath;
+    private final String sparkHome;
+    private final String propertiesFile;
 
-    DaemonCommands(SparkHome home, Path propertiesFile) {
-        this.home = requireNonNull(home, "home is null");
+    private DaemonCommands(String java, String classPath, String sparkHome, String propertiesFile) {
+        this.java = requireNonNull(java, "java is null");
+        this.classPath = requireNonNull(classPath, "classPath is null");
+        this.sparkHome = requireNonNull(sparkHome, "sparkHome is null");
         this.propertiesFile = requireNonNull(propertiesFile, "propertiesFile is null");
     }
 
-    /**
-     * A worker launches executors from {@code SPARK_HOME}'s jars for Scala {@code SPARK_SCALA_VERSION};
-     * {@code SPARK_LOCAL_IP} keeps every port of the daemons and their executors on loopback.
-     */
-    Map<String, String> environment() {
-        return environment(LOOPBACK);
+    /** Daemons started as processes of this machine: this JVM's {@code java}, the jars of {@code home}. */
+    static DaemonCommands onHost(SparkHome home, Path propertiesFile) {
+        return new DaemonCommands(hostJava(), home.classPath(), home.path().toString(), propertiesFile.toString());
     }
 
-    /** The environment of a daemon bound to {@code address}, a loopback address. */
+    /**
+     * Daemons started in a container of an image with {@code java} on its path and Spark's jars in
+     * {@code sparkHome/jars}; {@code java} expands the {@code jars/*} wildcard itself, so no shell runs.
+     */
+    public static DaemonCommands inImage(String sparkHome, String propertiesFile) {
+        return new DaemonCommands("java", sparkHome + "/jars/*", sparkHome, propertiesFile);
+    }
+
+    /**
+     * What every daemon's properties file holds besides the secret: no job submission through the unauthenticated
+     * REST port, and a port taken between choosing and binding fails the start rather than moving silently.
+     */
+    public static Map<String, String> settings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spark.master.rest.enabled", "false");
+        settings.put("spark.port.maxRetries", "0");
+        return settings;
+    }
+
+    /** A worker launches executors from {@code SPARK_HOME}'s jars for Scala {@code SPARK_SCALA_VERSION}. */
+    public Map<String, String> environment() {
+        return Map.of("SPARK_HOME", sparkHome, "SPARK_SCALA_VERSION", "2.13");
+    }
+
+    /**
+     * The environment of a daemon bound to {@code address}: {@code SPARK_LOCAL_IP} keeps every port of the daemon
+     * and of the executors it starts on that address.
+     */
     Map<String, String> environment(String address) {
-        return Map.of("SPARK_HOME", home.path().toString(), "SPARK_SCALA_VERSION", "2.13",
-                "SPARK_LOCAL_IP", address);
+        Map<String, String> environment = new LinkedHashMap<>(environment());
+        environment.put("SPARK_LOCAL_IP", address);
+        return environment;
     }
 
     /**
@@ -54,30 +90,50 @@ final class DaemonCommands {
         return distinct ? "127.0.0." + (index + 2) : LOOPBACK;
     }
 
-    List<String> master(int port, int uiPort) {
-        return spark("org.apache.spark.deploy.master.Master", "--host", LOOPBACK, "--port", Integer.toString(port),
-                "--webui-port", Integer.toString(uiPort), "--properties-file", propertiesFile.toString());
+    public List<String> master(String host, int port, int uiPort) {
+        return spark(DAEMON_HEAP, "org.apache.spark.deploy.master.Master", List.of("--host", host, "--port",
+                Integer.toString(port), "--webui-port", Integer.toString(uiPort), "--properties-file",
+                propertiesFile));
     }
 
-    List<String> worker(String address, String masterUrl, int cores, String memory, Path workDirectory) {
-        return spark("org.apache.spark.deploy.worker.Worker", "--host", address, "--port", "0", "--webui-port", "0",
-                "--cores", Integer.toString(cores), "--memory", memory, "--work-dir", workDirectory.toString(),
-                "--properties-file", propertiesFile.toString(), masterUrl);
+    /** A worker on {@code host}, its RPC and UI ports chosen by the system. */
+    public List<String> worker(String host, String masterUrl, int cores, String memory, String workDirectory) {
+        return spark(DAEMON_HEAP, "org.apache.spark.deploy.worker.Worker", List.of("--host", host, "--port", "0",
+                "--webui-port", "0", "--cores", Integer.toString(cores), "--memory", memory, "--work-dir",
+                workDirectory, "--properties-file", propertiesFile, masterUrl));
     }
 
-    static List<String> java(String heap, String classPath, String mainClass, String... arguments) {
+    /** spark-submit in client mode on {@code masterUrl}, authenticated by the properties file; then {@code more}. */
+    public List<String> submit(String masterUrl, List<String> more) {
+        List<String> arguments = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", "client",
+                "--properties-file", propertiesFile));
+        arguments.addAll(more);
+        return spark(DRIVER_HEAP, "org.apache.spark.deploy.SparkSubmit", arguments);
+    }
+
+    /** A JVM of this machine with the module openings Spark needs: for a process that is not one of Spark's. */
+    static List<String> hostJvm(String heap, String classPath, String mainClass, List<String> arguments) {
+        return command(hostJava(), heap, classPath, mainClass, arguments);
+    }
+
+    private List<String> spark(String heap, String mainClass, List<String> arguments) {
+        return command(java, heap, classPath, mainClass, arguments);
+    }
+
+    private static String hostJava() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static List<String> command(String java, String heap, String classPath, String mainClass,
+            List<String> arguments) {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add(heap);
+        command.add(java);
+        command.add("-Xmx" + heap);
         command.addAll(MODULE_OPTIONS);
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
-        command.addAll(List.of(arguments));
+        command.addAll(arguments);
         return command;
-    }
-
-    private List<String> spark(String mainClass, String... arguments) {
-        return java(DAEMON_HEAP, home.classPath(), mainClass, arguments);
     }
 }

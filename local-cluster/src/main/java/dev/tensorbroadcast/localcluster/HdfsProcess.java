@@ -7,11 +7,12 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** Starts {@link HdfsMain} in a JVM of its own and waits for the URI it reports. */
 final class HdfsProcess {
-    private static final String HEAP = "-Xmx512m";
+    private static final String HEAP = "512m";
 
     private HdfsProcess() {}
 
@@ -26,8 +27,9 @@ final class HdfsProcess {
             throw new LocalClusterException("Cannot create the HDFS directory '" + directory + "': " + e.getMessage(),
                     e);
         }
-        return ChildProcess.start("HDFS", DaemonCommands.java(HEAP, classPath, HdfsMain.class.getName(),
-                directory.resolve("data").toString(), Integer.toString(dataNodes), uriFile(directory).toString()),
+        return ChildProcess.start("HDFS", DaemonCommands.hostJvm(HEAP, classPath, HdfsMain.class.getName(),
+                List.of(directory.resolve("data").toString(), Integer.toString(dataNodes),
+                        uriFile(directory).toString())),
                 Map.of(), directory.resolve("hdfs.log"));
     }
 

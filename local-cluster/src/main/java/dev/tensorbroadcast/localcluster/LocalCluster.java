@@ -2,21 +2,23 @@ package dev.tensorbroadcast.localcluster;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A running Spark standalone cluster on this machine, with its optional HDFS. Closing it stops every process it
- * started.
+ * A running Spark standalone cluster on this machine, with its optional HDFS: the contract of both backends,
+ * {@link ProcessCluster} (JVMs on 127.0.0.1) and {@link dev.tensorbroadcast.localcluster.container.ContainerCluster}
+ * (containers on a network of their own). Both run the same daemon command lines ({@link DaemonCommands}), hold the
+ * secret in the same owner-only properties file ({@link ClusterSecret}) and read the master's state the same way
+ * ({@link MasterStatus}). Closing a cluster stops everything it started.
  */
 public interface LocalCluster extends AutoCloseable {
-    /** The master's URL, {@code spark://127.0.0.1:<port>}. */
+    /** The master's URL as the cluster's drivers reach it: {@code spark://127.0.0.1:<port>}, {@code spark://master:7077}. */
     String masterUrl();
 
     /**
      * The Spark settings a driver needs to run on this cluster: the master, authentication with the cluster's
-     * secret, and a driver bound to loopback. They hold the secret: keep them off command lines and logs.
+     * secret, and where the driver listens. They hold the secret: keep them off command lines and logs.
      */
     Map<String, String> sparkConf();
 
@@ -26,14 +28,11 @@ public interface LocalCluster extends AutoCloseable {
     /** The HDFS NameNode, {@code hdfs://127.0.0.1:<port>}, when the cluster has one. */
     Optional<URI> hdfsUri();
 
-    /** How many workers registered with the master. */
+    /** How many workers the cluster started; {@link #status} tells how many are alive. */
     int workers();
 
-    /** The process ids of the master, the workers and the HDFS process: the processes {@link #close} stops. */
-    List<Long> pids();
-
-    /** Where the cluster keeps its logs, the workers' directories and the secret file. */
-    Path workDirectory();
+    /** The master's own view of the cluster, from its JSON status page. */
+    MasterStatus status();
 
     /** Stops every process the cluster started, their children (the executors) included. */
     @Override

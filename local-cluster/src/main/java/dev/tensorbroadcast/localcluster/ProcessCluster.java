@@ -108,17 +108,17 @@ public final class ProcessCluster implements LocalCluster {
         return workers;
     }
 
-    @Override
+    /** The process ids of the master, the workers and the HDFS process: the processes {@link #close} stops. */
     public List<Long> pids() {
         return processes.stream().map(ChildProcess::pid).toList();
     }
 
-    @Override
+    /** Where the cluster keeps its logs, the workers' directories and the secret file. */
     public Path workDirectory() {
         return workDirectory;
     }
 
-    /** The master's current status. */
+    @Override
     public MasterStatus status() {
         return MasterStatus.query(masterUiPort).orElseThrow(() -> new LocalClusterException("Cannot read the status"
                 + " of the master at " + masterUrl + ": its web UI on port " + masterUiPort + " does not answer;"
@@ -236,8 +236,8 @@ public final class ProcessCluster implements LocalCluster {
         public ProcessCluster start() {
             Path directory = createWorkDirectory();
             Path secretFile = directory.resolve(SECRET_FILE);
-            ClusterSecret.create(secretFile, daemonSettings());
-            DaemonCommands commands = new DaemonCommands(home, secretFile);
+            ClusterSecret.create(secretFile, DaemonCommands.settings());
+            DaemonCommands commands = DaemonCommands.onHost(home, secretFile);
             List<ChildProcess> started = new ArrayList<>();
             Thread hook = new Thread(() -> stopAll(List.copyOf(started)), "local-cluster-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -250,14 +250,14 @@ public final class ProcessCluster implements LocalCluster {
                     // HDFS comes up while Spark does
                     started.add(HdfsProcess.start(home, hdfsDirectory, dataNodes));
                 }
-                ChildProcess master = ChildProcess.start("master", commands.master(port, uiPort),
-                        commands.environment(), directory.resolve("master.log"));
+                ChildProcess master = ChildProcess.start("master", commands.master(DaemonCommands.LOOPBACK, port,
+                        uiPort), commands.environment(DaemonCommands.LOOPBACK), directory.resolve("master.log"));
                 started.add(master);
                 for (int i = 0; i < workers; i++) {
                     Path workerDirectory = Files.createDirectory(directory.resolve("worker-" + i));
                     String address = DaemonCommands.workerAddress(i, distinctWorkerHosts);
                     started.add(ChildProcess.start("worker " + i, commands.worker(address, masterUrl, workerCores,
-                            workerMemory, workerDirectory), commands.environment(address),
+                            workerMemory, workerDirectory.toString()), commands.environment(address),
                             directory.resolve("worker-" + i + ".log")));
                 }
                 long deadline = System.nanoTime() + startTimeout.toNanos();
@@ -283,15 +283,6 @@ public final class ProcessCluster implements LocalCluster {
                 throw new LocalClusterException("Cannot start the local cluster in " + directory + ": "
                         + e.getMessage(), e);
             }
-        }
-
-        private Map<String, String> daemonSettings() {
-            Map<String, String> settings = new LinkedHashMap<>();
-            // no job submission through an unauthenticated REST port
-            settings.put("spark.master.rest.enabled", "false");
-            // a port taken between choosing and binding fails the start rather than moving silently
-            settings.put("spark.port.maxRetries", "0");
-            return settings;
         }
 
         private Path createWorkDirectory() {

@@ -9,6 +9,7 @@ import dev.tensorbroadcast.job.spark.OutputLock;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,7 +45,7 @@ class DriverKillIT {
     private static Map<String, String> environment;
 
     @BeforeAll
-    static void referenceInLocalModeAndTheClusterRecorded(LocalCluster cluster) throws Exception {
+    static void referenceInLocalModeAndTheClusterRecorded(ProcessCluster cluster) throws Exception {
         source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
         reference = dir.resolve("local");
         CliRun local = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", SHAPE,
@@ -73,7 +74,7 @@ class DriverKillIT {
     }
 
     @Test
-    void aKilledDriverLeavesAnIncompleteDatasetThatOverwriteReplacesWithTheFullOne(LocalCluster cluster)
+    void aKilledDriverLeavesAnIncompleteDatasetThatOverwriteReplacesWithTheFullOne(ProcessCluster cluster)
             throws Exception {
         Path output = dir.resolve("out");
         Path log = dir.resolve("killed.log");

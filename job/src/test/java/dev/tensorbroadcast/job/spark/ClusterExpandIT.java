@@ -6,20 +6,18 @@ import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code expand} on a real two-worker cluster: tasks run in separate executor JVMs that load our classes from the
@@ -29,30 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true)
 class ClusterExpandIT {
-    private static final int PARTITIONS = 24;
-
-    @TempDir
-    static Path dir;
-
-    private static CrashHarness run;
-    private static SparkSession spark;
-
-    @BeforeAll
-    static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        run = CrashHarness.start(cluster, dir, new long[] {4, 960, 64}, PARTITIONS, Map.of());
-        spark = run.spark();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (run != null) {
-            run.close();
-        }
-    }
+    @RegisterExtension
+    static final CrashHarness run = CrashHarness.broadcasting(4, 960, 64).partitions(24);
 
     @Test
     void tasksRunInTwoExecutorsAndWriteWhatLocalModeWrites() throws Exception {
-        Path output = dir.resolve("cluster");
+        SparkSession spark = run.spark();
+        Path output = run.output("cluster");
         Manifest manifest = run.request(output).run(spark);
 
         Set<String> executors = manifest.files().stream().map(DatasetFile::executorId).collect(Collectors.toSet());
@@ -62,8 +43,9 @@ class ClusterExpandIT {
 
     @Test
     void aFeatureTableOnHdfsIsReadBySlicesAndExpandedIntoHdfs(LocalCluster cluster) throws Exception {
+        SparkSession spark = run.spark();
         URI hdfs = cluster.hdfsUri().orElseThrow();
-        Path features = FeatureTable.write(dir.resolve("features"), spark);
+        Path features = FeatureTable.write(run.output("features"), spark);
         long a = Files.size(features.resolve("a.arrow"));
         long b = Files.size(features.resolve("b.parquet"));
         long c = Files.size(features.resolve("c-spark.parquet"));
@@ -80,7 +62,7 @@ class ClusterExpandIT {
         Manifest manifest = broadcast.run(spark);
 
         assertThat(manifest.files()).extracting(DatasetFile::executorId).doesNotContain("driver");
-        Path copied = dir.resolve("expanded");
+        Path copied = run.output("expanded");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
             assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path("/expanded/" + Manifest.SUCCESS_FILE_NAME)))
                     .isTrue();
@@ -94,13 +76,14 @@ class ClusterExpandIT {
     }
 
     @Test
-    void aKilledExecutorLosesNothingAndLeavesNothingBehind(LocalCluster cluster) throws Exception {
-        Path output = dir.resolve("killed");
+    void aKilledExecutorLosesNothingAndLeavesNothingBehind(ProcessCluster cluster) throws Exception {
+        SparkSession spark = run.spark();
+        Path output = run.output("killed");
         ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2,
                 ClusterRuns.anExecutor(cluster),
                 () -> run.request(output).run(spark));
 
-        assertThat(killed.taskEnds()).isGreaterThan(PARTITIONS);
+        assertThat(killed.taskEnds()).isGreaterThan(run.partitions());
         run.assertComplete(output, killed.result());
     }
 }

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.ReducePlan;
@@ -116,7 +117,7 @@ class ClusterReduceIT {
     }
 
     @Test
-    void aKilledExecutorGivesTheSameBits(LocalCluster cluster) throws Exception {
+    void aKilledExecutorGivesTheSameBits(ProcessCluster cluster) throws Exception {
         Path output = dir.resolve("killed.npy");
         ClusterRuns.killingWhileRunning(spark, 1000, 1, ClusterRuns.anExecutor(cluster),
                 () -> reduce(hdfs + "/grad.npy", "[1,64]", output.toString()).run(spark));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,7 +78,7 @@ public final class ClusterRuns {
     }
 
     /** The executor JVMs running under the cluster's workers, by pid: descendants that run the executor backend. */
-    public static List<ProcessHandle> executors(LocalCluster cluster) throws IOException {
+    public static List<ProcessHandle> executors(ProcessCluster cluster) throws IOException {
         List<ProcessHandle> executors = new ArrayList<>();
         for (long pid : cluster.pids()) {
             for (ProcessHandle process : ProcessHandle.of(pid).map(ProcessHandle::descendants).orElse(Stream.empty())
@@ -91,7 +92,7 @@ public final class ClusterRuns {
     }
 
     /** The worker JVMs of the cluster: its processes that run Spark's standalone worker. */
-    public static List<ProcessHandle> workers(LocalCluster cluster) throws IOException {
+    public static List<ProcessHandle> workers(ProcessCluster cluster) throws IOException {
         List<ProcessHandle> workers = new ArrayList<>();
         for (long pid : cluster.pids()) {
             ProcessHandle process = ProcessHandle.of(pid).orElse(null);
@@ -134,7 +135,7 @@ public final class ClusterRuns {
     }
 
     /** Kills one executor JVM with SIGKILL: the worker stays and starts another. */
-    public static Kill anExecutor(LocalCluster cluster) {
+    public static Kill anExecutor(ProcessCluster cluster) {
         return () -> {
             List<ProcessHandle> executors = executors(cluster);
             assertThat(executors).hasSizeGreaterThanOrEqualTo(2);

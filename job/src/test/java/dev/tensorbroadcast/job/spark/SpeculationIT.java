@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +13,8 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Speculative execution on a two-host cluster (Spark never runs a copy on the host of the original, so each worker
@@ -30,30 +27,16 @@ class SpeculationIT {
     private static final int PARTITIONS = 12;
     private static final long SLOW_PARTITION = 5;
 
-    @TempDir
-    static Path dir;
-
-    private static CrashHarness run;
-    private static SparkSession spark;
-
-    @BeforeAll
-    static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        run = CrashHarness.start(cluster, dir, new long[] {4, 480, 64}, PARTITIONS, Map.of("spark.speculation",
+    @RegisterExtension
+    static final CrashHarness run = CrashHarness.broadcasting(4, 480, 64).partitions(PARTITIONS)
+            .settings(Map.of("spark.speculation",
                 "true", "spark.speculation.interval", "100ms", "spark.speculation.multiplier", "1.5",
                 "spark.speculation.quantile", "0.5", "spark.speculation.minTaskRuntime", "1s"));
-        spark = run.spark();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (run != null) {
-            run.close();
-        }
-    }
 
     @Test
     void aSpeculativeCopyOvertakesTheSlowTaskAndTheOutputIsWhatLocalModeWrites() throws Exception {
-        Path output = dir.resolve("speculated");
+        SparkSession spark = run.spark();
+        Path output = run.output("speculated");
         List<TaskInfo> started = new CopyOnWriteArrayList<>();
         List<SparkListenerTaskEnd> ended = new CopyOnWriteArrayList<>();
         SparkListener listener = new SparkListener() {

@@ -3,16 +3,13 @@ package dev.tensorbroadcast.job.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A worker JVM killed with SIGKILL while the job runs: its executor goes with it, the job finishes on the other
@@ -21,28 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
 class WorkerKillIT {
-    private static final int PARTITIONS = 24;
-
-    @TempDir
-    static Path dir;
-
-    private static CrashHarness run;
-
-    @BeforeAll
-    static void referenceInLocalModeThenConnect(LocalCluster cluster) throws Exception {
-        run = CrashHarness.start(cluster, dir, new long[] {4, 960, 64}, PARTITIONS, Map.of());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (run != null) {
-            run.close();
-        }
-    }
+    @RegisterExtension
+    static final CrashHarness run = CrashHarness.broadcasting(4, 960, 64).partitions(24);
 
     @Test
-    void aKilledWorkerTakesItsExecutorAlongAndTheJobFinishesOnTheOther(LocalCluster cluster) throws Exception {
-        Path output = dir.resolve("killed");
+    void aKilledWorkerTakesItsExecutorAlongAndTheJobFinishesOnTheOther(ProcessCluster cluster) throws Exception {
+        Path output = run.output("killed");
         ClusterRuns.Kill aWorker = () -> {
             List<ProcessHandle> workers = ClusterRuns.workers(cluster);
             assertThat(workers).hasSize(2);
@@ -62,6 +43,6 @@ class WorkerKillIT {
 
         run.assertComplete(output, killed.result());
         System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
-                killed.seconds(), killed.taskEnds(), PARTITIONS);
+                killed.seconds(), killed.taskEnds(), run.partitions());
     }
 }

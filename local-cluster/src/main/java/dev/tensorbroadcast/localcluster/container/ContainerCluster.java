@@ -3,15 +3,20 @@ package dev.tensorbroadcast.localcluster.container;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.localcluster.ClusterSecret;
+import dev.tensorbroadcast.localcluster.DaemonCommands;
+import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -35,15 +40,19 @@ import org.testcontainers.utility.DockerImageName;
  * master's REST submission server off. Drivers run in containers on the same network ({@link #submit}); a directory
  * of the host can be shared, at the same path, by every container, as storage all nodes see.
  *
- * <p>Closing stops and removes every container, the network and the secret; a shutdown hook does the same when the
- * JVM exits first.
+ * <p>The daemons run the command lines of {@link DaemonCommands}, as the process backend's do, from the image's
+ * {@code java} and jars. Closing stops and removes every container, the network and the secret; a shutdown hook does
+ * the same when the JVM exits first.
  */
-public final class ContainerCluster implements AutoCloseable {
+public final class ContainerCluster implements LocalCluster {
     public static final String MASTER_HOST = "master";
     private static final int MASTER_PORT = 7077;
     private static final int MASTER_UI_PORT = 8080;
     public static final String CLUSTER_LABEL = "dev.tensorbroadcast.cluster";
-    private static final String DRIVER_HEAP = "768m";
+    private static final String SPARK_HOME = "/opt/spark";
+    /** Where each container sees the cluster's properties file (with the secret), read-only. */
+    private static final String PROPERTIES_FILE = SPARK_HOME + "/conf/cluster.properties";
+    private static final DaemonCommands COMMANDS = DaemonCommands.inImage(SPARK_HOME, PROPERTIES_FILE);
 
     private final Settings settings;
     private final String id = UUID.randomUUID().toString();
@@ -64,7 +73,7 @@ public final class ContainerCluster implements AutoCloseable {
         this.propertiesFile = writeSecretFile();
         // internal: containers reach each other and nothing else
         this.network = Network.builder().createNetworkCmdModifier(cmd -> cmd.withInternal(true)
-                .withLabels(java.util.Map.of(CLUSTER_LABEL, id))).build();
+                .withLabels(Map.of(CLUSTER_LABEL, id))).build();
     }
 
     public static Builder builder() {
@@ -86,11 +95,31 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     /** The master's URL as the cluster's own hosts (and {@link #submit drivers}) see it. */
+    @Override
     public String masterUrl() {
         return "spark://" + MASTER_HOST + ":" + MASTER_PORT;
     }
 
-    public int workerCount() {
+    /**
+     * What a driver on the cluster's network needs: the master and the secret. Such a driver runs in a container of
+     * its own ({@link #submit}), which also names its host; a driver on this machine cannot reach the network.
+     */
+    @Override
+    public Map<String, String> sparkConf() {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("spark.master", masterUrl());
+        conf.putAll(ClusterSecret.driverConf(propertiesFile));
+        return conf;
+    }
+
+    /** The containers share no HDFS: a {@link Builder#sharedDirectory shared directory} is their common storage. */
+    @Override
+    public Optional<URI> hdfsUri() {
+        return Optional.empty();
+    }
+
+    @Override
+    public int workers() {
         return settings.workers;
     }
 
@@ -100,12 +129,14 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     /** The host file with the cluster's secret; every container sees it read-only. */
-    public Path propertiesFile() {
+    @Override
+    public Path secretFile() {
         return propertiesFile;
     }
 
     /** The master's own view, from its JSON status page, read inside the network. */
-    public MasterStatus masterStatus() {
+    @Override
+    public MasterStatus status() {
         try {
             // the image has no HTTP client; bash's /dev/tcp is enough for one GET
             ExecResult result = master.execInContainer("timeout", "10", "bash", "-c",
@@ -143,15 +174,12 @@ public final class ContainerCluster implements AutoCloseable {
         }
         String host = "driver-" + driverCount.incrementAndGet();
         String jar = "/opt/app/" + applicationJar.getFileName();
-        List<String> submit = new ArrayList<>(List.of("--master", masterUrl(), "--deploy-mode", "client",
-                "--properties-file", SparkJvm.PROPERTIES_FILE,
-                "--conf", "spark.driver.host=" + host,
+        List<String> submit = new ArrayList<>(List.of("--conf", "spark.driver.host=" + host,
                 "--conf", "spark.ui.enabled=false",
                 "--conf", "spark.executor.memory=" + settings.workerMemory,
                 "--class", mainClass, jar));
         submit.addAll(arguments);
-        GenericContainer<?> container = node(host, SparkJvm.command(DRIVER_HEAP,
-                "org.apache.spark.deploy.SparkSubmit", submit))
+        GenericContainer<?> container = node(host, COMMANDS.submit(masterUrl(), submit))
                 .withFileSystemBind(applicationJar.toAbsolutePath().toString(), jar, BindMode.READ_ONLY)
                 .withStartupCheckStrategy(new StartedIsEnough())
                 .waitingFor(new NoWait());
@@ -191,19 +219,14 @@ public final class ContainerCluster implements AutoCloseable {
     private void start() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
-            master = node(MASTER_HOST, SparkJvm.command("256m", "org.apache.spark.deploy.master.Master",
-                    List.of("--host", MASTER_HOST, "--port", Integer.toString(MASTER_PORT),
-                            "--webui-port", Integer.toString(MASTER_UI_PORT),
-                            "--properties-file", SparkJvm.PROPERTIES_FILE)))
+            master = node(MASTER_HOST, COMMANDS.master(MASTER_HOST, MASTER_PORT, MASTER_UI_PORT))
                     .waitingFor(Wait.forLogMessage(".*I have been elected leader.*", 1)
                             .withStartupTimeout(settings.startTimeout));
             master.start();
             for (int i = 0; i < settings.workers; i++) {
                 String host = workerHost(i);
-                workers.add(node(host, SparkJvm.command("256m", "org.apache.spark.deploy.worker.Worker",
-                        List.of("--host", host, "--cores", Integer.toString(settings.workerCores),
-                                "--memory", settings.workerMemory, "--work-dir", "/tmp/spark-work",
-                                "--properties-file", SparkJvm.PROPERTIES_FILE, masterUrl())))
+                workers.add(node(host, COMMANDS.worker(host, masterUrl(), settings.workerCores,
+                        settings.workerMemory, "/tmp/spark-work"))
                         .waitingFor(Wait.forLogMessage(".*Successfully registered with master.*", 1)
                                 .withStartupTimeout(settings.startTimeout)));
             }
@@ -223,19 +246,19 @@ public final class ContainerCluster implements AutoCloseable {
 
     private void awaitWorkersRegistered() throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + settings.startTimeout.toNanos();
-        MasterStatus status = masterStatus();
+        MasterStatus status = status();
         while (status.aliveWorkers() < settings.workers) {
             if (System.nanoTime() > deadline) {
                 throw new TimeoutException("the master has " + status.aliveWorkers() + " alive workers after "
                         + settings.startTimeout);
             }
             Thread.sleep(200);
-            status = masterStatus();
+            status = status();
         }
     }
 
     /** A container of the cluster: its own host on the network, the secret and the shared directory mounted. */
-    private GenericContainer<?> node(String host, String[] command) {
+    private GenericContainer<?> node(String host, List<String> command) {
         GenericContainer<?> container = new GenericContainer<>(image)
                 .withImagePullPolicy(imageName -> false)
                 .withNetwork(network)
@@ -245,10 +268,9 @@ public final class ContainerCluster implements AutoCloseable {
                 .withCreateContainerCmdModifier(cmd -> cmd.withHostName(host).withUser("0:0"))
                 .withLabel(CLUSTER_LABEL, id)
                 // what a Worker needs to launch executors, set here so that any image with the jars will do
-                .withEnv("SPARK_HOME", SparkJvm.SPARK_HOME)
-                .withEnv("SPARK_SCALA_VERSION", "2.13")
-                .withFileSystemBind(propertiesFile.toString(), SparkJvm.PROPERTIES_FILE, BindMode.READ_ONLY)
-                .withCommand(command);
+                .withEnv(COMMANDS.environment())
+                .withFileSystemBind(propertiesFile.toString(), PROPERTIES_FILE, BindMode.READ_ONLY)
+                .withCommand(command.toArray(String[]::new));
         settings.sharedDirectory.ifPresent(directory ->
                 container.withFileSystemBind(directory.toString(), directory.toString(), BindMode.READ_WRITE));
         return container;
@@ -392,7 +414,7 @@ public final class ContainerCluster implements AutoCloseable {
             Path directory = Files.createTempDirectory("tensor-broadcast-cluster-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Path file = directory.resolve("cluster.properties");
-            ClusterSecret.create(file, java.util.Map.of("spark.master.rest.enabled", "false"));
+            ClusterSecret.create(file, DaemonCommands.settings());
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the cluster's secret file: " + e.getMessage(), e);

@@ -38,6 +38,16 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
         }
     }
 
+    /** The cluster running for the test class of {@code context}: for the class's other extensions. */
+    public static ProcessCluster cluster(ExtensionContext context) {
+        ProcessCluster cluster = context.getStore(NAMESPACE).get(context.getRequiredTestClass(), ProcessCluster.class);
+        if (cluster == null) {
+            throw new IllegalStateException("Cannot find the local cluster of " + context.getRequiredTestClass()
+                    .getName() + ": none is running; is the class annotated @WithLocalCluster?");
+        }
+        return cluster;
+    }
+
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.localcluster.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.localcluster.ClusterSecret;
 import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,24 +27,30 @@ class ContainerClusterIT {
         String id;
         try (ContainerCluster cluster = ContainerCluster.builder().workers(2).start()) {
             id = cluster.id();
-            propertiesFile = cluster.propertiesFile();
-            MasterStatus status = cluster.masterStatus();
+            propertiesFile = cluster.secretFile();
+            MasterStatus status = cluster.status();
             assertThat(status.status()).isEqualTo("ALIVE");
             assertThat(status.aliveWorkers()).isEqualTo(2);
             assertThat(cluster.masterUrl()).isEqualTo("spark://master:7077");
+            assertThat(cluster.workers()).isEqualTo(2);
+            assertThat(cluster.hdfsUri()).isEmpty();
+            assertThat(cluster.sparkConf()).containsEntry("spark.master", "spark://master:7077")
+                    .containsEntry("spark.authenticate", "true")
+                    .containsEntry("spark.authenticate.secret", ClusterSecret.read(propertiesFile));
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(propertiesFile)))
                     .isEqualTo("rw-------");
             assertThat(Files.readString(propertiesFile))
-                    .contains("spark.authenticate=true\n", "spark.master.rest.enabled=false\n")
+                    .contains("spark.authenticate=true\n", "spark.master.rest.enabled=false\n",
+                            "spark.port.maxRetries=0\n")
                     .containsPattern("spark.authenticate.secret=[0-9a-f]{64}\n");
             assertThat(containers(id)).isEqualTo(3);
 
             cluster.killWorker(0);
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (cluster.masterStatus().aliveWorkers() > 1 && System.nanoTime() < deadline) {
+            while (cluster.status().aliveWorkers() > 1 && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
-            assertThat(cluster.masterStatus().aliveWorkers()).isEqualTo(1);
+            assertThat(cluster.status().aliveWorkers()).isEqualTo(1);
         }
         assertThat(propertiesFile).doesNotExist();
         assertThat(propertiesFile.getParent()).doesNotExist();
