@@ -9,6 +9,7 @@ import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.spark.DatasetIndex;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
@@ -252,10 +253,13 @@ public final class PreparedBroadcast {
         try (OutputLock lock = directory.lock()) {
             directory.clear();
             List<Manifest> manifests = new ArrayList<>();
+            List<String> names = new ArrayList<>();
             for (int i = 0; i < sources.size(); i++) {
-                manifests.add(job(i, new Path(directory.path(), Integer.toString(i)),
+                names.add(Integer.toString(i));
+                manifests.add(job(i, new Path(directory.path(), names.get(i)),
                         ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
             }
+            DatasetIndex.write(directory.fileSystem(), directory.path(), names);
             return manifests;
         }
     }

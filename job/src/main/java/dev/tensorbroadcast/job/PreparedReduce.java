@@ -10,6 +10,7 @@ import dev.tensorbroadcast.job.dataset.NpyWriter;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.spark.DatasetIndex;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.FileOptions;
 import dev.tensorbroadcast.job.spark.JobProgress;
@@ -201,6 +202,10 @@ public final class PreparedReduce {
             results.add(new ReduceResult(location(i), reducePlan.inputIndex(), reducePlan.input(), reducePlan.dtype(),
                     reducePlan.regime(), reduce.format().formatName(), tasks(reducePlan),
                     reducePlan.input().elements() * reducePlan.dtype().byteWidth()));
+        }
+        if (npyTarget == null && reduces.size() > 1) {
+            DatasetIndex.write(directory.fileSystem(), directory.path(), reduces.stream()
+                    .map(reducePlan -> Integer.toString(reducePlan.inputIndex())).toList());
         }
         return results;
     }

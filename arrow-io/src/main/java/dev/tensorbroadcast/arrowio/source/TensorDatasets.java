@@ -23,6 +23,9 @@ public final class TensorDatasets {
     private static final byte[] ARROW_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
     private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
 
+    /** What broadcast-tensors leaves beside the datasets it writes, one per input, in numbered subdirectories. */
+    private static final String DATASET_INDEX = "datasets.json";
+
     private TensorDatasets() {}
 
     /** One file with what its footer says. */
@@ -31,11 +34,21 @@ public final class TensorDatasets {
     public static TensorDataset open(FileSystem fileSystem, Path directory, String location, DatasetOptions options)
             throws IOException {
         List<FileStatus> files = new ArrayList<>();
+        List<String> subdirectories = new ArrayList<>();
         for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
             if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
                 files.add(status);
+            } else if (status.isDirectory()) {
+                subdirectories.add(name);
             }
+        }
+        if (!subdirectories.isEmpty() && files.stream().anyMatch(file -> file.getPath().getName()
+                .equals(DATASET_INDEX))) {
+            subdirectories.sort(Comparator.naturalOrder());
+            throw new SourceFormatException(location, "it holds one dataset per input (" + DATASET_INDEX
+                    + " names them: " + String.join(", ", subdirectories) + "), not one dataset; give one of them, such"
+                    + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));
         }
         if (files.isEmpty()) {
             throw new SourceFormatException(location, "the directory holds no Arrow IPC or Parquet files");

@@ -19,7 +19,7 @@ import org.apache.hadoop.fs.Path;
  * {@code overwrite} is set, and even then only an empty directory or one of our datasets is replaced: a directory
  * holding nothing but the names a job of ours writes (part files, a {@code _manifest.json} that reads as one of our
  * manifests, {@code _SUCCESS}, Spark's {@code _temporary}), or only such datasets in numbered subdirectories
- * ({@code broadcast-tensors}). A single file of any other name makes it not ours. A symbolic link is never followed:
+ * ({@code broadcast-tensors}) with the {@link DatasetIndex} that names them. A single file of any other name makes it not ours. A symbolic link is never followed:
  * it is refused. Clearing checks again, then deletes only those names, never anything else.
  */
 public final class OutputDirectory {
@@ -78,6 +78,10 @@ public final class OutputDirectory {
         return path;
     }
 
+    public FileSystem fileSystem() {
+        return fileSystem;
+    }
+
     /**
      * The bytes a job could write here: the usable space of the local file system that holds the output (or its
      * nearest existing ancestor), plus what {@link #clear} will delete. Empty for other file systems, whose free space
@@ -124,6 +128,7 @@ public final class OutputDirectory {
         requireOursOrEmpty(text, fileSystem, path);
         try {
             deleteMarkers(path);
+            fileSystem.delete(new Path(path, DatasetIndex.FILE_NAME), false);
             for (FileStatus child : fileSystem.listStatus(path)) {
                 if (child.isDirectory() && INDEX.matcher(child.getPath().getName()).matches()) {
                     deleteMarkers(child.getPath());
@@ -196,7 +201,8 @@ public final class OutputDirectory {
         for (FileStatus child : fileSystem.listStatus(directory)) {
             String name = child.getPath().getName();
             // the lock is the running job's own: it goes when the job ends
-            if (OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME)) {
+            if ((OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME))
+                    || (nested && isIndexName(name))) {
                 fileSystem.delete(child.getPath(), true);
             } else if (nested && child.isDirectory() && INDEX.matcher(name).matches()) {
                 deleteOurs(child.getPath(), false);
@@ -228,6 +234,12 @@ public final class OutputDirectory {
             if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                 return false;
             }
+            if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
+                    && (name.endsWith(DatasetJob.STAGED_SUFFIX) || DatasetIndex.isOurs(fileSystem, child.getPath()))) {
+                // the index of numbered datasets: ours beside them, and never a part of a single dataset
+                allOurs = false;
+                continue;
+            }
             boolean link = isSymlink(fileSystem, child.getPath(), status);
             allOurs &= !link && OUR_FILE.matcher(name).matches() && hasOurKind(fileSystem, child.getPath(), name,
                     status);
@@ -236,6 +248,11 @@ public final class OutputDirectory {
                     && isDataset(fileSystem, child.getPath(), false);
         }
         return allOurs || allNested;
+    }
+
+    /** The index of numbered datasets, or the staged copy a full disk may have left of it. */
+    private static boolean isIndexName(String name) {
+        return name.equals(DatasetIndex.FILE_NAME) || name.equals(DatasetIndex.FILE_NAME + DatasetJob.STAGED_SUFFIX);
     }
 
     /**

@@ -134,6 +134,13 @@ class ErrorCatalogueTest {
         cases.put("input-missing", d -> args("plan", "--dialect", "numpy", "--input",
                 d.resolve("missing.npy").toString()));
         cases.put("input-directory", d -> args("plan", "--dialect", "numpy", "--input", d.toString()));
+        cases.put("input-datasets", d -> {
+            Path pair = Files.createDirectories(d.resolve("pair"));
+            Files.createDirectories(pair.resolve("1"));
+            Files.createDirectories(pair.resolve("0"));
+            Files.writeString(pair.resolve("datasets.json"), "{\"tensor_broadcast\": \"datasets\"}");
+            return args("plan", "--dialect", "numpy", "--input", pair.toString());
+        });
         cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
         cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
         cases.put("output-exists", d -> {

@@ -2,7 +2,10 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.DatasetIndex;
 import dev.tensorbroadcast.job.spark.DatasetFiles;
 import dev.tensorbroadcast.job.spark.LocalSpark;
 import dev.tensorbroadcast.job.spark.NpyFiles;
@@ -220,7 +223,13 @@ class ExpandCommandTest {
                 "--dialect", "paddle", "--output", output.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out().lines()).hasSize(2);
-        assertThat(DatasetFiles.names(output)).containsExactly("0", "1");
+        assertThat(DatasetFiles.names(output)).containsExactly("0", "1", DatasetIndex.FILE_NAME);
+        // the parent is no dataset: its index is a file that directory readers do not skip, so they cannot merge 0 and 1
+        JsonNode index = new ObjectMapper().readTree(output.resolve(DatasetIndex.FILE_NAME).toFile());
+        assertThat(index.path("tensor_broadcast").asText()).isEqualTo("datasets");
+        assertThat(index.path("datasets").toString()).isEqualTo("[\"0\",\"1\"]");
+        assertThat(index.path("read").asText()).isEqualTo("each directory listed is one dataset: read each by its own"
+                + " path; this directory is not a dataset");
         for (String input : List.of("0", "1")) {
             Manifest manifest = DatasetFiles.manifest(output.resolve(input));
             assertThat(manifest.shape()).isEqualTo(List.of(3L, 8L));
@@ -231,6 +240,7 @@ class ExpandCommandTest {
         CliRun again = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
                 "--dialect", "paddle", "--output", output.toString(), "--overwrite");
         assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(DatasetFiles.names(output)).containsExactly("0", "1", DatasetIndex.FILE_NAME);
     }
 
     @Test

@@ -116,4 +116,37 @@ class OverwriteSafetyTest {
         assertThat(dev.tensorbroadcast.job.spark.OutputDirectory.check(output.toString(), true,
                 new org.apache.hadoop.conf.Configuration()).path().toString()).isEqualTo("file:" + output);
     }
+
+    @Test
+    void aDatasetsJsonIsOursOnlyBesideNumberedDatasetsAndOnlyAsOurIndex() throws Exception {
+        Path output = Files.createDirectories(dir.resolve("pair"));
+        Files.createDirectories(output.resolve("0"));
+        Files.writeString(output.resolve("0").resolve("part-00000.arrow"), "ours");
+        // a user's file of that name beside our numbered datasets is theirs
+        Files.writeString(output.resolve("datasets.json"), "{\"mine\": true}");
+
+        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
+                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(notOurs(output));
+        assertThat(Files.readString(output.resolve("datasets.json"))).isEqualTo("{\"mine\": true}");
+
+        // our index is replaced with the datasets
+        Files.writeString(output.resolve("datasets.json"),
+                "{\"tensor_broadcast\": \"datasets\", \"datasets\": [\"0\"]}");
+        CliRun again = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
+                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(DatasetFiles.names(output)).containsExactly("0", "1", "datasets.json");
+
+        // inside a single dataset it is nobody's name of ours
+        Path single = Files.createDirectories(dir.resolve("single"));
+        Files.writeString(single.resolve("part-00000.arrow"), "ours");
+        Files.copy(output.resolve("datasets.json"), single.resolve("datasets.json"));
+        CliRun inside = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", single.toString(), "--overwrite");
+        assertThat(inside.exitCode()).isEqualTo(2);
+        assertThat(inside.err()).isEqualTo(notOurs(single));
+    }
 }
