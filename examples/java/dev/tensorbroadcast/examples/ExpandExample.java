@@ -3,7 +3,7 @@ package dev.tensorbroadcast.examples;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;

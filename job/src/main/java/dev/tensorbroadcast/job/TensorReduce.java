@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.spark.JobProgress;
-import dev.tensorbroadcast.job.spark.OutputCompression;
-import dev.tensorbroadcast.job.spark.OutputFormat;
+import dev.tensorbroadcast.job.sink.OutputCompression;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;

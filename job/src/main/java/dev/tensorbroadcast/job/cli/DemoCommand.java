@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.dataset.NpyWriter;
-import dev.tensorbroadcast.job.spark.OutputException;
+import dev.tensorbroadcast.job.commit.OutputException;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.job.spark.JobProgress;
-import dev.tensorbroadcast.job.spark.OutputCompression;
+import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.spark.OutputLock;
+import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.spark.Locations;
 import java.io.Closeable;
 import java.io.FileNotFoundException;

@@ -3,6 +3,9 @@ package dev.tensorbroadcast.job.spark;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.job.sink.OutputCompression;
+import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.Serializable;

@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.sink.OutputCompression;
+import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.source.JobSource;
+import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;

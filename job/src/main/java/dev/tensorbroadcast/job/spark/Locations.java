@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.job.spark;
 
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.commit.OutputException;
+import dev.tensorbroadcast.job.source.InputException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

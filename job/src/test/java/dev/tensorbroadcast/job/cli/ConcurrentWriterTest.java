@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.OutputDirectory;
-import dev.tensorbroadcast.job.spark.OutputLock;
+import dev.tensorbroadcast.job.commit.OutputDirectory;
+import dev.tensorbroadcast.job.commit.OutputLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.DatasetIndex;
+import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.spark.DatasetFiles;
 import dev.tensorbroadcast.job.spark.LocalSpark;
 import dev.tensorbroadcast.job.spark.NpyFiles;
@@ -224,7 +224,7 @@ class ExpandCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out().lines()).hasSize(2);
         assertThat(DatasetFiles.names(output)).containsExactly("0", "1", DatasetIndex.FILE_NAME);
-        // the parent is no dataset: its index is a file that directory readers do not skip, so they cannot merge 0 and 1
+        // the parent is no dataset: its index is a file directory readers do not skip, so they cannot merge 0 and 1
         JsonNode index = new ObjectMapper().readTree(output.resolve(DatasetIndex.FILE_NAME).toFile());
         assertThat(index.path("tensor_broadcast").asText()).isEqualTo("datasets");
         assertThat(index.path("datasets").toString()).isEqualTo("[\"0\",\"1\"]");

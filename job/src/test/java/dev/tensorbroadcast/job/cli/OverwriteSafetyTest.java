@@ -113,7 +113,7 @@ class OverwriteSafetyTest {
         // Spark's own layout, as a killed job leaves it, is ours
         Files.delete(staging.resolve("notes.txt"));
         Files.createDirectories(staging.resolve("0").resolve("_temporary"));
-        assertThat(dev.tensorbroadcast.job.spark.OutputDirectory.check(output.toString(), true,
+        assertThat(dev.tensorbroadcast.job.commit.OutputDirectory.check(output.toString(), true,
                 new org.apache.hadoop.conf.Configuration()).path().toString()).isEqualTo("file:" + output);
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Dialect;

@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.job.commit.OutputException;
+import dev.tensorbroadcast.job.source.InputException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

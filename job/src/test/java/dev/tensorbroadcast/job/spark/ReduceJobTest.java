@@ -8,6 +8,7 @@ import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  * writer hands it direct buffers, which go to the file channel in slices without a copy through a heap array, and
  * CRC-32C reads each slice in place right after it was written.
  */
-final class ChecksumChannel implements WritableByteChannel {
+public final class ChecksumChannel implements WritableByteChannel {
     /**
      * Writes of whole 32 MiB batch buffers cost about 6x the system time of 256 KiB slices (1 GiB to a local file:
      * 1.6 s against 0.26 s CPU; a stream copying through 8 KiB heap arrays took 0.33 s).
@@ -24,7 +24,7 @@ final class ChecksumChannel implements WritableByteChannel {
     private final CRC32C crc = new CRC32C();
     private long bytes;
 
-    ChecksumChannel(WritableByteChannel out) {
+    public ChecksumChannel(WritableByteChannel out) {
         this.out = requireNonNull(out, "out is null");
     }
 
@@ -56,12 +56,12 @@ final class ChecksumChannel implements WritableByteChannel {
         out.close();
     }
 
-    long bytes() {
+    public long bytes() {
         return bytes;
     }
 
     /** The checksum as the manifest writes it: 8 lowercase hex digits. */
-    String crc32c() {
+    public String crc32c() {
         return Crc32c.hex(crc.getValue());
     }
 }

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.source;
 
 import static java.util.Objects.requireNonNull;
 
@@ -37,7 +37,7 @@ public final class GradientRows implements Serializable {
     }
 
     /** Ships a tensor gradient once; a dataset or a large .npy is read by the tasks. */
-    static GradientRows open(Gradient gradient, org.apache.spark.api.java.JavaSparkContext spark) {
+    public static GradientRows open(Gradient gradient, org.apache.spark.api.java.JavaSparkContext spark) {
         requireNonNull(gradient, "gradient is null");
         if (gradient instanceof Gradient.InMemory memory) {
             return new GradientRows(spark.broadcast(memory.tensor()), null, null);
@@ -52,7 +52,7 @@ public final class GradientRows implements Serializable {
      * Adds gradient rows {@code [firstRow, endRow)} into {@code partial}, which holds the result from element
      * {@code sourceOrigin} on, reading a dataset chunk by chunk. Returns the bytes read from files.
      */
-    long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
+    public long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
             Configuration conf) {
         long rowElements = plan.outputRowElements();
         if (shipped != null) {
@@ -91,7 +91,7 @@ public final class GradientRows implements Serializable {
     }
 
     /** Frees the shipped tensor once the job is done. */
-    void release() {
+    public void release() {
         if (shipped != null) {
             shipped.destroy();
         }

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.sink;
 
 import dev.tensorbroadcast.job.dataset.Crc32c;
 import java.io.FilterOutputStream;
@@ -10,11 +10,11 @@ import java.util.zip.CRC32C;
  * Counts the bytes written through it and computes their CRC-32C, so a task knows its file's size and checksum
  * without reading the file back. Writers write sequentially, so the stream's checksum is the file's.
  */
-final class ChecksumOutputStream extends FilterOutputStream {
+public final class ChecksumOutputStream extends FilterOutputStream {
     private final CRC32C crc = new CRC32C();
     private long bytes;
 
-    ChecksumOutputStream(OutputStream out) {
+    public ChecksumOutputStream(OutputStream out) {
         super(out);
     }
 
@@ -32,12 +32,12 @@ final class ChecksumOutputStream extends FilterOutputStream {
         bytes += length;
     }
 
-    long bytes() {
+    public long bytes() {
         return bytes;
     }
 
     /** The checksum as the manifest writes it: 8 lowercase hex digits. */
-    String crc32c() {
+    public String crc32c() {
         return Crc32c.hex(crc.getValue());
     }
 }

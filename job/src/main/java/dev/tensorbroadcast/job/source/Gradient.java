@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.source;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;

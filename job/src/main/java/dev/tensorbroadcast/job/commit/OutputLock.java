@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.commit;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;

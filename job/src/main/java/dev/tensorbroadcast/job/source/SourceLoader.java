@@ -1,17 +1,18 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.source;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.DatasetOptions;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
-import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
+import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.NpyLayout;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.spark.Locations;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedInputStream;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
@@ -7,11 +7,11 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /** A Parquet {@link OutputFile} over an already open {@link ChecksumOutputStream}, which it does not own. */
-final class ChecksumOutputFile implements OutputFile {
+public final class ChecksumOutputFile implements OutputFile {
     private final ChecksumOutputStream out;
     private final String name;
 
-    ChecksumOutputFile(ChecksumOutputStream out, String name) {
+    public ChecksumOutputFile(ChecksumOutputStream out, String name) {
         this.out = requireNonNull(out, "out is null");
         this.name = requireNonNull(name, "name is null");
     }

@@ -1,8 +1,10 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
+import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.Locations;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +21,9 @@ import org.apache.hadoop.fs.Path;
  * {@code overwrite} is set, and even then only an empty directory or one of our datasets is replaced: a directory
  * holding nothing but the names a job of ours writes (part files, a {@code _manifest.json} that reads as one of our
  * manifests, {@code _SUCCESS}, Spark's {@code _temporary}), or only such datasets in numbered subdirectories
- * ({@code broadcast-tensors}) with the {@link DatasetIndex} that names them. A single file of any other name makes it not ours. A symbolic link is never followed:
- * it is refused. Clearing checks again, then deletes only those names, never anything else.
+ * ({@code broadcast-tensors}) with the {@link DatasetIndex} that names them. A single file of any other name makes it
+ * not ours. A symbolic link is never followed: it is refused. Clearing checks again, then deletes only those names,
+ * never anything else.
  */
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(

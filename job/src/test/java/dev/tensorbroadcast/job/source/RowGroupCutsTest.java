@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

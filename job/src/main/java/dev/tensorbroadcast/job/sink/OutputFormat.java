@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.sink;
 
 import dev.tensorbroadcast.planner.EnumNames;
 

@@ -1,10 +1,12 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.commit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.JobFailedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.source;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.broadcast.Broadcast;
 
 /** What a task receives to get its source from: a kernel for its partition, and what getting it read. */
-interface TaskSource extends Serializable {
+public interface TaskSource extends Serializable {
     /** The kernel filling {@code partition} of {@code program}'s output. */
     TaskInput input(Partition partition, CopyProgram program, Configuration conf);
 
@@ -122,7 +122,7 @@ interface TaskSource extends Serializable {
         }
 
         /** The whole result rows that {@code partition}'s elements lie in, summed from their gradient rows. */
-        ReducedRows rows(Partition partition, Configuration conf) {
+        public ReducedRows rows(Partition partition, Configuration conf) {
             long rowElements = plan.inputRowElements();
             long firstRow = partition.firstElement() / rowElements;
             long endRow = (partition.endElement() + rowElements - 1) / rowElements;
