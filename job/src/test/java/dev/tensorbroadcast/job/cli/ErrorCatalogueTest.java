@@ -7,6 +7,8 @@ import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,12 +16,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ErrorCatalogueTest {
     private static final Path CATALOGUE = Path.of("..", "docs", "errors.md");
     private static final Pattern ENTRY = Pattern.compile(
-            "^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)[^\\n]*\\R+```text\\R(.*?)\\R```", Pattern.MULTILINE
+            "^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)([^\\n]*)\\R+```text\\R(.*?)\\R```", Pattern.MULTILINE
                     | Pattern.DOTALL);
     private static final Pattern ELSEWHERE = Pattern.compile("^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)"
             + "[^\\n]*\\R+Tested by `([A-Za-z]+)#([A-Za-z]+)`", Pattern.MULTILINE);
@@ -45,7 +52,12 @@ class ErrorCatalogueTest {
     static Path dir;
 
     /** A documented error: the line printed, its kind and exit code. */
-    record Entry(String id, String kind, int exitCode, String message) {}
+    record Entry(String id, String kind, int exitCode, String appliesTo, String message) {}
+
+    /** An option a message tells the user to give: {@code --shape}; not one it quotes back, {@code '--shpae'}. */
+    private static final Pattern OPTION = Pattern.compile("(?<!')--[a-z][a-z-]*[a-z]");
+    /** A subcommand an entry lists where it applies: the first word of a code span, {@code `plan --input`}. */
+    private static final Pattern SUBCOMMAND = Pattern.compile("`([a-z-]+)");
 
     /** How to make the command line print an entry's error: files to prepare, then the arguments. */
     interface Case {
@@ -270,7 +282,7 @@ class ErrorCatalogueTest {
         Matcher matcher = ENTRY.matcher(text);
         while (matcher.find()) {
             entries.add(new Entry(matcher.group(1), matcher.group(2), Integer.parseInt(matcher.group(3)),
-                    matcher.group(4)));
+                    matcher.group(4), matcher.group(5)));
         }
         return entries;
     }
@@ -304,6 +316,32 @@ class ErrorCatalogueTest {
             Class<?> test = Class.forName(ErrorCatalogueTest.class.getPackageName() + "." + matcher.group(4));
             assertThat(Arrays.stream(test.getDeclaredMethods()).map(Method::getName)).as(named)
                     .contains(matcher.group(5));
+        }
+    }
+
+    /**
+     * An error that tells the user to give an option must be said only where that option is taken: every option a
+     * documented message names is accepted by the subcommand of its case and by every subcommand its entry lists.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("documented")
+    void everyOptionAMessageNamesIsAcceptedWhereTheMessageIsSaid(String id, Entry entry) throws IOException {
+        CommandLine cli = TensorBroadcastCli.commandLine(new PrintWriter(Writer.nullWriter()),
+                new PrintWriter(Writer.nullWriter()));
+        List<String> options = OPTION.matcher(entry.message()).results().map(MatchResult::group).distinct().toList();
+        Set<String> subcommands = new LinkedHashSet<>();
+        String[] args = cases().get(id).args(Files.createDirectories(dir.resolve("options-" + id)));
+        if (args.length > 0 && cli.getSubcommands().containsKey(args[0])) {
+            subcommands.add(args[0]);
+        }
+        SUBCOMMAND.matcher(entry.appliesTo()).results().map(result -> result.group(1))
+                .filter(cli.getSubcommands()::containsKey).forEach(subcommands::add);
+        for (String subcommand : subcommands) {
+            CommandSpec spec = cli.getSubcommands().get(subcommand).getCommandSpec();
+            for (String option : options) {
+                assertThat(spec.findOption(option)).as("%s names %s, which %s must take", id, option, subcommand)
+                        .isNotNull();
+            }
         }
     }
 
