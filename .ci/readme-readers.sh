@@ -17,11 +17,12 @@ if ! python3 -c "import pyarrow, polars, duckdb, torch" 2>/dev/null; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx' EXIT
-rm -rf /tmp/tb/numpy /tmp/tb/onnx
-# the README's own commands for the two outputs the recipes read, as they are written there
-for output in /tmp/tb/numpy /tmp/tb/onnx; do
-    command=$(grep -m1 -E "^\\$ \\./tensor-broadcast expand .*--output $output( |$)" README.md | sed 's/^\$ //')
+trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair' EXIT
+rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair
+# the README's own commands for the outputs the recipes read, as they are written there
+for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair; do
+    command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors) .*--output $output( |$)" README.md \
+        | sed 's/^\$ //')
     [[ -n $command ]] || { echo "ci: README has no command writing $output" >&2; exit 1; }
     echo "ci: $command" >&2
     eval "$command" >/dev/null
@@ -46,5 +47,16 @@ import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()
     assert len(result) == 2 and len(result[0][1]) == 18, result
-print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB", file=sys.stderr)
+# broadcast-tensors: each dataset reads by its own path; the parent, with its datasets.json, reads as none
+import pyarrow
+import pyarrow.dataset as pads
+for input in ("0", "1"):
+    assert pads.dataset(f"/tmp/tb/paddle-pair/{input}", format="arrow").to_table().num_rows == 3
+try:
+    merged = pads.dataset("/tmp/tb/paddle-pair", format="arrow").to_table()
+    raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
+except pyarrow.ArrowInvalid as e:
+    assert "datasets.json" in str(e), e
+print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB; broadcast-tensors' parent reads as no dataset",
+      file=sys.stderr)
 EOF

@@ -19,9 +19,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * {@code datasets.json}: what a run that writes one dataset per input ({@code broadcast-tensors}, {@code reduce} of
  * several inputs) leaves in the parent directory once every dataset is committed. It names the datasets, and it is
- * there so that the parent does not read as one dataset: pyarrow's, Spark's and polars' directory readers skip only
- * names starting with {@code _} or {@code .}, so they stop at this file instead of silently merging {@code 0/} and
- * {@code 1/} into one table.
+ * there so that the parent does not read as one dataset: pyarrow's directory reader skips only names starting with
+ * {@code _} or {@code .}, so it stops at this file instead of silently merging {@code 0/} and {@code 1/} into one
+ * table, and polars refuses a directory of mixed file extensions.
  */
 public final class DatasetIndex {
     public static final String FILE_NAME = "datasets.json";
