@@ -12,7 +12,6 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
@@ -210,9 +209,8 @@ public final class TensorBroadcast {
         }
     }
 
-    public static final class Builder {
+    public static final class Builder extends DialectBuilder<Builder> {
         private final List<Source> sources = new ArrayList<>();
-        private DialectArguments arguments = DialectArguments.NONE;
         private String output;
         private FileOptions files = FileOptions.defaults();
         private Long partitionBytes;
@@ -245,40 +243,6 @@ public final class TensorBroadcast {
         /** The column of Arrow IPC sources that holds the tensor. */
         public Builder column(String name) {
             this.column = requireNonNull(name, "name is null");
-            return this;
-        }
-
-        public Builder dialect(Dialect dialect) {
-            arguments = arguments.withDialect(dialect);
-            return this;
-        }
-
-        public Builder shape(TargetShape shape) {
-            arguments = arguments.withShape(shape);
-            return this;
-        }
-
-        public Builder shape(long... dims) {
-            return shape(TargetShape.of(dims));
-        }
-
-        public Builder mode(BroadcastMode mode) {
-            arguments = arguments.withMode(mode);
-            return this;
-        }
-
-        public Builder axesMapping(List<Long> axes) {
-            arguments = arguments.withAxesMapping(axes);
-            return this;
-        }
-
-        public Builder broadcastAxes(List<Long> axes) {
-            arguments = arguments.withBroadcastAxes(axes);
-            return this;
-        }
-
-        public Builder axis(long axis) {
-            arguments = arguments.withAxis(axis);
             return this;
         }
 

@@ -6,7 +6,6 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -187,12 +186,11 @@ public final class TensorReduce {
         return shipThreshold;
     }
 
-    public static final class Builder {
+    public static final class Builder extends DialectBuilder<Builder> {
         private String gradientLocation;
         private SourceTensor gradientTensor;
         private String column;
         private Shape rowShape;
-        private DialectArguments arguments = DialectArguments.NONE;
         private final List<Shape> inputShapes = new ArrayList<>();
         private Integer inputIndex;
         private String output;
@@ -228,39 +226,9 @@ public final class TensorReduce {
             return this;
         }
 
-        public Builder dialect(Dialect dialect) {
-            arguments = arguments.withDialect(dialect);
-            return this;
-        }
-
         /** The shape of a forward input; repeat for a joint broadcast ({@code broadcast-tensors}). */
         public Builder inputShape(Shape shape) {
             inputShapes.add(requireNonNull(shape, "shape is null"));
-            return this;
-        }
-
-        public Builder shape(TargetShape shape) {
-            arguments = arguments.withShape(shape);
-            return this;
-        }
-
-        public Builder mode(BroadcastMode mode) {
-            arguments = arguments.withMode(mode);
-            return this;
-        }
-
-        public Builder axesMapping(List<Long> axes) {
-            arguments = arguments.withAxesMapping(axes);
-            return this;
-        }
-
-        public Builder broadcastAxes(List<Long> axes) {
-            arguments = arguments.withBroadcastAxes(axes);
-            return this;
-        }
-
-        public Builder axis(long axis) {
-            arguments = arguments.withAxis(axis);
             return this;
         }
 
