@@ -54,8 +54,9 @@ source_and_shape() { # pattern -> "input shape"
     case "$1" in
         rows) echo "$dir/row.npy $rows,4096" ;;
         inner)
-            [[ -f $dir/col.npy ]] || python3 -c "import numpy as np, sys; np.save(sys.argv[1], np.random.default_rng(7).random(($rows, 1), dtype=np.float32))" "$dir/col.npy"
-            echo "$dir/col.npy $rows,4096" ;;
+            [[ -f $dir/col-$rows.npy ]] || python3 -c "import numpy as np, sys
+np.save(sys.argv[1], np.random.default_rng(7).random((int(sys.argv[2]), 1), dtype=np.float32))" "$dir/col-$rows.npy" "$rows"
+            echo "$dir/col-$rows.npy $rows,4096" ;;
         *) echo "bench/compare-builds.sh: unknown pattern '$1' (rows, inner)" >&2; exit 2 ;;
     esac
 }
@@ -76,7 +77,10 @@ run() { # tree pattern case -> seconds
     local args=(expand --input "$input" --dialect numpy --shape "$shape" $(options_for "$3"))
     [[ $3 == null ]] || args+=(--output "$output")
     t0=$(date +%s.%N)
-    "$tree/tensor-broadcast" "${args[@]}" >/dev/null 2>>"$dir/log"
+    if ! "$tree/tensor-broadcast" "${args[@]}" >/dev/null 2>>"$dir/log"; then
+        echo "bench/compare-builds.sh: a run failed ($tree: ${args[*]}); see $dir/log" >&2
+        exit 1
+    fi
     [[ -d $output ]] && sync -d "$output"/part-*
     t1=$(date +%s.%N)
     rm -rf "$output"

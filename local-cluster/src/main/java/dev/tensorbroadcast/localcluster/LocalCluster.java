@@ -17,8 +17,9 @@ public interface LocalCluster extends AutoCloseable {
     String masterUrl();
 
     /**
-     * The Spark settings a driver needs to run on this cluster: the master, authentication with the cluster's
-     * secret, and where the driver listens. They hold the secret: keep them off command lines and logs.
+     * The Spark settings a driver needs to run on this cluster: the master and authentication with the cluster's
+     * secret, and for a driver on this machine where it listens (a container's driver is given its host when it is
+     * submitted). They hold the secret: keep them off command lines and logs.
      */
     Map<String, String> sparkConf();
 

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * <p>The rank is limited to {@value #MAX_RANK}, numpy's limit, which no framework we follow exceeds in practice.
  */
 public final class Shape extends Dimensions {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** numpy's {@code NPY_MAXDIMS} since numpy 2.0. */
     public static final int MAX_RANK = 64;

@@ -6,7 +6,7 @@ package dev.tensorbroadcast.planner;
  * dim"): whether a value is allowed is the dialect's rule, so the dialect rejects it, with its own message.
  */
 public final class TargetShape extends Dimensions {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private TargetShape(long[] dims) {
         super(dims);

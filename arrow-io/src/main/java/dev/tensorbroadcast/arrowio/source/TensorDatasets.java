@@ -34,18 +34,19 @@ public final class TensorDatasets {
     public static TensorDataset open(FileSystem fileSystem, Path directory, String location, DatasetOptions options)
             throws IOException {
         List<FileStatus> files = new ArrayList<>();
+        // broadcast-tensors' datasets, one per input: 0, 1, ..., beside the index that names them
         List<String> subdirectories = new ArrayList<>();
         for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
             if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
                 files.add(status);
-            } else if (status.isDirectory()) {
+            } else if (status.isDirectory() && name.matches("\\d{1,9}")) {
                 subdirectories.add(name);
             }
         }
         if (!subdirectories.isEmpty() && files.stream().anyMatch(file -> file.getPath().getName()
                 .equals(DATASET_INDEX))) {
-            subdirectories.sort(Comparator.naturalOrder());
+            subdirectories.sort(Comparator.comparingInt(Integer::parseInt));
             throw new SourceFormatException(location, "it holds one dataset per input (" + DATASET_INDEX
                     + " names them: " + String.join(", ", subdirectories) + "), not one dataset; give one of them, such"
                     + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));

@@ -174,4 +174,21 @@ class TensorDatasetsTest {
                 .hasMessageContaining("file b.parquet starts at index 7 but the files before it hold rows 0..4, so it"
                         + " must start at 5");
     }
+
+    @Test
+    void theParentOfSeveralDatasetsIsRefusedNamingThemInOrder() throws Exception {
+        Path parent = Files.createDirectory(dir.resolve("pair"));
+        for (String name : new String[] {"10", "2", "1", "0", "_temporary", ".hidden", "notes"}) {
+            Files.createDirectory(parent.resolve(name));
+        }
+        Files.writeString(parent.resolve("datasets.json"), "{}");
+        assertThatThrownBy(() -> open(parent, DatasetOptions.defaults()))
+                .hasMessage("Cannot read " + parent + ": it holds one dataset per input (datasets.json names them: 0,"
+                        + " 1, 2, 10), not one dataset; give one of them, such as " + parent + "/0");
+
+        // without the index, subdirectories are not read and say nothing
+        Files.delete(parent.resolve("datasets.json"));
+        assertThatThrownBy(() -> open(parent, DatasetOptions.defaults()))
+                .hasMessage("Cannot read " + parent + ": the directory holds no Arrow IPC or Parquet files");
+    }
 }

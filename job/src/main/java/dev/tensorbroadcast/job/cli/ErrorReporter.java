@@ -75,9 +75,12 @@ final class ErrorReporter {
         boolean verbose = leaf.hasMatchedOption(OutputOptions.VERBOSE);
         if (Interruption.signalled()) {
             // whatever Spark threw while it stopped under us, the cause is the signal
+            // demo replaces its own dataset on every run; the others replace only when told to
+            String rerun = failed.getCommandSpec().findOption("--overwrite") != null ? "a rerun with --overwrite"
+                    : "a rerun";
             return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it committed;"
-                    + " nothing in the output reads as a dataset, and a rerun with --overwrite replaces what is there",
-                    error, ExitCode.INTERRUPTED);
+                    + " nothing in the output reads as a dataset, and " + rerun + " replaces what is there", error,
+                    ExitCode.INTERRUPTED);
         }
         if (error instanceof BroadcastException refused) {
             return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);

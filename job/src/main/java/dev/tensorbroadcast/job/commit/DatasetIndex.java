@@ -28,7 +28,7 @@ public final class DatasetIndex {
     private static final String KIND = "tensor_broadcast";
     private static final String KIND_VALUE = "datasets";
     /** Far more than an index of datasets ever holds; a larger file is someone else's. */
-    private static final int MAX_BYTES = 1 << 20;
+    static final int MAX_BYTES = 1 << 20;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private DatasetIndex() {}

@@ -227,6 +227,8 @@ public final class OutputDirectory {
         FileStatus[] children = fileSystem.listStatus(directory);
         boolean allOurs = children.length > 0;
         boolean allNested = nested && children.length > 0;
+        boolean index = false;
+        int datasets = 0;
         for (FileStatus child : children) {
             FileStatus status = linkStatus(fileSystem, child.getPath());
             String name = child.getPath().getName();
@@ -238,19 +240,24 @@ public final class OutputDirectory {
                 return false;
             }
             if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
-                    && (name.endsWith(DatasetJob.STAGED_SUFFIX) || DatasetIndex.isOurs(fileSystem, child.getPath()))) {
+                    && (name.endsWith(DatasetJob.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
+                            : DatasetIndex.isOurs(fileSystem, child.getPath()))) {
                 // the index of numbered datasets: ours beside them, and never a part of a single dataset
                 allOurs = false;
+                index = true;
                 continue;
             }
             boolean link = isSymlink(fileSystem, child.getPath(), status);
             allOurs &= !link && OUR_FILE.matcher(name).matches() && hasOurKind(fileSystem, child.getPath(), name,
                     status);
             // a link named 0 would make the target's files look like output/0's, and clearing would delete them
-            allNested &= !link && status.isDirectory() && INDEX.matcher(name).matches()
+            boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
                     && isDataset(fileSystem, child.getPath(), false);
+            allNested &= dataset;
+            datasets += dataset ? 1 : 0;
         }
-        return allOurs || allNested;
+        // an index is ours only beside the datasets it names: alone it is a file like any other
+        return allOurs || (allNested && (!index || datasets > 0));
     }
 
     /** The index of numbered datasets, or the staged copy a full disk may have left of it. */

@@ -56,6 +56,9 @@ class ErrorCatalogueTest {
 
     /** An option a message tells the user to give: {@code --shape}; not one it quotes back, {@code '--shpae'}. */
     private static final Pattern OPTION = Pattern.compile("(?<!')--[a-z][a-z-]*[a-z]");
+    /** An entry tested elsewhere, where it applies, and the line its prose shows: {@code The line is `...`}. */
+    private static final Pattern ELSEWHERE_LINE = Pattern.compile("^### `([a-z0-9-]+)`\\R+kind `[a-z_]+` · exit"
+            + " [^·\\n]*·([^\\n]*)\\R+Tested by `[^`]+`\\R+The line is `([^`]+)`", Pattern.MULTILINE);
     /** A subcommand an entry lists where it applies: the first word of a code span, {@code `plan --input`}. */
     private static final Pattern SUBCOMMAND = Pattern.compile("`([a-z-]+)");
 
@@ -343,6 +346,28 @@ class ErrorCatalogueTest {
                         .isNotNull();
             }
         }
+    }
+
+    @Test
+    void everyOptionALineTestedElsewhereNamesIsAcceptedWhereTheLineIsSaid() throws IOException {
+        CommandLine cli = TensorBroadcastCli.commandLine(new PrintWriter(Writer.nullWriter()),
+                new PrintWriter(Writer.nullWriter()));
+        Matcher matcher = ELSEWHERE_LINE.matcher(Files.readString(CATALOGUE, StandardCharsets.UTF_8));
+        int lines = 0;
+        while (matcher.find()) {
+            lines++;
+            List<String> options = OPTION.matcher(matcher.group(3)).results().map(MatchResult::group).toList();
+            List<String> subcommands = SUBCOMMAND.matcher(matcher.group(2)).results().map(result -> result.group(1))
+                    .filter(cli.getSubcommands()::containsKey).toList();
+            for (String subcommand : subcommands) {
+                CommandSpec spec = cli.getSubcommands().get(subcommand).getCommandSpec();
+                for (String option : options) {
+                    assertThat(spec.findOption(option)).as("%s names %s, which %s must take", matcher.group(1),
+                            option, subcommand).isNotNull();
+                }
+            }
+        }
+        assertThat(lines).as("entries tested elsewhere that show their line").isGreaterThanOrEqualTo(5);
     }
 
     @ParameterizedTest(name = "{0}")

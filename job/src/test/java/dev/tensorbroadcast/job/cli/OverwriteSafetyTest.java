@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.spark.DatasetFiles;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,5 +149,20 @@ class OverwriteSafetyTest {
                 "--output", single.toString(), "--overwrite");
         assertThat(inside.exitCode()).isEqualTo(2);
         assertThat(inside.err()).isEqualTo(notOurs(single));
+    }
+
+    @Test
+    void anIndexAloneIsNotOursWithoutTheDatasetsItNames() throws Exception {
+        for (String name : List.of("datasets.json", "datasets.json.staged")) {
+            Path output = Files.createDirectories(dir.resolve("alone-" + name));
+            Files.writeString(output.resolve(name), "{\"tensor_broadcast\": \"datasets\", \"datasets\": [\"0\"]}");
+
+            CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
+                    "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+
+            assertThat(run.exitCode()).as(name).isEqualTo(2);
+            assertThat(run.err()).isEqualTo(notOurs(output));
+            assertThat(DatasetFiles.names(output)).containsExactly(name);
+        }
     }
 }

@@ -64,6 +64,11 @@ final class CrashHarness implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         directory = Files.createTempDirectory("crash-harness-");
+        // closed with the class's store, after every afterAll: the cluster, and with it every executor that might
+        // still write here, is gone by then
+        Path created = directory;
+        context.getStore(ExtensionContext.Namespace.create(CrashHarness.class)).put("directory",
+                (AutoCloseable) () -> delete(created));
         source = NpyFiles.int32(directory.resolve("rows.npy"), new long[] {4, 1, 64});
         reference = directory.resolve("local");
         SparkSession local = LocalSpark.start();
@@ -76,15 +81,16 @@ final class CrashHarness implements BeforeAllCallback, AfterAllCallback {
     }
 
     @Override
-    public void afterAll(ExtensionContext context) throws IOException {
+    public void afterAll(ExtensionContext context) {
         if (spark != null) {
             spark.stop();
         }
-        if (directory != null) {
-            try (Stream<Path> paths = Files.walk(directory)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
+    }
+
+    private static void delete(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
             }
         }
     }

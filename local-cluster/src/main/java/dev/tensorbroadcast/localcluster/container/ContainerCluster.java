@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.localcluster.ClusterSecret;
 import dev.tensorbroadcast.localcluster.DaemonCommands;
 import dev.tensorbroadcast.localcluster.LocalCluster;
+import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.MasterStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -143,15 +144,15 @@ public final class ContainerCluster implements LocalCluster {
                     "exec 3<>/dev/tcp/" + MASTER_HOST + "/" + MASTER_UI_PORT
                             + " && printf 'GET /json/ HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3");
             if (result.getExitCode() != 0) {
-                throw new IllegalStateException("Cannot read the Spark master's status: exit code "
+                throw new LocalClusterException("Cannot read the Spark master's status: exit code "
                         + result.getExitCode() + ": " + result.getStderr().strip());
             }
             return MasterStatus.parse(result.getStdout());
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot read the Spark master's status: " + e.getMessage(), e);
+            throw new LocalClusterException("Cannot read the Spark master's status: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while reading the Spark master's status", e);
+            throw new LocalClusterException("Interrupted while reading the Spark master's status", e);
         }
     }
 
