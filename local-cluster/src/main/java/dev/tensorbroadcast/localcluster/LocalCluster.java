@@ -13,7 +13,10 @@ import java.util.Optional;
  * ({@link MasterStatus}). Closing a cluster stops everything it started.
  */
 public interface LocalCluster extends AutoCloseable {
-    /** The master's URL as the cluster's drivers reach it: {@code spark://127.0.0.1:<port>}, {@code spark://master:7077}. */
+    /**
+     * The master's URL as the cluster's drivers reach it: {@code spark://127.0.0.1:<port>} for processes,
+     * {@code spark://master:7077} in containers.
+     */
     String masterUrl();
 
     /**

@@ -2,16 +2,18 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.commit.DatasetIndex;
+import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.spark.Locations;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,6 +79,17 @@ public final class DatasetDirectory implements Closeable {
                 String entry = status.getPath().getName();
                 if (!entry.startsWith(".")) {
                     entries.put(entry, status.isDirectory() ? -1L : status.getLen());
+                }
+            }
+            if (entries.containsKey(DatasetIndex.FILE_NAME)) {
+                List<String> datasets = entries.entrySet().stream()
+                        .filter(entry -> entry.getValue() < 0 && entry.getKey().matches("\\d{1,9}"))
+                        .map(Map.Entry::getKey).sorted(Comparator.comparingInt(Integer::parseInt)).toList();
+                if (!datasets.isEmpty()) {
+                    throw new DatasetException("Cannot " + verb + " " + dir + ": it holds one dataset per input ("
+                            + DatasetIndex.FILE_NAME + " names them: " + String.join(", ", datasets) + "), not one"
+                            + " dataset; " + verb + " each, such as " + dir.replaceAll("/+$", "") + "/"
+                            + datasets.get(0));
                 }
             }
             boolean hasManifest = entries.containsKey(Manifest.FILE_NAME);

@@ -2,10 +2,10 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.SparkPerClass;
-import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

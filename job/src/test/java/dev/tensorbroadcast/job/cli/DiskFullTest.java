@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
+import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;

@@ -25,12 +25,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * {@code docs/errors.md}, checked: every entry there has a case here that makes the command line print exactly the
@@ -201,6 +201,13 @@ class ErrorCatalogueTest {
         cases.put("dataset-file", d -> args("verify", source(d)));
         cases.put("dataset-not-a-dataset", d -> args("inspect", Files.createDirectories(d.resolve("empty"))
                 .toString()));
+        cases.put("dataset-parent", d -> {
+            Path pair = Files.createDirectories(d.resolve("pair"));
+            Files.createDirectories(pair.resolve("1"));
+            Files.createDirectories(pair.resolve("0"));
+            Files.writeString(pair.resolve("datasets.json"), "{\"tensor_broadcast\": \"datasets\"}");
+            return args("verify", pair.toString());
+        });
         cases.put("dataset-incomplete", d -> {
             Path dataset = Files.createDirectories(d.resolve("ds"));
             Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);

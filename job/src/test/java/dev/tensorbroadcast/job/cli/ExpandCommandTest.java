@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
+import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.DatasetFiles;
 import dev.tensorbroadcast.job.spark.LocalSpark;
 import dev.tensorbroadcast.job.spark.NpyFiles;
