@@ -52,6 +52,8 @@ public final class ContainerCluster implements LocalCluster {
     public static final String CLUSTER_LABEL = "dev.tensorbroadcast.cluster";
     private static final String SPARK_HOME = "/opt/spark";
     /** Where each container sees the cluster's properties file (with the secret), read-only. */
+    /** How long a submitted driver waits for every worker's executor before it starts tasks anyway. */
+    private static final Duration EXECUTORS_WAIT = Duration.ofSeconds(60);
     private static final String PROPERTIES_FILE = SPARK_HOME + "/conf/cluster.properties";
     private static final DaemonCommands COMMANDS = DaemonCommands.inImage(SPARK_HOME, PROPERTIES_FILE);
 
@@ -164,7 +166,8 @@ public final class ContainerCluster implements LocalCluster {
 
     /**
      * Starts {@code mainClass} of {@code applicationJar} with spark-submit in client mode, in a new container on the
-     * cluster's network; the jar is mounted read-only, the shared directory read-write.
+     * cluster's network; the jar is mounted read-only, the shared directory read-write. The driver asks for every
+     * worker's cores and waits up to a minute for their executors before it starts tasks.
      */
     public ContainerDriver submit(Path applicationJar, String mainClass, List<String> arguments) {
         requireNonNull(applicationJar, "applicationJar is null");
@@ -175,9 +178,15 @@ public final class ContainerCluster implements LocalCluster {
         }
         String host = "driver-" + driverCount.incrementAndGet();
         String jar = "/opt/app/" + applicationJar.getFileName();
+        // Standalone mode starts tasks on the first executor that registers; a small job could then run on one
+        // worker alone. Asking for every worker's cores and waiting for all of them makes a job use the whole
+        // cluster, as it would on one whose executors are up.
         List<String> submit = new ArrayList<>(List.of("--conf", "spark.driver.host=" + host,
                 "--conf", "spark.ui.enabled=false",
                 "--conf", "spark.executor.memory=" + settings.workerMemory,
+                "--conf", "spark.cores.max=" + settings.workers * settings.workerCores,
+                "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+                "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=" + EXECUTORS_WAIT.toSeconds() + "s",
                 "--class", mainClass, jar));
         submit.addAll(arguments);
         GenericContainer<?> container = node(host, COMMANDS.submit(masterUrl(), submit))
