@@ -46,7 +46,30 @@ public final class ClusterRuns {
         builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
                 .config("spark.executor.memory", "512m");
         settings.forEach(builder::config);
-        return builder.getOrCreate();
+        SparkSession spark = builder.getOrCreate();
+        awaitExecutors(spark, cluster.workers());
+        return spark;
+    }
+
+    /**
+     * Waits until every worker's executor has registered: tasks start on the first one that does, and a test that
+     * kills a worker, or expects work on both, needs both from the start.
+     */
+    private static void awaitExecutors(SparkSession spark, int executors) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // the status tracker lists the driver too
+        while (spark.sparkContext().statusTracker().getExecutorInfos().length < executors + 1) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("only " + (spark.sparkContext().statusTracker().getExecutorInfos().length - 1)
+                        + " of " + executors + " executors registered within 60 s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for executors", e);
+            }
+        }
     }
 
     /** The part files of a dataset, by name. */
