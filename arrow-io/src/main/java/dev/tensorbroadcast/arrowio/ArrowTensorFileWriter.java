@@ -117,9 +117,14 @@ public final class ArrowTensorFileWriter {
 
     /** The schema of rows of {@code tensor} with their {@code index}, then the {@code kept} columns. */
     public static Schema schema(TensorColumn tensor, List<KeptColumn> kept) {
+        return schema(tensor.field(), kept);
+    }
+
+    /** The schema of rows of the tensor column {@code tensor} (as laid out) with their {@code index}, then kept. */
+    public static Schema schema(Field tensor, List<KeptColumn> kept) {
         List<Field> fields = new ArrayList<>();
         fields.add(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)));
-        fields.add(tensor.field());
+        fields.add(tensor);
         kept.forEach(column -> fields.add(column.field()));
         return new Schema(fields);
     }

@@ -55,6 +55,33 @@ public record TensorColumn(String name, DType dtype, Shape rowShape) {
     }
 
     /**
+     * The field of rows stored as lists nested one level per stored dimension, outermost first: {@code
+     * fixed_size_list<fixed_size_list<float, 3>, 4>} for [4,3] float32 rows (a complex row's innermost list holds
+     * the real and imaginary part). The logical dtype is in the field metadata, as in {@link #field()}; no tensor
+     * type, since the nesting is the shape. Rows of fewer than two stored dimensions get {@link #field()}.
+     */
+    public Field nestedField() {
+        Shape storage = storageShape();
+        if (storage.rank() < 2) {
+            return field();
+        }
+        for (long dim : storage.dims()) {
+            if (dim > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("Cannot create a nested tensor column of shape "
+                        + rowShape.toList() + ": dimension " + dim + " exceeds Arrow's list size limit of "
+                        + Integer.MAX_VALUE);
+            }
+        }
+        Field level = new Field(VALUE_FIELD_NAME, FieldType.nullable(ArrowDTypes.valueType(dtype)), null);
+        for (int axis = storage.rank() - 1; axis > 0; axis--) {
+            level = new Field(VALUE_FIELD_NAME, FieldType.notNullable(
+                    new ArrowType.FixedSizeList((int) storage.dim(axis))), List.of(level));
+        }
+        return new Field(name, new FieldType(false, new ArrowType.FixedSizeList((int) storage.dim(0)), null,
+                Map.of(ArrowDTypes.DTYPE_KEY, dtype.typeName())), List.of(level));
+    }
+
+    /**
      * Recognises a tensor column: a registered {@link FixedShapeTensorType}, an unregistered one (a
      * {@code FixedSizeList} whose field metadata names {@code arrow.fixed_shape_tensor}), or our string form. The
      * dtype comes from {@link ArrowDTypes#DTYPE_KEY} when present and must agree with the value type.

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
@@ -112,6 +113,12 @@ public final class PreparedBroadcast {
         }
         if (broadcast.files().byteStreamSplit()) {
             requireSplittable(broadcast, loaded.get(0).dtype());
+        }
+        if (broadcast.files().rowLayout() == RowLayout.NESTED && broadcast.files().format() != OutputFormat.PARQUET) {
+            throw new InvalidRequestException("Cannot use --row-layout nested with format "
+                    + broadcast.files().format().formatName() + ": Arrow IPC rows are arrow.fixed_shape_tensor, which"
+                    + " keeps their shape; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format"
+                    + " parquet");
         }
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -278,6 +279,15 @@ public final class TensorBroadcast {
         /** Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN (Parquet output of floats). */
         public Builder byteStreamSplit(boolean split) {
             files = files.withByteStreamSplit(split);
+            return this;
+        }
+
+        /**
+         * How Parquet lays out a row: {@link RowLayout#FLAT} (the default: one list, with the row shape in the Arrow
+         * schema) or {@link RowLayout#NESTED} (one list per dimension, which Spark reads as nested arrays).
+         */
+        public Builder rowLayout(RowLayout layout) {
+            files = files.withRowLayout(layout);
             return this;
         }
 

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,22 +20,30 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type.Repetition;
+import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
  * The Parquet layout of our rows: {@code required int64 index} and {@code required group tensor (LIST) { repeated
  * group list { optional <value> element } }}, the three-level list every reader understands, plus the Arrow schema
- * under {@code ARROW:schema} so pyarrow restores the tensor type.
+ * under {@code ARROW:schema} so pyarrow restores the tensor type. In the {@link RowLayout#NESTED nested} layout each
+ * further stored dimension of a row nests one more such list in {@code element} ({@code required group element
+ * (LIST)}), and the Arrow schema says nested fixed-size lists.
  */
 public final class ParquetTensorSchema {
     /** The index column's name: {@link ArrowTensorFileWriter#INDEX_COLUMN}, as in Arrow files. */
     public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
+    /** The names of a three-level list's repeated group and its entry. */
+    private static final String LIST = "list";
+    private static final String ELEMENT = "element";
 
     private final TensorColumn column;
     private final List<KeptColumn> kept;
+    private final RowLayout layout;
+    /** The sizes of the lists a row's values are nested in, outermost first. */
+    private final Shape lists;
     private final MessageType messageType;
 
     public ParquetTensorSchema(TensorColumn column) {
@@ -43,21 +52,46 @@ public final class ParquetTensorSchema {
 
     /** Rows of {@code column} with the {@code kept} columns after it, in that order. */
     public ParquetTensorSchema(TensorColumn column, List<KeptColumn> kept) {
+        this(column, kept, RowLayout.FLAT);
+    }
+
+    /** Rows of {@code column} in {@code layout}, with the {@code kept} columns after it, in that order. */
+    public ParquetTensorSchema(TensorColumn column, List<KeptColumn> kept, RowLayout layout) {
         this.column = requireNonNull(column, "column is null");
         this.kept = List.copyOf(kept);
-        PrimitiveType element = Types.primitive(physicalType(column.dtype()), Repetition.OPTIONAL)
+        this.layout = requireNonNull(layout, "layout is null");
+        Shape storage = column.storageShape();
+        this.lists = layout == RowLayout.NESTED && storage.rank() >= 2 ? storage : Shape.of(storage.elements());
+        Type level = Types.primitive(physicalType(column.dtype()), Repetition.OPTIONAL)
                 .length(column.dtype() == DType.FLOAT16 ? 2 : 0)
                 .as(logicalType(column.dtype()))
-                .named("element");
+                .named(ELEMENT);
+        for (int depth = lists.rank() - 1; depth > 0; depth--) {
+            level = Types.requiredGroup().as(LogicalTypeAnnotation.listType())
+                    .addField(Types.repeatedGroup().addField(level).named(LIST)).named(ELEMENT);
+        }
         Types.MessageTypeBuilder message = Types.buildMessage();
         message.required(PrimitiveTypeName.INT64).named(ArrowTensorFileWriter.INDEX_COLUMN)
                 .requiredGroup().as(LogicalTypeAnnotation.listType())
-                .repeatedGroup().addField(element).named("list")
+                .repeatedGroup().addField(level).named(LIST)
                 .named(column.name());
         for (KeptColumn keptColumn : this.kept) {
             message.addField(keptColumn.parquetType());
         }
         this.messageType = message.named("tensor_broadcast");
+    }
+
+    public RowLayout layout() {
+        return layout;
+    }
+
+    /** Level entries of one row in the values column: its stored values, or 1 or more empty lists. */
+    public long entriesPerRow() {
+        return levels().entries;
+    }
+
+    RowLevels levels() {
+        return new RowLevels(lists);
     }
 
     public TensorColumn column() {
@@ -80,13 +114,21 @@ public final class ParquetTensorSchema {
         return messageType.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
     }
 
-    ColumnDescriptor valuesDescriptor() {
-        return messageType.getColumnDescription(new String[] {column.name(), "list", "element"});
+    /** The column of the tensor's values: {@code tensor.list.element}, one {@code list.element} more per nesting. */
+    public ColumnDescriptor valuesDescriptor() {
+        String[] path = new String[1 + 2 * lists.rank()];
+        path[0] = column.name();
+        for (int depth = 0; depth < lists.rank(); depth++) {
+            path[1 + 2 * depth] = LIST;
+            path[2 + 2 * depth] = ELEMENT;
+        }
+        return messageType.getColumnDescription(path);
     }
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = ArrowTensorFileWriter.schema(column, kept);
+        Schema schema = layout == RowLayout.NESTED ? ArrowTensorFileWriter.schema(column.nestedField(), kept)
+                : ArrowTensorFileWriter.schema(column, kept);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);

@@ -36,9 +36,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * per element. Each {@link #write} call becomes one row group, so memory is bounded by the caller's batch.
  */
 public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats {
-    /** Definition levels of a value: 2 present, 1 null; 0 marks an empty row (a tensor with no elements). */
-    private static final int PRESENT = 2;
-    private static final int NULL = 1;
     /** Only used by the file writer to align row groups; ours are one per batch. */
     private static final long ROW_GROUP_BYTES = 128L << 20;
 
@@ -49,8 +46,10 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private final BytesInputCompressor compressor;
     private final long rowElements;
     private final PlainValues plain;
-    private final RleRuns repetition = new RleRuns(1);
-    private final RleRuns definition = new RleRuns(PRESENT);
+    /** The levels of one row, the same for every row; replayed as runs. */
+    private final RowLevels rowLevels;
+    private final RleRuns repetition;
+    private final RleRuns definition;
     private long rows;
     private boolean closed;
 
@@ -69,8 +68,11 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
 
     private ParquetTensorWriter(OutputFile file, TensorColumn column, List<KeptColumn> kept,
             ParquetWriteOptions options) throws IOException {
-        this.schema = new ParquetTensorSchema(column, kept);
         this.options = requireNonNull(options, "options is null");
+        this.schema = new ParquetTensorSchema(column, kept, options.rowLayout());
+        this.rowLevels = schema.levels();
+        this.repetition = new RleRuns(rowLevels.maxRepetition);
+        this.definition = new RleRuns(rowLevels.present);
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
         PrimitiveTypeName physical = ParquetTensorSchema.physicalType(column.dtype());
@@ -220,7 +222,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
 
     private void writeValues(long firstRow, int rowCount, FieldVector values) throws IOException {
         ColumnDescriptor descriptor = schema.valuesDescriptor();
-        long levels = rowElements == 0 ? rowCount : rowCount * rowElements;
+        long levels = rowCount * rowLevels.entries;
         writer.startColumn(descriptor, levels, options.codec());
         int rowsPerPage = rowsPerPage(rowCount, rowElements * PlainValues.sizingBits(valueDtype(), values));
         boolean nulls = values.getNullCount() > 0;
@@ -253,19 +255,15 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         long to = from + count * rowElements;
         repetition.reset();
         definition.reset();
-        if (rowElements == 0) {
-            repetition.add(0, count);
-            definition.add(0, count);
+        for (int row = 0; row < count; row++) {
+            rowLevels.addRow(repetition);
+        }
+        if (rowLevels.empty) {
+            definition.add(rowLevels.emptyDefinition, count * rowLevels.entries);
+        } else if (nulls) {
+            addValidityRuns(values.getValidityBuffer(), from, to);
         } else {
-            for (int row = 0; row < count; row++) {
-                repetition.add(0, 1);
-                repetition.add(1, rowElements - 1);
-            }
-            if (nulls) {
-                addValidityRuns(values.getValidityBuffer(), from, to);
-            } else {
-                definition.add(PRESENT, to - from);
-            }
+            definition.add(rowLevels.present, to - from);
         }
         // the level and value buffers are reused: each page is written out before the next is encoded
         BytesInput encoded = plain.encode(values, nulls, from, to);
@@ -305,22 +303,22 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private void addValidityRuns(ArrowBuf validity, long from, long to) {
         long i = from;
         for (; i < to && (i & 7) != 0; i++) {
-            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
+            definition.add(Bits.get(validity, i) ? rowLevels.present : rowLevels.nullValue, 1);
         }
         for (; i + 8 <= to; i += 8) {
             int bits = validity.getByte(i >>> 3) & 0xFF;
             if (bits == 0xFF) {
-                definition.add(PRESENT, 8);
+                definition.add(rowLevels.present, 8);
             } else if (bits == 0) {
-                definition.add(NULL, 8);
+                definition.add(rowLevels.nullValue, 8);
             } else {
                 for (int bit = 0; bit < 8; bit++) {
-                    definition.add((bits >>> bit & 1) != 0 ? PRESENT : NULL, 1);
+                    definition.add((bits >>> bit & 1) != 0 ? rowLevels.present : rowLevels.nullValue, 1);
                 }
             }
         }
         for (; i < to; i++) {
-            definition.add(Bits.get(validity, i) ? PRESENT : NULL, 1);
+            definition.add(Bits.get(validity, i) ? rowLevels.present : rowLevels.nullValue, 1);
         }
     }
 

@@ -9,7 +9,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * rows, at least one).
  */
 public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel,
-        boolean byteStreamSplit, boolean reuseRepeats) {
+        boolean byteStreamSplit, boolean reuseRepeats, RowLayout rowLayout) {
     public static final long DEFAULT_PAGE_BYTES = 1L << 20;
 
     /**
@@ -17,9 +17,11 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
      * @param byteStreamSplit whether float and double values are written BYTE_STREAM_SPLIT rather than PLAIN
      * @param reuseRepeats whether a tensor page of the same values as an earlier one, as the copy program proves,
      *     takes its compressed bytes instead of being compressed again (the file is the same either way)
+     * @param rowLayout whether a row is one flat list or lists nested one level per dimension
      */
     public ParquetWriteOptions {
         requireNonNull(codec, "codec is null");
+        requireNonNull(rowLayout, "rowLayout is null");
         if (pageBytes <= 0) {
             throw new IllegalArgumentException("pageBytes must be positive: " + pageBytes);
         }
@@ -31,7 +33,7 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions(CompressionCodecName codec, long pageBytes) {
-        this(codec, pageBytes, 0, false, true);
+        this(codec, pageBytes, 0, false, true, RowLayout.FLAT);
     }
 
     public static ParquetWriteOptions defaults() {
@@ -39,20 +41,25 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
     }
 
     public ParquetWriteOptions withCodec(CompressionCodecName codec) {
-        return new ParquetWriteOptions(codec, pageBytes, 0, byteStreamSplit, reuseRepeats);
+        return new ParquetWriteOptions(codec, pageBytes, 0, byteStreamSplit, reuseRepeats, rowLayout);
     }
 
     /** The same codec at {@code level} (ZSTD only; 0 is the codec's default). */
     public ParquetWriteOptions withCompressionLevel(int level) {
-        return new ParquetWriteOptions(codec, pageBytes, level, byteStreamSplit, reuseRepeats);
+        return new ParquetWriteOptions(codec, pageBytes, level, byteStreamSplit, reuseRepeats, rowLayout);
     }
 
     /** Float and double values in BYTE_STREAM_SPLIT (readers since parquet-format 2.8: pyarrow, Spark, DuckDB). */
     public ParquetWriteOptions withByteStreamSplit(boolean split) {
-        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, split, reuseRepeats);
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, split, reuseRepeats, rowLayout);
     }
 
     public ParquetWriteOptions withRepeatsReused(boolean reuse) {
-        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, byteStreamSplit, reuse);
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, byteStreamSplit, reuse, rowLayout);
+    }
+
+    /** Rows as one flat list (the default) or as lists nested one level per dimension. */
+    public ParquetWriteOptions withRowLayout(RowLayout layout) {
+        return new ParquetWriteOptions(codec, pageBytes, compressionLevel, byteStreamSplit, reuseRepeats, layout);
     }
 }

@@ -66,6 +66,7 @@ final class InspectCommand implements Callable<Integer> {
             json.set("row_shape", Json.array(ManifestShapes.shape(manifest.rowShape())));
             json.put("format", manifest.format());
             json.put("compression", manifest.compression());
+            json.put("row_layout", manifest.rowLayout());
             json.put("partitions", manifest.partitions());
             json.put("files", manifest.files().size());
             json.put("bytes", manifest.totalFileBytes());
@@ -92,7 +93,8 @@ final class InspectCommand implements Callable<Integer> {
             line(out, "shape", ManifestShapes.shape(manifest.shape()).toString());
             line(out, "dtype", manifest.dtype());
             line(out, "rows", manifest.rows() + " x " + ManifestShapes.shape(manifest.rowShape()));
-            line(out, "format", manifest.format() + ", compression " + manifest.compression());
+            line(out, "format", manifest.format() + ", compression " + manifest.compression()
+                    + (manifest.rowLayout().equals(Manifest.NESTED_ROWS) ? ", nested rows" : ""));
             line(out, "partitions", Long.toString(manifest.partitions()));
             long bytes = manifest.totalFileBytes();
             line(out, "files", manifest.files().size() + ", " + ByteSize.format(bytes) + " (" + bytes + " bytes)");

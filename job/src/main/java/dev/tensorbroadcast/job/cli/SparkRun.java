@@ -50,7 +50,7 @@ final class SparkRun {
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
             write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
-            builder.byteStreamSplit(write.byteStreamSplit());
+            builder.byteStreamSplit(write.byteStreamSplit()).rowLayout(write.rowLayout());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
             builder.keep(KeepColumns.none());
@@ -210,6 +210,7 @@ final class SparkRun {
         json.put("rows", manifest.rows());
         json.put("format", manifest.format());
         json.put("compression", manifest.compression());
+        json.put("row_layout", manifest.rowLayout());
         json.put("files", manifest.files().size());
         json.put("bytes", manifest.totalFileBytes());
         return json;

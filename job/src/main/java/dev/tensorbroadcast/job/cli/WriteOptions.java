@@ -1,7 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
@@ -55,6 +57,12 @@ final class WriteOptions {
                     + " of like significance so that a codec compresses float data better.")
     String encoding = "plain";
 
+    @Option(names = "--row-layout", paramLabel = "<layout>", defaultValue = "flat",
+            description = "How Parquet stores a row: flat (default; one list, the row shape in the Arrow schema, so"
+                    + " pyarrow reads a tensor column) or nested (one list per dimension: Spark reads a [4,3] row as"
+                    + " array<array<float>>, DuckDB as FLOAT[][], polars as an Array of shape (4, 3)).")
+    String rowLayout = "flat";
+
     @Option(names = "--row-group-size", paramLabel = "<size>",
             description = "Bytes of values per Parquet row group (and per Arrow record batch), such as 128m (default"
                     + " 32m, at least one row each): larger groups compress and scan better, and each task holds one"
@@ -83,9 +91,15 @@ final class WriteOptions {
         return switch (encoding.strip()) {
             case "plain" -> false;
             case "byte-stream-split" -> true;
-            default -> throw new dev.tensorbroadcast.planner.InvalidRequestException("Cannot use encoding '"
+            default -> throw new InvalidRequestException("Cannot use encoding '"
                     + encoding + "': expected plain or byte-stream-split");
         };
+    }
+
+    /** The {@code --row-layout}. */
+    RowLayout rowLayout() {
+        return RowLayout.named(rowLayout.strip()).orElseThrow(() -> new InvalidRequestException(
+                "Cannot use row layout '" + rowLayout + "': expected flat or nested"));
     }
 
     boolean discards() {

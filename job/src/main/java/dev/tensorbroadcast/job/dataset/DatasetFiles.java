@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.dataset;
 
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.HadoopChannel;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -37,7 +38,7 @@ final class DatasetFiles {
             case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
                     dtype(manifest), ManifestShapes.shape(manifest.rowShape()));
             case PARQUET -> new ParquetFileBatches(dir.fileSystem(), path, length, allocator, dtype(manifest),
-                    ManifestShapes.shape(manifest.rowShape()));
+                    ManifestShapes.shape(manifest.rowShape()), RowLayout.named(manifest.rowLayout()).orElseThrow());
             default -> throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
                     + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
         };

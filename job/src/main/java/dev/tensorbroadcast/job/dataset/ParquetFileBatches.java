@@ -4,11 +4,13 @@ import dev.tensorbroadcast.arrowio.ArrowDTypes;
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
@@ -28,7 +30,7 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Reads a Parquet dataset file one row group at a time (the writer makes one per batch) into an
  * {@link ElementBatch}, through parquet-java's column readers. The file's schema must be exactly the one
- * {@link ParquetTensorSchema} writes for the manifest's dtype and row shape.
+ * {@link ParquetTensorSchema} writes for the manifest's dtype, row shape and row layout.
  */
 final class ParquetFileBatches implements DatasetFileReader {
     private final ParquetFileReader reader;
@@ -39,21 +41,20 @@ final class ParquetFileBatches implements DatasetFileReader {
     private final ElementBatch batch;
     private final DType dtype;
     private final long rowElements;
-    /** Stored list entries per row: two per complex element, and one (an empty list) when a row has no elements. */
+    /** Level entries per row: two per complex element, and one or more empty lists when a row has no elements. */
     private final long entriesPerRow;
 
     ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
-            Shape rowShape) throws IOException {
+            Shape rowShape, RowLayout layout) throws IOException {
         this.reader = ParquetFileReader.open(inputFile(fileSystem, path, length));
         this.dtype = dtype;
         this.rowElements = rowShape.elements();
-        long stored = ArrowDTypes.storageShape(dtype, rowShape).elements();
-        this.entriesPerRow = stored == 0 ? 1 : stored;
+        ParquetTensorSchema expected = new ParquetTensorSchema(
+                new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
+        this.entriesPerRow = expected.entriesPerRow();
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
-            ParquetTensorSchema expected = new ParquetTensorSchema(
-                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape));
             // kept columns follow index and tensor; only those two are read here
             int fields = fileSchema.getFieldCount();
             MessageType tensorPart = new MessageType(fileSchema.getName(), fileSchema.getFields().subList(0,
@@ -65,8 +66,7 @@ final class ParquetFileBatches implements DatasetFileReader {
             this.schema = tensorPart;
             reader.setRequestedSchema(tensorPart);
             this.indexColumn = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
-            this.valueColumn = schema.getColumnDescription(
-                    new String[] {ArrowTensorFileWriter.TENSOR_COLUMN, "list", "element"});
+            this.valueColumn = expected.valuesDescriptor();
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param shape the output shape; {@code rowShape} and {@code rows} say how it is cut into rows
  * @param format {@code arrow} or {@code parquet}
  * @param files every file of the dataset, in row order
+ * @param rowLayout how a Parquet file lays out a row: {@code flat} (one list of its values; also every Arrow
+ *     dataset's, and a manifest's written before there was a choice) or {@code nested} (one list per dimension)
  */
 public record Manifest(
         @JsonProperty("format_version") int formatVersion,
@@ -38,12 +40,16 @@ public record Manifest(
         @JsonProperty("compression") String compression,
         @JsonProperty("partitions") long partitions,
         @JsonProperty("files") List<DatasetFile> files,
-        @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns) {
+        @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns,
+        @JsonProperty("row_layout") String rowLayout) {
     public static final int FORMAT_VERSION = 1;
     public static final String FILE_NAME = "_manifest.json";
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
     /** Every data file of a dataset is named this, its partition in 5 or more digits, and its format's extension. */
     public static final String PART_PREFIX = "part-";
+    /** The row layouts, as {@code row_layout} names them. */
+    public static final String FLAT_ROWS = "flat";
+    public static final String NESTED_ROWS = "nested";
 
     /** The data file of {@code partition}: {@code part-00042.arrow}. */
     public static String partFileName(long partition, String extension) {
@@ -56,13 +62,19 @@ public record Manifest(
             List<Long> rowShape, long rows, String format, String compression, long partitions,
             List<DatasetFile> files) {
         this(formatVersion, toolVersion, created, request, inputs, shape, dtype, elements, bytes, rowDims, rowShape,
-                rows, format, compression, partitions, files, List.of());
+                rows, format, compression, partitions, files, List.of(), FLAT_ROWS);
     }
 
     public Manifest {
         requireNonNull(toolVersion, "toolVersion is null");
         // written before kept columns existed: none
         keptColumns = keptColumns == null ? List.of() : List.copyOf(keptColumns);
+        // written before rows could be nested: flat
+        rowLayout = rowLayout == null ? FLAT_ROWS : rowLayout;
+        if (!rowLayout.equals(FLAT_ROWS) && !rowLayout.equals(NESTED_ROWS)) {
+            throw new ManifestException("Cannot read manifest: its row_layout is '" + rowLayout + "'; expected "
+                    + FLAT_ROWS + " or " + NESTED_ROWS);
+        }
         requireNonNull(created, "created is null");
         request = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(request, "request is null")));
         if (request.containsKey(null) || request.containsValue(null)) {

@@ -3,17 +3,23 @@ package dev.tensorbroadcast.job.sink;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.io.Serializable;
 
 /**
  * How a dataset's files are written: the format, the codec and its level, the bytes of values per Parquet row group
- * (and Arrow record batch), and whether Parquet floats go BYTE_STREAM_SPLIT. Checked when made, with the CLI's words.
+ * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row. Checked when
+ * made, with the CLI's words; the Parquet-only options against the format when the request is prepared, since the
+ * builder may set them before the format.
  *
  * @param compressionLevel the zstd level, 1 (fastest) to 22 (smallest), or 0 for zstd's own default (3)
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
+ * @param rowLayout one flat list per row (default) or lists nested one level per dimension (Parquet only)
  */
 public record FileOptions(OutputFormat format, OutputCompression compression, int compressionLevel,
-        long rowGroupBytes, boolean byteStreamSplit) {
+        long rowGroupBytes, boolean byteStreamSplit, RowLayout rowLayout) implements Serializable {
     public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
     public static final long MIN_ROW_GROUP_BYTES = 1L << 20;
     public static final long MAX_ROW_GROUP_BYTES = 1L << 30;
@@ -21,6 +27,7 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
     public FileOptions {
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
+        requireNonNull(rowLayout, "rowLayout is null");
         if (compressionLevel != 0 && (compression != OutputCompression.ZSTD || compressionLevel < 1
                 || compressionLevel > 22)) {
             throw new InvalidRequestException("Cannot use compression '" + compression + ":" + compressionLevel
@@ -36,27 +43,43 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
 
     /** Arrow IPC, uncompressed, 32 MiB row groups, PLAIN. */
     public static FileOptions defaults() {
-        return new FileOptions(OutputFormat.ARROW, OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false);
+        return new FileOptions(OutputFormat.ARROW, OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
+                RowLayout.FLAT);
     }
 
     public FileOptions withFormat(OutputFormat format) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit);
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, rowLayout);
     }
 
     /** The codec at its default level. */
     public FileOptions withCompression(OutputCompression compression) {
-        return new FileOptions(format, compression, 0, rowGroupBytes, byteStreamSplit);
+        return new FileOptions(format, compression, 0, rowGroupBytes, byteStreamSplit, rowLayout);
     }
 
     public FileOptions withCompressionLevel(int level) {
-        return new FileOptions(format, compression, level, rowGroupBytes, byteStreamSplit);
+        return new FileOptions(format, compression, level, rowGroupBytes, byteStreamSplit, rowLayout);
     }
 
     public FileOptions withRowGroupBytes(long bytes) {
-        return new FileOptions(format, compression, compressionLevel, bytes, byteStreamSplit);
+        return new FileOptions(format, compression, compressionLevel, bytes, byteStreamSplit, rowLayout);
     }
 
     public FileOptions withByteStreamSplit(boolean split) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, split);
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, split, rowLayout);
+    }
+
+    public FileOptions withRowLayout(RowLayout layout) {
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, layout);
+    }
+
+    /** The Parquet writer's options: the codec, its level, the encoding and the row layout. */
+    public ParquetWriteOptions parquet() {
+        return ParquetWriteOptions.defaults().withCodec(compression.parquet()).withCompressionLevel(compressionLevel)
+                .withByteStreamSplit(byteStreamSplit).withRowLayout(rowLayout);
+    }
+
+    /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */
+    public String codecName() {
+        return compressionLevel == 0 ? compression.codecName() : compression.codecName() + ":" + compressionLevel;
     }
 }

@@ -84,8 +84,7 @@ public final class DatasetJob {
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
             PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept, Path output, String description,
             Map<String, String> request, List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, files.format(), files.compression(),
-                files.compressionLevel(), files.rowGroupBytes(), files.byteStreamSplit(), kept.orElse(null)), output,
+        return new DatasetJob(source, new DatasetSpec(partitions, program, files, kept.orElse(null)), output,
                 description, request, inputs);
     }
 
@@ -209,9 +208,10 @@ public final class DatasetJob {
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
                 ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
-                spec.codecName(), partitions.partitionCount(), entries,
+                spec.files().codecName(), partitions.partitionCount(), entries,
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
-                        .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList());
+                        .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),
+                spec.files().rowLayout().layoutName());
     }
 
     /**

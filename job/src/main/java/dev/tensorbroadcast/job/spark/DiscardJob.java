@@ -4,8 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.OutputCompression;
-import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.BroadcastException;
@@ -58,7 +57,7 @@ public final class DiscardJob {
         LongAccumulator bytesFilled = context.longAccumulator("tensor-broadcast bytes filled");
         ProgressListener listener = new ProgressListener(group, bytesFilled, progress);
         // the format and codec are not used by the null sink's tasks
-        DatasetSpec spec = new DatasetSpec(partitions, program, OutputFormat.ARROW, OutputCompression.NONE);
+        DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null);
         List<DiscardedPartition> discarded;
         TaskSource taskSource = null;
         context.addSparkListener(listener);

@@ -7,7 +7,6 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputFile;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
@@ -137,11 +136,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             switch (spec.format()) {
                 case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
                         Channels.newChannel(out));
-                case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.batchBytes())
+                case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.files().rowGroupBytes())
                         .withProgress(this::written)
-                        .withOptions(ParquetWriteOptions.defaults().withCodec(spec.compression().parquet())
-                                .withCompressionLevel(spec.compressionLevel())
-                                .withByteStreamSplit(spec.byteStreamSplit()))
+                        .withOptions(spec.files().parquet())
                         .write(kernel, spec.partitions().rowShape(), partition, kept,
                                 new ChecksumOutputFile(out, file.getName()));
             }
@@ -165,9 +162,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     }
 
     private ArrowTensorFileWriter arrowWriter() {
-        return ArrowTensorFileWriter.create().withBatchBytes(spec.batchBytes())
-                .withCompression(spec.compression().ipc())
-                .withCompressionLevel(spec.compressionLevel())
+        return ArrowTensorFileWriter.create().withBatchBytes(spec.files().rowGroupBytes())
+                .withCompression(spec.files().compression().ipc())
+                .withCompressionLevel(spec.files().compressionLevel())
                 .withProgress(this::written);
     }
 

@@ -99,7 +99,7 @@ public final class TestDatasets {
         return new Manifest(manifest.formatVersion(), manifest.toolVersion(), manifest.created(), manifest.request(),
                 manifest.inputs(), manifest.shape(), manifest.dtype(), manifest.elements(), manifest.bytes(),
                 manifest.rowDims(), manifest.rowShape(), manifest.rows(), manifest.format(), manifest.compression(),
-                manifest.partitions(), files);
+                manifest.partitions(), files, manifest.keptColumns(), manifest.rowLayout());
     }
 
     /** The manifest's checksum of {@code bytes}. */

@@ -1,0 +1,30 @@
+package dev.tensorbroadcast.arrowio.parquet;
+
+import java.util.Locale;
+
+/**
+ * How a Parquet file lays out a tensor row. {@link #FLAT}: one list of all the row's values, with the row shape in the
+ * Arrow schema (pyarrow restores an {@code arrow.fixed_shape_tensor}; Spark, DuckDB and polars see a flat list).
+ * {@link #NESTED}: one list level per dimension of the row, so that a [4,3] row is a list of 4 lists of 3 values,
+ * which Spark reads as {@code array<array<float>>}, DuckDB as {@code FLOAT[][]} and polars as an
+ * {@code Array(Float32, shape=(4, 3))}. Rows of fewer than two stored dimensions are the same either way.
+ */
+public enum RowLayout {
+    FLAT,
+    NESTED;
+
+    /** The name the CLI and the manifest use: {@code flat} or {@code nested}. */
+    public String layoutName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The layout called {@code name}, or empty. */
+    public static java.util.Optional<RowLayout> named(String name) {
+        for (RowLayout layout : values()) {
+            if (layout.layoutName().equals(name)) {
+                return java.util.Optional.of(layout);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}
