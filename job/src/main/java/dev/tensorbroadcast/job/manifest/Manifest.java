@@ -69,8 +69,7 @@ public record Manifest(
         requireNonNull(toolVersion, "toolVersion is null");
         // written before kept columns existed: none
         keptColumns = keptColumns == null ? List.of() : List.copyOf(keptColumns);
-        // written before rows could be nested: flat
-        rowLayout = rowLayout == null ? FLAT_ROWS : rowLayout;
+        requireNonNull(rowLayout, "rowLayout is null");
         if (!rowLayout.equals(FLAT_ROWS) && !rowLayout.equals(NESTED_ROWS)) {
             throw new ManifestException("Cannot read manifest: its row_layout is '" + rowLayout + "'; expected "
                     + FLAT_ROWS + " or " + NESTED_ROWS);

@@ -13,6 +13,7 @@ import java.io.InputStream;
 public final class ManifestJson {
     public static final int MAX_BYTES = 64 << 20;
     private static final String KEPT_COLUMNS = "kept_columns";
+    private static final String ROW_LAYOUT = "row_layout";
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -49,6 +50,10 @@ public final class ManifestJson {
             if (!object.has(KEPT_COLUMNS)) {
                 // written before datasets kept other columns: they keep none
                 object.putArray(KEPT_COLUMNS);
+            }
+            if (!object.has(ROW_LAYOUT)) {
+                // written before Parquet rows could be nested: flat
+                object.put(ROW_LAYOUT, Manifest.FLAT_ROWS);
             }
             return MAPPER.treeToValue(object, Manifest.class);
         } catch (ManifestException e) {

@@ -114,6 +114,7 @@ class ErrorCatalogueTest {
         cases.put("request-compression", d -> expand(d, "6,8", "--compression", "gzip"));
         cases.put("request-compression-level", d -> expand(d, "6,8", "--compression", "zstd:99"));
         cases.put("request-encoding", d -> expand(d, "6,8", "--encoding", "byte-stream-split"));
+        cases.put("request-row-layout", d -> expand(d, "6,8", "--row-layout", "nested"));
         cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
         cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
                 "onnx", "--output", d.resolve("out").toString()));

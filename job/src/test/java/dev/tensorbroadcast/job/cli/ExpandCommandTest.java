@@ -266,4 +266,60 @@ class ExpandCommandTest {
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
         assertThat(verify.out()).endsWith(", 120 values match the source\n");
     }
+
+    /**
+     * Nested Parquet rows: the manifest says so, and what reads our datasets (verify against the source, inspect,
+     * export, and a further expand that takes the dataset as its input) reads them as the flat ones.
+     */
+    @Test
+    void nestedParquetRowsAreVerifiedInspectedExportedAndReadBack() throws Exception {
+        Path column = NpyFiles.int32(dir.resolve("col.npy"), new long[] {3, 1});
+        Path output = dir.resolve("nested");
+        CliRun expand = CliRun.of("expand", "--input", column.toString(), "--dialect", "numpy", "--shape", "5,3,4",
+                "--format", "parquet", "--row-layout", "nested", "--output", output.toString(), "--json");
+        assertThat(expand.exitCode()).as(expand.err()).isZero();
+        assertThat(expand.json().get("row_layout").asText()).isEqualTo("nested");
+        assertThat(DatasetFiles.manifest(output).rowLayout()).isEqualTo(Manifest.NESTED_ROWS);
+        assertThat(spark.read().parquet(output.toString()).schema().simpleString())
+                .isEqualTo("struct<index:bigint,tensor:array<array<int>>>");
+
+        CliRun verify = CliRun.of("verify", output.toString(), "--source", column.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).endsWith(", 60 values match the source\n");
+        CliRun inspect = CliRun.of("inspect", output.toString());
+        assertThat(inspect.out()).contains("format        parquet, compression none, nested rows\n");
+
+        Path npy = dir.resolve("nested.npy");
+        CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        // the column [3,10,17] (NpyFiles' values) repeated along the rows and the last dim
+        java.nio.ByteBuffer values = java.nio.ByteBuffer.wrap(Files.readAllBytes(npy))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int data = (int) Files.size(npy) - 60 * 4;
+        for (int e = 0; e < 60; e++) {
+            assertThat(values.getInt(data + 4 * e)).as("element %d", e).isEqualTo(3 + 7 * ((e / 4) % 3));
+        }
+
+        Path again = dir.resolve("again");
+        CliRun reread = CliRun.of("expand", "--input", output.toString(), "--dialect", "numpy", "--shape",
+                "2,5,3,4", "--output", again.toString());
+        assertThat(reread.exitCode()).as(reread.err()).isZero();
+        CliRun verifyAgain = CliRun.of("verify", again.toString(), "--source", output.toString());
+        assertThat(verifyAgain.out()).endsWith(", 120 values match the source\n");
+    }
+
+    @Test
+    void refusesNestedRowsForArrowOutputAndWritesNothing() {
+        Path output = dir.resolve("arrow-nested");
+        CliRun run = expand(output, "--row-layout", "nested");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot use --row-layout nested with format arrow: Arrow IPC rows are"
+                + " arrow.fixed_shape_tensor, which keeps their shape; nested rows are for Parquet readers (Spark,"
+                + " DuckDB, polars); add --format parquet\n");
+        assertThat(output).doesNotExist();
+        CliRun unknown = expand(output, "--format", "parquet", "--row-layout", "deep");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).isEqualTo("Cannot use row layout 'deep': expected flat or nested\n");
+        assertThat(output).doesNotExist();
+    }
 }

@@ -39,6 +39,19 @@ class ManifestJsonTest {
     }
 
     @Test
+    void theRowLayoutIsWrittenAndAnOlderManifestWithoutOneIsFlat() throws Exception {
+        Manifest flat = manifest(List.of(file("part-00000.arrow", 0, 8)), 8);
+        String json = text(flat);
+        assertThat(flat.rowLayout()).isEqualTo("flat");
+        assertThat(json).contains("\"row_layout\" : \"flat\"");
+        assertThat(read(json.replace(",\n  \"row_layout\" : \"flat\"", "")).rowLayout()).isEqualTo("flat");
+        assertThat(read(json.replace("\"row_layout\" : \"flat\"", "\"row_layout\" : \"nested\"")).rowLayout())
+                .isEqualTo("nested");
+        assertThatThrownBy(() -> read(json.replace("\"row_layout\" : \"flat\"", "\"row_layout\" : \"deep\"")))
+                .hasMessageContaining("its row_layout is 'deep'; expected flat or nested");
+    }
+
+    @Test
     void totalFileBytesIsDerivedAndNotWritten() throws Exception {
         Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);
 

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
@@ -49,13 +50,18 @@ class SparkReadsOurParquetTest {
 
     /** Writes every partition of {@code [rows... from input]} into dir/name and returns the plan's program. */
     private CopyProgram write(String name, SourceTensor source, long... target) throws Exception {
+        return write(name, RowLayout.FLAT, source, target);
+    }
+
+    private CopyProgram write(String name, RowLayout layout, SourceTensor source, long... target) throws Exception {
         BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
                 .target(target).build().plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(3).build();
         TensorKernel kernel = TensorKernel.of(source, plan.copyProgram(0));
         FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
         ParquetTensorFileWriter writer = ParquetTensorFileWriter.create()
-                .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.SNAPPY));
+                .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.SNAPPY)
+                        .withRowLayout(layout));
         for (long p = 0; p < partitions.partitionCount(); p++) {
             writer.write(kernel, partitions.rowShape(), partitions.partition(p), fileSystem,
                     new org.apache.hadoop.fs.Path(dir.resolve(name).resolve("part-" + p + ".parquet").toUri()));
@@ -81,6 +87,33 @@ class SparkReadsOurParquetTest {
             List<Float> values = sorted.get(r).getList(1);
             for (int e = 0; e < 8; e++) {
                 assertThat(values.get(e)).isEqualTo(program.sourceIndex(r * 8L + e) * 1.25f);
+            }
+        }
+    }
+
+    /** Nested rows are nested arrays to Spark: a [3,4] row is an array of 3 arrays of 4, no reshaping needed. */
+    @Test
+    void readsNestedRowsAsNestedArrays() throws Exception {
+        Shape input = Shape.of(3, 1);
+        ByteBuffer bytes = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 3; i++) {
+            bytes.putFloat(i * 4, i * 1.25f + 1);
+        }
+        CopyProgram program = write("nested", RowLayout.NESTED,
+                SourceTensor.fixedWidth(DType.FLOAT32, input, bytes.array(), null), 10, 3, 4);
+        Dataset<Row> rows = spark.read().parquet(dir.resolve("nested").toString());
+        assertThat(rows.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<array<float>>>");
+        List<Row> sorted = rows.orderBy("index").collectAsList();
+        assertThat(sorted).hasSize(10);
+        for (int r = 0; r < 10; r++) {
+            assertThat(sorted.get(r).getLong(0)).isEqualTo(r);
+            List<scala.collection.Seq<Float>> lists = sorted.get(r).getList(1);
+            assertThat(lists).hasSize(3);
+            for (int i = 0; i < 3; i++) {
+                assertThat(lists.get(i).size()).isEqualTo(4);
+                for (int j = 0; j < 4; j++) {
+                    assertThat(lists.get(i).apply(j)).isEqualTo(program.sourceIndex(r * 12L + i * 4 + j) * 1.25f + 1);
+                }
             }
         }
     }
