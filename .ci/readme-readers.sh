@@ -17,10 +17,10 @@ if ! python3 -c "import pyarrow, polars, duckdb, torch" 2>/dev/null; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair' EXIT
-rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair
+trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair' EXIT
+rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair
 # the README's own commands for the outputs the recipes read, as they are written there
-for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/paddle-pair; do
+for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair; do
     command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors) .*--output $output( |$)" README.md \
         | sed 's/^\$ //')
     [[ -n $command ]] || { echo "ci: README has no command writing $output" >&2; exit 1; }
@@ -43,10 +43,16 @@ assert scope["array"].shape == (1000, 4096), scope["array"].shape
 assert scope["rows"].shape == (2, 3, 6), scope["rows"].shape
 assert tuple(scope["tensor"].shape) == (1000, 4096), scope["tensor"].shape
 assert float(scope["tensor"][999, 4095]) == float(scope["array"][0, 4095])
+# nested rows carry their shape: the same broadcast as the flat /tmp/tb/onnx, no reshape
+assert scope["nested"].shape == (2, 3, 6), scope["nested"].shape
+assert (scope["nested"] == scope["rows"]).all()
 import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()
-    assert len(result) == 2 and len(result[0][1]) == 18, result
+    if "/tmp/tb/nested" in query:
+        assert result == [(0, 2.0), (1, 2.0)], result
+    else:
+        assert len(result) == 2 and len(result[0][1]) == 18, result
 # broadcast-tensors: each dataset reads by its own path; the parent, with its datasets.json, reads as none
 import pyarrow
 import pyarrow.dataset as pads
@@ -57,6 +63,7 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
-print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB; broadcast-tensors' parent reads as no dataset",
+print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, nested rows;"
+      " broadcast-tensors' parent reads as no dataset",
       file=sys.stderr)
 EOF
