@@ -48,7 +48,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private final PlainValues plain;
     /** The levels of one row, the same for every row; replayed as runs. */
     private final RowLevels rowLevels;
-    private final RleRuns repetition;
+    private final RepetitionLevels repetition;
     private final RleRuns definition;
     private long rows;
     private boolean closed;
@@ -71,7 +71,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         this.options = requireNonNull(options, "options is null");
         this.schema = new ParquetTensorSchema(column, kept, options.rowLayout());
         this.rowLevels = schema.levels();
-        this.repetition = new RleRuns(rowLevels.maxRepetition);
+        this.repetition = new RepetitionLevels(rowLevels);
         this.definition = new RleRuns(rowLevels.present);
         this.rowElements = column.storageShape().elements();
         this.plain = new PlainValues(column.dtype());
@@ -253,11 +253,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
             int count, boolean keep) throws IOException {
         long from = done * rowElements;
         long to = from + count * rowElements;
-        repetition.reset();
         definition.reset();
-        for (int row = 0; row < count; row++) {
-            rowLevels.addRow(repetition);
-        }
         if (rowLevels.empty) {
             definition.add(rowLevels.emptyDefinition, count * rowLevels.entries);
         } else if (nulls) {
@@ -270,9 +266,8 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         if (splitStreams) {
             encoded = split.split(encoded, valueWidth);
         }
-        BytesInput body = BytesInput.concat(repetition.finishWithLength(), definition.finishWithLength(),
-                encoded);
-        int valueCount = Math.toIntExact(repetition.levels());
+        BytesInput body = BytesInput.concat(repetition.encode(count), definition.finishWithLength(), encoded);
+        int valueCount = Math.toIntExact(count * rowLevels.entries);
         Encoding encoding = splitStreams ? Encoding.BYTE_STREAM_SPLIT : Encoding.PLAIN;
         int uncompressed = Math.toIntExact(body.size());
         BytesInput compressed = compressor.compress(body);

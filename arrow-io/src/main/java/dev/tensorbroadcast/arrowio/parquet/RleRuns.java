@@ -8,7 +8,7 @@ import org.apache.parquet.bytes.BytesInput;
  * of tensor rows are long runs (a row of n values has rep levels 0 then n-1 ones), so callers add whole runs, never
  * one level at a time. The buffer is reused from page to page.
  */
-final class RleRuns {
+final class RleRuns implements RowLevels.Runs {
     private final int valueBytes;
     /** The v1 data page's length prefix, reserved at the start of the buffer. */
     private static final int LENGTH_BYTES = 4;
@@ -33,7 +33,8 @@ final class RleRuns {
     }
 
     /** Appends {@code count} copies of {@code level}. */
-    void add(int level, long count) {
+    @Override
+    public void add(int level, long count) {
         if (count <= 0) {
             return;
         }

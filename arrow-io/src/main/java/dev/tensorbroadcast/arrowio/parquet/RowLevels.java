@@ -68,8 +68,14 @@ final class RowLevels {
         }
     }
 
+    /** Where a row's levels go, run by run. */
+    interface Runs {
+        /** Appends {@code count} copies of {@code level}. */
+        void add(int level, long count);
+    }
+
     /** Appends one row's repetition levels to {@code levels}. */
-    void addRow(RleRuns levels) {
+    void addRow(Runs levels) {
         for (int i = 0; i < runs; i++) {
             levels.add(runLevels[i], runLengths[i]);
         }

@@ -43,7 +43,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Rows written as lists nested one level per dimension: the levels, the schemas, and the values read back. */
-class NestedRowsTest {
+class NestedRowLayoutTest {
     private static final Configuration CONF = new Configuration(false);
 
     @TempDir
@@ -103,6 +103,74 @@ class NestedRowsTest {
             }
         }
         return out;
+    }
+
+    /**
+     * Decodes levels in the RLE/bit-packing hybrid encoding (after the 4-byte length), as a reader would: {@code
+     * count} of them, and checks that a bit-packed run's padding is zero.
+     */
+    private static List<Integer> decode(byte[] bytes, int bitWidth, long count) {
+        List<Integer> out = new ArrayList<>();
+        int at = 4;
+        while (out.size() < count) {
+            int header = 0;
+            int shift = 0;
+            int b;
+            do {
+                b = bytes[at++] & 0xFF;
+                header |= (b & 0x7F) << shift;
+                shift += 7;
+            } while ((b & 0x80) != 0);
+            if ((header & 1) == 0) {
+                int value = 0;
+                for (int i = 0; i < (bitWidth + 7) / 8; i++) {
+                    value |= (bytes[at++] & 0xFF) << (8 * i);
+                }
+                for (int i = 0; i < header >>> 1; i++) {
+                    out.add(value);
+                }
+            } else {
+                int values = (header >>> 1) * 8;
+                long bit = (long) at * 8;
+                for (int i = 0; i < values; i++) {
+                    int value = 0;
+                    for (int k = 0; k < bitWidth; k++, bit++) {
+                        value |= ((bytes[(int) (bit >>> 3)] >>> (bit & 7)) & 1) << k;
+                    }
+                    if (out.size() < count) {
+                        out.add(value);
+                    } else {
+                        assertThat(value).as("padding").isZero();
+                    }
+                }
+                at += (header >>> 1) * bitWidth;
+            }
+        }
+        assertThat(at).as("every byte read").isEqualTo(bytes.length);
+        return out;
+    }
+
+    @ParameterizedTest(name = "rows of {0}")
+    @CsvSource(delimiter = '|', value = {"[6]", "[2,3]", "[3,5]", "[7,2]", "[512,2]", "[2,2,3]", "[4,0,2]", "[300]",
+        "[1,1]"})
+    void pagesOfAnyRowCountHoldEachRowsLevels(String shape) throws Exception {
+        Shape lists = Shape.parse(shape);
+        RowLevels row = new RowLevels(lists);
+        List<Integer> oneRow = bruteForceRepetition(lists.dims());
+        RepetitionLevels levels = new RepetitionLevels(row);
+        int bitWidth = 32 - Integer.numberOfLeadingZeros(row.maxRepetition);
+        for (int rows = 1; rows <= 20; rows++) {
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                expected.addAll(oneRow);
+            }
+            byte[] bytes = levels.encode(rows).toByteArray();
+            assertThat(decode(bytes, bitWidth, rows * row.entries)).as("%d rows", rows).isEqualTo(expected);
+        }
+        // short innermost lists are bit-packed; long runs stay RLE
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(512, 2))).packed()).isTrue();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(4096))).packed()).isFalse();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(64, 64))).packed()).isFalse();
     }
 
     @Test
