@@ -31,9 +31,10 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Writes tensor rows to one Parquet file, page by page, straight from the Arrow buffers the kernel filled: levels are
- * encoded as runs per row, values PLAIN (in place where the layouts agree). No per-value writer calls, no objects
- * per element. Each {@link #write} call becomes one row group, so memory is bounded by the caller's batch.
+ * Writes tensor rows to one Parquet file, page by page, straight from the Arrow buffers the kernel filled: levels
+ * follow one row's pattern ({@link RowLevels}, flat or nested by {@link ParquetWriteOptions#rowLayout}), as runs per
+ * row or copies of packed rows ({@link RepetitionLevels}), values PLAIN (in place where the layouts agree). No
+ * per-value writer calls, no objects per element. Each {@link #write} call becomes one row group, so memory is bounded by the caller's batch.
  */
 public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats {
     /** Only used by the file writer to align row groups; ours are one per batch. */

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How a Parquet file lays out a tensor row. {@link #FLAT}: one list of all the row's values, with the row shape in the
@@ -19,12 +20,12 @@ public enum RowLayout {
     }
 
     /** The layout called {@code name}, or empty. */
-    public static java.util.Optional<RowLayout> named(String name) {
+    public static Optional<RowLayout> named(String name) {
         for (RowLayout layout : values()) {
             if (layout.layoutName().equals(name)) {
-                return java.util.Optional.of(layout);
+                return Optional.of(layout);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }
