@@ -58,11 +58,12 @@ public record TensorColumn(String name, DType dtype, Shape rowShape) {
      * The field of rows stored as lists nested one level per stored dimension, outermost first: {@code
      * fixed_size_list<fixed_size_list<float, 3>, 4>} for [4,3] float32 rows (a complex row's innermost list holds
      * the real and imaginary part). The logical dtype is in the field metadata, as in {@link #field()}; no tensor
-     * type, since the nesting is the shape. Rows of fewer than two stored dimensions get {@link #field()}.
+     * type, since the nesting is the shape. Rows of fewer than two stored dimensions, or without values, get
+     * {@link #field()}.
      */
     public Field nestedField() {
         Shape storage = storageShape();
-        if (storage.rank() < 2) {
+        if (storage.rank() < 2 || storage.elements() == 0) {
             return field();
         }
         for (long dim : storage.dims()) {

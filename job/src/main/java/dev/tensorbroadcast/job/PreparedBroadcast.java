@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
@@ -14,6 +13,7 @@ import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
@@ -114,12 +114,7 @@ public final class PreparedBroadcast {
         if (broadcast.files().byteStreamSplit()) {
             requireSplittable(broadcast, loaded.get(0).dtype());
         }
-        if (broadcast.files().rowLayout() == RowLayout.NESTED && broadcast.files().format() != OutputFormat.PARQUET) {
-            throw new InvalidRequestException("Cannot use --row-layout nested with format "
-                    + broadcast.files().format().formatName() + ": Arrow IPC rows are arrow.fixed_shape_tensor, which"
-                    + " keeps their shape; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format"
-                    + " parquet");
-        }
+        FileOptions.requireRowLayoutFits(broadcast.files().rowLayout(), broadcast.files().format().formatName());
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);

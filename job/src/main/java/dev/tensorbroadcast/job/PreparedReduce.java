@@ -255,7 +255,7 @@ public final class PreparedReduce {
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
         FileOptions files = FileOptions.defaults().withFormat(reduce.format().datasetFormat())
-                .withCompression(reduce.compression());
+                .withCompression(reduce.compression()).withRowLayout(reduce.rowLayout());
         DatasetJob.of(source, identity, partitions, files, java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }

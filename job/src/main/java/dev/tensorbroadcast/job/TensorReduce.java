@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.JobProgress;
@@ -77,6 +79,7 @@ public final class TensorReduce {
     private final String output;
     private final Format format;
     private final OutputCompression compression;
+    private final RowLayout rowLayout;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
@@ -100,6 +103,8 @@ public final class TensorReduce {
         this.format = builder.format != null ? builder.format
                 : output.endsWith(".npy") ? Format.NPY : Format.ARROW;
         this.compression = builder.compression;
+        this.rowLayout = builder.rowLayout;
+        FileOptions.requireRowLayoutFits(rowLayout, format.formatName());
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
@@ -170,6 +175,10 @@ public final class TensorReduce {
         return compression;
     }
 
+    RowLayout rowLayout() {
+        return rowLayout;
+    }
+
     OptionalLong partitionBytes() {
         return partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes);
     }
@@ -196,6 +205,7 @@ public final class TensorReduce {
         private String output;
         private Format format;
         private OutputCompression compression = OutputCompression.NONE;
+        private RowLayout rowLayout = RowLayout.FLAT;
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -252,6 +262,12 @@ public final class TensorReduce {
 
         public Builder compression(OutputCompression compression) {
             this.compression = requireNonNull(compression, "compression is null");
+            return this;
+        }
+
+        /** Parquet rows as one list (the default) or nested one list per dimension, as {@code expand} writes them. */
+        public Builder rowLayout(RowLayout layout) {
+            this.rowLayout = requireNonNull(layout, "layout is null");
             return this;
         }
 

@@ -61,7 +61,7 @@ public final class ParquetTensorSchema {
         this.kept = List.copyOf(kept);
         this.layout = requireNonNull(layout, "layout is null");
         Shape storage = column.storageShape();
-        this.lists = layout == RowLayout.NESTED && storage.rank() >= 2 ? storage : Shape.of(storage.elements());
+        this.lists = nests(layout, storage) ? storage : Shape.of(storage.elements());
         Type level = Types.primitive(physicalType(column.dtype()), Repetition.OPTIONAL)
                 .length(column.dtype() == DType.FLOAT16 ? 2 : 0)
                 .as(logicalType(column.dtype()))
@@ -79,6 +79,14 @@ public final class ParquetTensorSchema {
             message.addField(keptColumn.parquetType());
         }
         this.messageType = message.named("tensor_broadcast");
+    }
+
+    /**
+     * Whether rows of {@code storage} shape are nested lists in {@code layout}: with two or more dimensions and any
+     * values. A row without values stays one empty list, so no row has more level entries than values.
+     */
+    public static boolean nests(RowLayout layout, Shape storage) {
+        return layout == RowLayout.NESTED && storage.rank() >= 2 && storage.elements() > 0;
     }
 
     public RowLayout layout() {
@@ -127,7 +135,7 @@ public final class ParquetTensorSchema {
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = layout == RowLayout.NESTED ? ArrowTensorFileWriter.schema(column.nestedField(), kept)
+        Schema schema = lists.rank() >= 2 ? ArrowTensorFileWriter.schema(column.nestedField(), kept)
                 : ArrowTensorFileWriter.schema(column, kept);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {

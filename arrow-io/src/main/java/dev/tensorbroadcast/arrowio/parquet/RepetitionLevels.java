@@ -31,7 +31,8 @@ final class RepetitionLevels {
         // an RLE run costs its varint header (1 byte up to length 63) and the value: at least this much per row
         long rleRow = row.runs() * (1 + valueBytes);
         boolean small = row.entries <= MAX_BLOCK_BYTES && row.entries * bitWidth <= MAX_BLOCK_BYTES;
-        this.block = small && row.entries * bitWidth < 8 * rleRow ? pack(row, bitWidth) : null;
+        // a row of one run (one value, or none) merges with the next row's into one run per page: never pack it
+        this.block = row.runs() > 1 && small && row.entries * bitWidth < 8 * rleRow ? pack(row, bitWidth) : null;
     }
 
     /** Whether pages are bit-packed rather than RLE runs. */

@@ -8,7 +8,8 @@ import java.util.Optional;
  * Arrow schema (pyarrow restores an {@code arrow.fixed_shape_tensor}; Spark, DuckDB and polars see a flat list).
  * {@link #NESTED}: one list level per dimension of the row, so that a [4,3] row is a list of 4 lists of 3 values,
  * which Spark reads as {@code array<array<float>>}, DuckDB as {@code FLOAT[][]} and polars as an
- * {@code Array(Float32, shape=(4, 3))}. Rows of fewer than two stored dimensions are the same either way.
+ * {@code Array(Float32, shape=(4, 3))}. Rows of fewer than two stored dimensions, and rows without values (a dimension
+ * of 0), are the same either way: one list.
  */
 public enum RowLayout {
     FLAT,

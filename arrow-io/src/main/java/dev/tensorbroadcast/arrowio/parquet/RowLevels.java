@@ -1,7 +1,6 @@
 package dev.tensorbroadcast.arrowio.parquet;
 
 import dev.tensorbroadcast.planner.Shape;
-import java.util.Arrays;
 
 /**
  * The repetition and definition levels of one tensor row whose values are nested in lists of the sizes
@@ -26,46 +25,29 @@ final class RowLevels {
     /** The definition level of each entry of a row without values: the depth of its empty lists. */
     final int emptyDefinition;
 
-    private int[] runLevels = new int[8];
-    private long[] runLengths = new long[8];
-    private int runs;
+    private final Shape lists;
+    /** How many leading lists are non-empty: the depth whose entries the odometer walks. */
+    private final int filled;
+    /** Runs of equal levels in one row, counted on first use. */
+    private long runs = -1;
 
     RowLevels(Shape lists) {
         int depth = lists.rank();
         if (depth < 1) {
             throw new IllegalArgumentException("Cannot lay out a row in " + depth + " lists: at least one");
         }
+        this.lists = lists;
         maxRepetition = depth;
         present = depth + 1;
         nullValue = depth;
-        int filled = 0;
-        while (filled < depth && lists.dim(filled) > 0) {
-            filled++;
+        int nonEmpty = 0;
+        while (nonEmpty < depth && lists.dim(nonEmpty) > 0) {
+            nonEmpty++;
         }
+        filled = nonEmpty;
         empty = filled < depth;
         emptyDefinition = filled;
         entries = filled == 0 ? 1 : lists.product(0, filled);
-        if (filled == 0) {
-            addRun(0, 1);
-            return;
-        }
-        // walk the lists that hold the innermost non-empty ones, as an odometer: the digit where a carry stops is
-        // the outermost list that starts a new entry
-        long inner = lists.dim(filled - 1);
-        long[] index = new long[filled - 1];
-        long outer = lists.product(0, filled - 1);
-        for (long q = 0; q < outer; q++) {
-            int changed = -1;
-            if (q > 0) {
-                changed = filled - 2;
-                while (++index[changed] == lists.dim(changed)) {
-                    index[changed] = 0;
-                    changed--;
-                }
-            }
-            addRun(changed + 1, 1);
-            addRun(filled, inner - 1);
-        }
     }
 
     /** Where a row's levels go, run by run. */
@@ -74,32 +56,61 @@ final class RowLevels {
         void add(int level, long count);
     }
 
-    /** Appends one row's repetition levels to {@code levels}. */
+    /**
+     * Appends one row's repetition levels to {@code levels}, a run at a time: the innermost non-empty lists walked as
+     * an odometer, where the digit a carry stops at is the outermost list that starts a new entry. Nothing is kept
+     * between rows, so a row of any shape costs no memory here; adjacent runs of one level are merged.
+     */
     void addRow(Runs levels) {
-        for (int i = 0; i < runs; i++) {
-            levels.add(runLevels[i], runLengths[i]);
+        if (filled == 0) {
+            levels.add(0, 1);
+            return;
         }
+        long inner = lists.dim(filled - 1);
+        long outer = lists.product(0, filled - 1);
+        long[] index = new long[filled - 1];
+        int pendingLevel = 0;
+        long pendingLength = 0;
+        for (long q = 0; q < outer; q++) {
+            int first = 0;
+            if (q > 0) {
+                int changed = filled - 2;
+                while (++index[changed] == lists.dim(changed)) {
+                    index[changed] = 0;
+                    changed--;
+                }
+                first = changed + 1;
+            }
+            if (first == pendingLevel) {
+                pendingLength++;
+            } else {
+                levels.add(pendingLevel, pendingLength);
+                pendingLevel = first;
+                pendingLength = 1;
+            }
+            if (inner > 1) {
+                if (pendingLevel != filled) {
+                    levels.add(pendingLevel, pendingLength);
+                    pendingLevel = filled;
+                    pendingLength = 0;
+                }
+                pendingLength += inner - 1;
+            }
+        }
+        levels.add(pendingLevel, pendingLength);
     }
 
-    /** Runs of equal levels in one row: what a row costs a writer. */
-    int runs() {
+    /** Runs of equal levels in one row: what replaying a row as RLE runs costs. */
+    long runs() {
+        if (runs < 0) {
+            long[] count = {0};
+            addRow((level, length) -> {
+                if (length > 0) {
+                    count[0]++;
+                }
+            });
+            runs = count[0];
+        }
         return runs;
-    }
-
-    private void addRun(int level, long length) {
-        if (length <= 0) {
-            return;
-        }
-        if (runs > 0 && runLevels[runs - 1] == level) {
-            runLengths[runs - 1] += length;
-            return;
-        }
-        if (runs == runLevels.length) {
-            runLevels = Arrays.copyOf(runLevels, runs * 2);
-            runLengths = Arrays.copyOf(runLengths, runs * 2);
-        }
-        runLevels[runs] = level;
-        runLengths[runs] = length;
-        runs++;
     }
 }

@@ -355,30 +355,40 @@ class NestedRowLayoutTest {
     }
 
     @Test
-    void rowsWithAnEmptyDimensionAreTheirEmptyLists() throws Exception {
-        // [3,0,2] rows: three empty inner lists each
+    void rowsWithoutValuesStayOneEmptyListAsInTheFlatLayout() throws Exception {
+        // [3,0,2] rows have no values: nesting them would give each row more level entries than values
         Shape inputShape = Shape.of(1, 3, 0, 2);
         BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape)
                 .target(TargetShape.parse("[4,3,0,2]")).build().plan();
         PartitionPlan partitions = write(floats(inputShape), plan, RowLayout.NESTED, dir.resolve("empty"), 64);
         assertThat(partitions.rowShape()).isEqualTo(Shape.of(3, 0, 2));
+        TensorColumn column = new TensorColumn("tensor", DType.FLOAT32, Shape.of(3, 0, 2));
+        assertThat(new ParquetTensorSchema(column, List.of(), RowLayout.NESTED).messageType())
+                .isEqualTo(new ParquetTensorSchema(column).messageType());
+        assertThat(column.nestedField()).isEqualTo(column.field());
         int rows = 0;
         for (long p = 0; p < partitions.partitionCount(); p++) {
             try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
                     new org.apache.hadoop.fs.Path(dir.resolve("empty/part-" + p + ".parquet").toUri()))
                     .withConf(CONF).build()) {
                 for (Group row = reader.read(); row != null; row = reader.read()) {
-                    Group tensor = row.getGroup("tensor", 0);
-                    assertThat(tensor.getFieldRepetitionCount("list")).isEqualTo(3);
-                    for (int i = 0; i < 3; i++) {
-                        assertThat(tensor.getGroup("list", i).getGroup("element", 0)
-                                .getFieldRepetitionCount("list")).isZero();
-                    }
+                    assertThat(row.getGroup("tensor", 0).getFieldRepetitionCount("list")).isZero();
                     rows++;
                 }
             }
         }
         assertThat(rows).isEqualTo(4);
+        assertThat(open(dir.resolve("empty")).rowShape()).isEqualTo(Shape.of(3, 0, 2));
+    }
+
+    @Test
+    void rowsOfOneRunStayRleAndShortInnerListsArePacked() {
+        // one value per row (or none): the rows' levels merge into one RLE run per page, never packed
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(1))).packed()).isFalse();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(0))).packed()).isFalse();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(2))).packed()).isTrue();
+        // the row's runs are generated, not stored: a row of a billion pairs costs its walk, no memory
+        assertThat(new RowLevels(Shape.of(1_000_000_000L, 2)).entries).isEqualTo(2_000_000_000L);
     }
 
     private static TensorDataset open(Path directory) throws Exception {

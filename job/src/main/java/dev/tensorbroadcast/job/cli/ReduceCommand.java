@@ -79,6 +79,7 @@ final class ReduceCommand implements Callable<Integer> {
         TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
                 .output(write.output)
                 .compression(OutputCompression.parse(write.compression))
+                .rowLayout(write.rowLayout())
                 .overwrite(write.overwrite);
         if (spec.commandLine().getParseResult().hasMatchedOption("--format")) {
             builder.format(TensorReduce.Format.parse(write.format));

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -25,6 +26,10 @@ final class SparkCommands {
             if (!"none".equals(write.compression)) {
                 throw new ParameterException(spec.commandLine(), "Cannot use --compression " + write.compression
                         + " with --format null: the null sink writes no files; drop --compression");
+            }
+            if (write.rowLayout() != RowLayout.FLAT) {
+                throw new ParameterException(spec.commandLine(), "Cannot use --row-layout " + write.rowLayout
+                        + " with --format null: the null sink writes no files; drop --row-layout");
             }
             if (write.overwrite) {
                 throw new ParameterException(spec.commandLine(), "Cannot use --overwrite with --format null: the"

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.manifest;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +22,8 @@ import java.util.Map;
  * @param format {@code arrow} or {@code parquet}
  * @param files every file of the dataset, in row order
  * @param rowLayout how a Parquet file lays out a row: {@code flat} (one list of its values; also every Arrow
- *     dataset's, and a manifest's written before there was a choice) or {@code nested} (one list per dimension)
+ *     dataset's, and a manifest's written before there was a choice) or {@code nested} (one list per dimension).
+ *     Only {@code nested} is written, so that tools that know no layouts still read flat datasets.
  */
 public record Manifest(
         @JsonProperty("format_version") int formatVersion,
@@ -41,7 +43,8 @@ public record Manifest(
         @JsonProperty("partitions") long partitions,
         @JsonProperty("files") List<DatasetFile> files,
         @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns,
-        @JsonProperty("row_layout") String rowLayout) {
+        @JsonProperty("row_layout") @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FlatRows.class)
+        String rowLayout) {
     public static final int FORMAT_VERSION = 1;
     public static final String FILE_NAME = "_manifest.json";
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
@@ -112,6 +115,19 @@ public record Manifest(
     @JsonIgnore
     public long totalFileBytes() {
         return files.stream().mapToLong(DatasetFile::bytes).sum();
+    }
+
+    /** Jackson's filter for {@code row_layout}: a value equal to this one is left out of the JSON. */
+    static final class FlatRows {
+        @Override
+        public boolean equals(Object value) {
+            return FLAT_ROWS.equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return FLAT_ROWS.hashCode();
+        }
     }
 
     /** A column written next to {@code index} and {@code tensor}, with its type as messages name it. */

@@ -72,6 +72,19 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, layout);
     }
 
+    /**
+     * Refuses nested rows in any format but Parquet ({@code formatName}): Arrow IPC keeps the row shape in its tensor
+     * type already, and a {@code .npy} file is one array.
+     */
+    public static void requireRowLayoutFits(RowLayout layout, String formatName) {
+        if (layout == RowLayout.NESTED && !formatName.equals(OutputFormat.PARQUET.formatName())) {
+            throw new InvalidRequestException("Cannot use --row-layout nested with format " + formatName + ": "
+                    + (formatName.equals(OutputFormat.ARROW.formatName()) ? "Arrow IPC rows are"
+                    + " arrow.fixed_shape_tensor, which keeps their shape" : "it writes one array")
+                    + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+        }
+    }
+
     /** The Parquet writer's options: the codec, its level, the encoding and the row layout. */
     public ParquetWriteOptions parquet() {
         return ParquetWriteOptions.defaults().withCodec(compression.parquet()).withCompressionLevel(compressionLevel)

@@ -126,6 +126,11 @@ class NullFormatTest {
         assertThat(withOutput.exitCode()).isNotZero();
         assertThat(withOutput.err()).startsWith("Cannot use --output with --format null: the null sink writes no"
                 + " files; drop --output, or give --format arrow or parquet");
+        CliRun nested = CliRun.of(expand(source, "--format", "null", "--row-layout", "nested")
+                .toArray(String[]::new));
+        assertThat(nested.exitCode()).isEqualTo(2);
+        assertThat(nested.err()).startsWith("Cannot use --row-layout nested with --format null: the null sink writes"
+                + " no files; drop --row-layout");
         CliRun withoutOutput = CliRun.of(expand(source).toArray(String[]::new));
         assertThat(withoutOutput.exitCode()).isNotZero();
         assertThat(withoutOutput.err()).startsWith("Missing required option: '--output=<dir>'");

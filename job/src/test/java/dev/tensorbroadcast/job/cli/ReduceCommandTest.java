@@ -64,6 +64,37 @@ class ReduceCommandTest {
         }
     }
 
+    /** A Parquet result of [2,3] rows nested as expand writes them; export reads the sums back. */
+    @Test
+    void writesNestedParquetRowsAndRefusesThemElsewhere() throws Exception {
+        Path grad = NpyFiles.int32(dir.resolve("grad3.npy"), new long[] {4, 2, 3});
+        Path output = dir.resolve("sums");
+        CliRun run = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape", "[1,2,3]",
+                "--shape", "[4,2,3]", "--output", output.toString(), "--format", "parquet", "--row-layout", "nested");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(dev.tensorbroadcast.job.spark.DatasetFiles.manifest(output).rowLayout()).isEqualTo("nested");
+        Path npy = dir.resolve("sums.npy");
+        CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        byte[] bytes = Files.readAllBytes(npy);
+        java.nio.ByteBuffer data = java.nio.ByteBuffer.wrap(bytes, bytes.length - 24, 24)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int e = 0; e < 6; e++) {
+            long sum = 0;
+            for (int r = 0; r < 4; r++) {
+                sum += NpyFiles.value(6L * r + e);
+            }
+            assertThat(data.getInt()).as("element %d", e).isEqualTo(sum);
+        }
+
+        CliRun npyNested = reduce("--input-shape", "[1,4]", "--shape", "[6,4]", "--output",
+                dir.resolve("n.npy").toString(), "--row-layout", "nested");
+        assertThat(npyNested.exitCode()).isEqualTo(2);
+        assertThat(npyNested.err()).isEqualTo("Cannot use --row-layout nested with format npy: it writes one array;"
+                + " nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet\n");
+        assertThat(dir.resolve("n.npy")).doesNotExist();
+    }
+
     @Test
     void dryRunShowsTheAxesTheRegimeAndTheBytesPerTask() throws Exception {
         CliRun run = reduce("--input-shape", "[6,1]", "--shape", "[6,4]", "--output", dir.resolve("g.npy").toString(),

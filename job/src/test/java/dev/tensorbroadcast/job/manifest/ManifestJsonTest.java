@@ -39,15 +39,21 @@ class ManifestJsonTest {
     }
 
     @Test
-    void theRowLayoutIsWrittenAndAnOlderManifestWithoutOneIsFlat() throws Exception {
+    void onlyANestedRowLayoutIsWrittenAndAManifestWithoutOneIsFlat() throws Exception {
         Manifest flat = manifest(List.of(file("part-00000.arrow", 0, 8)), 8);
         String json = text(flat);
+        // tools that know no row layouts read flat datasets' manifests as before
         assertThat(flat.rowLayout()).isEqualTo("flat");
-        assertThat(json).contains("\"row_layout\" : \"flat\"");
-        assertThat(read(json.replace(",\n  \"row_layout\" : \"flat\"", "")).rowLayout()).isEqualTo("flat");
-        assertThat(read(json.replace("\"row_layout\" : \"flat\"", "\"row_layout\" : \"nested\"")).rowLayout())
-                .isEqualTo("nested");
-        assertThatThrownBy(() -> read(json.replace("\"row_layout\" : \"flat\"", "\"row_layout\" : \"deep\"")))
+        assertThat(json).doesNotContain("row_layout");
+        assertThat(read(json)).isEqualTo(flat);
+        Manifest nested = new Manifest(flat.formatVersion(), flat.toolVersion(), flat.created(), flat.request(),
+                flat.inputs(), flat.shape(), flat.dtype(), flat.elements(), flat.bytes(), flat.rowDims(),
+                flat.rowShape(), flat.rows(), "parquet", flat.compression(), flat.partitions(), flat.files(),
+                List.of(), "nested");
+        String nestedJson = text(nested);
+        assertThat(nestedJson).contains("\"row_layout\" : \"nested\"");
+        assertThat(read(nestedJson)).isEqualTo(nested);
+        assertThatThrownBy(() -> read(nestedJson.replace("\"row_layout\" : \"nested\"", "\"row_layout\" : \"deep\"")))
                 .hasMessageContaining("its row_layout is 'deep'; expected flat or nested");
     }
 
