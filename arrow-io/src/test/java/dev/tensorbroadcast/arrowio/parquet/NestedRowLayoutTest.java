@@ -76,33 +76,12 @@ class NestedRowLayoutTest {
         return levels;
     }
 
-    /** One row's repetition levels as written: the RLE runs decoded (varint header of length << 1, then the value). */
+    /** One row's repetition levels as the RLE runs write them, decoded. */
     private static List<Integer> expand(RowLevels levels) throws Exception {
         RleRuns runs = new RleRuns(levels.maxRepetition);
         levels.addRow(runs);
-        byte[] bytes = runs.finishWithLength().toByteArray();
-        int valueBytes = (32 - Integer.numberOfLeadingZeros(levels.maxRepetition) + 7) / 8;
-        List<Integer> out = new ArrayList<>();
-        int at = 4;
-        while (at < bytes.length) {
-            int header = 0;
-            int shift = 0;
-            int b;
-            do {
-                b = bytes[at++] & 0xFF;
-                header |= (b & 0x7F) << shift;
-                shift += 7;
-            } while ((b & 0x80) != 0);
-            assertThat(header & 1).as("an RLE run, not bit-packed").isZero();
-            int value = 0;
-            for (int i = 0; i < valueBytes; i++) {
-                value |= (bytes[at++] & 0xFF) << (8 * i);
-            }
-            for (int i = 0; i < header >>> 1; i++) {
-                out.add(value);
-            }
-        }
-        return out;
+        return decode(runs.finishWithLength().toByteArray(), 32 - Integer.numberOfLeadingZeros(levels.maxRepetition),
+                levels.entries);
     }
 
     /**
