@@ -117,6 +117,7 @@ public final class DatasetJob {
             progress.started(description, partitionCount, spec.partitions().bytes());
             List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
             written = java.parallelize(indexes, partitionCount).mapPartitionsWithIndex(task, false).collect();
+            listener.completed(partitionCount);
             List<TaskCommitMessage> messages = written.stream().map(WrittenFile::commitMessage).toList();
             committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
         } catch (Exception failure) {

@@ -70,6 +70,7 @@ public final class DiscardJob {
             List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
             discarded = java.parallelize(indexes, partitionCount)
                     .mapPartitionsWithIndex(new DiscardTask(taskSource, spec, conf, bytesFilled), false).collect();
+            listener.completed(partitionCount);
         } catch (Exception failure) {
             BroadcastException refused = DatasetJob.refusal(failure);
             if (refused != null) {

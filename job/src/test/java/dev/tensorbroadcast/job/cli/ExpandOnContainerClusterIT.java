@@ -24,7 +24,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * container cluster, the output directory on storage every container shares; each result is compared file by file
  * with the same request run in local mode in this JVM.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @EnabledIf(value = "dockerAvailable",
         disabledReason = "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)")
 class ExpandOnContainerClusterIT {
@@ -65,6 +69,7 @@ class ExpandOnContainerClusterIT {
     }
 
     @Test
+    @Order(1)
     void expandsAcrossContainersAsLocalModeDoes() throws Exception {
         Path source = NpyFiles.int32(shared.resolve("row.npy"), new long[] {1, 4096});
         List<String> request = List.of("expand", "--input", source.toString(), "--dialect", "numpy",
@@ -85,7 +90,9 @@ class ExpandOnContainerClusterIT {
                 .contains(cluster.workerHost(0), cluster.workerHost(1));
     }
 
+    /** Last: it leaves the cluster one worker short. */
     @Test
+    @Order(2)
     void finishesTheJobWhenAWorkerDiesInTheMiddle() throws Exception {
         // 96 tasks of 2 MiB each on two one-core workers: the job is still running after the first few files
         Path source = NpyFiles.int32(shared.resolve("long-row.npy"), new long[] {1, 16384});
@@ -95,7 +102,10 @@ class ExpandOnContainerClusterIT {
 
         DriverExit exit;
         int writtenBeforeKill;
-        try (ContainerDriver driver = cluster.submit(jar, MAIN_CLASS, with(request, "--output", output))) {
+        // each task first waits 250 ms (the test hook), so 96 tasks on two cores run for about 12 s: the kill lands
+        // while most of them are still to come, however fast this machine is; the local reference waits for none
+        try (ContainerDriver driver = cluster.submit(jar, MAIN_CLASS, with(request, "--output", output, "--conf",
+                "spark.tensorbroadcast.test.taskDelayMillis=250"))) {
             writtenBeforeKill = awaitPartFiles(driver, output, 4);
             assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).as("finished before the kill").doesNotExist();
             cluster.killWorker(0);

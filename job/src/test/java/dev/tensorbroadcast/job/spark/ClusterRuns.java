@@ -209,6 +209,8 @@ public final class ClusterRuns {
             assertThat(running).isNotDone();
             String killed = kill.kill();
             T result = running.get(180, TimeUnit.SECONDS);
+            // the last task's end, and the executor's removal, may still be queued when the job returns
+            spark.sparkContext().listenerBus().waitUntilEmpty();
             assertThat(removedExecutors).contains(killed);
             return new AfterKill<>(result, finishedTasks.get(), (System.nanoTime() - start) / 1e9);
         } finally {

@@ -61,11 +61,11 @@ class SpeculationIT {
         } finally {
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_PARTITION, null);
             spark.sparkContext().setLocalProperty(InjectedFailure.SLOW_MILLIS, null);
+            // listener events arrive asynchronously: the last task's end may still be queued when the job returns
+            spark.sparkContext().listenerBus().waitUntilEmpty();
             spark.sparkContext().removeSparkListener(listener);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        // listener events arrive asynchronously
-        spark.sparkContext().listenerBus().waitUntilEmpty();
 
         List<TaskInfo> speculative = started.stream().filter(TaskInfo::speculative).toList();
         assertThat(speculative).hasSize(1);
