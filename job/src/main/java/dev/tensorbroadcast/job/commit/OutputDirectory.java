@@ -103,11 +103,23 @@ public final class OutputDirectory {
                 return OptionalLong.empty();
             }
             long usable = java.nio.file.Files.getFileStore(existing).getUsableSpace();
-            long replaced = exists ? fileSystem.getContentSummary(path).getLength() : 0;
+            long replaced = exists ? replacedBytes() : 0;
             long total = usable + replaced;
             return OptionalLong.of(total < 0 ? Long.MAX_VALUE : total);
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + text + "': cannot tell its free space: " + e.getMessage());
+        }
+    }
+
+    /**
+     * What the output holds now; 0 when its entries move while they are counted, as they do under a job that is
+     * writing here (whose lock then refuses this one).
+     */
+    private long replacedBytes() throws IOException {
+        try {
+            return fileSystem.getContentSummary(path).getLength();
+        } catch (FileNotFoundException moving) {
+            return 0;
         }
     }
 
@@ -230,31 +242,36 @@ public final class OutputDirectory {
         boolean index = false;
         int datasets = 0;
         for (FileStatus child : children) {
-            FileStatus status = linkStatus(fileSystem, child.getPath());
-            String name = child.getPath().getName();
-            if (name.equals(OutputLock.FILE_NAME) && status.isFile()) {
-                // a job's lock, next to a dataset or to numbered ones: ours either way
-                continue;
+            try {
+                FileStatus status = linkStatus(fileSystem, child.getPath());
+                String name = child.getPath().getName();
+                if (name.equals(OutputLock.FILE_NAME) && status.isFile()) {
+                    // a job's lock, next to a dataset or to numbered ones: ours either way
+                    continue;
+                }
+                if (name.equals(Manifest.FILE_NAME)
+                        && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
+                    return false;
+                }
+                if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
+                        && (name.endsWith(DatasetJob.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
+                                : DatasetIndex.isOurs(fileSystem, child.getPath()))) {
+                    // the index of numbered datasets: ours beside them, and never a part of a single dataset
+                    allOurs = false;
+                    index = true;
+                    continue;
+                }
+                boolean link = isSymlink(fileSystem, child.getPath(), status);
+                allOurs &= !link && OUR_FILE.matcher(name).matches()
+                        && hasOurKind(fileSystem, child.getPath(), name, status);
+                // a link named 0 would make the target's files look like output/0's, and clearing would delete them
+                boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
+                        && isDataset(fileSystem, child.getPath(), false);
+                allNested &= dataset;
+                datasets += dataset ? 1 : 0;
+            } catch (FileNotFoundException gone) {
+                // moved or deleted while we look: only a job writing here does that, and its lock will say so
             }
-            if (name.equals(Manifest.FILE_NAME) && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
-                return false;
-            }
-            if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
-                    && (name.endsWith(DatasetJob.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
-                            : DatasetIndex.isOurs(fileSystem, child.getPath()))) {
-                // the index of numbered datasets: ours beside them, and never a part of a single dataset
-                allOurs = false;
-                index = true;
-                continue;
-            }
-            boolean link = isSymlink(fileSystem, child.getPath(), status);
-            allOurs &= !link && OUR_FILE.matcher(name).matches() && hasOurKind(fileSystem, child.getPath(), name,
-                    status);
-            // a link named 0 would make the target's files look like output/0's, and clearing would delete them
-            boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
-                    && isDataset(fileSystem, child.getPath(), false);
-            allNested &= dataset;
-            datasets += dataset ? 1 : 0;
         }
         // an index is ours only beside the datasets it names: alone it is a file like any other
         return allOurs || (allNested && (!index || datasets > 0));
