@@ -10,8 +10,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Turns a location as a user types it into a fully qualified Hadoop path: a URI ({@code hdfs://…}, {@code s3a://…},
- * {@code file:/…}) as it is, a plain path on the default file system (the local one unless configured otherwise),
+ * Turns a location as a user types it into a fully qualified Hadoop path: a URI ({@code hdfs://…}, {@code file:/…},
+ * or any scheme whose Hadoop connector is on the class path) as it is, a plain path on the default file system (the local one unless configured otherwise),
  * relative to the working directory.
  */
 public final class Locations {
@@ -43,7 +43,7 @@ public final class Locations {
         } catch (IOException | RuntimeException e) {
             throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
                     + Reasons.of(e) + "); use a local path or a URI"
-                    + " with a scheme Hadoop knows, such as file, hdfs or s3a");
+                    + " with a scheme this build serves: file or hdfs");
         }
     }
 

@@ -34,7 +34,7 @@ class LocationsTest {
         assertThatThrownBy(() -> Locations.locate(Locations.OUTPUT, "foo://x", conf))
                 .isInstanceOf(OutputException.class)
                 .hasMessage("Cannot use output 'foo://x': no file system for it (No FileSystem for scheme \"foo\");"
-                        + " use a local path or a URI with a scheme Hadoop knows, such as file, hdfs or s3a");
+                        + " use a local path or a URI with a scheme this build serves: file or hdfs");
         assertThatThrownBy(() -> Locations.locate("input", " ", conf))
                 .isInstanceOf(InputException.class)
                 .hasMessage("Cannot use an empty input location: give a local path or a URI such as"
@@ -42,5 +42,15 @@ class LocationsTest {
         assertThatThrownBy(() -> Locations.locate("input", "foo://x", conf))
                 .isInstanceOf(InputException.class)
                 .hasMessageStartingWith("Cannot use input 'foo://x': no file system for it");
+    }
+
+    /** The README's storage section says so: no S3 connector is bundled, so s3a is refused before anything starts. */
+    @Test
+    void s3aIsRefusedInOneLineWhileNoConnectorIsBundled() {
+        assertThatThrownBy(() -> Locations.locate("input", "s3a://bucket/x.npy", new Configuration()))
+                .isInstanceOf(InputException.class)
+                .hasMessage("Cannot use input 's3a://bucket/x.npy': no file system for it"
+                        + " (java.lang.ClassNotFoundException: Class org.apache.hadoop.fs.s3a.S3AFileSystem not found);"
+                        + " use a local path or a URI with a scheme this build serves: file or hdfs");
     }
 }
