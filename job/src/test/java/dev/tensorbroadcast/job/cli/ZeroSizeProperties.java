@@ -24,6 +24,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
@@ -75,10 +76,11 @@ class ZeroSizeProperties {
         return Arbitraries.randomValue(ZeroSizeRequest::joint);
     }
 
-    @Property(tries = 1500)
-    void planAnswersWhatTheFrameworkAnswers(@ForAll("requests") ZeroSizeRequest request) {
+    @Property(tries = 1000)
+    void planAnswersWhatTheFrameworkAnswers(@ForAll("requests") ZeroSizeRequest request,
+            @ForAll @IntRange(max = 5) int partitions) {
         Optional<long[]> expected = FrameworkShapes.output(request);
-        CliRun run = run("plan", request.shapeArgs());
+        CliRun run = run("plan", partitioned(request.shapeArgs(), partitions));
 
         Statistics.label("answer").collect(expected.map(shape -> elements(shape) == 0 ? "zero-size" : "non-empty")
                 .orElse("refused"));
@@ -104,13 +106,13 @@ class ZeroSizeProperties {
     }
 
     @Property(tries = 50)
-    void expandGivesThePlannedShapeAndNoValuesWhenEmpty(@ForAll("singleInputRequests") ZeroSizeRequest request)
-            throws IOException {
+    void expandGivesThePlannedShapeAndNoValuesWhenEmpty(@ForAll("singleInputRequests") ZeroSizeRequest request,
+            @ForAll @IntRange(max = 5) int partitions) {
         Optional<long[]> expected = FrameworkShapes.output(request);
         List<String> args = new ArrayList<>(List.of("--format", "null"));
         request.inputs().forEach(input -> args.addAll(List.of("--input", source(input).toString())));
         args.addAll(request.requestArgs());
-        CliRun run = run("expand", args);
+        CliRun run = run("expand", partitioned(args, partitions));
 
         if (expected.isEmpty()) {
             assertRefused(run, request);
@@ -119,7 +121,7 @@ class ZeroSizeProperties {
         assertThat(run.exitCode()).as("%s: %s", request, run.out()).isZero();
         JsonNode json = run.json();
         assertThat(CliRun.longs(json.get("shape"))).as("%s", request).containsExactly(expected.get());
-        JsonNode plan = run("plan", request.shapeArgs()).json();
+        JsonNode plan = run("plan", partitioned(request.shapeArgs(), partitions)).json();
         assertThat(json.get("rows").asLong()).isEqualTo(plan.get("rows").asLong());
         assertThat(json.get("bytes").asLong()).isEqualTo(4 * elements(expected.get()));
         long rows = 0;
@@ -130,6 +132,7 @@ class ZeroSizeProperties {
             }
         }
         assertThat(rows).isEqualTo(plan.get("rows").asLong());
+        assertThat(json.get("partitions")).hasSize(plan.get("partitions").asInt());
     }
 
     @Property(tries = 40)
@@ -160,7 +163,7 @@ class ZeroSizeProperties {
         }
     }
 
-    @Property(tries = 300)
+    @Property(tries = 200)
     void reducePlansTheInputsShapeFromAGradientOfTheOutputs(@ForAll("requests") ZeroSizeRequest request)
             throws IOException {
         Optional<long[]> expected = FrameworkShapes.output(request);
@@ -220,6 +223,15 @@ class ZeroSizeProperties {
         assertThat(error.get("kind").asText()).as("%s: %s", request, run.out()).isIn(REFUSALS);
         String message = error.get("message").asText();
         assertThat(message).doesNotContain("\n").startsWith("Cannot ");
+    }
+
+    /** {@code args} with {@code --partitions} when {@code partitions} is 1 or more; 0 leaves the default size. */
+    private static List<String> partitioned(List<String> args, int partitions) {
+        List<String> all = new ArrayList<>(args);
+        if (partitions > 0) {
+            all.add("--partitions=" + partitions);
+        }
+        return all;
     }
 
     private static CliRun run(String command, List<String> args) {
