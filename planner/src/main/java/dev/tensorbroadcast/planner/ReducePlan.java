@@ -112,10 +112,18 @@ public final class ReducePlan implements Serializable {
         return Regime.ROWS_SUMMED;
     }
 
-    /** How many gradient elements add into each result element (1 when nothing is summed, 0 when either is empty). */
+    /**
+     * How many gradient elements add into each result element: the product of the summed axes' sizes (1 when nothing
+     * is summed, 0 when a summed axis is 0). Read off the axes, not the element counts, so that an empty input still
+     * says how many copies each of its (absent) elements has.
+     */
     public long copies() {
-        long inputElements = input().elements();
-        return inputElements == 0 ? 0 : output().elements() / inputElements;
+        int[] axes = summedAxes();
+        long[] sizes = new long[axes.length];
+        for (int i = 0; i < axes.length; i++) {
+            sizes[i] = output().dim(axes[i]);
+        }
+        return Shape.of(sizes).elements();
     }
 
     /** Gradient elements per gradient row (the whole gradient for a scalar output). */

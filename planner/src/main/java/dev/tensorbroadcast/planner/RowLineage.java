@@ -9,12 +9,15 @@ import java.util.Optional;
  * (every output row comes from row 0). An output row that spans several leading dims ({@link PartitionPlan#rowDims})
  * takes its source row from the first of them. This is what lets a row's other columns travel with it.
  *
- * @param sourceRows the input's rows
- * @param outputRowsPerStep output rows per entry of the output's first dim
+ * <p>A zero-size output has a lineage too (none of its rows to trace): an input of 0 rows keeps them as the output's
+ * 0 rows, and a 0 among the other row dims gives 0 output rows per step; either way no output row asks for a source.
+ *
+ * @param sourceRows the input's rows, 0 or more
+ * @param outputRowsPerStep output rows per entry of the output's first dim, 0 or more
  */
 public record RowLineage(long sourceRows, long outputRowsPerStep) implements Serializable {
     public RowLineage {
-        if (sourceRows < 1 || outputRowsPerStep < 1) {
+        if (sourceRows < 0 || outputRowsPerStep < 0) {
             throw new IllegalArgumentException("Cannot trace rows: " + sourceRows + " source rows, "
                     + outputRowsPerStep + " output rows per step");
         }
@@ -37,6 +40,9 @@ public record RowLineage(long sourceRows, long outputRowsPerStep) implements Ser
 
     /** The source row that output row {@code outputRow} comes from. */
     public long sourceRow(long outputRow) {
+        if (sourceRows == 0 || outputRowsPerStep == 0) {
+            throw new IndexOutOfBoundsException("output row " + outputRow + " of a zero-size output, which has none");
+        }
         return sourceRows == 1 ? 0 : outputRow / outputRowsPerStep;
     }
 

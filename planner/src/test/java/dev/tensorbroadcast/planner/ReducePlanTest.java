@@ -99,6 +99,8 @@ class ReducePlanTest {
         assertThat(ReducePlan.of(zeros, 0).copies()).isZero();
         BroadcastPlan empty = request(Dialect.NUMPY, "[0]").target(TargetShape.parse("[2,0]")).build().plan();
         assertThat(reduce(ReducePlan.of(empty, 0), new double[0])).isEmpty();
+        // each of the input's (absent) elements has two copies, one per entry of the new axis
+        assertThat(ReducePlan.of(empty, 0).copies()).isEqualTo(2);
     }
 
     @Test

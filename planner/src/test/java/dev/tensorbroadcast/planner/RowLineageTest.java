@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,40 @@ class RowLineageTest {
 
         assertThat(RowLineage.of(prepended, 0, PartitionPlan.builderFor(prepended).build())).isEqualTo(Optional.empty());
         assertThat(RowLineage.of(scalar, 0, PartitionPlan.builderFor(scalar).build())).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aZeroRowInputHasALineageWithNoRowsToTrace() {
+        // the output keeps the input's 0 rows: the regression refused to build this lineage at all
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "0,3").build().plan();
+        PartitionPlan partitions = PartitionPlan.builderFor(plan).build();
+
+        RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
+
+        assertThat(lineage.sourceRows()).isZero();
+        assertThat(partitions.rows()).isZero();
+        assertThat(lineage.sourceRows(0, partitions.rows())).isEqualTo(SourceRows.none());
+        assertThatThrownBy(() -> lineage.sourceRow(0)).isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessageContaining("zero-size output");
+    }
+
+    @Test
+    void aZeroAfterTheFirstDimLeavesRowsOfNoElements() {
+        // the 0 stays in the row shape (rows are never joined across it), so each source row still has its output row
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "4,0,3").build().plan();
+        PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(8).build();
+
+        RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
+
+        assertThat(partitions.rowDims()).isEqualTo(1);
+        assertThat(lineage).isEqualTo(new RowLineage(4, 1));
+        assertThat(lineage.sourceRows(0, partitions.rows())).isEqualTo(new SourceRows(0, 4));
+        assertThat(new RowLineage(4, 0).sourceRows(0, 0)).isEqualTo(SourceRows.none());
+    }
+
+    @Test
+    void negativeCountsAreRefused() {
+        assertThatThrownBy(() -> new RowLineage(-1, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot trace rows: -1 source rows, 1 output rows per step");
     }
 }

@@ -83,8 +83,7 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
         line(out, "bytes", partitions.bytes() + " (" + ByteSize.format(partitions.bytes()) + ")");
         line(out, "rows", partitions.rows() + " x " + partitions.rowShape().toList() + " ("
                 + ByteSize.format(partitions.rowBytes()) + " each)");
-        line(out, "partitions", partitions.partitionCount() + " of " + range(partitions.minPartitionRows(),
-                partitions.maxPartitionRows()) + " rows, " + byteRange() + " each");
+        line(out, "partitions", partitionsText());
         int inputCount = plan.inputs().size();
         for (int i = 0; i < inputCount; i++) {
             String label = inputCount == 1 ? "" : "input " + i + ": ";
@@ -110,6 +109,16 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
         long bits = partitions.elementBits();
         // bits are 1 or whole bytes, so neither form can overflow where the output's byte count does not
         return bits % 8 == 0 ? elements * (bits / 8) : (elements * bits + 7) / 8;
+    }
+
+    /** "3 of 5..6 rows, 1.0 MiB each"; one row is "1 row", and an output of no rows has one empty partition. */
+    private String partitionsText() {
+        if (partitions.rows() == 0) {
+            return partitions.partitionCount() + ", empty (the output has 0 rows)";
+        }
+        long max = partitions.maxPartitionRows();
+        return partitions.partitionCount() + " of " + range(partitions.minPartitionRows(), max)
+                + (max == 1 ? " row, " : " rows, ") + byteRange() + " each";
     }
 
     private String byteRange() {

@@ -155,7 +155,7 @@ final class ReduceCommand implements Callable<Integer> {
     }
 
     private static String tasks(long count) {
-        return count + (count == 1 ? " task" : " tasks");
+        return Plural.of(count, "task");
     }
 
     private static ObjectNode planJson(PreparedReduce prepared, TensorReduce reduce) {

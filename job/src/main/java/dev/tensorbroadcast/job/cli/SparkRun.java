@@ -129,9 +129,10 @@ final class SparkRun {
     /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
     private int discard(PreparedBroadcast prepared) {
         if (!output.json) {
-            err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %d partitions and discarding it",
+            err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
                     prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
-                    ByteSize.format(prepared.outputBytes()), prepared.partitions(0).partitionCount()));
+                    ByteSize.format(prepared.outputBytes()),
+                    Plural.of(prepared.partitions(0).partitionCount(), "partition")));
             err.flush();
         }
         long start = System.nanoTime();
@@ -150,9 +151,10 @@ final class SparkRun {
         output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
             for (DiscardedDataset result : results) {
                 text.println(String.format(Locale.ROOT,
-                        "computed and discarded %s %s: %d rows, %s of values in %d partitions, in %.1f s (%s/s)",
-                        ManifestShapes.shape(result.shape()).toList(), result.dtype(), result.rows(), ByteSize.format(result.filledBytes()),
-                        result.partitions().size(), seconds,
+                        "computed and discarded %s %s: %s, %s of values in %s, in %.1f s (%s/s)",
+                        ManifestShapes.shape(result.shape()).toList(), result.dtype(), Plural.of(result.rows(), "row"),
+                        ByteSize.format(result.filledBytes()), Plural.of(result.partitions().size(), "partition"),
+                        seconds,
                         ByteSize.format(seconds > 0 ? (long) (result.filledBytes() / seconds) : result.filledBytes())));
             }
         });

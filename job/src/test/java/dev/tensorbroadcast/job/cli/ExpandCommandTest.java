@@ -66,6 +66,34 @@ class ExpandCommandTest {
                 .allSatisfy(row -> assertThat(row.values()).containsExactly(3, 10, 17, 24, 31, 38, 45, 52));
     }
 
+    /** [0,1] to [0,4] (issue 24: "internal error: ... Cannot trace rows: 0 source rows"): an empty dataset. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"arrow", "parquet"})
+    void aZeroSizeSourceGivesAReadableEmptyDataset(String format) throws Exception {
+        Path empty = NpyFiles.int32(dir.resolve("empty.npy"), new long[] {0, 1});
+        Path output = dir.resolve("out");
+
+        CliRun run = CliRun.of("expand", "--input", empty.toString(), "--dialect", "numpy", "--shape", "[0,4]",
+                "--output", output.toString(), "--format", format);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("wrote file:" + output + ": 0 rows of [4] int32 in 1 " + format + " file: ");
+        Manifest manifest = DatasetFiles.manifest(output);
+        assertThat(manifest.files()).singleElement().satisfies(file -> assertThat(file.rows()).isZero());
+        DatasetFiles.checkFiles(output, manifest);
+        CliRun verify = CliRun.of("verify", output.toString(), "--source", empty.toString());
+        assertThat(verify.exitCode()).as(verify.out()).isZero();
+        assertThat(verify.out()).startsWith("OK: ");
+        CliRun inspect = CliRun.of("inspect", output.toString());
+        assertThat(inspect.out()).contains("complete      yes\n").contains("shape         (0,4)\n")
+                .contains("rows          0 x (4,)\n");
+        if (format.equals("parquet")) {
+            assertThat(spark.read().parquet(output.toString()).count()).isZero();
+        } else {
+            assertThat(DatasetFiles.arrowRows(output, manifest)).isEmpty();
+        }
+    }
+
     @Test
     void readsArrowInputsByTheirBytesNotTheirName() throws Exception {
         Path first = dir.resolve("first");

@@ -193,4 +193,31 @@ class KeptColumnsCommandTest {
         });
         assertThat(read(output.resolve("1")).schema().fieldNames()).containsExactly("index", "tensor");
     }
+
+    /** A table of no rows keeps its columns: the output is an empty dataset with them, in either format (issue 24). */
+    @ParameterizedTest(name = "into {0}, ship threshold {1}")
+    @CsvSource({"parquet, 64m", "parquet, 0", "arrow, 64m", "arrow, 0"})
+    void aTableOfNoRowsGivesAnEmptyDatasetWithItsColumns(String format, String shipThreshold) throws Exception {
+        StructType schema = new StructType().add("id", DataTypes.LongType).add("item", DataTypes.StringType)
+                .add("features", DataTypes.createArrayType(DataTypes.FloatType, false));
+        Path input = dir.resolve("empty-table");
+        SPARK.session().createDataFrame(List.<Row>of(), schema).coalesce(1).write().parquet(input.toString());
+        Path output = dir.resolve("out");
+
+        CliRun run = expand(input, output, "--format", format, "--ship-threshold", shipThreshold);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("wrote file:" + output + ": 0 rows of [3,8] float32");
+        CliRun verify = CliRun.of("verify", output.toString());
+        assertThat(verify.exitCode()).as(verify.out()).isZero();
+        assertThat(verify.out()).startsWith("OK: ");
+        CliRun inspect = CliRun.of("inspect", output.toString());
+        assertThat(inspect.out()).contains("complete      yes\n").contains("shape         (0,3,8)\n")
+                .contains("kept columns  id int64, item string");
+        if (format.equals("parquet")) {
+            Dataset<Row> read = SPARK.session().read().parquet(output.toString());
+            assertThat(read.schema().fieldNames()).containsExactly("index", "tensor", "id", "item");
+            assertThat(read.count()).isZero();
+        }
+    }
 }

@@ -118,6 +118,25 @@ class NullFormatTest {
         }
     }
 
+    /** A zero-size output is one empty partition, said in the singular: "1 partitions" was said before. */
+    @Test
+    void anEmptyOutputIsOnePartitionOfNoRows() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("empty.npy"), new long[] {0, 1});
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,4]",
+                "--format", "null");
+        CliRun one = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,4]",
+                "--format", "null", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEqualTo("computing [0,4] int32 (0 B) in 1 partition and discarding it\n");
+        assertThat(run.out()).startsWith("computed and discarded [0,4] int32: 0 rows, 0 B of values in 1 partition,"
+                + " in ");
+        JsonNode json = one.json();
+        assertThat(json.get("rows").asLong()).isZero();
+        assertThat(json.get("partitions")).singleElement()
+                .satisfies(partition -> assertThat(partition.get("rows").asLong()).isZero());
+    }
+
     @Test
     void refusesAnOutputAndNeedsOneForFiles() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});

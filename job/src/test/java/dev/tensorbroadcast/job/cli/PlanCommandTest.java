@@ -203,6 +203,51 @@ class PlanCommandTest {
                 .contains("copy program  3x(stride 1) 4x(stride 0); innermost run 1 (one element repeated)\n");
     }
 
+    /** The zero-size requests of issue 24: each once ended in "internal error: ... Cannot trace rows: 0 source rows". */
+    @Test
+    void zeroSizeRequestsArePlannedInEveryDialectThatTakesThem() {
+        String[][] requests = {
+            {"--dialect", "numpy", "--input-shape", "[0,3]"},
+            {"--dialect", "mindspore", "--input-shape", "[0]", "--shape", "[-1]"},
+            {"--dialect", "pytorch", "--input-shape", "[0,1,1]", "--shape", "[-1,2,1]"},
+            {"--dialect", "onnx", "--input-shape", "[0,1,4]", "--shape", "[1]"},
+        };
+        long[][] shapes = {{0, 3}, {0}, {0, 2, 1}, {0, 1, 4}};
+        for (int i = 0; i < requests.length; i++) {
+            String[] args = new String[requests[i].length + 2];
+            args[0] = "plan";
+            System.arraycopy(requests[i], 0, args, 1, requests[i].length);
+            args[args.length - 1] = "--json";
+            CliRun run = CliRun.of(args);
+
+            assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+            JsonNode json = run.json();
+            assertThat(longs(json.get("shape"))).containsExactly(shapes[i]);
+            assertThat(json.get("elements").asLong()).isZero();
+            assertThat(json.get("rows").asLong()).isZero();
+            assertThat(json.get("partitions").asLong()).isEqualTo(1);
+            assertThat(json.get("partition_rows").get("max").asLong()).isZero();
+        }
+    }
+
+    @Test
+    void anOutputOfNoRowsSaysItsOnePartitionIsEmpty() {
+        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[0,3]");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("rows          0 x [3] (12 B each)\n")
+                .contains("partitions    1, empty (the output has 0 rows)\n");
+    }
+
+    @Test
+    void oneRowIsOneRow() {
+        String one = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[1,3]").out();
+        String each = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[3,3]", "--partitions", "3").out();
+
+        assertThat(one).contains("partitions    1 of 1 row, 12 B each\n");
+        assertThat(each).contains("partitions    3 of 1 row, 12 B each\n");
+    }
+
     @Test
     void helpAndVersion() {
         CliRun help = CliRun.of("plan", "--help");

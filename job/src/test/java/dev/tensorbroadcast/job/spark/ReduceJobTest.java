@@ -172,4 +172,41 @@ class ReduceJobTest {
                     .noneMatch(name -> name.endsWith(".tmp"));
         }
     }
+
+    /**
+     * Summing over an empty axis gives 0 (issue 24), through the Java API: a dataset of no rows that expand wrote
+     * (rows-summed) and an in-memory gradient with a 0 in its row (rows-kept) both reduce to zeros of the input.
+     */
+    @Test
+    void aZeroSizeGradientReducesToZerosInBothRegimes() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("x.npy"), new long[] {0, 1});
+        Path expanded = dir.resolve("expanded");
+        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(0, 4)
+                .format(OutputFormat.PARQUET).output(expanded.toString()).build().run(SPARK.session());
+        assertThat(manifest.rows()).isZero();
+        assertThat(manifest.shape()).containsExactly(0L, 4L);
+
+        Path summed = dir.resolve("summed.npy");
+        List<ReduceResult> fromDataset = TensorReduce.builder().gradient(expanded.toString())
+                .dialect(Dialect.NUMPY).inputShape(Shape.of(1, 4)).shape(TargetShape.parse("[0,4]"))
+                .output(summed.toString()).build().run(SPARK.session());
+        Path kept = dir.resolve("kept.npy");
+        List<ReduceResult> inMemory = TensorReduce.builder().gradient(floats(Shape.of(2, 0), new float[0]))
+                .dialect(Dialect.PYTORCH).inputShape(Shape.of(2, 1)).shape(TargetShape.parse("[-1,0]"))
+                .output(kept.toString()).build().run(SPARK.session());
+
+        assertThat(fromDataset).singleElement().satisfies(result -> {
+            assertThat(result.regime()).isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
+            assertThat(result.shape()).isEqualTo(Shape.of(1, 4));
+        });
+        assertThat(int32s(summed, 4)).containsExactly(0, 0, 0, 0);
+        assertThat(inMemory).singleElement().satisfies(result -> {
+            assertThat(result.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
+            assertThat(result.shape()).isEqualTo(Shape.of(2, 1));
+        });
+        byte[] bytes = Files.readAllBytes(kept);
+        ByteBuffer values = ByteBuffer.wrap(bytes, bytes.length - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(values.getFloat()).isZero();
+        assertThat(values.getFloat()).isZero();
+    }
 }
