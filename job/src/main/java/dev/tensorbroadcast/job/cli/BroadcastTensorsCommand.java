@@ -46,6 +46,9 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
     KeepOptions keep;
 
     @Mixin
+    DatasetOutputOptions target;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -59,7 +62,7 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
                     + " broadcast-tensors: expected numpy, pytorch or paddle, the dialects that broadcast inputs"
                     + " against each other; use expand for the others");
         }
-        SparkRun run = SparkCommands.run(spec, write, output);
+        SparkRun run = SparkCommands.run(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
         inputs.forEach(builder::source);
         return run.run(run.configure(builder).build(), true);

@@ -73,13 +73,14 @@ final class DemoCommand implements Callable<Integer> {
         if (!outputOptions.json) {
             err.println("source " + source + ": [1," + COLUMNS + "] float32, 0.0 to " + (COLUMNS - 1) + ".0");
         }
+        DatasetOutputOptions target = new DatasetOutputOptions();
+        target.output = output;
+        target.format = "arrow";
         WriteOptions write = new WriteOptions();
-        write.output = output;
-        write.format = "arrow";
         write.compression = "none";
         write.overwrite = true;
         write.partitioning = new PartitionOptions();
-        SparkRun run = SparkCommands.run(spec, write, outputOptions);
+        SparkRun run = SparkCommands.run(spec, target, write, outputOptions);
         TensorBroadcast.Builder builder = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
                 .shape(rows, COLUMNS);
         return run.run(run.configure(builder).build(), false);

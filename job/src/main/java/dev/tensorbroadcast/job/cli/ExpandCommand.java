@@ -37,6 +37,9 @@ final class ExpandCommand implements Callable<Integer> {
     KeepOptions keep;
 
     @Mixin
+    DatasetOutputOptions target;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -45,7 +48,7 @@ final class ExpandCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         arguments.check(spec);
-        SparkRun run = SparkCommands.run(spec, write, output);
+        SparkRun run = SparkCommands.run(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().source(input)
                 .dialect(arguments.dialect())));
         arguments.target().ifPresent(builder::shape);

@@ -84,7 +84,8 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
         line(out, "rows", partitions.rows() + " x " + partitions.rowShape().toList() + " ("
                 + ByteSize.format(partitions.rowBytes()) + " each)");
         line(out, "partitions", partitions.partitionCount() + " of " + range(partitions.minPartitionRows(),
-                partitions.maxPartitionRows()) + " rows, " + byteRange() + " each");
+                partitions.maxPartitionRows()) + (partitions.maxPartitionRows() == 1 ? " row, " : " rows, ")
+                + byteRange() + " each");
         int inputCount = plan.inputs().size();
         for (int i = 0; i < inputCount; i++) {
             String label = inputCount == 1 ? "" : "input " + i + ": ";

@@ -51,13 +51,20 @@ final class VerifyCommand implements Callable<Integer> {
     String source;
 
     @Mixin
-    DatasetInputOptions input;
+    TensorColumnOptions input;
 
     @Mixin
     OutputOptions output;
 
     @Override
     public Integer call() throws IOException {
+        if (source == null) {
+            // they say how to read the source, so without one they would be dropped
+            for (String option : new String[] {TensorColumnOptions.COLUMN, TensorColumnOptions.ROW_SHAPE}) {
+                ExclusiveOptions.refuseIfGiven(spec, option, "without --source", "it says how to read the source;"
+                        + " give --source, or drop " + option);
+            }
+        }
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
             Optional<SourceTensor> tensor = source == null ? Optional.empty() : Optional.of(readSource(conf));
