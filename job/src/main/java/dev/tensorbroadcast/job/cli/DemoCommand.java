@@ -32,8 +32,13 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Expands a [1,4096] float32 source to [<rows>,4096] (numpy rule) as an Arrow IPC dataset.",
-            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an",
-            "earlier demo's output."
+            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an"
+                    + " earlier demo's output."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast demo --rows 1024 --output /tmp/tb/demo",
+            "Writes /tmp/tb/demo.npy and a [1024,4096] float32 dataset (16 MiB) in /tmp/tb/demo."
         })
 final class DemoCommand implements Callable<Integer> {
     static final int COLUMNS = 4096;

@@ -15,8 +15,14 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Broadcasts a tensor (.npy, Arrow IPC or a dataset) to a shape and writes it with Spark.",
-            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless",
-            "--master is given."
+            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless"
+                    + " --master is given."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy \\",
+            "      --shape 1000,4096 --output /tmp/tb/numpy",
+            "Writes the [1,4096] row 1000 times as an Arrow IPC dataset in /tmp/tb/numpy."
         })
 final class ExpandCommand implements Callable<Integer> {
     @Spec

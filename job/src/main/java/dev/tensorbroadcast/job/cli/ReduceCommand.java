@@ -34,10 +34,10 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nExample:%n",
         footer = {
-            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy --shape 1000,4096 --output"
-                    + " /tmp/tb/numpy",
-            "  tensor-broadcast reduce --input /tmp/tb/numpy --dialect numpy --input-shape [1,4096] --shape"
-                    + " 1000,4096 --output /tmp/tb/bias-grad.npy",
+            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy \\",
+            "      --shape 1000,4096 --output /tmp/tb/numpy",
+            "  tensor-broadcast reduce --input /tmp/tb/numpy --dialect numpy \\",
+            "      --input-shape [1,4096] --shape 1000,4096 --output /tmp/tb/bias-grad.npy",
             "Sums the 1000 rows the broadcast made back into one [1,4096] row: the row times 1000."
         })
 final class ReduceCommand implements Callable<Integer> {

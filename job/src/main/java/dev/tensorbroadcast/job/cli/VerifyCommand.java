@@ -37,6 +37,11 @@ import picocli.CommandLine.Spec;
                     + " part-* file exists. With --source, recomputes every value from the source and compares.",
             "Exit code 0: no problem; 1: problems found (each printed on one line); 2: not a dataset, or a source"
                     + " that does not match the manifest."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast verify /tmp/tb/numpy --source examples/row4096.npy",
+            "Checks the dataset 'tensor-broadcast expand --help' writes in its example, and every value in it."
         })
 final class VerifyCommand implements Callable<Integer> {
     @Spec
