@@ -107,18 +107,21 @@ public final class PreparedReduce {
                         + " result per input");
             }
             Path npy = checkNpy(reduce.output(), reduce.overwrite());
-            requireRoom(reduce, reduces, npy.toString(), reduce.checkFreeSpace() ? usableBytes(npy)
+            requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)
                     : OptionalLong.empty());
             return new PreparedReduce(reduce, gradient, plan, reduces, npy, null);
         }
         OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
-        requireRoom(reduce, reduces, directory.path().toString(), reduce.checkFreeSpace() ? directory.usableBytes()
-                : OptionalLong.empty());
+        requireRoom(reduce, reduces, directory.path().toString(), true, reduce.checkFreeSpace()
+                ? directory.usableBytes() : OptionalLong.empty());
         return new PreparedReduce(reduce, gradient, plan, reduces, null, directory);
     }
 
-    /** {@code --max-output} and the free space, for the results' values and their files (an 8-byte index per row). */
-    private static void requireRoom(TensorReduce reduce, List<ReducePlan> reduces, String target,
+    /**
+     * {@code --max-output} and the free space, for the results' values and their files: a dataset's hold an 8-byte
+     * index per row, a {@code .npy} its header.
+     */
+    private static void requireRoom(TensorReduce reduce, List<ReducePlan> reduces, String target, boolean dataset,
             OptionalLong usable) {
         long bytes = 0;
         long fileBytes = 0;
@@ -126,7 +129,9 @@ public final class PreparedReduce {
             long values = reducePlan.input().elements() * reducePlan.dtype().byteWidth();
             long rows = reducePlan.input().rank() == 0 ? 1 : reducePlan.input().dim(0);
             bytes = OutputRoom.saturatedAdd(bytes, values);
-            fileBytes = OutputRoom.saturatedAdd(fileBytes, OutputRoom.saturatedAdd(values, 8 * rows));
+            long overhead = dataset ? 8 * rows : NpyWriter.header(NpyExporter.descr(reducePlan.dtype()),
+                    reducePlan.input()).length;
+            fileBytes = OutputRoom.saturatedAdd(fileBytes, OutputRoom.saturatedAdd(values, overhead));
         }
         OutputRoom.require(bytes, fileBytes, target, reduce.maxOutputBytes(), usable);
     }
