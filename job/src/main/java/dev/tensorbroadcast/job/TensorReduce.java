@@ -13,7 +13,6 @@ import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
-import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -104,7 +103,7 @@ public final class TensorReduce {
         this.output = requireNonNull(builder.output, "output is null");
         if (builder.format != null && builder.format != Format.NPY && output.endsWith(".npy")) {
             throw new InvalidRequestException("Cannot write a " + builder.format + " dataset to '"
-                    + UserText.shown(output) + "': a path ending in .npy is a .npy file; give a directory for the"
+                    + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop --format to write the .npy");
         }
         this.format = builder.format != null ? builder.format
