@@ -52,7 +52,8 @@ public final class ExpandExample {
 
         List<Row> collected = rows.orderBy("index").collectAsList();
         System.out.println("wrote " + written.rows() + " rows of " + written.rowShape() + " in "
-                + written.files().size() + " files; " + collected.size() + " rows in memory, the last "
+                + written.files().size() + (written.files().size() == 1 ? " file; " : " files; ") + collected.size()
+                + " rows in memory, the last "
                 + collected.get(collected.size() - 1).getList(1));
     }
 }

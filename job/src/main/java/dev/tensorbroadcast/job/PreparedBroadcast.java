@@ -8,13 +8,11 @@ import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
-import dev.tensorbroadcast.job.commit.OutputException;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
@@ -27,12 +25,10 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
-import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.SourceRows;
-import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,9 +107,7 @@ public final class PreparedBroadcast {
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
-        if (broadcast.files().byteStreamSplit()) {
-            requireSplittable(broadcast, loaded.get(0).dtype());
-        }
+        broadcast.files().requireEncodingFits(loaded.get(0).dtype());
         FileOptions.requireRowLayoutFits(broadcast.files().rowLayout(), broadcast.files().format().formatName());
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
@@ -145,19 +139,6 @@ public final class PreparedBroadcast {
         return new JobSource.Sliced(dataset, plan, input);
     }
 
-    /** BYTE_STREAM_SPLIT is a Parquet encoding of float values. */
-    private static void requireSplittable(TensorBroadcast broadcast, DType dtype) {
-        if (broadcast.files().format() != OutputFormat.PARQUET) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format "
-                    + broadcast.files().format().formatName() + ": it is a Parquet encoding; add --format parquet");
-        }
-        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
-                && dtype != DType.COMPLEX128) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split for " + dtype.typeName()
-                    + " values: it encodes float32 and float64 (and complex) values; leave --encoding out");
-        }
-    }
-
     /**
      * The resource guards, before anything is written: the values must fit the output limit, and the files (values
      * plus the 8-byte row index, uncompressed) the usable space of a local file system.
@@ -170,37 +151,12 @@ public final class PreparedBroadcast {
             fileBytes = saturatedAdd(fileBytes, saturatedAdd(plan.bytes(), plan.rows() > Long.MAX_VALUE / 8
                     ? Long.MAX_VALUE : 8 * plan.rows()));
         }
-        long limit = broadcast.maxOutputBytes();
-        if (bytes > limit) {
-            throw new TooLargeException("Cannot write " + ByteCounts.format(bytes) + " (" + bytes + " bytes) to "
-                    + output.path() + ": more than the output limit of " + ByteCounts.format(limit) + " (" + limit
-                    + " bytes); raise it with --max-output, such as --max-output " + suggestedLimit(bytes)
-                    + ", or lift it with --max-output none");
-        }
         OptionalLong usable = broadcast.checkFreeSpace() ? output.usableBytes() : OptionalLong.empty();
-        if (usable.isPresent() && fileBytes > usable.getAsLong()) {
-            throw new OutputException("Cannot write " + ByteCounts.format(fileBytes) + " (" + fileBytes
-                    + " bytes of files, uncompressed) to " + output.path() + ": its file system has "
-                    + ByteCounts.format(usable.getAsLong()) + " (" + usable.getAsLong() + " bytes) usable; free"
-                    + " some space, choose another output, or pass --ignore-free-space if compression will make it"
-                    + " fit");
-        }
+        OutputRoom.require(bytes, fileBytes, output.path().toString(), broadcast.maxOutputBytes(), usable);
     }
 
     private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    /** A limit the user can type that allows {@code bytes}: whole units of the largest unit it reaches, rounded up. */
-    private static String suggestedLimit(long bytes) {
-        String units = "kmgt";
-        int unit = Math.min(units.length(), Math.max(1, (63 - Long.numberOfLeadingZeros(Math.max(bytes, 1))) / 10));
-        return ceilDiv(bytes, 1L << (10 * unit)) + units.substring(unit - 1, unit);
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return a / b + (a % b == 0 ? 0 : 1);
+        return OutputRoom.saturatedAdd(a, b);
     }
 
     public BroadcastPlan plan() {

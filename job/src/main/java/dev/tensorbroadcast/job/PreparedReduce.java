@@ -14,7 +14,6 @@ import dev.tensorbroadcast.job.dataset.NpyWriter;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.source.Gradient;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
@@ -39,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
@@ -99,17 +99,53 @@ public final class PreparedReduce {
                     .orElse(PartitionPlan.DEFAULT_PARTITION_BYTES), reduce.partitions().orElse(0)),
                     reducePlan.output().elements() * reducePlan.dtype().byteWidth());
         }
+        reduce.files().requireEncodingFits(gradient.dtype());
         if (reduce.format() == TensorReduce.Format.NPY) {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"
                         + " to reduce one input, or a dataset directory (--format arrow or parquet), which gets one"
                         + " result per input");
             }
-            return new PreparedReduce(reduce, gradient, plan, reduces, checkNpy(reduce.output(),
-                    reduce.overwrite()), null);
+            Path npy = checkNpy(reduce.output(), reduce.overwrite());
+            requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)
+                    : OptionalLong.empty());
+            return new PreparedReduce(reduce, gradient, plan, reduces, npy, null);
         }
         OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
+        requireRoom(reduce, reduces, directory.path().toString(), true, reduce.checkFreeSpace()
+                ? directory.usableBytes() : OptionalLong.empty());
         return new PreparedReduce(reduce, gradient, plan, reduces, null, directory);
+    }
+
+    /**
+     * {@code --max-output} and the free space, for the results' values and their files: a dataset's hold an 8-byte
+     * index per row, a {@code .npy} its header.
+     */
+    private static void requireRoom(TensorReduce reduce, List<ReducePlan> reduces, String target, boolean dataset,
+            OptionalLong usable) {
+        long bytes = 0;
+        long fileBytes = 0;
+        for (ReducePlan reducePlan : reduces) {
+            long values = reducePlan.input().elements() * reducePlan.dtype().byteWidth();
+            long rows = reducePlan.input().rank() == 0 ? 1 : reducePlan.input().dim(0);
+            bytes = OutputRoom.saturatedAdd(bytes, values);
+            long overhead = dataset ? 8 * rows : NpyWriter.header(NpyExporter.descr(reducePlan.dtype()),
+                    reducePlan.input()).length;
+            fileBytes = OutputRoom.saturatedAdd(fileBytes, OutputRoom.saturatedAdd(values, overhead));
+        }
+        OutputRoom.require(bytes, fileBytes, target, reduce.maxOutputBytes(), usable);
+    }
+
+    /** The usable bytes of the file system a {@code .npy} goes to, plus what replacing the file there frees. */
+    private static OptionalLong usableBytes(Path npy) {
+        try {
+            long usable = Files.getFileStore(npy.getParent()).getUsableSpace();
+            long replaced = Files.isRegularFile(npy) ? Files.size(npy) : 0;
+            return OptionalLong.of(OutputRoom.saturatedAdd(usable, replaced));
+        } catch (IOException e) {
+            throw new OutputException("Cannot write .npy to '" + npy + "': cannot tell its free space: "
+                    + LocalFiles.reason(e));
+        }
     }
 
     private static String inputs(BroadcastPlan plan) {
@@ -254,9 +290,7 @@ public final class PreparedReduce {
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
-        FileOptions files = FileOptions.defaults().withFormat(reduce.format().datasetFormat())
-                .withCompression(reduce.compression()).withRowLayout(reduce.rowLayout());
-        DatasetJob.of(source, identity, partitions, files, java.util.Optional.empty(), target,
+        DatasetJob.of(source, identity, partitions, reduce.files(), java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);
     }
 

@@ -78,12 +78,13 @@ public final class TensorReduce {
     private final Integer inputIndex;
     private final String output;
     private final Format format;
-    private final OutputCompression compression;
-    private final RowLayout rowLayout;
+    private final FileOptions files;
     private final Long partitionBytes;
     private final Long partitions;
     private final boolean overwrite;
     private final long shipThreshold;
+    private final long maxOutputBytes;
+    private final boolean checkFreeSpace;
 
     private TensorReduce(Builder builder) {
         if ((builder.gradientLocation == null) == (builder.gradientTensor == null)) {
@@ -100,15 +101,44 @@ public final class TensorReduce {
         this.inputShapes = List.copyOf(builder.inputShapes);
         this.inputIndex = builder.inputIndex;
         this.output = requireNonNull(builder.output, "output is null");
+        if (builder.format != null && builder.format != Format.NPY && output.endsWith(".npy")) {
+            throw new InvalidRequestException("Cannot write a " + builder.format + " dataset to '"
+                    + output + "': a path ending in .npy is a .npy file; give a directory for the"
+                    + " dataset, or drop --format to write the .npy");
+        }
         this.format = builder.format != null ? builder.format
                 : output.endsWith(".npy") ? Format.NPY : Format.ARROW;
-        this.compression = builder.compression;
-        this.rowLayout = builder.rowLayout;
-        FileOptions.requireRowLayoutFits(rowLayout, format.formatName());
+        FileOptions.requireRowLayoutFits(builder.rowLayout, format.formatName());
+        if (format == Format.NPY) {
+            requireNoFileOptions(builder);
+        }
+        FileOptions chosen = FileOptions.defaults().withFormat(format.datasetFormat())
+                .withCompression(builder.compression).withCompressionLevel(builder.compressionLevel)
+                .withByteStreamSplit(builder.byteStreamSplit).withRowLayout(builder.rowLayout);
+        this.files = builder.rowGroupBytes == null ? chosen : chosen.withRowGroupBytes(builder.rowGroupBytes);
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.overwrite = builder.overwrite;
         this.shipThreshold = builder.shipThreshold;
+        this.maxOutputBytes = builder.maxOutputBytes;
+        this.checkFreeSpace = builder.checkFreeSpace;
+    }
+
+    /** A {@code .npy} is one uncompressed array: the options of a dataset's files cannot apply to it. */
+    private static void requireNoFileOptions(Builder builder) {
+        String instead = ", or write a dataset directory with --format arrow or parquet";
+        if (builder.compression != OutputCompression.NONE) {
+            throw new InvalidRequestException("Cannot use --compression " + builder.compression
+                    + (builder.compressionLevel == 0 ? "" : ":" + builder.compressionLevel) + " with format npy: a"
+                    + " .npy file is written uncompressed; drop --compression" + instead);
+        }
+        if (builder.rowGroupBytes != null) {
+            throw new InvalidRequestException("Cannot use --row-group-size with format npy: a .npy file is one array,"
+                    + " without row groups or record batches; drop --row-group-size" + instead);
+        }
+        if (builder.byteStreamSplit) {
+            FileOptions.requireByteStreamSplitFits(Format.NPY.formatName());
+        }
     }
 
     public static Builder builder() {
@@ -171,12 +201,17 @@ public final class TensorReduce {
         return format;
     }
 
-    OutputCompression compression() {
-        return compression;
+    /** How a dataset result's files are written (its format is arrow for a {@code .npy} result, which has none). */
+    FileOptions files() {
+        return files;
     }
 
-    RowLayout rowLayout() {
-        return rowLayout;
+    long maxOutputBytes() {
+        return maxOutputBytes;
+    }
+
+    boolean checkFreeSpace() {
+        return checkFreeSpace;
     }
 
     OptionalLong partitionBytes() {
@@ -205,7 +240,12 @@ public final class TensorReduce {
         private String output;
         private Format format;
         private OutputCompression compression = OutputCompression.NONE;
+        private int compressionLevel;
+        private Long rowGroupBytes;
+        private boolean byteStreamSplit;
         private RowLayout rowLayout = RowLayout.FLAT;
+        private long maxOutputBytes = TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES;
+        private boolean checkFreeSpace = true;
         private Long partitionBytes;
         private Long partitions;
         private boolean overwrite;
@@ -260,8 +300,47 @@ public final class TensorReduce {
             return this;
         }
 
+        /** The codec of a dataset result (a {@code .npy} takes none), at its default level. */
         public Builder compression(OutputCompression compression) {
             this.compression = requireNonNull(compression, "compression is null");
+            this.compressionLevel = 0;
+            return this;
+        }
+
+        /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
+        public Builder compressionLevel(int level) {
+            this.compressionLevel = level;
+            return this;
+        }
+
+        /** Bytes of values per Parquet row group and Arrow record batch of a dataset result, 1 MiB to 1 GiB. */
+        public Builder rowGroupBytes(long bytes) {
+            this.rowGroupBytes = bytes;
+            return this;
+        }
+
+        /** Parquet float values in BYTE_STREAM_SPLIT rather than PLAIN (a Parquet result of floats only). */
+        public Builder byteStreamSplit(boolean split) {
+            this.byteStreamSplit = split;
+            return this;
+        }
+
+        /**
+         * Refuse results of more than {@code bytes} of values, as {@link TensorBroadcast.Builder#maxOutputBytes}
+         * does; {@link TensorBroadcast#NO_OUTPUT_LIMIT} sets none.
+         */
+        public Builder maxOutputBytes(long bytes) {
+            if (bytes < 0) {
+                throw new InvalidRequestException("Cannot limit the output to " + bytes + " bytes: the limit must be"
+                        + " 0 or more");
+            }
+            this.maxOutputBytes = bytes;
+            return this;
+        }
+
+        /** Whether to refuse a result on a local file system with less usable space than its files (on by default). */
+        public Builder checkFreeSpace(boolean check) {
+            this.checkFreeSpace = check;
             return this;
         }
 

@@ -63,8 +63,9 @@ final class IpcFraming {
     }
 
     private static SourceFormatException notArrow(String file) {
-        return new SourceFormatException(file, "it is neither a .npy file nor an Arrow IPC file or stream: it starts"
-                + " with neither \\x93NUMPY, ARROW1 nor an Arrow stream message");
+        return new SourceFormatException(file, "it is neither a .npy file, an Arrow IPC file or stream nor a Parquet"
+                + " file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message nor PAR1; a directory of"
+                + " Arrow IPC or Parquet files is read as a dataset");
     }
 
     private static SourceFormatException truncated(String file, int start) {

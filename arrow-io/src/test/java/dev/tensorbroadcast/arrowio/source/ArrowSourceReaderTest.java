@@ -202,8 +202,9 @@ class ArrowSourceReaderTest {
         byte[] bytes = "not a tensor\n".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> READER.read("notes.txt", new ByteArrayInputStream(bytes), bytes.length,
                 ArrowSourceOptions.defaults())).isInstanceOf(SourceFormatException.class)
-                .hasMessage("Cannot read notes.txt: it is neither a .npy file nor an Arrow IPC file or stream: it"
-                        + " starts with neither \\x93NUMPY, ARROW1 nor an Arrow stream message");
+                .hasMessage("Cannot read notes.txt: it is neither a .npy file, an Arrow IPC file or stream nor a"
+                        + " Parquet file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message nor PAR1;"
+                        + " a directory of Arrow IPC or Parquet files is read as a dataset");
     }
 
     @Test

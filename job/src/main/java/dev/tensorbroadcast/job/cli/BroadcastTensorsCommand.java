@@ -24,6 +24,12 @@ import picocli.CommandLine.Spec;
         description = {
             "Broadcasts inputs against each other and writes each one's broadcast as a dataset: DIR/0, DIR/1, ...",
             "All datasets have the same shape. Runs on an embedded local Spark unless --master is given."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast broadcast-tensors --input examples/col3.npy \\",
+            "      --input examples/row3.npy --dialect paddle --output /tmp/tb/paddle",
+            "Broadcasts a [3,1] column and a [3] row to [3,3] each, into /tmp/tb/paddle/0 and /tmp/tb/paddle/1."
         })
 final class BroadcastTensorsCommand implements Callable<Integer> {
     private static final Set<Dialect> DIALECTS = EnumSet.of(Dialect.NUMPY, Dialect.PYTORCH, Dialect.PADDLE);
@@ -46,6 +52,9 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
     KeepOptions keep;
 
     @Mixin
+    DatasetOutputOptions target;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -53,13 +62,13 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Dialect parsed = Dialect.parse(dialect);
+        Dialect parsed = DialectNames.parse(dialect);
         if (!DIALECTS.contains(parsed)) {
             throw new InvalidRequestException("Cannot use dialect " + parsed.dialectName() + " with"
                     + " broadcast-tensors: expected numpy, pytorch or paddle, the dialects that broadcast inputs"
                     + " against each other; use expand for the others");
         }
-        SparkRun run = SparkCommands.run(spec, write, output);
+        SparkRun run = SparkCommands.run(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
         inputs.forEach(builder::source);
         return run.run(run.configure(builder).build(), true);

@@ -12,8 +12,16 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = {
             "Runs a Spark standalone cluster (and optionally HDFS) on this machine.",
-            "A master and workers run as separate JVMs on 127.0.0.1, with authentication on;",
-            "'expand --master local-cluster' runs on it."
+            "A master and workers run as separate JVMs on 127.0.0.1, with authentication on;"
+                    + " 'expand --master local-cluster' runs on it."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast cluster start --workers 2",
+            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy \\",
+            "      --shape 1000,4096 --output /tmp/tb/numpy --master local-cluster",
+            "  tensor-broadcast cluster stop",
+            "Runs the cluster in one terminal until stopped, and a job on it from another."
         },
         subcommands = {ClusterStartCommand.class, ClusterStatusCommand.class, ClusterStopCommand.class})
 final class ClusterCommand implements Callable<Integer> {

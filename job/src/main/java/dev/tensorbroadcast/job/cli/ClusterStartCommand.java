@@ -30,6 +30,12 @@ import picocli.CommandLine.Spec;
         description = {
             "Starts a local Spark standalone cluster and runs until 'tensor-broadcast cluster stop' or Ctrl-C.",
             "Prints the master URL, the HDFS URI and the file that holds the cluster's secret."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast cluster start --workers 2 --worker-cores 1 \\",
+            "      --worker-memory 2g --hdfs",
+            "Two workers of one core and 2 GiB each, and HDFS; 'expand --master local-cluster' runs on it."
         })
 final class ClusterStartCommand implements Callable<Integer> {
     private static final long WATCH_MILLIS = 1000;

@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {"Prints the local cluster's master URL, live workers, HDFS URI and secret file.",
-            "Exit code 0: it runs; 3: no cluster runs."})
+            "Exit code 0: it runs; 3: no cluster runs."},
+        footerHeading = "%nExample:%n",
+        footer = {"  tensor-broadcast cluster status --json"})
 final class ClusterStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "stop",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Stops the local cluster 'tensor-broadcast cluster start' runs; nothing to do is no error.")
+        description = "Stops the local cluster 'tensor-broadcast cluster start' runs; nothing to do is no error.",
+        footerHeading = "%nExample:%n",
+        footer = {"  tensor-broadcast cluster stop"})
 final class ClusterStopCommand implements Callable<Integer> {
     /** The starter stops workers, master and HDFS with a grace period each; this covers them. */
     private static final Duration STARTER_EXIT = Duration.ofSeconds(60);

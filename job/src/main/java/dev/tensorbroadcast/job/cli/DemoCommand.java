@@ -32,8 +32,13 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Expands a [1,4096] float32 source to [<rows>,4096] (numpy rule) as an Arrow IPC dataset.",
-            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an",
-            "earlier demo's output."
+            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an"
+                    + " earlier demo's output."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast demo --rows 1024 --output /tmp/tb/demo",
+            "Writes /tmp/tb/demo.npy and a [1024,4096] float32 dataset (16 MiB) in /tmp/tb/demo."
         })
 final class DemoCommand implements Callable<Integer> {
     static final int COLUMNS = 4096;
@@ -73,13 +78,14 @@ final class DemoCommand implements Callable<Integer> {
         if (!outputOptions.json) {
             err.println("source " + source + ": [1," + COLUMNS + "] float32, 0.0 to " + (COLUMNS - 1) + ".0");
         }
+        DatasetOutputOptions target = new DatasetOutputOptions();
+        target.output = output;
+        target.format = "arrow";
         WriteOptions write = new WriteOptions();
-        write.output = output;
-        write.format = "arrow";
         write.compression = "none";
         write.overwrite = true;
         write.partitioning = new PartitionOptions();
-        SparkRun run = SparkCommands.run(spec, write, outputOptions);
+        SparkRun run = SparkCommands.run(spec, target, write, outputOptions);
         TensorBroadcast.Builder builder = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
                 .shape(rows, COLUMNS);
         return run.run(run.configure(builder).build(), false);

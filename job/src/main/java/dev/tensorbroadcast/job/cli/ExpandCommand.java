@@ -15,8 +15,14 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Broadcasts a tensor (.npy, Arrow IPC or a dataset) to a shape and writes it with Spark.",
-            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless",
-            "--master is given."
+            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless"
+                    + " --master is given."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy \\",
+            "      --shape 1000,4096 --output /tmp/tb/numpy",
+            "Writes the [1,4096] row 1000 times as an Arrow IPC dataset in /tmp/tb/numpy."
         })
 final class ExpandCommand implements Callable<Integer> {
     @Spec
@@ -37,6 +43,9 @@ final class ExpandCommand implements Callable<Integer> {
     KeepOptions keep;
 
     @Mixin
+    DatasetOutputOptions target;
+
+    @Mixin
     WriteOptions write;
 
     @Mixin
@@ -45,7 +54,7 @@ final class ExpandCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         arguments.check(spec);
-        SparkRun run = SparkCommands.run(spec, write, output);
+        SparkRun run = SparkCommands.run(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().source(input)
                 .dialect(arguments.dialect())));
         arguments.target().ifPresent(builder::shape);

@@ -24,6 +24,11 @@ import picocli.CommandLine.Spec;
         description = {
             "Writes a complete dataset to one .npy file in numpy's own dtype (bfloat16 as its raw uint16 bits).",
             "Refuses incomplete datasets, datasets with null elements, and arrays over 2 GiB unless --force."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast export /tmp/tb/numpy --npy /tmp/tb/numpy.npy",
+            "Writes the dataset 'tensor-broadcast expand --help' writes in its example as one [1000,4096] .npy."
         })
 final class ExportCommand implements Callable<Integer> {
     @Spec

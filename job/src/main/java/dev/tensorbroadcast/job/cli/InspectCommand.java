@@ -31,6 +31,11 @@ import picocli.CommandLine.Spec;
             "Summarizes a dataset from its manifest and says whether it is complete.",
             "Exit code 0: complete; 1: incomplete (no _SUCCESS, no manifest, or a listed file missing or of another"
                     + " size); 2: not a dataset."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast inspect /tmp/tb/numpy",
+            "Summarizes the dataset 'tensor-broadcast expand --help' writes in its example."
         })
 final class InspectCommand implements Callable<Integer> {
     @Spec

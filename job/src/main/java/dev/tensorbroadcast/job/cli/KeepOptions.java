@@ -6,7 +6,9 @@ import picocli.CommandLine.Option;
 
 /** Which of a dataset input's other columns the output keeps: shared by the subcommands that write expanded rows. */
 final class KeepOptions {
-    @Option(names = "--keep", paramLabel = "<columns>", defaultValue = "all",
+    static final String KEEP = "--keep";
+
+    @Option(names = KEEP, paramLabel = "<columns>", defaultValue = "all",
             description = "The columns of a dataset input, other than the tensor, written next to each expanded row"
                     + " with their own names and types: all (the default), none, or names such as user_id,label."
                     + " Kept when the output's rows follow the input's rows ([N,1,64] -> [N,8,64]).")

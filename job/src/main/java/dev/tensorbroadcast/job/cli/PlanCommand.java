@@ -38,7 +38,15 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Plans a broadcast: the output shape, its rows and partitions, and the copy program.",
-            "Reads no data and starts no Spark. Shapes are written [2,3] or 2,3; [] is a scalar."
+            "Reads no data and starts no Spark. Shapes are written [2,3], 2,3 or 2x3; [] is a scalar."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast plan --dialect numpy --input-shape [1,4096] --shape 65536,4096",
+            "  tensor-broadcast plan --dialect pytorch --input examples/row4096.npy \\",
+            "      --shape -1,4096 --partitions 4",
+            "The first plans numpy's rule for a [1,4096] row repeated 65536 times; the second reads the shape and"
+                    + " dtype from the file."
         })
 final class PlanCommand implements Callable<Integer> {
     @Spec
@@ -108,6 +116,17 @@ final class PlanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), inputShapes == null
                     ? "Missing input: give --input-shape (a shape) or --input (a .npy or Arrow IPC file)"
                     : "Cannot use --input-shape with --input: give the shapes, or the files to read them from");
+        }
+        if (inputFiles != null) {
+            ExclusiveOptions.refuseIfGiven(spec, "--dtype", "with --input", "the dtype is each file's own; drop"
+                    + " --dtype");
+        } else {
+            // they say how to read an input file, so with shapes alone they would be dropped
+            for (String option : new String[] {TensorColumnOptions.COLUMN, TensorColumnOptions.ROW_SHAPE,
+                    DatasetInputOptions.SHIP_THRESHOLD, KeepOptions.KEEP}) {
+                ExclusiveOptions.refuseIfGiven(spec, option, "with --input-shape", "it applies to an input file or"
+                        + " dataset; give --input, or drop " + option);
+            }
         }
         if (inputFiles != null) {
             // the whole source is read, as expand will read it, so a file plan would refuse is refused here too

@@ -1,11 +1,15 @@
 package dev.tensorbroadcast.job.cli;
 
-/** A count with its noun, as a line says it: "1 partition", "0 partitions", "3 partitions". */
+/** A count and its noun, singular for one: "1 partition", "0 partitions", "2 partitions". */
 final class Plural {
     private Plural() {}
 
-    /** {@code count} and {@code noun}, with an s unless the count is one; the noun's plural takes only an s. */
     static String of(long count, String noun) {
-        return count + " " + noun + (count == 1 ? "" : "s");
+        return of(count, noun, noun + "s");
+    }
+
+    /** For a noun whose plural is not its singular and an s: "1 copy", "4 copies". */
+    static String of(long count, String one, String many) {
+        return count + " " + (count == 1 ? one : many);
     }
 }

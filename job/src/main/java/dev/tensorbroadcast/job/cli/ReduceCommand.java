@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.planner.ReducePlan;
@@ -20,7 +19,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code reduce}: the adjoint of a broadcast, a gradient summed back to the forward input's shape, with Spark. */
@@ -30,8 +28,17 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Sums a gradient shaped like a broadcast's output back to the input's shape (expand's backward pass).",
-            "nGraph's Sum over the broadcast axes, PyTorch's expand backward. The request is the forward broadcast,",
-            "given as for plan and expand. Writes a .npy or a dataset."
+            "nGraph's Sum over the broadcast axes, PyTorch's expand backward. The request is the forward broadcast,"
+                    + " given as for plan and expand. Writes one .npy file on the driver (an --output ending in .npy)"
+                    + " or a dataset directory, as expand writes one."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast expand --input examples/row4096.npy --dialect numpy \\",
+            "      --shape 1000,4096 --output /tmp/tb/numpy",
+            "  tensor-broadcast reduce --input /tmp/tb/numpy --dialect numpy \\",
+            "      --input-shape [1,4096] --shape 1000,4096 --output /tmp/tb/bias-grad.npy",
+            "Sums the 1000 rows the broadcast made back into one [1,4096] row: the row times 1000."
         })
 final class ReduceCommand implements Callable<Integer> {
     @Spec
@@ -58,6 +65,16 @@ final class ReduceCommand implements Callable<Integer> {
     @Mixin
     DatasetInputOptions dataset;
 
+    @Option(names = DatasetOutputOptions.OUTPUT, required = true, paramLabel = "<file.npy|dir>",
+            description = "Where the result goes: a path ending in .npy is one .npy file on the driver's local disk;"
+                    + " anything else is a dataset directory, a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
+    String outputLocation;
+
+    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
+            description = "npy, arrow (Arrow IPC files) or parquet; by default npy for an --output ending in .npy,"
+                    + " else arrow. A dataset format with an --output ending in .npy is refused.")
+    String format;
+
     @Mixin
     WriteOptions write;
 
@@ -73,16 +90,18 @@ final class ReduceCommand implements Callable<Integer> {
     public Integer call() {
         arguments.check(spec);
         write.partitioning.check(spec);
-        if (write.output == null) {
-            throw new ParameterException(spec.commandLine(), "Missing required option: '--output=<file.npy|dir>'");
-        }
         TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
-                .output(write.output)
-                .compression(OutputCompression.parse(write.compression))
+                .output(outputLocation)
+                .compression(write.codec())
+                .compressionLevel(write.compressionLevel())
+                .byteStreamSplit(write.byteStreamSplit())
                 .rowLayout(write.rowLayout())
-                .overwrite(write.overwrite);
-        if (spec.commandLine().getParseResult().hasMatchedOption("--format")) {
-            builder.format(TensorReduce.Format.parse(write.format));
+                .overwrite(write.overwrite)
+                .maxOutputBytes(write.maxOutputBytes())
+                .checkFreeSpace(!write.ignoreFreeSpace);
+        write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
+        if (format != null) {
+            builder.format(TensorReduce.Format.parse(format));
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {
@@ -142,9 +161,9 @@ final class ReduceCommand implements Callable<Integer> {
         for (int i = 0; i < prepared.reduces().size(); i++) {
             ReducePlan plan = prepared.reduces().get(i);
             long tasks = prepared.tasks(plan);
-            text.println(String.format(Locale.ROOT, "input %d: %s %s, summing axes %s of the gradient (%d copies"
+            text.println(String.format(Locale.ROOT, "input %d: %s %s, summing axes %s of the gradient (%s"
                     + " of each element)", plan.inputIndex(), plan.input().toList(), plan.dtype().typeName(),
-                    Arrays.toString(plan.summedAxes()), plan.copies()));
+                    Arrays.toString(plan.summedAxes()), Plural.of(plan.copies(), "copy", "copies")));
             String combine = plan.regime() == ReducePlan.Regime.ROWS_SUMMED
                     ? "partials merged in a tree of depth " + ReduceJob.depth(tasks) + ", " + ReduceJob.FANOUT + " per merge"
                     : "each task writes its rows of the result";

@@ -19,7 +19,8 @@ final class RequestOptions {
     String dialect;
 
     @Option(names = "--shape", paramLabel = "<shape>",
-            description = "The target shape, such as [1000,4096]; -1 where the dialect allows it.")
+            description = "The target shape, such as [1000,4096], 1000,4096 or 1000x4096; -1 where the dialect allows"
+                    + " it.")
     String shape;
 
     @Option(names = "--mode", paramLabel = "<mode>",
@@ -44,7 +45,7 @@ final class RequestOptions {
     }
 
     Dialect dialect() {
-        return Dialect.parse(dialect);
+        return DialectNames.parse(dialect);
     }
 
     Optional<TargetShape> target() {

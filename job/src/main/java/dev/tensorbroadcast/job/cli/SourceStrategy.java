@@ -43,7 +43,7 @@ record SourceStrategy(String strategy, int files, long rows, long fileBytes, lon
                 : "read in slices by the tasks (" + ByteSize.format(valueBytes) + ", over the ship threshold of "
                         + ByteSize.format(shipThreshold) + ")";
         out.println(String.format(format, "source", "dataset of " + files + " file" + (files == 1 ? "" : "s") + ", "
-                + rows + " rows, " + ByteSize.format(fileBytes) + "; " + how));
+                + Plural.of(rows, "row") + ", " + ByteSize.format(fileBytes) + "; " + how));
         String reads = minTaskBytes == maxTaskBytes ? ByteSize.format(minTaskBytes)
                 : ByteSize.format(minTaskBytes) + ".." + ByteSize.format(maxTaskBytes);
         out.println(String.format(format, "task reads", reads + " of source files each"));

@@ -8,18 +8,19 @@ import picocli.CommandLine.ParameterException;
 final class SparkCommands {
     private SparkCommands() {}
 
-    static SparkRun run(CommandSpec spec, WriteOptions write, OutputOptions output) {
+    static SparkRun run(CommandSpec spec, DatasetOutputOptions target, WriteOptions write, OutputOptions output) {
         write.partitioning.check(spec);
-        checkOutput(spec, write);
+        checkOutput(spec, target, write);
         // a progress line only makes sense on a terminal: System.console() is null when a stream is redirected
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(spec.commandLine().getErr());
-        return new SparkRun(write, output, spec.commandLine().getOut(), spec.commandLine().getErr(), interactive);
+        return new SparkRun(target, write, output, spec.commandLine().getOut(), spec.commandLine().getErr(),
+                interactive);
     }
 
-    /** The null sink writes nothing, so it takes no output and no codec; every file format needs an output. */
-    private static void checkOutput(CommandSpec spec, WriteOptions write) {
-        if (write.discards()) {
-            if (write.output != null) {
+    /** The null sink writes nothing, so it takes no option about files; every file format needs an output. */
+    private static void checkOutput(CommandSpec spec, DatasetOutputOptions target, WriteOptions write) {
+        if (target.discards()) {
+            if (target.output != null) {
                 throw new ParameterException(spec.commandLine(), "Cannot use --output with --format null: the null"
                         + " sink writes no files; drop --output, or give --format arrow or parquet");
             }
@@ -35,7 +36,14 @@ final class SparkCommands {
                 throw new ParameterException(spec.commandLine(), "Cannot use --overwrite with --format null: the"
                         + " null sink writes no files; drop --overwrite");
             }
-        } else if (write.output == null) {
+            for (String option : new String[] {WriteOptions.ENCODING, WriteOptions.ROW_GROUP_SIZE,
+                    WriteOptions.MAX_OUTPUT, WriteOptions.IGNORE_FREE_SPACE}) {
+                ExclusiveOptions.refuseIfGiven(spec, option, "with --format null", "the null sink writes no files;"
+                        + " drop " + option);
+            }
+            ExclusiveOptions.refuseIfGiven(spec, KeepOptions.KEEP, "with --format null", "the null sink computes"
+                    + " the tensor alone and reads no other column; drop " + KeepOptions.KEEP);
+        } else if (target.output == null) {
             throw new ParameterException(spec.commandLine(), "Missing required option: '--output=<dir>'");
         }
     }

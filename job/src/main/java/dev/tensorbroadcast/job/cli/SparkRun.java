@@ -7,11 +7,9 @@ import dev.tensorbroadcast.job.PreparedBroadcast;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.spark.JobProgress;
-import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -25,13 +23,16 @@ import org.apache.hadoop.fs.Path;
  * will be written, the job, and the result as text or JSON.
  */
 final class SparkRun {
+    private final DatasetOutputOptions destination;
     private final WriteOptions write;
     private final OutputOptions output;
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean interactive;
 
-    SparkRun(WriteOptions write, OutputOptions output, PrintWriter out, PrintWriter err, boolean interactive) {
+    SparkRun(DatasetOutputOptions destination, WriteOptions write, OutputOptions output, PrintWriter out,
+            PrintWriter err, boolean interactive) {
+        this.destination = destination;
         this.write = write;
         this.output = output;
         this.out = out;
@@ -41,11 +42,11 @@ final class SparkRun {
 
     /** Applies the shared options to a request that has its sources and dialect arguments. */
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
-        if (!write.discards()) {
-            builder.output(write.output)
-                    .format(OutputFormat.parse(write.format))
-                    .compression(OutputCompression.parse(codecOf(write.compression)))
-                    .compressionLevel(levelOf(write.compression))
+        if (!destination.discards()) {
+            builder.output(destination.output)
+                    .format(OutputFormat.parse(destination.format))
+                    .compression(write.codec())
+                    .compressionLevel(write.compressionLevel())
                     .overwrite(write.overwrite)
                     .maxOutputBytes(write.maxOutputBytes())
                     .checkFreeSpace(!write.ignoreFreeSpace);
@@ -60,35 +61,10 @@ final class SparkRun {
         return builder;
     }
 
-    /** The codec of {@code zstd:9}: what comes before the colon. */
-    static String codecOf(String compression) {
-        int colon = compression.indexOf(':');
-        return colon < 0 ? compression : compression.substring(0, colon);
-    }
-
-    /** The level of {@code zstd:9}, or 0 without one. */
-    static int levelOf(String compression) {
-        int colon = compression.indexOf(':');
-        if (colon < 0) {
-            return 0;
-        }
-        String level = compression.substring(colon + 1).strip();
-        try {
-            int parsed = Integer.parseInt(level);
-            if (parsed == 0) {
-                throw new NumberFormatException();
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Cannot use compression '" + compression + "': '" + level + "' is not"
-                    + " a level; expected none, lz4, zstd or zstd:1 to zstd:22");
-        }
-    }
-
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
         PreparedBroadcast prepared = broadcast.prepare(new Configuration());
-        if (write.discards()) {
+        if (destination.discards()) {
             return discard(prepared);
         }
         Path target = prepared.outputPath().orElseThrow();
@@ -166,7 +142,7 @@ final class SparkRun {
         String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
         return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
                 prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
-                ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), write.format,
+                ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), destination.format,
                 partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }
 

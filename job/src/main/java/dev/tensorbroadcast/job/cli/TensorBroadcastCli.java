@@ -22,7 +22,13 @@ import picocli.CommandLine.Spec;
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
         subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, ReduceCommand.class,
-                DemoCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class})
+                DemoCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class},
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast demo",
+            "Writes a small source and its broadcast, then says how to read them. 'tensor-broadcast <command> --help'"
+                    + " shows each command's options and an example."
+        })
 public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -74,6 +80,8 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(ErrorReporter::handleUsageError);
         commandLine.setExecutionExceptionHandler(ErrorReporter::handleExecutionError);
+        // help wraps at the terminal's width (80 columns where there is none); no text breaks its own lines
+        commandLine.setUsageHelpAutoWidth(true);
         return commandLine;
     }
 

@@ -37,6 +37,11 @@ import picocli.CommandLine.Spec;
                     + " part-* file exists. With --source, recomputes every value from the source and compares.",
             "Exit code 0: no problem; 1: problems found (each printed on one line); 2: not a dataset, or a source"
                     + " that does not match the manifest."
+        },
+        footerHeading = "%nExample:%n",
+        footer = {
+            "  tensor-broadcast verify /tmp/tb/numpy --source examples/row4096.npy",
+            "Checks the dataset 'tensor-broadcast expand --help' writes in its example, and every value in it."
         })
 final class VerifyCommand implements Callable<Integer> {
     @Spec
@@ -51,13 +56,20 @@ final class VerifyCommand implements Callable<Integer> {
     String source;
 
     @Mixin
-    DatasetInputOptions input;
+    TensorColumnOptions input;
 
     @Mixin
     OutputOptions output;
 
     @Override
     public Integer call() throws IOException {
+        if (source == null) {
+            // they say how to read the source, so without one they would be dropped
+            for (String option : new String[] {TensorColumnOptions.COLUMN, TensorColumnOptions.ROW_SHAPE}) {
+                ExclusiveOptions.refuseIfGiven(spec, option, "without --source", "it says how to read the source;"
+                        + " give --source, or drop " + option);
+            }
+        }
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
             Optional<SourceTensor> tensor = source == null ? Optional.empty() : Optional.of(readSource(conf));

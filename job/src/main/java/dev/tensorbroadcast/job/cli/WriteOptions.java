@@ -2,27 +2,27 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Where and how a Spark subcommand writes: shared by {@code expand} and {@code broadcast-tensors}. */
+/**
+ * How a Spark subcommand writes, shared by {@code expand}, {@code broadcast-tensors} and {@code reduce}; where it
+ * writes ({@code --output}, {@code --format}) is each command's own: a dataset directory, or for reduce a .npy too.
+ */
 final class WriteOptions {
-    /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkCommands}). */
-    @Option(names = "--output", paramLabel = "<dir>",
-            description = "The dataset directory: a local path or a Hadoop URI (hdfs://, s3a://, file:/). "
-                    + "Required, except with --format null.")
-    String output;
+    static final String COMPRESSION = "--compression";
+    static final String OVERWRITE = "--overwrite";
+    static final String MAX_OUTPUT = "--max-output";
+    static final String ENCODING = "--encoding";
+    static final String ROW_LAYOUT = "--row-layout";
+    static final String ROW_GROUP_SIZE = "--row-group-size";
+    static final String IGNORE_FREE_SPACE = "--ignore-free-space";
 
-    @Option(names = "--format", paramLabel = "<format>", defaultValue = "arrow",
-            description = "arrow (Arrow IPC files, default), parquet, or null: compute every batch and discard it "
-                    + "(no files, no --output; measures the broadcast apart from the disk).")
-    String format;
-
-    @Option(names = "--compression", paramLabel = "<codec>", defaultValue = "none",
+    @Option(names = COMPRESSION, paramLabel = "<codec>", defaultValue = "none",
             description = "none (default), lz4 or zstd; zstd:1 (fastest) to zstd:22 (smallest) sets zstd's level"
                     + " (plain zstd is level 3).")
     String compression;
@@ -40,36 +40,36 @@ final class WriteOptions {
                     + " repeatable, e.g. --conf spark.speculation=true.")
     Map<String, String> conf = new LinkedHashMap<>();
 
-    @Option(names = "--overwrite",
+    @Option(names = OVERWRITE,
             description = "Replace the output if it is an empty directory or a tensor-broadcast dataset.")
     boolean overwrite;
 
     /** {@link TensorBroadcast#DEFAULT_MAX_OUTPUT_BYTES} as typed. */
     static final String DEFAULT_MAX_OUTPUT = "1t";
 
-    @Option(names = "--max-output", paramLabel = "<size>", defaultValue = DEFAULT_MAX_OUTPUT,
+    @Option(names = MAX_OUTPUT, paramLabel = "<size>", defaultValue = DEFAULT_MAX_OUTPUT,
             description = "Refuse to write more tensor bytes than this, such as 512g or 2t (default: ${DEFAULT-VALUE});"
                     + " none for no limit.")
     String maxOutput = DEFAULT_MAX_OUTPUT;
 
-    @Option(names = "--encoding", paramLabel = "<encoding>", defaultValue = "plain",
+    @Option(names = ENCODING, paramLabel = "<encoding>", defaultValue = "plain",
             description = "How Parquet stores float values: plain (default) or byte-stream-split, which groups bytes"
                     + " of like significance so that a codec compresses float data better.")
     String encoding = "plain";
 
-    @Option(names = "--row-layout", paramLabel = "<layout>", defaultValue = "flat",
+    @Option(names = ROW_LAYOUT, paramLabel = "<layout>", defaultValue = "flat",
             description = "How Parquet stores a row: flat (default; one list, the row shape in the Arrow schema, so"
                     + " pyarrow reads a tensor column) or nested (one list per dimension: Spark reads a [4,3] row as"
                     + " array<array<float>>, DuckDB as FLOAT[][], polars as an Array of shape (4, 3)).")
     String rowLayout = "flat";
 
-    @Option(names = "--row-group-size", paramLabel = "<size>",
+    @Option(names = ROW_GROUP_SIZE, paramLabel = "<size>",
             description = "Bytes of values per Parquet row group (and per Arrow record batch), such as 128m (default"
                     + " 32m, at least one row each): larger groups compress and scan better, and each task holds one"
                     + " group's buffers.")
     String rowGroupSize;
 
-    @Option(names = "--ignore-free-space",
+    @Option(names = IGNORE_FREE_SPACE,
             description = "Write even if a local output's file system has less free space than the uncompressed"
                     + " files need.")
     boolean ignoreFreeSpace;
@@ -102,7 +102,28 @@ final class WriteOptions {
                 "Cannot use row layout '" + rowLayout + "': expected flat or nested"));
     }
 
-    boolean discards() {
-        return DiscardJob.FORMAT_NAME.equals(format);
+    /** The codec of {@code --compression zstd:9}: what comes before the colon. */
+    OutputCompression codec() {
+        int colon = compression.indexOf(':');
+        return OutputCompression.parse(colon < 0 ? compression : compression.substring(0, colon));
+    }
+
+    /** The level of {@code --compression zstd:9}, or 0 without one. */
+    int compressionLevel() {
+        int colon = compression.indexOf(':');
+        if (colon < 0) {
+            return 0;
+        }
+        String level = compression.substring(colon + 1).strip();
+        try {
+            int parsed = Integer.parseInt(level);
+            if (parsed == 0) {
+                throw new NumberFormatException();
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("Cannot use compression '" + compression + "': '" + level + "' is not"
+                    + " a level; expected none, lz4, zstd or zstd:1 to zstd:22");
+        }
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.io.Serializable;
 
@@ -82,6 +83,27 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
                     + (formatName.equals(OutputFormat.ARROW.formatName()) ? "Arrow IPC rows are"
                     + " arrow.fixed_shape_tensor, which keeps their shape" : "it writes one array")
                     + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+        }
+    }
+
+    /** Refuses BYTE_STREAM_SPLIT where it cannot apply: it is a Parquet encoding of float values. */
+    public void requireEncodingFits(DType dtype) {
+        if (!byteStreamSplit) {
+            return;
+        }
+        requireByteStreamSplitFits(format.formatName());
+        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
+                && dtype != DType.COMPLEX128) {
+            throw new InvalidRequestException("Cannot use --encoding byte-stream-split for " + dtype.typeName()
+                    + " values: it encodes float32 and float64 (and complex) values; leave --encoding out");
+        }
+    }
+
+    /** Refuses BYTE_STREAM_SPLIT in any format but Parquet ({@code formatName}). */
+    public static void requireByteStreamSplitFits(String formatName) {
+        if (!formatName.equals(OutputFormat.PARQUET.formatName())) {
+            throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format " + formatName
+                    + ": it is a Parquet encoding; add --format parquet");
         }
     }
 

@@ -177,7 +177,7 @@ public final class SourceLoader {
             return input.fileSystem().getFileStatus(input.path());
         } catch (FileNotFoundException e) {
             throw new InputException("Cannot read input '" + location + "': no such file or directory; give a .npy"
-                    + " or Arrow IPC file, or a directory of Arrow IPC or Parquet files");
+                    + ", Arrow IPC or Parquet file, or a directory of Arrow IPC or Parquet files");
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }

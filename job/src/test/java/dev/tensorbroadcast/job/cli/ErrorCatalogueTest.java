@@ -96,6 +96,8 @@ class ErrorCatalogueTest {
         cases.put("usage-not-a-number", d -> args("plan", "--dialect", "numpy", "--input-shape", "2",
                 "--partitions", "many"));
         cases.put("usage-plan-input", d -> args("plan", "--dialect", "numpy"));
+        cases.put("usage-option-unused", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape",
+                "6,8", "--format", "null", "--encoding", "plain"));
         cases.put("request-dialect", d -> args("plan", "--dialect", "tensorflow", "--input-shape", "2,3"));
         cases.put("request-shape", d -> args("plan", "--dialect", "numpy", "--input-shape", "2,a"));
         cases.put("request-dtype", d -> args("plan", "--dialect", "numpy", "--input-shape", "2", "--dtype",
@@ -235,6 +237,10 @@ class ErrorCatalogueTest {
                 "2", "--output", d.resolve("grad-out.npy").toString()));
         cases.put("reduce-input-index", d -> reduce(d, "--input-shape", "6,1", "--input-shape", "8",
                 "--input-index", "2"));
+        cases.put("reduce-npy-options", d -> reduce(d, "--input-shape", "1,8", "--shape", "6,8", "--compression",
+                "zstd:9"));
+        cases.put("reduce-npy-dataset-format", d -> reduce(d, "--input-shape", "1,8", "--shape", "6,8", "--format",
+                "parquet"));
         cases.put("reduce-npy-several", d -> reduce(d, "--input-shape", "6,1", "--input-shape", "8"));
         cases.put("reduce-npy-exists", d -> {
             Files.writeString(d.resolve("grad-out.npy"), "mine");

@@ -196,7 +196,7 @@ class ExpandCommandTest {
                 "--output", dir.resolve("out").toString());
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("Cannot read input '" + missing + "': no such file or directory; give a .npy"
-                + " or Arrow IPC file, or a directory of Arrow IPC or Parquet files\n");
+                + ", Arrow IPC or Parquet file, or a directory of Arrow IPC or Parquet files\n");
         assertThat(Files.exists(dir.resolve("out"))).isFalse();
     }
 

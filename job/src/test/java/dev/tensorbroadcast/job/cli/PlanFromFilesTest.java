@@ -61,8 +61,8 @@ class PlanFromFilesTest {
                 "--shape", "2,3", "--json");
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.out()).isEqualTo("{\"error\":{\"kind\":\"input\",\"message\":\"Cannot read input '"
-                + dir.resolve("none.npy") + "': no such file or directory; give a .npy or Arrow IPC file, or a"
-                + " directory of Arrow IPC or Parquet files\"}}\n");
+                + dir.resolve("none.npy") + "': no such file or directory; give a .npy, Arrow IPC or Parquet file,"
+                + " or a directory of Arrow IPC or Parquet files\"}}\n");
         Path truncated = npy("short.npy", "<f4", Shape.of(1000), 12);
         CliRun broken = CliRun.of("plan", "--dialect", "numpy", "--input", truncated.toString(), "--shape", "2,1000");
         assertThat(broken.exitCode()).isEqualTo(2);

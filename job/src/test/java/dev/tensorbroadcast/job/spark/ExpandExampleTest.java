@@ -38,7 +38,7 @@ class ExpandExampleTest {
         }
 
         assertThat(printed.toString(StandardCharsets.UTF_8).strip())
-                .isEqualTo("wrote 1000 rows of [3] in 1 files; 8 rows in memory, the last [0.5, 1.5, 2.5]");
+                .isEqualTo("wrote 1000 rows of [3] in 1 file; 8 rows in memory, the last [0.5, 1.5, 2.5]");
         Manifest manifest = DatasetFiles.manifest(output);
         assertThat(manifest.format()).isEqualTo("parquet");
         List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
