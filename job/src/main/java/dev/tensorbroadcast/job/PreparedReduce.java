@@ -8,6 +8,7 @@ import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputException;
 import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.dataset.LocalFiles;
 import dev.tensorbroadcast.job.dataset.NpyExporter;
 import dev.tensorbroadcast.job.dataset.NpyWriter;
@@ -99,6 +100,14 @@ public final class PreparedReduce {
                     .orElse(PartitionPlan.DEFAULT_PARTITION_BYTES), reduce.partitions().orElse(0)),
                     reducePlan.output().elements() * reducePlan.dtype().byteWidth());
         }
+        reduce.gradientLocation().ifPresent(location -> {
+            if (reduce.format() == TensorReduce.Format.NPY) {
+                npyPath(reduce.output()).ifPresent(npy -> OutputOverlap.requireApart(reduce.output(), npy,
+                        List.of(location), conf));
+            } else {
+                OutputOverlap.requireApart(reduce.output(), List.of(location), conf);
+            }
+        });
         if (reduce.format() == TensorReduce.Format.NPY) {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"
@@ -114,6 +123,17 @@ public final class PreparedReduce {
 
     private static String inputs(BroadcastPlan plan) {
         return String.join(" and ", plan.inputs().stream().map(input -> input.input().toString()).toList());
+    }
+
+    /**
+     * Where a {@code .npy} output is, as a location the overlap check compares: it is always on the driver's local
+     * disk, whatever the default file system (a URI is refused later, by {@link #checkNpy}).
+     */
+    private static java.util.Optional<org.apache.hadoop.fs.Path> npyPath(String location) {
+        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
+        return local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") ? java.util.Optional.empty()
+                : java.util.Optional.of(new org.apache.hadoop.fs.Path("file:" + Paths.get(local).toAbsolutePath()
+                        .normalize()));
     }
 
     /** A {@code .npy} is written on the driver's local disk, next to nothing of anyone else's. */
@@ -185,8 +205,7 @@ public final class PreparedReduce {
             return write(spark, progress);
         }
         try (OutputLock lock = directory.lock()) {
-            directory.clear();
-            return write(spark, progress);
+            return directory.replaceWith(() -> write(spark, progress));
         }
     }
 
