@@ -58,7 +58,12 @@ public final class OutputOverlap {
         if (isInside(in, out)) {
             return "holds";
         }
-        return isInside(out, in) ? "lies inside" : null;
+        // under a local file nothing can be made: that refusal (output-under-file) says more
+        return isInside(out, in) && !isLocalFile(in) ? "lies inside" : null;
+    }
+
+    private static boolean isLocalFile(String resolved) {
+        return resolved.startsWith("file:") && Files.isRegularFile(java.nio.file.Path.of(resolved.substring(5)));
     }
 
     private static boolean isInside(String child, String parent) {

@@ -114,6 +114,11 @@ class FailedOverwriteTest {
         }
         Files.createDirectories(output.resolve("_temporary").resolve("0").resolve("_temporary"));
         Files.writeString(output.resolve("part-00001.arrow"), "half of a killed job's file");
+        CliRun inspect = CliRun.of("inspect", output.toString());
+        assertThat(inspect.exitCode()).isEqualTo(1);
+        assertThat(inspect.out()).contains("complete      no: no _manifest.json; no _SUCCESS; " + SetAside.DIRECTORY
+                + " is there: the dataset an --overwrite was replacing when it was stopped; move its entries back, or"
+                + " rerun with --overwrite\n");
 
         failPartitionZero(true);
         CliRun failed = expand(output, "32,8", "--overwrite");
