@@ -128,7 +128,8 @@ public final class OutputDirectory {
         T written;
         try {
             written = write.get();
-        } catch (RuntimeException | Error failure) {
+        } catch (Throwable failure) {
+            // Spark's Scala exceptions are checked in Java's eyes and may come through undeclared
             aside.restore(failure);
             throw failure;
         }
