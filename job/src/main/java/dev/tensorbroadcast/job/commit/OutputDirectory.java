@@ -112,7 +112,7 @@ public final class OutputDirectory {
 
     /**
      * Takes the output for this job until the lock is closed; a second writer is refused while it is held. Take it
-     * before {@link #clear}, so that no other job's files are deleted or mixed with ours.
+     * before {@link #replaceWith}, so that no other job's files are moved, deleted or mixed with ours.
      */
     public OutputLock lock() {
         return OutputLock.acquire(text, fileSystem, path);
@@ -251,7 +251,7 @@ public final class OutputDirectory {
                 boolean link = isSymlink(fileSystem, child.getPath(), status);
                 allOurs &= !link && OUR_FILE.matcher(name).matches()
                         && hasOurKind(fileSystem, child.getPath(), name, status);
-                // a link named 0 would make the target's files look like output/0's, and clearing would delete them
+                // a link named 0 would make the target's files look like output/0's, and replacing would delete them
                 boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
                         && isDataset(fileSystem, child.getPath(), false);
                 allNested &= dataset;
@@ -272,7 +272,7 @@ public final class OutputDirectory {
     /**
      * Our names are files, except Spark's {@code _temporary}: a directory of numbered job-attempt directories. A
      * directory named like a part file, or a {@code _temporary} holding anything else, is someone else's, and
-     * clearing (which deletes our names recursively) must not take it.
+     * replacing (which deletes our names recursively) must not take it.
      */
     private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
             throws IOException {

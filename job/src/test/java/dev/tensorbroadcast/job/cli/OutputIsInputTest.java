@@ -1,9 +1,15 @@
 package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.TensorReduce;
+import dev.tensorbroadcast.job.commit.OutputException;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,6 +192,23 @@ class OutputIsInputTest {
 
         assertRefusedAndUntouched(run, refused(part.toString(), "lies inside", dataset.toString(),
                 real(part) + " inside " + real(dataset)));
+    }
+
+    @Test
+    void theJavaApiRefusesTheSame() throws Exception {
+        // prepare() checks, so run() never starts a job
+        String parent = data.toString();
+        assertThatThrownBy(() -> TensorBroadcast.builder().source(dataset.toString()).dialect(Dialect.NUMPY)
+                .shape(64, 8).output(parent).overwrite(true).build().run(SPARK.session()))
+                .isInstanceOf(OutputException.class)
+                .hasMessage(refused(parent, "holds", dataset.toString(), real(dataset) + " inside " + real(data))
+                        .strip());
+        assertThatThrownBy(() -> TensorReduce.builder().gradient(dataset.toString()).dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(1, 8)).shape(64, 8).output(dataset.toString()).overwrite(true).build()
+                .run(SPARK.session()))
+                .isInstanceOf(OutputException.class)
+                .hasMessage(refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset)).strip());
+        assertThat(checksums(data)).isEqualTo(before);
     }
 
     @Test
