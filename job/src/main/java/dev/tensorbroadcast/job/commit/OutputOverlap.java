@@ -16,9 +16,10 @@ import org.apache.hadoop.fs.Path;
 /**
  * An output may not be, hold, or lie inside one of the job's inputs: the job reads its input while it writes, and
  * {@code --overwrite} moves what is at the output aside before it does, so writing a dataset into itself took away
- * what the tasks were about to read (before the old dataset was kept aside, it deleted it). Locations are compared as the files they name: qualified Hadoop paths ({@code file:}, a bare path and
- * {@code ..} all come to one form), and on the local file system the real path, every symbolic link resolved (the
- * part of a path that does not exist yet is taken as written below its nearest existing directory).
+ * what the tasks were about to read (before the old dataset was kept aside, it deleted it). Locations are compared as
+ * the files they name: qualified Hadoop paths ({@code file:}, a bare path and {@code ..} all come to one form), and on
+ * the local file system the real path, every symbolic link resolved (the part of a path that does not exist yet is
+ * taken as written below its nearest existing directory).
  */
 public final class OutputOverlap {
     private OutputOverlap() {}
