@@ -9,6 +9,7 @@ import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
@@ -109,6 +110,8 @@ public final class PreparedBroadcast {
         }
         broadcast.files().requireEncodingFits(loaded.get(0).dtype());
         FileOptions.requireRowLayoutFits(broadcast.files().rowLayout(), broadcast.files().format().formatName());
+        broadcast.output().ifPresent(location -> OutputOverlap.requireApart(location, broadcast.sources().stream()
+                .map(TensorBroadcast.Source::location).filter(java.util.Objects::nonNull).toList(), conf));
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
@@ -199,9 +202,8 @@ public final class PreparedBroadcast {
         }
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
-            directory.clear();
-            return job(0, directory.path(), ManifestRequests.of(plan.request(), OptionalInt.empty()))
-                    .run(spark, progress);
+            return directory.replaceWith(() -> job(0, directory.path(),
+                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, progress));
         }
     }
 
@@ -209,16 +211,17 @@ public final class PreparedBroadcast {
     public List<Manifest> runAll(SparkSession spark, JobProgress progress) {
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
-            directory.clear();
-            List<Manifest> manifests = new ArrayList<>();
-            List<String> names = new ArrayList<>();
-            for (int i = 0; i < sources.size(); i++) {
-                names.add(Integer.toString(i));
-                manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                        ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
-            }
-            DatasetIndex.write(directory.fileSystem(), directory.path(), names);
-            return manifests;
+            return directory.replaceWith(() -> {
+                List<Manifest> manifests = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (int i = 0; i < sources.size(); i++) {
+                    names.add(Integer.toString(i));
+                    manifests.add(job(i, new Path(directory.path(), names.get(i)),
+                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
+                }
+                DatasetIndex.write(directory.fileSystem(), directory.path(), names);
+                return manifests;
+            });
         }
     }
 

@@ -8,6 +8,7 @@ import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputException;
 import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.dataset.LocalFiles;
 import dev.tensorbroadcast.job.dataset.NpyExporter;
 import dev.tensorbroadcast.job.dataset.NpyWriter;
@@ -100,6 +101,14 @@ public final class PreparedReduce {
                     reducePlan.output().elements() * reducePlan.dtype().byteWidth());
         }
         reduce.files().requireEncodingFits(gradient.dtype());
+        reduce.gradientLocation().ifPresent(location -> {
+            if (reduce.format() == TensorReduce.Format.NPY) {
+                npyPath(reduce.output()).ifPresent(npy -> OutputOverlap.requireApart(reduce.output(), npy,
+                        List.of(location), conf));
+            } else {
+                OutputOverlap.requireApart(reduce.output(), List.of(location), conf);
+            }
+        });
         if (reduce.format() == TensorReduce.Format.NPY) {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"
@@ -136,12 +145,13 @@ public final class PreparedReduce {
         OutputRoom.require(bytes, fileBytes, target, reduce.maxOutputBytes(), usable);
     }
 
-    /** The usable bytes of the file system a {@code .npy} goes to, plus what replacing the file there frees. */
+    /**
+     * The usable bytes of the file system a {@code .npy} goes to. A file it replaces frees nothing: the new one is
+     * written beside it and renamed over it only when complete.
+     */
     private static OptionalLong usableBytes(Path npy) {
         try {
-            long usable = Files.getFileStore(npy.getParent()).getUsableSpace();
-            long replaced = Files.isRegularFile(npy) ? Files.size(npy) : 0;
-            return OptionalLong.of(OutputRoom.saturatedAdd(usable, replaced));
+            return OptionalLong.of(Files.getFileStore(npy.getParent()).getUsableSpace());
         } catch (IOException e) {
             throw new OutputException("Cannot write .npy to '" + npy + "': cannot tell its free space: "
                     + LocalFiles.reason(e));
@@ -150,6 +160,17 @@ public final class PreparedReduce {
 
     private static String inputs(BroadcastPlan plan) {
         return String.join(" and ", plan.inputs().stream().map(input -> input.input().toString()).toList());
+    }
+
+    /**
+     * Where a {@code .npy} output is, as a location the overlap check compares: it is always on the driver's local
+     * disk, whatever the default file system (a URI is refused later, by {@link #checkNpy}).
+     */
+    private static java.util.Optional<org.apache.hadoop.fs.Path> npyPath(String location) {
+        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
+        return local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") ? java.util.Optional.empty()
+                : java.util.Optional.of(new org.apache.hadoop.fs.Path("file:" + Paths.get(local).toAbsolutePath()
+                        .normalize()));
     }
 
     /** A {@code .npy} is written on the driver's local disk, next to nothing of anyone else's. */
@@ -221,8 +242,7 @@ public final class PreparedReduce {
             return write(spark, progress);
         }
         try (OutputLock lock = directory.lock()) {
-            directory.clear();
-            return write(spark, progress);
+            return directory.replaceWith(() -> write(spark, progress));
         }
     }
 

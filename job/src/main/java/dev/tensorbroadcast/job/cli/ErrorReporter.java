@@ -79,7 +79,7 @@ final class ErrorReporter {
             String rerun = failed.getCommandSpec().findOption("--overwrite") != null ? "a rerun with --overwrite"
                     : "a rerun";
             return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it committed;"
-                    + " nothing in the output reads as a dataset, and " + rerun + " replaces what is there", error,
+                    + " nothing it has written reads as a dataset, and " + rerun + " replaces what is there", error,
                     ExitCode.INTERRUPTED);
         }
         if (error instanceof BroadcastException refused) {

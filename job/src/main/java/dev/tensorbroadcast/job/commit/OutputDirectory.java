@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.LinkOption;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -22,8 +23,8 @@ import org.apache.hadoop.fs.Path;
  * holding nothing but the names a job of ours writes (part files, a {@code _manifest.json} that reads as one of our
  * manifests, {@code _SUCCESS}, Spark's {@code _temporary}), or only such datasets in numbered subdirectories
  * ({@code broadcast-tensors}) with the {@link DatasetIndex} that names them. A single file of any other name makes it
- * not ours. A symbolic link is never followed: it is refused. Clearing checks again, then deletes only those names,
- * never anything else.
+ * not ours. A symbolic link is never followed: it is refused. Replacing checks again, then sets those names aside
+ * and deletes them only once the new dataset is complete ({@link SetAside}), never anything else.
  */
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
@@ -87,8 +88,9 @@ public final class OutputDirectory {
 
     /**
      * The bytes a job could write here: the usable space of the local file system that holds the output (or its
-     * nearest existing ancestor), plus what {@link #clear} will delete. Empty for other file systems, whose free space
-     * (a quota, a bucket) is not something a job can rely on.
+     * nearest existing ancestor). The dataset --overwrite replaces is kept until the new one is complete, so its
+     * bytes do not count. Empty for other file systems, whose free space (a quota, a bucket) is not something a job
+     * can rely on.
      */
     public OptionalLong usableBytes() {
         if (!"file".equals(path.toUri().getScheme())) {
@@ -102,57 +104,53 @@ public final class OutputDirectory {
             if (existing == null) {
                 return OptionalLong.empty();
             }
-            long usable = java.nio.file.Files.getFileStore(existing).getUsableSpace();
-            long replaced = exists ? replacedBytes() : 0;
-            long total = usable + replaced;
-            return OptionalLong.of(total < 0 ? Long.MAX_VALUE : total);
+            return OptionalLong.of(java.nio.file.Files.getFileStore(existing).getUsableSpace());
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + text + "': cannot tell its free space: " + e.getMessage());
         }
     }
 
     /**
-     * What the output holds now; 0 when its entries move while they are counted, as they do under a job that is
-     * writing here (whose lock then refuses this one).
-     */
-    private long replacedBytes() throws IOException {
-        try {
-            return fileSystem.getContentSummary(path).getLength();
-        } catch (FileNotFoundException moving) {
-            return 0;
-        }
-    }
-
-    /**
      * Takes the output for this job until the lock is closed; a second writer is refused while it is held. Take it
-     * before {@link #clear}, so that no other job's files are deleted or mixed with ours.
+     * before {@link #replaceWith}, so that no other job's files are moved, deleted or mixed with ours.
      */
     public OutputLock lock() {
         return OutputLock.acquire(text, fileSystem, path);
     }
 
     /**
-     * Removes what {@link #check} allowed to replace. {@code _SUCCESS} and the manifest go first, so an interrupted
-     * delete never leaves something that looks like a complete dataset.
+     * Runs {@code write} in place of what {@link #check} allowed to replace, under the lock: the old dataset is set
+     * aside (see {@link SetAside}) and deleted only once {@code write} returns; if it throws, its leftovers go and the
+     * old dataset is moved back.
      */
-    public void clear() {
-        if (!exists) {
-            return;
-        }
-        // Spark started between the check and now: whatever appeared meanwhile must not be deleted unseen
-        requireOursOrEmpty(text, fileSystem, path);
+    public <T> T replaceWith(Supplier<T> write) {
+        SetAside aside = setAside();
+        T written;
         try {
-            deleteMarkers(path);
-            fileSystem.delete(new Path(path, DatasetIndex.FILE_NAME), false);
-            for (FileStatus child : fileSystem.listStatus(path)) {
-                if (child.isDirectory() && INDEX.matcher(child.getPath().getName()).matches()) {
-                    deleteMarkers(child.getPath());
-                }
-            }
-            deleteOurs(path, true);
-        } catch (IOException e) {
-            throw new OutputException("Cannot clear '" + text + "' for --overwrite: " + e.getMessage());
+            written = write.get();
+        } catch (Throwable failure) {
+            // Spark's Scala exceptions are checked in Java's eyes and may come through undeclared
+            aside.restore(failure);
+            throw failure;
         }
+        aside.discard();
+        return written;
+    }
+
+    /** Moves what {@link #check} allowed to replace aside; take the {@link #lock} first. */
+    private SetAside setAside() {
+        if (!exists) {
+            return SetAside.nothing(text, fileSystem, path);
+        }
+        // Spark started between the check and now: whatever appeared meanwhile must not be moved or deleted unseen
+        requireOursOrEmpty(text, fileSystem, path);
+        return SetAside.of(text, fileSystem, path);
+    }
+
+    /** A name our jobs write at the top of an output: a dataset's files, numbered datasets, their index. */
+    static boolean isOurName(String name) {
+        return (OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME))
+                || INDEX.matcher(name).matches() || isIndexName(name);
     }
 
     /** A new path can only be made under directories: the nearest existing ancestor must be one. */
@@ -211,26 +209,6 @@ public final class OutputDirectory {
         }
     }
 
-    /** Deletes the entries with our names; a numbered dataset directory is emptied the same way, then removed. */
-    private void deleteOurs(Path directory, boolean nested) throws IOException {
-        for (FileStatus child : fileSystem.listStatus(directory)) {
-            String name = child.getPath().getName();
-            // the lock is the running job's own: it goes when the job ends
-            if ((OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME))
-                    || (nested && isIndexName(name))) {
-                fileSystem.delete(child.getPath(), true);
-            } else if (nested && child.isDirectory() && INDEX.matcher(name).matches()) {
-                deleteOurs(child.getPath(), false);
-                fileSystem.delete(child.getPath(), false);
-            }
-        }
-    }
-
-    private void deleteMarkers(Path directory) throws IOException {
-        fileSystem.delete(new Path(directory, Manifest.SUCCESS_FILE_NAME), false);
-        fileSystem.delete(new Path(directory, Manifest.FILE_NAME), false);
-    }
-
     /**
      * A dataset of ours: only our file names, a manifest among them reading as one of ours (an interrupted run may
      * have none); or, where {@code nested} is allowed, only numbered subdirectories that are datasets.
@@ -249,6 +227,15 @@ public final class OutputDirectory {
                     // a job's lock, next to a dataset or to numbered ones: ours either way
                     continue;
                 }
+                if (nested && name.equals(SetAside.DIRECTORY) && !directory.getName().equals(SetAside.DIRECTORY)) {
+                    // the dataset a stopped --overwrite kept aside: ours when it holds one of ours, or nothing
+                    if (!status.isDirectory() || isSymlink(fileSystem, child.getPath(), status)
+                            || (fileSystem.listStatus(child.getPath()).length > 0
+                                    && !isDataset(fileSystem, child.getPath(), true))) {
+                        return false;
+                    }
+                    continue;
+                }
                 if (name.equals(Manifest.FILE_NAME)
                         && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                     return false;
@@ -264,7 +251,7 @@ public final class OutputDirectory {
                 boolean link = isSymlink(fileSystem, child.getPath(), status);
                 allOurs &= !link && OUR_FILE.matcher(name).matches()
                         && hasOurKind(fileSystem, child.getPath(), name, status);
-                // a link named 0 would make the target's files look like output/0's, and clearing would delete them
+                // a link named 0 would make the target's files look like output/0's, and replacing would delete them
                 boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
                         && isDataset(fileSystem, child.getPath(), false);
                 allNested &= dataset;
@@ -285,7 +272,7 @@ public final class OutputDirectory {
     /**
      * Our names are files, except Spark's {@code _temporary}: a directory of numbered job-attempt directories. A
      * directory named like a part file, or a {@code _temporary} holding anything else, is someone else's, and
-     * clearing (which deletes our names recursively) must not take it.
+     * replacing (which deletes our names recursively) must not take it.
      */
     private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
             throws IOException {

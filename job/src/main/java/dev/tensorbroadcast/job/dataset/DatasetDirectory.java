@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
@@ -96,7 +97,8 @@ public final class DatasetDirectory implements Closeable {
             boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
-            boolean unfinished = entries.containsKey(UNFINISHED_WRITE) || entries.containsKey(OutputLock.FILE_NAME);
+            boolean unfinished = entries.containsKey(UNFINISHED_WRITE) || entries.containsKey(OutputLock.FILE_NAME)
+                    || entries.containsKey(SetAside.DIRECTORY);
             if (!hasManifest && !success && !hasParts && !unfinished) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");
@@ -173,6 +175,10 @@ public final class DatasetDirectory implements Closeable {
         if (entries.containsKey(OutputLock.FILE_NAME)) {
             reasons.add(OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it"
                     + " finished");
+        }
+        if (!reasons.isEmpty() && entries.containsKey(SetAside.DIRECTORY)) {
+            reasons.add(SetAside.DIRECTORY + " is there: the dataset an --overwrite was replacing when it was stopped;"
+                    + " move its entries back, or rerun with --overwrite");
         }
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {

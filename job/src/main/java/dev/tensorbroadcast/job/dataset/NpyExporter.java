@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
@@ -48,6 +49,9 @@ public final class NpyExporter {
 
     public Result export(Path target, boolean overwrite) throws IOException {
         requireNonNull(target, "target is null");
+        // the .npy, or its temporary file beside it, inside the dataset would replace or add to what is read
+        OutputOverlap.requireApart(target.toString(), new org.apache.hadoop.fs.Path("file:"
+                + target.toAbsolutePath().normalize()), dir.name(), dir.path());
         List<String> incomplete = dir.incompleteness();
         if (!incomplete.isEmpty()) {
             throw new DatasetException("Cannot export " + dir.name() + ": the dataset is incomplete ("

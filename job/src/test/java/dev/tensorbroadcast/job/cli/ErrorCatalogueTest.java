@@ -180,6 +180,8 @@ class ErrorCatalogueTest {
             Files.createSymbolicLink(d.resolve("out"), d.resolve("real"));
             return expand(d, "6,8", "--overwrite");
         });
+        cases.put("output-is-input", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape",
+                "6,8", "--output", d.toString(), "--overwrite"));
         cases.put("output-under-file", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape",
                 "6,8", "--output", d.resolve("row.npy").resolve("out").toString()));
         cases.put("output-scheme", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape", "6,8",

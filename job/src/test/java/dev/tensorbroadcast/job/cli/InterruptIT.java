@@ -46,13 +46,47 @@ class InterruptIT {
         String printed = CliProcess.read(log);
         assertThat(cli.exitValue()).as(printed).isEqualTo(exitCode);
         assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
-                + " committed; nothing in the output reads as a dataset, and a rerun with --overwrite replaces what"
+                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
                 + " is there"))).as(printed).hasSize(1);
         assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
         assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
         assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
         assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
                 .isEqualTo("file:" + output);
+    }
+
+    /**
+     * Ctrl-C while an {@code --overwrite} job runs over one of our datasets: the dataset it was replacing is moved
+     * back before the process ends, every file byte for byte. Before, it was deleted when the job started.
+     */
+    @Test
+    void aSignalDuringAnOverwriteLeavesTheOldDatasetAsItWas() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = dir.resolve("old");
+        Path first = dir.resolve("first.log");
+        Process write = CliProcess.start(Map.of(), first, "expand", "--input", source.toString(), "--dialect",
+                "numpy", "--shape", "64,1024", "--partitions", "4", "--output", output.toString(), "--master",
+                "local[2]");
+        assertThat(write.waitFor(120, TimeUnit.SECONDS)).as(CliProcess.read(first)).isTrue();
+        assertThat(write.exitValue()).as(CliProcess.read(first)).isZero();
+        Map<String, String> before = OutputIsInputTest.checksums(output);
+
+        Path log = dir.resolve("overwrite.log");
+        Process cli = CliProcess.start(Map.of(), log, "expand", "--input", source.toString(), "--dialect", "numpy",
+                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--overwrite",
+                "--master", "local[2]", "--conf", "spark.tensorbroadcast.test.taskDelayMillis=1000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
+            Thread.sleep(50);
+        }
+        assertThat(output.resolve("_tensor-broadcast.previous")).as(CliProcess.read(log)).isDirectory();
+        Thread.sleep(1500);
+        new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
+
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        String printed = CliProcess.read(log);
+        assertThat(cli.exitValue()).as(printed).isEqualTo(130);
+        assertThat(OutputIsInputTest.checksums(output)).as(printed).isEqualTo(before);
     }
 
     /**
