@@ -279,7 +279,9 @@ public final class PreparedBroadcast {
         List<Manifest.ManifestInput> inputs = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
             inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(),
-                    ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName()));
+                    ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName(),
+                    broadcast.arrowOptions().column().orElse(null),
+                    broadcast.rowShape().map(ManifestShapes::list).orElse(null)));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.files(),
                 kept.get(input), directory, description(input), request, inputs);

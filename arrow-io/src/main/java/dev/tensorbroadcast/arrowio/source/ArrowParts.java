@@ -49,6 +49,7 @@ final class ArrowParts {
             int indexAt = ArrowSourceReader.indexColumn(name, fields);
             List<DatasetChunk> chunks = new ArrayList<>();
             ArrowBlock firstFilled = null;
+            long firstRowValues = FirstRowValues.UNKNOWN;
             for (ArrowBlock block : reader.getRecordBlocks()) {
                 channel.position(block.getOffset());
                 MessageMetadataResult message = MessageSerializer.readMessage(new ReadChannel(channel));
@@ -64,6 +65,10 @@ final class ArrowParts {
                 chunks.add(new DatasetChunk(batch.length(), block.getMetadataLength() + block.getBodyLength()));
                 if (firstFilled == null && batch.length() > 0) {
                     firstFilled = block;
+                    if (column.fileRowShape() == null) {
+                        // a list the file does not fix the length of: its first row tells whether --row-shape fits
+                        firstRowValues = FirstRowValues.arrow(channel, block, batch, fields, chosen, allocator);
+                    }
                 }
             }
             long firstIndex = -1;
@@ -79,7 +84,7 @@ final class ArrowParts {
                     others.add(OtherColumn.of(field.getName(), field.getType().toString(), KeptColumn.ofArrow(field)));
                 }
             }
-            return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others);
+            return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others, firstRowValues);
         } catch (SourceFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {

@@ -51,7 +51,8 @@ final class ParquetParts {
     static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options())) {
+        ParquetReadOptions options = options();
+        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options)) {
             ParquetLeaf leaf = ParquetLeaf.of(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
@@ -59,8 +60,12 @@ final class ParquetParts {
                 chunks.add(new DatasetChunk(block.getRowCount(), bytes(block, leaf)));
             }
             long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
+            // a list the file does not fix the length of: its first row tells whether --row-shape fits at all
+            long firstRowValues = leaf.column().fileRowShape() == null
+                    ? FirstRowValues.parquet(fileSystem, path, reader.getRowGroups(), leaf, options)
+                    : FirstRowValues.UNKNOWN;
             return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex,
-                    leaf.others(reader.getFooter().getFileMetaData()));
+                    leaf.others(reader.getFooter().getFileMetaData()), firstRowValues);
         } catch (SourceFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {

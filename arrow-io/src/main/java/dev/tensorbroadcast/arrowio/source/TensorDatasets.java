@@ -80,6 +80,9 @@ public final class TensorDatasets {
                         + " an index; every file of a dataset needs the same column");
             }
         }
+        for (Opened file : opened) {
+            requireFirstRowFits(file, rowShape);
+        }
         boolean indexed = first.footer().indexed();
         if (indexed) {
             // files without rows have no first index and hold nothing to order
@@ -104,6 +107,22 @@ public final class TensorDatasets {
         }
         return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts,
                 others(opened));
+    }
+
+    /**
+     * A {@code --row-shape} that does not fit the rows is the common mistake with list columns: said here, while
+     * planning, from the first row of each file, rather than by the first task that reads one. Rows after the first
+     * are checked by the tasks as they read them.
+     */
+    private static void requireFirstRowFits(Opened file, Shape rowShape) {
+        long values = file.footer().firstRowValues();
+        if (values == FirstRowValues.UNKNOWN || values == rowShape.elements()) {
+            return;
+        }
+        throw new SourceFormatException(file.status().getPath().toString(), "row 0 has " + values + " values;"
+                + " every row needs " + rowShape.elements() + " (--row-shape " + rowShape.toList() + ")"
+                + (values > 0 ? "; a --row-shape of " + values + " values, such as [" + values + "] or [1," + values
+                + "], fits it" : ""));
     }
 
     /** The first file's other columns; one that another file lacks, or stores as another type, cannot be kept. */

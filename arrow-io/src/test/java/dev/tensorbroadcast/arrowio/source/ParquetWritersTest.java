@@ -61,6 +61,20 @@ class ParquetWritersTest {
         }
     }
 
+    /** Every codec and page layout pyarrow writes gives its first row's length while opening, for the --row-shape. */
+    @ParameterizedTest
+    @ValueSource(strings = {"defaults", "gzip", "zstd", "lz4", "none", "plain", "small-pages", "v2-pages"})
+    void aRowShapeThatDoesNotFitIsRefusedWhenOpened(String setting) throws Exception {
+        Path directory = fixtures().resolve(setting);
+        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(),
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(2, ELEMENTS))))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessageStartingWith("Cannot read file:" + directory)
+                .hasMessageEndingWith(": row 0 has 16 values; every row needs 32 (--row-shape [2,16]); a --row-shape"
+                        + " of 16 values, such as [16] or [1,16], fits it");
+    }
+
     @Test
     void tasksReadingAtOnceDoNotShareADecompressor() throws Exception {
         List<TensorDataset> datasets = List.of(open("defaults"), open("gzip"), open("v2-pages"));

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
@@ -117,18 +119,52 @@ class TensorDatasetsTest {
         DatasetFixtures.duckdbLists(dir.resolve("a.parquet"), 0, 10, 4, false);
         DatasetFixtures.sql("COPY (SELECT CASE WHEN i = 13 THEN [1.0::FLOAT, 2.0, 3.0] ELSE [1.0::FLOAT, 2, 3, 4] END"
                 + " AS tensor FROM range(10, 20) t(i) ORDER BY i) TO '" + dir.resolve("b.parquet") + "' (FORMAT PARQUET)");
-        DatasetFixtures.arrowLists(dir.resolve("c.arrow"), "tensor", 20, 5, false, 2);
         TensorDataset dataset = open(dir, rowShape("[4]"));
 
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(0, 20), CONF))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read " + dataset.parts().get(1).path() + ": row 3 has 3 values; every row needs 4"
                         + " (--row-shape)");
-        assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(20, 22), CONF))
-                .hasMessage("Cannot read " + dataset.parts().get(2).path() + ": row 0 has 5 values; every row needs 4"
-                        + " (--row-shape)");
         // a slice that avoids the bad rows reads fine
         assertThat(DatasetSlices.read(dataset, new SourceRows(8, 13), CONF).tensor().shape()).isEqualTo(Shape.of(5, 4));
+    }
+
+    /** The common mistake, a --row-shape that fits no row, is said while opening, from each file's first row. */
+    @Test
+    void aRowShapeThatDoesNotFitTheFirstRowIsRefusedWhenOpened() throws Exception {
+        List<Path> files = List.of(
+                DatasetFixtures.duckdbLists(Files.createDirectory(dir.resolve("duckdb")).resolve("a.parquet"), 0, 10,
+                        32, false),
+                DatasetFixtures.parquetJavaLists(Files.createDirectory(dir.resolve("v1")).resolve("a.parquet"), 0, 10,
+                        32, false),
+                DatasetFixtures.parquetJavaLists(Files.createDirectory(dir.resolve("v2")).resolve("a.parquet"), 0, 10,
+                        32, true),
+                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("arrow")).resolve("a.arrow"), "tensor", 0,
+                        32, false, 0, 5, 5),
+                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("zstd")).resolve("a.arrow"), "tensor", 0,
+                        32, true, CompressionUtil.CodecType.ZSTD, 5, 5),
+                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("lz4")).resolve("a.arrow"), "tensor", 0,
+                        32, false, CompressionUtil.CodecType.LZ4_FRAME, 5, 5));
+        for (Path file : files) {
+            Path directory = file.getParent();
+            assertThatThrownBy(() -> open(directory, rowShape("[4,32]"))).as("%s", directory.getFileName())
+                    .isInstanceOf(SourceFormatException.class)
+                    .hasMessage("Cannot read file:" + file + ": row 0 has 32 values; every row needs 128 (--row-shape"
+                            + " [4,32]); a --row-shape of 32 values, such as [32] or [1,32], fits it");
+            assertThat(open(directory, rowShape("[1,32]")).shape()).as("%s", directory.getFileName())
+                    .isEqualTo(Shape.of(10, 1, 32));
+        }
+    }
+
+    /** Each file's first row is checked, not only the first file's. */
+    @Test
+    void theFirstRowOfEveryFileIsChecked() throws Exception {
+        DatasetFixtures.duckdbLists(dir.resolve("a.parquet"), 0, 10, 4, false);
+        DatasetFixtures.arrowLists(dir.resolve("b.arrow"), "tensor", 10, 5, false, 2);
+
+        assertThatThrownBy(() -> open(dir, rowShape("[4]")))
+                .hasMessage("Cannot read file:" + dir.resolve("b.arrow") + ": row 0 has 5 values; every row needs 4"
+                        + " (--row-shape [4]); a --row-shape of 5 values, such as [5] or [1,5], fits it");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
+import dev.tensorbroadcast.job.dataset.ForeignFiles;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -29,7 +31,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Summarizes a dataset from its manifest and says whether it is complete.",
-            "Exit code 0: complete; 1: incomplete (no _SUCCESS, no manifest, or a listed file missing or of another"
+            "Exit code 0: complete, or Arrow IPC or Parquet files another tool wrote ('not ours', readable as"
+                    + " --input); 1: incomplete (no _SUCCESS, no manifest, or a listed file missing or of another"
                     + " size); 2: not a dataset."
         },
         footerHeading = "%nExample:%n",
@@ -49,7 +52,16 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (DatasetDirectory dataset = DatasetDirectory.open(dir, new Configuration(), "inspect")) {
+        Configuration conf = new Configuration();
+        Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
+        if (foreign.isPresent()) {
+            // another tool's files are what they are, not an incomplete dataset of ours
+            output.emit(spec.commandLine().getOut(), () -> foreignJson(foreign.get()),
+                    out -> out.println("not ours: " + foreign.get().describe() + ", readable as --input (" + dir
+                            + " has no " + Manifest.FILE_NAME + ": another tool wrote it)"));
+            return ExitCode.OK;
+        }
+        try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "inspect")) {
             List<String> incomplete = dataset.incompleteness();
             output.emit(spec.commandLine().getOut(), () -> json(dataset, incomplete),
                     out -> printText(out, dataset, incomplete));
@@ -57,9 +69,19 @@ final class InspectCommand implements Callable<Integer> {
         }
     }
 
+    private ObjectNode foreignJson(ForeignFiles foreign) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        json.put("dataset", dir);
+        json.put("ours", false);
+        json.put("parquet_files", foreign.parquetFiles());
+        json.put("arrow_files", foreign.arrowFiles());
+        return json;
+    }
+
     private static ObjectNode json(DatasetDirectory dataset, List<String> incomplete) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("dataset", dataset.name());
+        json.put("ours", true);
         json.put("complete", incomplete.isEmpty());
         ArrayNode reasons = json.putArray("incomplete");
         incomplete.forEach(reasons::add);

@@ -34,6 +34,8 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     CommandSpec spec;
 
     private static final String LOG_CONFIG = "log4j2.configurationFile";
+    /** The level of Spark's lines about failed tasks in the quiet configuration: off, or error with --verbose. */
+    static final String TASK_LOG = "tensorbroadcast.task.log";
 
     /** The stderr writer of a run on the real stderr, where a progress line may be drawn. */
     private static volatile PrintWriter consoleErr;
@@ -44,6 +46,9 @@ public final class TensorBroadcastCli implements Callable<Integer> {
             java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
             if (quiet != null) {
                 System.setProperty(LOG_CONFIG, quiet.toString());
+            }
+            if (java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
+                System.setProperty(TASK_LOG, "error");
             }
         }
         Interruption.install();

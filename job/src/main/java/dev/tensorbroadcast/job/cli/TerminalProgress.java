@@ -35,8 +35,11 @@ final class TerminalProgress implements JobProgress {
         this.verb = verbFor(description);
     }
 
-    /** What the job does with its bytes: the null sink computes them, the others write them. */
+    /** What the job does with its bytes: the null sink computes them, verify checks them, the others write them. */
     static String verbFor(String description) {
+        if (description.equals(dev.tensorbroadcast.job.dataset.DatasetVerifier.VERIFY_DESCRIPTION)) {
+            return "checked";
+        }
         return description.endsWith("(" + DiscardJob.FORMAT_NAME + ")") ? "computed" : "written";
     }
 
@@ -75,7 +78,9 @@ final class TerminalProgress implements JobProgress {
         long values = Math.min(plannedBytes, Math.max(valueBytes, finished));
         long rate = seconds > 0 ? (long) (values / seconds) : 0;
         String eta = values == 0 ? "?" : Math.round(seconds * (plannedBytes - values) / values) + " s";
-        return String.format(Locale.ROOT, "partitions %d/%d, %s of %s of values %s, %s/s, %s left", done,
+        // verify checks a dataset file by file (one per partition it was written in)
+        String unit = verb.equals("checked") ? "files" : "partitions";
+        return String.format(Locale.ROOT, "%s %d/%d, %s of %s of values %s, %s/s, %s left", unit, done,
                 partitions, ByteSize.format(values), ByteSize.format(plannedBytes), verb, ByteSize.format(rate), eta);
     }
 }

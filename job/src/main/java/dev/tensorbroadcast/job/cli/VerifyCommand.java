@@ -10,10 +10,16 @@ import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.DatasetVerifier;
 import dev.tensorbroadcast.job.dataset.VerifyReport;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
+import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -51,8 +57,8 @@ final class VerifyCommand implements Callable<Integer> {
     String dir;
 
     @Option(names = "--source", paramLabel = "<file|dir>",
-            description = "The source the dataset was made from (.npy, Arrow IPC, or a dataset directory, read whole):"
-                    + " compare every value.")
+            description = "The source the dataset was made from (.npy, Arrow IPC, or a dataset directory, read whole,"
+                    + " with the --column and --row-shape the manifest recorded unless given): compare every value.")
     String source;
 
     @Mixin
@@ -72,8 +78,9 @@ final class VerifyCommand implements Callable<Integer> {
         }
         Configuration conf = new Configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
-            Optional<SourceTensor> tensor = source == null ? Optional.empty() : Optional.of(readSource(conf));
-            VerifyReport report = new DatasetVerifier(dataset).verify(tensor);
+            Optional<SourceTensor> tensor = source == null ? Optional.empty()
+                    : Optional.of(readSource(conf, recorded(dataset)));
+            VerifyReport report = new DatasetVerifier(dataset).verify(tensor, progress());
             output.emit(spec.commandLine().getOut(), () -> json(report), out -> {
                 report.problems().forEach(out::println);
                 out.println(summary(report));
@@ -82,11 +89,39 @@ final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** The whole source on the heap: a file as it is, a dataset directory (a batch expansion's source) read whole. */
-    private SourceTensor readSource(Configuration conf) {
-        ArrowSourceOptions arrow = input.column().map(ArrowSourceOptions.defaults()::withColumn)
+    /** A line on stderr as values are compared, as {@code expand} shows its job: none with --json or no --source. */
+    private JobProgress progress() {
+        if (output.json || source == null) {
+            return JobProgress.NONE;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(err);
+        return interactive ? new TerminalProgress(err) : new LineProgress(err);
+    }
+
+    /** How the manifest says the source was read (its column and row shape), when it says so. */
+    private static Optional<Manifest.ManifestInput> recorded(DatasetDirectory dataset) {
+        return dataset.manifest().flatMap(manifest -> {
+            try {
+                return Optional.of(manifest.inputs().get(ManifestRequests.inputIndex(manifest)));
+            } catch (RuntimeException e) {
+                // a manifest whose request is damaged: the verifier says what is wrong with it
+                return Optional.empty();
+            }
+        });
+    }
+
+    /**
+     * The whole source on the heap: a file as it is, a dataset directory (a batch expansion's source) read whole,
+     * with the column and row shape given here, else those the manifest recorded.
+     */
+    private SourceTensor readSource(Configuration conf, Optional<Manifest.ManifestInput> recorded) {
+        Optional<String> column = input.column().or(() -> recorded.map(Manifest.ManifestInput::column));
+        Optional<Shape> rowShape = input.rowShape().or(() -> recorded.map(Manifest.ManifestInput::rowShape)
+                .map(ManifestShapes::shape));
+        ArrowSourceOptions arrow = column.map(ArrowSourceOptions.defaults()::withColumn)
                 .orElse(ArrowSourceOptions.defaults());
-        LoadedSource loaded = new SourceLoader(conf, SourceLimits.defaults(), arrow, input.rowShape()).load(source);
+        LoadedSource loaded = new SourceLoader(conf, SourceLimits.defaults(), arrow, rowShape).load(source);
         if (loaded.tensor() != null) {
             return loaded.tensor();
         }

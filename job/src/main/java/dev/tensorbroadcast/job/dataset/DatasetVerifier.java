@@ -9,6 +9,7 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TensorSpec;
@@ -32,6 +33,9 @@ public final class DatasetVerifier {
     /** Value differences listed one by one; the rest are counted. */
     public static final int MAX_LISTED_DIFFERENCES = 10;
 
+    /** What the progress line is told the comparison is: its verb is {@code checked}. */
+    public static final String VERIFY_DESCRIPTION = "verify";
+
     private final DatasetDirectory dir;
 
     public DatasetVerifier(DatasetDirectory dir) {
@@ -39,6 +43,14 @@ public final class DatasetVerifier {
     }
 
     public VerifyReport verify(Optional<SourceTensor> source) throws IOException {
+        return verify(source, JobProgress.NONE);
+    }
+
+    /**
+     * As {@link #verify(Optional)}, telling {@code progress} how far the comparison with the source is: one
+     * partition a file, and the bytes of values compared.
+     */
+    public VerifyReport verify(Optional<SourceTensor> source, JobProgress progress) throws IOException {
         List<String> problems = new ArrayList<>();
         Optional<Manifest> found = dir.manifest();
         if (found.isEmpty()) {
@@ -84,7 +96,7 @@ public final class DatasetVerifier {
         }
         OptionalLong compared = OptionalLong.empty();
         if (kernel != null) {
-            compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems));
+            compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems, progress));
         }
         return new VerifyReport(problems, manifest.files().size(), bytes, compared);
     }
@@ -111,10 +123,13 @@ public final class DatasetVerifier {
     }
 
     private long compareValues(Manifest manifest, TensorKernel kernel, List<DatasetFile> files,
-            List<String> problems) throws IOException {
+            List<String> problems, JobProgress progress) throws IOException {
         long rowElements = ManifestShapes.shape(manifest.rowShape()).elements();
         ValueComparison comparison = new ValueComparison(rowElements, MAX_LISTED_DIFFERENCES);
         boolean expectNulls = kernel.source().hasNulls();
+        double bytesPerValue = manifest.elements() == 0 ? 0 : (double) manifest.bytes() / manifest.elements();
+        progress.started(VERIFY_DESCRIPTION, files.size(), manifest.bytes());
+        int filesDone = 0;
         try (BufferAllocator allocator = new RootAllocator();
                 ElementBatch expected = new ElementBatch(allocator, kernel.dtype())) {
             for (DatasetFile file : files) {
@@ -124,6 +139,7 @@ public final class DatasetVerifier {
                     for (ElementBatch batch = reader.next(); batch != null; batch = reader.next()) {
                         ExpectedValues.fill(kernel, batch.firstRow(), batch.rows(), rowElements, expected);
                         comparison.compare(file.path(), expected, batch, expectNulls);
+                        progress.advanced(filesDone, (long) (comparison.compared() * bytesPerValue));
                     }
                 } catch (IOException | RuntimeException e) {
                     if (e instanceof DatasetException refused) {
@@ -137,7 +153,11 @@ public final class DatasetVerifier {
                     problems.add(file.path() + ": " + differences + (differences == 1 ? " value differs" : " values differ")
                             + " from the source");
                 }
+                filesDone++;
+                progress.advanced(filesDone, (long) (comparison.compared() * bytesPerValue));
             }
+        } finally {
+            progress.finished();
         }
         return comparison.compared();
     }

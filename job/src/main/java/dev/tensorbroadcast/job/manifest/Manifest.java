@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * @param request the request as {@link ManifestRequests#of} writes it: dialect, target shape, mode, axes, in that
  *     order
- * @param inputs each input's path, shape and dtype
+ * @param inputs each input's path, shape and dtype, and the column and row shape it was read with when given
  * @param shape the output shape; {@code rowShape} and {@code rows} say how it is cut into rows
  * @param format {@code arrow} or {@code parquet}
  * @param files every file of the dataset, in row order
@@ -138,15 +138,27 @@ public record Manifest(
         }
     }
 
-    /** One input of the request. */
+    /**
+     * One input of the request, and how it was read: the {@code --column} and {@code --row-shape} given for it, so
+     * that {@code verify --source} reads it again the same way without being told. Both are absent when not given
+     * (and in manifests written before they were recorded), and left out of the file then.
+     */
     public record ManifestInput(
             @JsonProperty("path") String path,
             @JsonProperty("shape") List<Long> shape,
-            @JsonProperty("dtype") String dtype) {
+            @JsonProperty("dtype") String dtype,
+            @JsonProperty("column") @JsonInclude(JsonInclude.Include.NON_NULL) String column,
+            @JsonProperty("row_shape") @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> rowShape) {
         public ManifestInput {
             requireNonNull(path, "path is null");
             shape = List.copyOf(requireNonNull(shape, "shape is null"));
             requireNonNull(dtype, "dtype is null");
+            rowShape = rowShape == null ? null : List.copyOf(rowShape);
+        }
+
+        /** An input read with neither a column nor a row shape given. */
+        public ManifestInput(String path, List<Long> shape, String dtype) {
+            this(path, shape, dtype, null, null);
         }
     }
 }

@@ -14,6 +14,9 @@ public final class ManifestJson {
     public static final int MAX_BYTES = 64 << 20;
     private static final String KEPT_COLUMNS = "kept_columns";
     private static final String ROW_LAYOUT = "row_layout";
+    private static final String INPUTS = "inputs";
+    private static final String INPUT_COLUMN = "column";
+    private static final String INPUT_ROW_SHAPE = "row_shape";
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -50,6 +53,18 @@ public final class ManifestJson {
             if (!object.has(KEPT_COLUMNS)) {
                 // written before datasets kept other columns: they keep none
                 object.putArray(KEPT_COLUMNS);
+            }
+            if (object.get(INPUTS) instanceof com.fasterxml.jackson.databind.node.ArrayNode inputs) {
+                for (JsonNode input : inputs) {
+                    if (input instanceof ObjectNode entry) {
+                        // written before inputs recorded how they were read, or read without either: not given
+                        for (String key : new String[] {INPUT_COLUMN, INPUT_ROW_SHAPE}) {
+                            if (!entry.has(key)) {
+                                entry.putNull(key);
+                            }
+                        }
+                    }
+                }
             }
             if (!object.has(ROW_LAYOUT)) {
                 // written before Parquet rows could be nested: flat

@@ -93,7 +93,7 @@ public final class GradientRows implements Serializable {
     /** Frees the shipped tensor once the job is done. */
     public void release() {
         if (shipped != null) {
-            shipped.destroy();
+            dev.tensorbroadcast.job.spark.Broadcasts.destroy(shipped);
         }
     }
 }

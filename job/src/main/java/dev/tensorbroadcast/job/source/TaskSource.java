@@ -65,9 +65,9 @@ public interface TaskSource extends Serializable {
 
         @Override
         public void release() {
-            source.destroy();
+            dev.tensorbroadcast.job.spark.Broadcasts.destroy(source);
             if (keptRows != null) {
-                keptRows.destroy();
+                dev.tensorbroadcast.job.spark.Broadcasts.destroy(keptRows);
             }
         }
     }

@@ -138,7 +138,7 @@ public final class DatasetJob {
                 taskSource.release();
             }
             if (conf != null) {
-                conf.destroy();
+                Broadcasts.destroy(conf);
             }
         }
         List<WrittenFile> files = new ArrayList<>(written);

@@ -60,10 +60,11 @@ public final class DiscardJob {
         DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null);
         List<DiscardedPartition> discarded;
         TaskSource taskSource = null;
+        Broadcast<SerializableConfiguration> conf = null;
         context.addSparkListener(listener);
         try {
             taskSource = source.open(java);
-            Broadcast<SerializableConfiguration> conf = java.broadcast(
+            conf = java.broadcast(
                     new SerializableConfiguration(context.hadoopConfiguration()));
             context.setJobGroup(group, description, false);
             progress.started(description, partitionCount, partitions.bytes());
@@ -85,6 +86,9 @@ public final class DiscardJob {
             progress.finished();
             if (taskSource != null) {
                 taskSource.release();
+            }
+            if (conf != null) {
+                Broadcasts.destroy(conf);
             }
         }
         List<DiscardedPartition> sorted = new ArrayList<>(discarded);

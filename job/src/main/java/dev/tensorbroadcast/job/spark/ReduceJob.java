@@ -118,7 +118,7 @@ public final class ReduceJob {
                 rows.release();
             }
             if (conf != null) {
-                conf.destroy();
+                Broadcasts.destroy(conf);
             }
         }
     }
@@ -207,7 +207,7 @@ public final class ReduceJob {
                 source.release();
             }
             if (conf != null) {
-                conf.destroy();
+                Broadcasts.destroy(conf);
             }
         }
     }

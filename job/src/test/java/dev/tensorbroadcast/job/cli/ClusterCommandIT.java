@@ -90,6 +90,59 @@ class ClusterCommandIT {
         assertThat(executors).hasSize(2).doesNotContain("driver");
     }
 
+    /**
+     * What a run on the cluster prints is its own lines: no stack trace after the result (a broadcast removed
+     * without waiting left requests to the exiting executors, whose failures Spark printed as a
+     * RejectedExecutionException about one run in four), and a task's failure is one line without Spark's ERROR
+     * lines unless --verbose. Several runs, since the race was intermittent.
+     */
+    @Test
+    @Order(2)
+    void runsOnTheClusterPrintOnlyTheirOwnLines() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("quiet.npy"), new long[] {1, 3});
+        Map<String, String> environment = Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString());
+        for (int run = 0; run < 4; run++) {
+            Path log = dir.resolve("quiet-" + run + ".log");
+            List<String> arguments = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
+                    "numpy", "--shape", "4,3", "--master", "local-cluster"));
+            arguments.addAll(run % 2 == 0 ? List.of("--output", dir.resolve("quiet-" + run).toString())
+                    : List.of("--format", "null"));
+            Process cli = CliProcess.start(environment, log, arguments.toArray(String[]::new));
+            assertThat(cli.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+            String printed = CliProcess.read(log);
+            assertThat(cli.exitValue()).as(printed).isZero();
+            List<String> lines = printed.lines().toList();
+            assertThat(lines).as(printed).hasSize(2);
+            assertThat(lines.get(1)).as(printed).startsWith(run % 2 == 0 ? "wrote " : "computed and discarded ");
+        }
+
+        Path features = Files.createDirectories(dir.resolve("features"));
+        dev.tensorbroadcast.arrowio.source.DatasetFixtures.sql("COPY (SELECT CASE WHEN i = 1300 THEN [1.0::FLOAT, 2.0,"
+                + " 3.0] ELSE [1.0::FLOAT, 2, 3, 4] END AS tensor FROM range(0, 2000) t(i) ORDER BY i) TO '"
+                + features.resolve("a.parquet") + "' (FORMAT PARQUET)");
+        for (boolean verbose : new boolean[] {false, true}) {
+            Path log = dir.resolve("bad-row-" + verbose + ".log");
+            List<String> arguments = new ArrayList<>(List.of("expand", "--input", features.toString(), "--row-shape",
+                    "[4]", "--dialect", "numpy", "--shape", "2000,4", "--ship-threshold", "1k", "--output",
+                    dir.resolve("bad-row-" + verbose).toString(), "--master", "local-cluster"));
+            if (verbose) {
+                arguments.add("--verbose");
+            }
+            Process cli = CliProcess.start(environment, log, arguments.toArray(String[]::new));
+            assertThat(cli.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+            String printed = CliProcess.read(log);
+            assertThat(cli.exitValue()).as(printed).isEqualTo(ExitCode.REFUSED);
+            String line = "Cannot read file:" + features.resolve("a.parquet") + ": row 1300 has 3 values; every row"
+                    + " needs 4 (--row-shape)";
+            if (verbose) {
+                assertThat(printed).contains(line + "\n").contains("ERROR TaskSetManager: ");
+            } else {
+                // the line saying what will be written (Spark ran), then the task's one line
+                assertThat(printed.lines().toList()).as(printed).hasSize(2).endsWith(line);
+            }
+        }
+    }
+
     @Test
     @Order(3)
     void aDriverWithoutTheSecretIsRefusedInBoundedTime() throws Exception {

@@ -81,7 +81,8 @@ class ErrorCatalogueTest {
             Map.entry("interrupted", "InterruptIT#aSignalMidJobIsOneLineAndLeavesWhatOverwriteReplaces"),
             Map.entry("request-keep", "KeptColumnsCommandTest#mistakesInKeepAreNamedInOneLine"),
             Map.entry("request-keep-type", "KeptColumnsCommandTest#aListColumnIsRefusedByDefaultWithTheKeepThatWorks"),
-            Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"));
+            Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"),
+            Map.entry("source-row-length", "RowShapeCheckTest#aBadRowFurtherOnIsFoundByItsTaskAndSaidInOneLine"));
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
@@ -217,6 +218,11 @@ class ErrorCatalogueTest {
             Path dataset = Files.createDirectories(d.resolve("ds"));
             Files.write(dataset.resolve("part-00000.arrow"), new byte[0]);
             return args("export", dataset.toString(), "--npy", d.resolve("x.npy").toString());
+        });
+        cases.put("source-row-shape", d -> {
+            Path features = Files.createDirectories(d.resolve("features"));
+            DatasetFixtures.arrowLists(features.resolve("a.arrow"), "tensor", 0, 32, false, 4);
+            return args("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape", "[4,32]");
         });
         cases.put("request-row-shape-npy", d -> args("plan", "--dialect", "numpy", "--input", source(d),
                 "--row-shape", "1,8"));

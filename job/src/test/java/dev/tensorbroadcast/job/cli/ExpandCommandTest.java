@@ -295,6 +295,30 @@ class ExpandCommandTest {
         assertThat(verify.out()).endsWith(", 120 values match the source\n");
     }
 
+    /** The manifest records how the input was read, so verify --source needs neither --column nor --row-shape. */
+    @Test
+    void verifyReadsTheSourceWithTheColumnAndRowShapeTheManifestRecorded() throws Exception {
+        Path features = Files.createDirectories(dir.resolve("features"));
+        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(features.resolve("a.arrow"), "embedding", 0, 4,
+                true, 5, 5);
+        Path output = dir.resolve("expanded");
+        CliRun expand = CliRun.of("expand", "--input", features.toString(), "--column", "embedding", "--row-shape",
+                "[1,4]", "--dialect", "pytorch", "--shape", "-1,3,4", "--output", output.toString());
+        assertThat(expand.exitCode()).as(expand.err()).isZero();
+        Manifest.ManifestInput input = DatasetFiles.manifest(output).inputs().get(0);
+        assertThat(input.column()).isEqualTo("embedding");
+        assertThat(input.rowShape()).containsExactly(1L, 4L);
+
+        CliRun verify = CliRun.of("verify", output.toString(), "--source", features.toString());
+
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).endsWith(", 120 values match the source\n");
+        // what is given still wins: a row shape that fits no row is refused as for expand
+        CliRun given = CliRun.of("verify", output.toString(), "--source", features.toString(), "--row-shape", "[2,4]");
+        assertThat(given.exitCode()).isEqualTo(ExitCode.REFUSED);
+        assertThat(given.err()).contains("row 0 has 4 values; every row needs 8 (--row-shape [2,4])");
+    }
+
     /**
      * Nested Parquet rows: the manifest says so, and what reads our datasets (verify against the source, inspect,
      * export, and a further expand that takes the dataset as its input) reads them as the flat ones.

@@ -10,6 +10,7 @@ import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.localcluster.container.ContainerCluster;
 import dev.tensorbroadcast.localcluster.container.ContainerDriver;
 import dev.tensorbroadcast.localcluster.container.DriverExit;
+import dev.tensorbroadcast.localcluster.junit.RequiresDocker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,14 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with the same request run in local mode in this JVM.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@EnabledIf(value = "dockerAvailable",
-        disabledReason = "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)")
+@RequiresDocker
 class ExpandOnContainerClusterIT {
-    /** Without an engine the tests are reported skipped, with the reason, instead of not at all. */
-    static boolean dockerAvailable() {
-        return ContainerCluster.dockerAvailable();
-    }
-
     private static final String MAIN_CLASS = TensorBroadcastCli.class.getName();
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(5);
 

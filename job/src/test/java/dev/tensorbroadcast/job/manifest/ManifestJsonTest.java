@@ -57,6 +57,30 @@ class ManifestJsonTest {
                 .hasMessageContaining("its row_layout is 'deep'; expected flat or nested");
     }
 
+    /** An input's --column and --row-shape are written when given, and an older manifest without them reads. */
+    @Test
+    void anInputsColumnAndRowShapeAreRecordedAndOlderManifestsReadWithout() throws Exception {
+        Manifest plain = manifest(List.of(file("part-00000.arrow", 0, 8)), 8);
+        String plainJson = text(plain);
+        assertThat(plainJson).doesNotContain("\"column\"").doesNotContain("\"row_shape\" : [ 1, 3 ]");
+        // an older manifest's input: path, shape and dtype only
+        assertThat(plainJson).contains("\"path\" : \"in.npy\",\n    \"shape\" : [ 1, 3 ],\n"
+                + "    \"dtype\" : \"float32\"\n  } ]");
+        Manifest.ManifestInput older = read(plainJson).inputs().get(0);
+        assertThat(older.column()).isNull();
+        assertThat(older.rowShape()).isNull();
+
+        Manifest.ManifestInput given = new Manifest.ManifestInput("features", List.of(1L, 3L), "float32",
+                "embedding", List.of(1L, 3L));
+        Manifest recorded = new Manifest(plain.formatVersion(), plain.toolVersion(), plain.created(), plain.request(),
+                List.of(given), plain.shape(), plain.dtype(), plain.elements(), plain.bytes(), plain.rowDims(),
+                plain.rowShape(), plain.rows(), plain.format(), plain.compression(), plain.partitions(),
+                plain.files(), List.of(), "flat");
+        String json = text(recorded);
+        assertThat(json).contains("\"column\" : \"embedding\"", "\"row_shape\" : [ 1, 3 ]");
+        assertThat(read(json).inputs()).containsExactly(given);
+    }
+
     @Test
     void totalFileBytesIsDerivedAndNotWritten() throws Exception {
         Manifest manifest = manifest(List.of(file("part-00000.arrow", 0, 4), file("part-00001.arrow", 4, 4)), 8);

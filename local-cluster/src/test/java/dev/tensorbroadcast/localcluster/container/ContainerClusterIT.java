@@ -4,23 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.localcluster.ClusterSecret;
 import dev.tensorbroadcast.localcluster.MasterStatus;
+import dev.tensorbroadcast.localcluster.junit.RequiresDocker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.testcontainers.DockerClientFactory;
 
 /** A two-worker container cluster: workers on their own hosts, the secret private, a dead worker noticed. */
-@EnabledIf(value = "dockerAvailable",
-        disabledReason = "no Docker engine answers (DOCKER_HOST, /var/run/docker.sock)")
+@RequiresDocker
 class ContainerClusterIT {
-    /** Without an engine the tests are reported skipped, with the reason, instead of not at all. */
-    static boolean dockerAvailable() {
-        return ContainerCluster.dockerAvailable();
-    }
-
     @Test
     void startsWorkersThatRegisterAndNoticesOneDying() throws Exception {
         Path propertiesFile;
