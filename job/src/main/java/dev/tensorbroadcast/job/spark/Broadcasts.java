@@ -16,6 +16,23 @@ public final class Broadcasts {
      * answers with its failure at once, a hung one within {@code spark.rpc.askTimeout}.
      */
     public static void destroy(Broadcast<?> broadcast) {
+        if (shuttingDown()) {
+            // a signal stopped the JVM: Spark's hook is stopping the session, and an answer from the executors may
+            // never come; the interruption's one line must still be printed within its hook's wait
+            return;
+        }
         broadcast.destroy(true);
+    }
+
+    /** Whether the JVM runs its shutdown hooks: it then refuses new ones. */
+    private static boolean shuttingDown() {
+        Thread probe = new Thread(() -> {});
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        }
     }
 }

@@ -334,8 +334,8 @@ class OptionContractTest {
                 + " --master", joint("--output", out("x"), "--conf", "spark.master=local")));
         checks.put("broadcast-tensors --column", refused("'nothing'", "broadcast-tensors", "--input", features,
                 "--input", features, "--dialect", "numpy", "--column", "nothing", "--output", out("x")));
-        checks.put("broadcast-tensors --row-shape", refused("every row needs 3 (--row-shape)", "broadcast-tensors", "--input",
-                features, "--input", features, "--dialect", "numpy", "--keep", "none", "--row-shape", "[3]",
+        checks.put("broadcast-tensors --row-shape", refused("every row needs 3 (--row-shape [3])", "broadcast-tensors",
+                "--input", features, "--input", features, "--dialect", "numpy", "--keep", "none", "--row-shape", "[3]",
                 "--output", out("x")));
         checks.put("broadcast-tensors --ship-threshold", refused("ship threshold", "broadcast-tensors", "--input",
                 features, "--input", features, "--dialect", "numpy", "--ship-threshold", "lots", "--output",
