@@ -1,10 +1,11 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.spark.DatasetJob;
-import dev.tensorbroadcast.job.spark.Locations;
+import dev.tensorbroadcast.job.base.Locations;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -8,7 +8,7 @@ import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.spark.Locations;
+import dev.tensorbroadcast.job.base.Locations;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -2,8 +2,10 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.Reasons;
-import dev.tensorbroadcast.job.ToolVersion;
+import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;

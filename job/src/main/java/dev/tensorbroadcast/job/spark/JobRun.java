@@ -3,7 +3,10 @@ package dev.tensorbroadcast.job.spark;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.source.SourceFormatException;
-import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.base.Broadcasts;
+import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.job.base;
 
+import dev.tensorbroadcast.job.dataset.DatasetException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
