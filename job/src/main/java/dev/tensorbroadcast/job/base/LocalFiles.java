@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job.base;
 
-import dev.tensorbroadcast.job.dataset.DatasetException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;

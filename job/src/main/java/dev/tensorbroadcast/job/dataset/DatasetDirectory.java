@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;

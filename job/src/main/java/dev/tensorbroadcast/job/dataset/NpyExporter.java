@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.LocalFiles;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
