@@ -56,8 +56,6 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class DatasetJob {
     private static final AtomicInteger JOB_NUMBERS = new AtomicInteger();
-    /** The manifest's name while it is being written. */
-    public static final String STAGED_SUFFIX = ".staged";
 
     private final JobSource source;
     private final DatasetSpec spec;
@@ -117,7 +115,7 @@ public final class DatasetJob {
             checkCommitted(fileSystem, files);
             Manifest manifest = manifest(files);
             // written whole under another name first: a full disk leaves no half manifest that reads as ours
-            Path staged = new Path(output, Manifest.FILE_NAME + STAGED_SUFFIX);
+            Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
             writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
             if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
                 throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
