@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The arrows between the project's packages, read from the sources' imports and qualified names: {@code job}'s
  * packages import only down the pipeline, never in a cycle, and the modules point one way ({@code job -> arrow-io ->
- * planner}; {@code local-cluster} alone). docs/architecture.md draws the same arrows: change both together.
+ * planner}, {@code benchmarks -> arrow-io}, {@code local-cluster} alone). docs/architecture.md draws the same arrows:
+ * change both together.
  */
 class PackageArrowsTest {
     /**
@@ -43,6 +44,7 @@ class PackageArrowsTest {
             "planner", Set.of("planner"),
             "arrow-io", Set.of("arrowio", "planner"),
             "local-cluster", Set.of("localcluster"),
+            "benchmarks", Set.of("benchmarks", "arrowio", "planner"),
             "job", Set.of("job", "arrowio", "planner", "localcluster"));
 
     /** A qualified name of the project's: the packages, then a class (capitalised) or a wildcard. */
