@@ -12,6 +12,7 @@ import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
@@ -133,7 +134,7 @@ final class JobRun {
     }
 
     /** {@code resource}, released by {@code release} when the job ends, in the order taken. */
-    <R> R hold(R resource, java.util.function.Consumer<? super R> release) {
+    <R> R hold(R resource, Consumer<? super R> release) {
         releases.add(() -> release.accept(resource));
         return resource;
     }
