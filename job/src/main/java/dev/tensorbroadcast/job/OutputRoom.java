@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.job.commit.OutputException;
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.OptionalLong;
 

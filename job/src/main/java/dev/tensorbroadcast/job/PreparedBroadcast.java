@@ -22,7 +22,7 @@ import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;

@@ -12,7 +12,7 @@ import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;

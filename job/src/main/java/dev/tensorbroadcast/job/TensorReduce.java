@@ -7,7 +7,7 @@ import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;

@@ -1,8 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.commit.OutputException;
-import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tensorbroadcast.job.spark.JobFailedException;
+import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.localcluster.ClusterStateException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import java.io.PrintWriter;
 import java.util.function.LongSupplier;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;

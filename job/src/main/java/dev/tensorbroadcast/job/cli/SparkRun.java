@@ -9,7 +9,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.io.IOException;

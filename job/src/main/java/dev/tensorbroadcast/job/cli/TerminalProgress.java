@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.spark.DiscardJob;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
 

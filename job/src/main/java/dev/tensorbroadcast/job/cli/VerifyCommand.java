@@ -15,7 +15,7 @@ import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;

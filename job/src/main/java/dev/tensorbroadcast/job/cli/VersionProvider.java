@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.ToolVersion;
+import dev.tensorbroadcast.job.base.ToolVersion;
 import picocli.CommandLine.IVersionProvider;
 
 /** The version option's answer. */

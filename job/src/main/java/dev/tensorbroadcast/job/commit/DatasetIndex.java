@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tensorbroadcast.job.Reasons;
-import dev.tensorbroadcast.job.spark.DatasetJob;
-import dev.tensorbroadcast.job.spark.JobFailedException;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,7 +41,7 @@ public final class DatasetIndex {
         datasets.forEach(index.putArray("datasets")::add);
         index.put("read", "each directory listed is one dataset: read each by its own path; this directory is not a"
                 + " dataset");
-        Path staged = new Path(parent, FILE_NAME + DatasetJob.STAGED_SUFFIX);
+        Path staged = new Path(parent, FILE_NAME + Manifest.STAGED_SUFFIX);
         try {
             try (OutputStream out = fileSystem.create(staged, false)) {
                 out.write(MAPPER.writeValueAsBytes(index));

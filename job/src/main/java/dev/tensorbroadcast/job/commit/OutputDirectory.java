@@ -1,10 +1,10 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.spark.DatasetJob;
-import dev.tensorbroadcast.job.spark.Locations;
+import dev.tensorbroadcast.job.base.Locations;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +29,7 @@ import org.apache.hadoop.fs.Path;
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.PART_PREFIX) + "\\d{5,}\\.(arrow|parquet)|" + Pattern.quote(Manifest.FILE_NAME)
-                    + "|" + Pattern.quote(Manifest.FILE_NAME + DatasetJob.STAGED_SUFFIX) + "|"
+                    + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
                     + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
@@ -241,7 +241,7 @@ public final class OutputDirectory {
                     return false;
                 }
                 if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
-                        && (name.endsWith(DatasetJob.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
+                        && (name.endsWith(Manifest.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
                                 : DatasetIndex.isOurs(fileSystem, child.getPath()))) {
                     // the index of numbered datasets: ours beside them, and never a part of a single dataset
                     allOurs = false;
@@ -266,7 +266,7 @@ public final class OutputDirectory {
 
     /** The index of numbered datasets, or the staged copy a full disk may have left of it. */
     private static boolean isIndexName(String name) {
-        return name.equals(DatasetIndex.FILE_NAME) || name.equals(DatasetIndex.FILE_NAME + DatasetJob.STAGED_SUFFIX);
+        return name.equals(DatasetIndex.FILE_NAME) || name.equals(DatasetIndex.FILE_NAME + Manifest.STAGED_SUFFIX);
     }
 
     /**

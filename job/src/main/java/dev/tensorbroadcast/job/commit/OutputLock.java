@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.OutputException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

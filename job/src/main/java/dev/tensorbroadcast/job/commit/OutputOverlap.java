@@ -2,7 +2,8 @@ package dev.tensorbroadcast.job.commit;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.spark.Locations;
+import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.base.OutputException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

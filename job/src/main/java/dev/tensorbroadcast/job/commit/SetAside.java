@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.HadoopChannel;
+import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;

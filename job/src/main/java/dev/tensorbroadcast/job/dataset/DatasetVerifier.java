@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.base.Crc32c;
+import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TensorSpec;

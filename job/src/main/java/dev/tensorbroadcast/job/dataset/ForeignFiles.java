@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.Locations;
+import dev.tensorbroadcast.job.base.Locations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;

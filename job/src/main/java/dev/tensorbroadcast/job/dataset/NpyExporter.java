@@ -2,10 +2,13 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.LocalFiles;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedOutputStream;

@@ -48,6 +48,11 @@ public record Manifest(
     public static final int FORMAT_VERSION = 1;
     public static final String FILE_NAME = "_manifest.json";
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
+    /**
+     * The name of the manifest (or of the index of several datasets) while it is written, before the rename that
+     * makes it whole: a full disk leaves no half file that reads as ours.
+     */
+    public static final String STAGED_SUFFIX = ".staged";
     /** Every data file of a dataset is named this, its partition in 5 or more digits, and its format's extension. */
     public static final String PART_PREFIX = "part-";
     /** The row layouts, as {@code row_layout} names them. */

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.dataset.Crc32c;
+import dev.tensorbroadcast.job.base.Crc32c;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.sink;
 
-import dev.tensorbroadcast.job.dataset.Crc32c;
+import dev.tensorbroadcast.job.base.Crc32c;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

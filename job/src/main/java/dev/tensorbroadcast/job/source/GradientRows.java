@@ -8,7 +8,8 @@ import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.NpyRows;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
-import dev.tensorbroadcast.job.Reasons;
+import dev.tensorbroadcast.job.base.InputException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
@@ -93,7 +94,7 @@ public final class GradientRows implements Serializable {
     /** Frees the shipped tensor once the job is done. */
     public void release() {
         if (shipped != null) {
-            dev.tensorbroadcast.job.spark.Broadcasts.destroy(shipped);
+            dev.tensorbroadcast.job.base.Broadcasts.destroy(shipped);
         }
     }
 }

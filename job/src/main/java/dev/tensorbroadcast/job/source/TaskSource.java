@@ -65,9 +65,9 @@ public interface TaskSource extends Serializable {
 
         @Override
         public void release() {
-            dev.tensorbroadcast.job.spark.Broadcasts.destroy(source);
+            dev.tensorbroadcast.job.base.Broadcasts.destroy(source);
             if (keptRows != null) {
-                dev.tensorbroadcast.job.spark.Broadcasts.destroy(keptRows);
+                dev.tensorbroadcast.job.base.Broadcasts.destroy(keptRows);
             }
         }
     }

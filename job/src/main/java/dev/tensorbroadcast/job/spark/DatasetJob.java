@@ -2,9 +2,10 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.source.SourceFormatException;
-import dev.tensorbroadcast.job.Reasons;
-import dev.tensorbroadcast.job.ToolVersion;
+import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -15,8 +16,6 @@ import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.TaskSource;
-import dev.tensorbroadcast.planner.BroadcastException;
-import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,13 +42,10 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.spark.SparkContext;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileCommitProtocol;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.LongAccumulator;
-import org.apache.spark.util.SerializableConfiguration;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -60,8 +56,6 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class DatasetJob {
     private static final AtomicInteger JOB_NUMBERS = new AtomicInteger();
-    /** The manifest's name while it is being written. */
-    public static final String STAGED_SUFFIX = ".staged";
 
     private final JobSource source;
     private final DatasetSpec spec;
@@ -90,57 +84,30 @@ public final class DatasetJob {
 
     public Manifest run(SparkSession spark, JobProgress progress) {
         SparkContext context = spark.sparkContext();
-        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
         Job job = hadoopJob(context.hadoopConfiguration());
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
                 UUID.randomUUID().toString(), output.toString(), false);
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
-        String group = "tensor-broadcast-" + UUID.randomUUID();
-        LongAccumulator valuesWritten = context.longAccumulator("tensor-broadcast bytes of values written");
-        LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
-        ProgressListener listener = new ProgressListener(group, valuesWritten, progress);
-
-        List<WrittenFile> written;
-        TaskSource taskSource = null;
-        Broadcast<SerializableConfiguration> conf = null;
-        context.addSparkListener(listener);
-        try {
-            // inside the try: a directory that cannot be set up (say, under a file) is a failed job, and aborted
-            committer.setupJob(job);
-            taskSource = source.open(java);
-            conf = java.broadcast(new SerializableConfiguration(job.getConfiguration()));
-            PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber, conf,
-                    valuesWritten, sourceBytesRead);
-            context.setJobGroup(group, description, false);
-            progress.started(description, partitionCount, spec.partitions().bytes());
-            List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
-            written = java.parallelize(indexes, partitionCount).mapPartitionsWithIndex(task, false).collect();
-            listener.completed(partitionCount);
-            List<TaskCommitMessage> messages = written.stream().map(WrittenFile::commitMessage).toList();
-            committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
-        } catch (Exception failure) {
-            // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
-            committer.abortJob(job);
-            BroadcastException refused = refusal(failure);
-            if (refused != null) {
-                // a source a task found malformed is the user's input, reported as the driver would report it
-                throw refused;
-            }
-            throw new JobFailedException("Cannot write '" + output + "': the Spark job failed: "
-                    + Reasons.of(failure), failure);
-        } finally {
-            context.clearJobGroup();
-            context.removeSparkListener(listener);
-            progress.finished();
-            if (taskSource != null) {
-                taskSource.release();
-            }
-            if (conf != null) {
-                Broadcasts.destroy(conf);
-            }
-        }
+        JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
+                partitionCount, spec.partitions().bytes());
+        List<WrittenFile> written = JobRun.tracked(spark, description, tracking)
+                .onFailure(() -> committer.abortJob(job))
+                .run("Cannot write '" + output + "'", run -> {
+                    // in the run: a directory that cannot be set up (say, under a file) is a failed job, and aborted
+                    committer.setupJob(job);
+                    TaskSource taskSource = run.hold(source.open(run.java()), TaskSource::release);
+                    LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
+                    PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
+                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead);
+                    List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
+                    List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
+                            .mapPartitionsWithIndex(task, false));
+                    List<TaskCommitMessage> messages = done.stream().map(WrittenFile::commitMessage).toList();
+                    committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
+                    return done;
+                });
         List<WrittenFile> files = new ArrayList<>(written);
         files.sort(Comparator.comparingLong(WrittenFile::partition));
         try {
@@ -148,7 +115,7 @@ public final class DatasetJob {
             checkCommitted(fileSystem, files);
             Manifest manifest = manifest(files);
             // written whole under another name first: a full disk leaves no half manifest that reads as ours
-            Path staged = new Path(output, Manifest.FILE_NAME + STAGED_SUFFIX);
+            Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
             writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
             if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
                 throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
@@ -213,19 +180,6 @@ public final class DatasetJob {
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),
                 spec.files().rowLayout().layoutName());
-    }
-
-    /**
-     * The refusal a task failed with (a malformed source, a sum that leaves its type), found among the causes Spark
-     * wraps it in, or null.
-     */
-    static BroadcastException refusal(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SourceFormatException || cause instanceof InvalidRequestException) {
-                return (BroadcastException) cause;
-            }
-        }
-        return null;
     }
 
     private static void writeFile(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.DiscardResult;
 import dev.tensorbroadcast.arrowio.DiscardingTensorWriter;
-import dev.tensorbroadcast.job.dataset.Crc32c;
+import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.Partition;
 import java.util.Iterator;

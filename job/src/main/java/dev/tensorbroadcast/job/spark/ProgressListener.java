@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.JobProgress;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

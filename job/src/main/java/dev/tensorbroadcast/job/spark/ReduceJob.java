@@ -4,12 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
-import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.source.Gradient;
 import dev.tensorbroadcast.job.source.GradientRows;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.TaskSource;
-import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.ReducePlan;
@@ -21,11 +19,9 @@ import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -42,6 +38,8 @@ import scala.Tuple2;
 public final class ReduceJob {
     /** Partials merged per task of the tree: its depth is log8 of the task count. */
     public static final int FANOUT = 8;
+    /** What a failed job could not do, in its message. */
+    private static final String FAILING = "Cannot reduce the gradient";
     /** The result slices the driver holds at once while it writes a rows-kept result into a .npy. */
     static final long KEPT_DRIVER_BYTES = 256L << 20;
 
@@ -91,15 +89,10 @@ public final class ReduceJob {
             // an empty gradient adds nothing: the result is zeros
             return ReduceKernel.create(plan.dtype(), plan.input().elements()).result(plan.input());
         }
-        SparkContext context = spark.sparkContext();
-        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
-        GradientRows rows = null;
-        Broadcast<SerializableConfiguration> conf = null;
-        try {
-            rows = GradientRows.open(gradient, java);
-            conf = java.broadcast(new SerializableConfiguration(context.hadoopConfiguration()));
-            context.setJobGroup("tensor-broadcast-reduce", description, false);
-            JavaPairRDD<Long, ReduceKernel> partials = java.parallelize(indexes(tasks), tasks)
+        return JobRun.untracked(spark, description).run(FAILING, run -> {
+            GradientRows rows = run.hold(GradientRows.open(gradient, run.java()), GradientRows::release);
+            Broadcast<SerializableConfiguration> conf = run.ship(run.context().hadoopConfiguration());
+            JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
                     .mapToPair(new SumShare(rows, plan, tasks, rows(plan), conf));
             long count = tasks;
             while (count > 1) {
@@ -110,27 +103,7 @@ public final class ReduceJob {
             }
             List<Tuple2<Long, ReduceKernel>> last = partials.collect();
             return last.get(0)._2().result(plan.input());
-        } catch (Exception failure) {
-            throw failed(failure);
-        } finally {
-            context.clearJobGroup();
-            if (rows != null) {
-                rows.release();
-            }
-            if (conf != null) {
-                Broadcasts.destroy(conf);
-            }
-        }
-    }
-
-    /** A refusal a task found (the user's input, exit 2), or the job's failure (exit 1). */
-    private static RuntimeException failed(Exception failure) {
-        BroadcastException refused = DatasetJob.refusal(failure);
-        if (refused != null) {
-            return refused;
-        }
-        return new JobFailedException("Cannot reduce the gradient: the Spark job failed: " + Reasons.of(failure),
-                failure);
+        });
     }
 
     private static List<Long> indexes(int count) {
@@ -175,20 +148,17 @@ public final class ReduceJob {
      */
     public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
-        SparkContext context = spark.sparkContext();
-        JavaSparkContext java = JavaSparkContext.fromSparkContext(context);
-        TaskSource.FromReduction source = null;
-        Broadcast<SerializableConfiguration> conf = null;
         int count = Math.toIntExact(partitions.partitionCount());
-        try {
-            source = (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(java);
-            conf = java.broadcast(new SerializableConfiguration(context.hadoopConfiguration()));
-            context.setJobGroup("tensor-broadcast-reduce", description, false);
-            JavaRDD<byte[]> slices = java.parallelize(indexes(count), count)
-                    .map(new KeptSlice(source, partitions, conf));
+        // a failure to write the stream is the stream's, not the Spark job's
+        JobRun.untracked(spark, description).run(FAILING, IOException.class, run -> {
+            TaskSource.FromReduction source = run.hold(
+                    (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(run.java()),
+                    TaskSource::release);
+            JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count)
+                    .map(new KeptSlice(source, partitions, run.ship(run.context().hadoopConfiguration())));
             // as many slices at once as the cluster computes at once, within the driver's budget for them
             long sliceBytes = Math.max(1, partitions.bytes() / count);
-            int group = (int) Math.max(1, Math.min(java.defaultParallelism(), KEPT_DRIVER_BYTES / sliceBytes));
+            int group = (int) Math.max(1, Math.min(run.java().defaultParallelism(), KEPT_DRIVER_BYTES / sliceBytes));
             for (int first = 0; first < count; first += group) {
                 int[] ids = IntStream.range(first, Math.min(count, first + group)).toArray();
                 for (List<byte[]> slice : slices.collectPartitions(ids)) {
@@ -197,19 +167,8 @@ public final class ReduceJob {
                     }
                 }
             }
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception failure) {
-            throw failed(failure);
-        } finally {
-            context.clearJobGroup();
-            if (source != null) {
-                source.release();
-            }
-            if (conf != null) {
-                Broadcasts.destroy(conf);
-            }
-        }
+            return null;
+        });
     }
 
     /** The bytes of one result partition, cut from the whole rows it lies in. */

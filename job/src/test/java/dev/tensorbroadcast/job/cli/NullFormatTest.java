@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tensorbroadcast.job.dataset.Crc32c;
+import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.DatasetFiles;

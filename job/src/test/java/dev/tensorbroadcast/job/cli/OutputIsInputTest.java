@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.commit.OutputException;
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import dev.tensorbroadcast.planner.Dialect;

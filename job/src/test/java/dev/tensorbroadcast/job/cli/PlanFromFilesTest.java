@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.JobProgress;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job.dataset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
-import dev.tensorbroadcast.job.dataset.NpyWriter;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,8 +1,5 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.base;
 
-import dev.tensorbroadcast.job.Reasons;
-import dev.tensorbroadcast.job.commit.OutputException;
-import dev.tensorbroadcast.job.source.InputException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

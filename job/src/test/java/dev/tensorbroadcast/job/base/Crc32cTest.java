@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.job.base;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

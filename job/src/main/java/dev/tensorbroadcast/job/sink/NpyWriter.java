@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.job.sink;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 

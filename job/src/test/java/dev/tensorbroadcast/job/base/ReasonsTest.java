@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job;
+package dev.tensorbroadcast.job.base;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.source;
+package dev.tensorbroadcast.job.base;
 
 import dev.tensorbroadcast.planner.BroadcastException;
 

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.base;
 
 /** Hears how far a dataset's job is, from Spark's listener events; called on Spark's listener thread. */
 public interface JobProgress {

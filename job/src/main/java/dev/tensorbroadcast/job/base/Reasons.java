@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job;
+package dev.tensorbroadcast.job.base;
 
 /** The one line of an exception a user is shown as the reason: its message's first line, or its type. */
 public final class Reasons {

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.base;
 
 import org.apache.spark.broadcast.Broadcast;
 

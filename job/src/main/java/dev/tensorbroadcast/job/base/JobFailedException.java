@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.base;
 
 /**
  * The Spark job failed after it started (a task failed on every attempt, an executor was lost, the output file system

@@ -1,10 +1,8 @@
-package dev.tensorbroadcast.job.spark;
+package dev.tensorbroadcast.job.base;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tensorbroadcast.job.commit.OutputException;
-import dev.tensorbroadcast.job.source.InputException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.job.base;
 
 import java.io.IOException;
 import java.io.InputStream;

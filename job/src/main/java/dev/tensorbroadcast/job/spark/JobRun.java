@@ -1,0 +1,175 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.source.SourceFormatException;
+import dev.tensorbroadcast.job.base.Broadcasts;
+import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * What every Spark job of the tool does around its own work, written once: it runs in a job group of its own, is
+ * followed (when asked) by a {@link ProgressListener} over one accumulator its tasks add to, holds its shipped sources
+ * and broadcasts only while it runs, and fails one way: a refusal a task found (a malformed source, a sum that leaves
+ * its type) is thrown as it is, the user's input as the driver would report it; anything else is a
+ * {@link JobFailedException} saying what could not be done. Each job gives only its work, and what to undo on failure.
+ */
+final class JobRun {
+    private final SparkContext context;
+    private final JavaSparkContext java;
+    private final String description;
+    private final String group = "tensor-broadcast-" + UUID.randomUUID();
+    private final Tracking tracking;
+    private final LongAccumulator values;
+    private final ProgressListener listener;
+    private final List<Runnable> releases = new ArrayList<>();
+    private Runnable onFailure = () -> {};
+
+    /** A job's own work inside the skeleton. */
+    interface Work<T> {
+        T run(JobRun run) throws Exception;
+    }
+
+    /** A job heard by {@code progress}: its partitions, its planned bytes, the accumulator its tasks add to. */
+    record Tracking(JobProgress progress, String accumulator, long partitions, long bytes) {
+        Tracking {
+            requireNonNull(progress, "progress is null");
+            requireNonNull(accumulator, "accumulator is null");
+        }
+    }
+
+    private JobRun(SparkSession spark, String description, Tracking tracking) {
+        this.context = requireNonNull(spark, "spark is null").sparkContext();
+        this.java = JavaSparkContext.fromSparkContext(context);
+        this.description = requireNonNull(description, "description is null");
+        this.tracking = tracking;
+        this.values = tracking == null ? null : context.longAccumulator(tracking.accumulator());
+        this.listener = tracking == null ? null : new ProgressListener(group, values, tracking.progress());
+    }
+
+    /** A job nobody follows. */
+    static JobRun untracked(SparkSession spark, String description) {
+        return new JobRun(spark, description, null);
+    }
+
+    /** A job whose progress {@code tracking} hears. */
+    static JobRun tracked(SparkSession spark, String description, Tracking tracking) {
+        return new JobRun(spark, description, requireNonNull(tracking, "tracking is null"));
+    }
+
+    /** Done on failure, before the failure is thrown (say, aborting the commit). */
+    JobRun onFailure(Runnable undo) {
+        this.onFailure = requireNonNull(undo, "undo is null");
+        return this;
+    }
+
+    /**
+     * Runs {@code work}; a failure is thrown as a refusal a task found, or as a {@link JobFailedException} whose
+     * message is {@code failing} (such as "Cannot write 'x'") followed by the Spark job's failure.
+     */
+    <T> T run(String failing, Work<T> work) {
+        return run(failing, NothingPasses.class, work);
+    }
+
+    /** As {@link #run(String, Work)}, but a failure of type {@code passes} is thrown as it is. */
+    <T, X extends Exception> T run(String failing, Class<X> passes, Work<T> work) throws X {
+        if (listener != null) {
+            context.addSparkListener(listener);
+        }
+        try {
+            context.setJobGroup(group, description, false);
+            return work.run(this);
+        } catch (Exception failure) {
+            // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
+            onFailure.run();
+            if (passes.isInstance(failure)) {
+                throw passes.cast(failure);
+            }
+            BroadcastException refused = refusal(failure);
+            if (refused != null) {
+                throw refused;
+            }
+            throw new JobFailedException(failing + ": the Spark job failed: " + Reasons.of(failure), failure);
+        } finally {
+            context.clearJobGroup();
+            if (listener != null) {
+                context.removeSparkListener(listener);
+                tracking.progress().finished();
+            }
+            for (Runnable release : releases) {
+                release.run();
+            }
+        }
+    }
+
+    JavaSparkContext java() {
+        return java;
+    }
+
+    SparkContext context() {
+        return context;
+    }
+
+    /** The accumulator a tracked job's tasks add their bytes of values to. */
+    LongAccumulator values() {
+        if (values == null) {
+            throw new IllegalStateException("an untracked job has no accumulator");
+        }
+        return values;
+    }
+
+    /** {@code resource}, released by {@code release} when the job ends, in the order taken. */
+    <R> R hold(R resource, Consumer<? super R> release) {
+        releases.add(() -> release.accept(resource));
+        return resource;
+    }
+
+    /** {@code conf} shipped to the tasks, destroyed when the job ends. */
+    Broadcast<SerializableConfiguration> ship(Configuration conf) {
+        return hold(java.broadcast(new SerializableConfiguration(conf)), Broadcasts::destroy);
+    }
+
+    /** Collects {@code tasks}, one per partition: the progress hears their start and, from the driver's total, end. */
+    <R> List<R> collect(JavaRDD<R> tasks) {
+        if (tracking == null) {
+            return tasks.collect();
+        }
+        tracking.progress().started(description, tracking.partitions(), tracking.bytes());
+        List<R> results = tasks.collect();
+        listener.completed(tracking.partitions());
+        return results;
+    }
+
+    /**
+     * The refusal a task failed with (a malformed source, a sum that leaves its type), found among the causes Spark
+     * wraps it in, or null.
+     */
+    static BroadcastException refusal(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SourceFormatException || cause instanceof InvalidRequestException) {
+                return (BroadcastException) cause;
+            }
+        }
+        return null;
+    }
+
+    /** No failure passes unmapped. */
+    private static final class NothingPasses extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+}
