@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.arrowio.source;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -267,7 +267,7 @@ final class ParquetParts {
                 continue;
             }
             for (ColumnChunkMetaData chunk : group.getColumns()) {
-                if (chunk.getPath().toArray()[0].equals(ArrowTensorFileWriter.INDEX_COLUMN)) {
+                if (chunk.getPath().toArray()[0].equals(TensorFileSchema.INDEX_COLUMN)) {
                     Statistics<?> statistics = chunk.getStatistics();
                     if (statistics != null && !statistics.isEmpty() && statistics.hasNonNullValue()
                             && statistics.genericGetMin() instanceof Long min) {
@@ -277,7 +277,7 @@ final class ParquetParts {
             }
             break;
         }
-        MessageType indexOnly = new MessageType("index", leaf.projection().getType(ArrowTensorFileWriter.INDEX_COLUMN));
+        MessageType indexOnly = new MessageType("index", leaf.projection().getType(TensorFileSchema.INDEX_COLUMN));
         reader.setRequestedSchema(indexOnly);
         for (BlockMetaData group : groups) {
             if (group.getRowCount() == 0) {
@@ -302,7 +302,7 @@ final class ParquetParts {
             CompressionCodecName codec = chunk.getCodec();
             String top = chunk.getPath().toArray()[0];
             boolean read = top.equals(leaf.column().name())
-                    || (leaf.index() != null && top.equals(ArrowTensorFileWriter.INDEX_COLUMN));
+                    || (leaf.index() != null && top.equals(TensorFileSchema.INDEX_COLUMN));
             if (read && (codec == CompressionCodecName.BROTLI || codec == CompressionCodecName.LZO)) {
                 throw new SourceFormatException(name, "column '" + chunk.getPath().toDotString() + "' is compressed"
                         + " with " + codec + ", which this tool cannot decompress; it reads uncompressed, SNAPPY, GZIP,"
@@ -317,7 +317,7 @@ final class ParquetParts {
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             String top = chunk.getPath().toArray()[0];
             if (top.equals(leaf.column().name())
-                    || (leaf.index() != null && top.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
+                    || (leaf.index() != null && top.equals(TensorFileSchema.INDEX_COLUMN))) {
                 bytes += chunk.getTotalSize();
             }
         }

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
@@ -50,7 +50,7 @@ final class ParquetFileBatches implements DatasetFileReader {
         this.dtype = dtype;
         this.rowElements = rowShape.elements();
         ParquetTensorSchema expected = new ParquetTensorSchema(
-                new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
+                new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
         this.entriesPerRow = expected.entriesPerRow();
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -65,7 +65,7 @@ final class ParquetFileBatches implements DatasetFileReader {
             }
             this.schema = tensorPart;
             reader.setRequestedSchema(tensorPart);
-            this.indexColumn = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
+            this.indexColumn = schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN});
             this.valueColumn = expected.valuesDescriptor();
         } catch (IOException | RuntimeException e) {
             reader.close();
