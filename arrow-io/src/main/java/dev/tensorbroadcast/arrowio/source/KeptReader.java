@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptParquetValues;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+
 
 /**
  * Reads the kept columns of a range of a dataset's rows: only those columns' chunks of a Parquet file, the record
@@ -109,7 +111,7 @@ public final class KeptReader {
 
     private static void readParquet(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to,
             int at) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(ParquetParts.inputFile(fileSystem,
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem,
                 new Path(part.path()), part.fileBytes()), ParquetParts.options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             MessageType schema = metadata.getSchema();

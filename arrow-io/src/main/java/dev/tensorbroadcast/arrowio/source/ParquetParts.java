@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,12 +23,9 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
-import org.apache.parquet.hadoop.util.HadoopStreams;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
@@ -52,7 +50,7 @@ final class ParquetParts {
             throws IOException {
         String name = path.toString();
         ParquetReadOptions options = options();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options)) {
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length), options)) {
             ParquetLeaf leaf = ParquetLeaf.of(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
@@ -78,7 +76,7 @@ final class ParquetParts {
     static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, new Path(name),
                 part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             ParquetLeaf leaf = ParquetLeaf.of(name, metadata, Optional.of(dataset.column()));
@@ -322,24 +320,5 @@ final class ParquetParts {
             }
         }
         return bytes;
-    }
-
-    static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
-        return new InputFile() {
-            @Override
-            public String toString() {
-                return path.toString();
-            }
-
-            @Override
-            public long getLength() {
-                return length;
-            }
-
-            @Override
-            public SeekableInputStream newStream() throws IOException {
-                return HadoopStreams.wrap(fileSystem.open(path));
-            }
-        };
     }
 }

@@ -1,10 +1,11 @@
 package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
@@ -21,9 +22,6 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopStreams;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
@@ -46,7 +44,7 @@ final class ParquetFileBatches implements DatasetFileReader {
 
     ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
             Shape rowShape, RowLayout layout) throws IOException {
-        this.reader = ParquetFileReader.open(inputFile(fileSystem, path, length));
+        this.reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length));
         this.dtype = dtype;
         this.rowElements = rowShape.elements();
         ParquetTensorSchema expected = new ParquetTensorSchema(
@@ -72,20 +70,6 @@ final class ParquetFileBatches implements DatasetFileReader {
             throw e;
         }
         this.batch = new ElementBatch(allocator, dtype);
-    }
-
-    private static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
-        return new InputFile() {
-            @Override
-            public long getLength() {
-                return length;
-            }
-
-            @Override
-            public SeekableInputStream newStream() throws IOException {
-                return HadoopStreams.wrap(fileSystem.open(path));
-            }
-        };
     }
 
     @Override

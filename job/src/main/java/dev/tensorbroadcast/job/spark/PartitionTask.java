@@ -7,8 +7,8 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.parquet.StreamOutputFile;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
-import dev.tensorbroadcast.job.sink.ChecksumOutputFile;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.TaskSource;
@@ -140,7 +140,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                         .withProgress(this::written)
                         .withOptions(spec.files().parquet())
                         .write(kernel, spec.partitions().rowShape(), partition, kept,
-                                new ChecksumOutputFile(out, file.getName()));
+                                StreamOutputFile.borrowing(out, out::bytes, file.getName()));
             }
         }
         return new FileChecksum(out.bytes(), out.crc32c());
