@@ -1,6 +1,9 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptParquetValues;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,6 +29,7 @@ import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
@@ -33,7 +37,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * footer gives each row group's rows; a slice reads only the row groups that hold its rows, and only the column
  * and {@code index}.
  */
-final class ParquetParts {
+public final class ParquetParts {
     /**
      * Options for one reader. Reads on the calling thread: vectored reads complete on other threads, where the file
      * system statistics that count a task's input do not see them. A new set per reader, because the options hold
@@ -46,7 +50,7 @@ final class ParquetParts {
 
     private ParquetParts() {}
 
-    static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+    public static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
         ParquetReadOptions options = options();
@@ -73,7 +77,7 @@ final class ParquetParts {
         }
     }
 
-    static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+    public static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
         try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, new Path(name),
@@ -320,5 +324,35 @@ final class ParquetParts {
             }
         }
         return bytes;
+    }
+
+    /** Copies file rows {@code [from, to)} of the kept columns into {@code kept} from row {@code at} on. */
+    public static void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to,
+            int at) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem,
+                new Path(part.path()), part.fileBytes()), options())) {
+            FileMetaData metadata = reader.getFooter().getFileMetaData();
+            MessageType schema = metadata.getSchema();
+            List<Type> types = new ArrayList<>();
+            for (KeptColumn column : kept.columns()) {
+                if (!schema.containsField(column.name())
+                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::equals)
+                                .orElse(false)) {
+                    throw KeptReader.missing(part, column);
+                }
+                types.add(schema.getType(column.name()));
+            }
+            MessageType projection = new MessageType(schema.getName(), types);
+            forRowGroups(reader, part, projection, from, to, (group, pages, store, first, last, start) -> {
+                int target = (int) (at + start + first - from);
+                for (int c = 0; c < types.size(); c++) {
+                    ColumnDescriptor descriptor = projection.getColumnDescription(
+                            new String[] {types.get(c).getName()});
+                    KeptParquetValues.read(store.getColumnReader(descriptor), kept.columns().get(c),
+                            descriptor.getPrimitiveType().getPrimitiveTypeName(), descriptor.getMaxDefinitionLevel(),
+                            first, last, kept.vector(c), target);
+                }
+            });
+        }
     }
 }
