@@ -3,14 +3,19 @@ package dev.tensorbroadcast.arrowio.format;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.DatasetPart;
 import dev.tensorbroadcast.arrowio.source.PartFooter;
 import dev.tensorbroadcast.arrowio.source.SliceBuffer;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -25,7 +30,7 @@ public interface DatasetFileFormat extends TensorFileFormat {
      * format does not have are ignored) and telling {@code progress} the rows of each batch written.
      */
     void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, java.util.function.LongConsumer progress, PartOutput out) throws IOException;
+            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException;
 
     /**
      * Whether the writer goes through {@link PartOutput#channel()}: then a local file is opened as a file channel,
@@ -48,6 +53,15 @@ public interface DatasetFileFormat extends TensorFileFormat {
      */
     void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException;
+
+    /**
+     * Opens the file at {@code path} ({@code length} bytes, checked by the caller) for reading its tensor column
+     * batch by batch, whole ({@code verify} and {@code export}): the file must be exactly what this tool writes for
+     * {@code dtype} rows of {@code rowShape} laid out as {@code layout}, else reading says why in an
+     * {@link IOException}.
+     */
+    DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
+            DType dtype, Shape rowShape, RowLayout layout) throws IOException;
 
     /** Copies file rows {@code [from, to)} of {@code part}'s kept columns into {@code kept} from row {@code at} on. */
     void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)

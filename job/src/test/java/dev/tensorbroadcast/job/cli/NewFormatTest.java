@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The format seam: a format that only this test knows ({@link RawFormat}, one package, registered here and nowhere
- * else) is written by {@code expand --format raw} and read back as {@code expand}'s input, with no edit to the rest
- * of the project.
+ * else) is written by {@code expand --format raw}, checked by {@code verify} and read back as {@code expand}'s input,
+ * with no edit to the rest of the project.
  */
 class NewFormatTest {
     @RegisterExtension
@@ -50,6 +50,10 @@ class NewFormatTest {
             byte[] first = Files.readAllBytes(raw.resolve("part-00000.raw"));
             assertThat(new String(first, 0, 6, StandardCharsets.US_ASCII)).isEqualTo("RAWTNS");
             assertThat(Files.readString(raw.resolve("_manifest.json"))).containsPattern("\"format\"\\s*:\\s*\"raw\"");
+
+            // verify reads every file back through the format's batch reader and checks each value against the source
+            CliRun verify = CliRun.of("verify", raw.toString(), "--source", source.toString());
+            assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
 
             // the raw dataset as an input: its files recognised by their magic, read in slices by its reader
             CliRun read = CliRun.of("expand", "--input", raw.toString(), "--column", "tensor", "--dialect",

@@ -7,16 +7,21 @@ import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.DatasetPart;
+import dev.tensorbroadcast.arrowio.source.ParquetFileBatches;
 import dev.tensorbroadcast.arrowio.source.ParquetParts;
 import dev.tensorbroadcast.arrowio.source.PartFooter;
 import dev.tensorbroadcast.arrowio.source.SliceBuffer;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -73,6 +78,12 @@ public record ParquetFormat() implements DatasetFileFormat {
     public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
         ParquetParts.read(fileSystem, part, dataset, from, to, out, outRow);
+    }
+
+    @Override
+    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
+            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+        return new ParquetFileBatches(fileSystem, path, length, allocator, dtype, rowShape, layout);
     }
 
     @Override

@@ -7,9 +7,12 @@ import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetChunk;
 import dev.tensorbroadcast.arrowio.source.DatasetColumn;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.DatasetPart;
+import dev.tensorbroadcast.arrowio.source.ElementBatch;
 import dev.tensorbroadcast.arrowio.source.FirstRowValues;
 import dev.tensorbroadcast.arrowio.source.PartFooter;
 import dev.tensorbroadcast.arrowio.source.SliceBuffer;
@@ -154,6 +157,42 @@ public record RawFormat() implements DatasetFileFormat {
             in.readFully(header.bytes() + from * rowBytes, out.values(), out.offset(outRow, 0),
                     (int) ((to - from) * rowBytes));
         }
+    }
+
+    @Override
+    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
+            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+        Header header = readHeader(fileSystem, path);
+        if (header.dtype() != dtype || !header.rowShape().equals(rowShape)) {
+            throw new IOException("it holds " + header.dtype() + " rows of " + header.rowShape() + ", not " + dtype
+                    + " rows of " + rowShape);
+        }
+        ElementBatch batch = new ElementBatch(allocator, dtype);
+        return new DatasetFileReader() {
+            private boolean read;
+
+            @Override
+            public ElementBatch next() throws IOException {
+                if (read) {
+                    return null;
+                }
+                read = true;
+                int elements = Math.toIntExact(header.rows() * rowShape.elements());
+                byte[] bytes = new byte[elements * dtype.byteWidth()];
+                try (FSDataInputStream in = fileSystem.open(path)) {
+                    in.readFully(header.bytes(), bytes, 0, bytes.length);
+                }
+                batch.reset(header.firstIndex(), Math.toIntExact(header.rows()), elements);
+                batch.values().setBytes(0, bytes);
+                batch.setAllValid();
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                batch.close();
+            }
+        };
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
@@ -20,13 +20,13 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Reads an Arrow IPC dataset file one record batch at a time into an {@link ElementBatch}. */
-final class ArrowFileBatches implements DatasetFileReader {
+public final class ArrowFileBatches implements DatasetFileReader {
     private final ArrowFileReader reader;
     private final ElementBatch batch;
     private final DType dtype;
     private final long rowElements;
 
-    ArrowFileBatches(HadoopChannel channel, BufferAllocator allocator, DType dtype, Shape rowShape)
+    public ArrowFileBatches(HadoopChannel channel, BufferAllocator allocator, DType dtype, Shape rowShape)
             throws IOException {
         this.reader = new ArrowFileReader(channel, allocator);
         this.dtype = dtype;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
 import dev.tensorbroadcast.arrowio.TensorColumn;
@@ -30,7 +30,7 @@ import org.apache.parquet.schema.MessageType;
  * {@link ElementBatch}, through parquet-java's column readers. The file's schema must be exactly the one
  * {@link ParquetTensorSchema} writes for the manifest's dtype, row shape and row layout.
  */
-final class ParquetFileBatches implements DatasetFileReader {
+public final class ParquetFileBatches implements DatasetFileReader {
     private final ParquetFileReader reader;
     private final MessageType schema;
     private final String createdBy;
@@ -42,7 +42,7 @@ final class ParquetFileBatches implements DatasetFileReader {
     /** Level entries per row: two per complex element, and one or more empty lists when a row has no elements. */
     private final long entriesPerRow;
 
-    ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
+    public ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
             Shape rowShape, RowLayout layout) throws IOException {
         this.reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length));
         this.dtype = dtype;
