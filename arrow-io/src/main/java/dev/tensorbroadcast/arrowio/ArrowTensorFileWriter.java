@@ -9,10 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
-import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 import org.apache.arrow.vector.compression.CompressionCodec;
@@ -20,9 +17,6 @@ import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -35,8 +29,6 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ArrowTensorFileWriter {
     public static final long DEFAULT_BATCH_BYTES = 32L << 20;
-    public static final String INDEX_COLUMN = "index";
-    public static final String TENSOR_COLUMN = "tensor";
 
     private final long batchBytes;
     private final IpcCompression compression;
@@ -103,30 +95,6 @@ public final class ArrowTensorFileWriter {
 
     public IpcCompression compression() {
         return compression;
-    }
-
-    /** The schema of the files: {@code index} and {@code tensor} of this dtype and row shape. */
-    public static Schema schema(DType dtype, Shape rowShape) {
-        return schema(new TensorColumn(TENSOR_COLUMN, dtype, rowShape));
-    }
-
-    /** The schema of rows of {@code tensor} with their {@code index}. */
-    public static Schema schema(TensorColumn tensor) {
-        return schema(tensor, List.of());
-    }
-
-    /** The schema of rows of {@code tensor} with their {@code index}, then the {@code kept} columns. */
-    public static Schema schema(TensorColumn tensor, List<KeptColumn> kept) {
-        return schema(tensor.field(), kept);
-    }
-
-    /** The schema of rows of the tensor column {@code tensor} (as laid out) with their {@code index}, then kept. */
-    public static Schema schema(Field tensor, List<KeptColumn> kept) {
-        List<Field> fields = new ArrayList<>();
-        fields.add(Field.notNullable(INDEX_COLUMN, new ArrowType.Int(64, true)));
-        fields.add(tensor);
-        kept.forEach(column -> fields.add(column.field()));
-        return new Schema(fields);
     }
 
     /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */

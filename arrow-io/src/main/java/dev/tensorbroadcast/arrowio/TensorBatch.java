@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.arrowio;
 
-import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.INDEX_COLUMN;
-import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.TENSOR_COLUMN;
+import static dev.tensorbroadcast.arrowio.TensorFileSchema.INDEX_COLUMN;
+import static dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN;
 
 import static java.util.Objects.requireNonNull;
 
@@ -181,7 +181,7 @@ public final class TensorBatch implements AutoCloseable {
         }
         int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(),
                 partition.rowCount());
-        Schema schema = ArrowTensorFileWriter.schema(kernel.dtype(), rowShape);
+        Schema schema = TensorFileSchema.schema(kernel.dtype(), rowShape);
         Spare spare = SPARE.get();
         if (spare != null) {
             SPARE.remove();

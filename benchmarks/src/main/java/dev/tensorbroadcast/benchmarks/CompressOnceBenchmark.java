@@ -6,12 +6,14 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.parquet.StreamOutputFile;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InputBroadcast;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
@@ -19,7 +21,6 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -100,14 +101,14 @@ public class CompressOnceBenchmark {
             case "parquet-zstd" -> ParquetTensorFileWriter.create()
                     .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)
                             .withRepeatsReused(reuse))
-                    .write(kernel, rowShape, partition, out);
+                    .write(kernel, rowShape, partition, out.file());
             default -> throw new IllegalArgumentException("unknown codec " + codec);
         }
         return out.bytes;
     }
 
-    /** Counts and drops what it is given: an Arrow channel and a Parquet output file at once. */
-    private static final class Discard implements WritableByteChannel, OutputFile {
+    /** Counts and drops what it is given: an Arrow channel, and a Parquet output file over the same count. */
+    private static final class Discard implements WritableByteChannel {
         long bytes;
 
         @Override
@@ -126,33 +127,8 @@ public class CompressOnceBenchmark {
         @Override
         public void close() {}
 
-        @Override
-        public PositionOutputStream create(long blockSizeHint) {
-            return stream();
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-            return stream();
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return 0;
-        }
-
-        private PositionOutputStream stream() {
-            return new PositionOutputStream() {
-                @Override
-                public long getPos() {
-                    return bytes;
-                }
-
+        OutputFile file() {
+            return StreamOutputFile.over(new OutputStream() {
                 @Override
                 public void write(int b) {
                     bytes++;
@@ -162,7 +138,7 @@ public class CompressOnceBenchmark {
                 public void write(byte[] b, int off, int len) {
                     bytes += len;
                 }
-            };
+            }, () -> bytes, "discard");
         }
     }
 }

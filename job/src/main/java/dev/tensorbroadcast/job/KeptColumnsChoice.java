@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job;
 
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.source.OtherColumn;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
@@ -46,7 +47,7 @@ public final class KeptColumnsChoice {
                         + "': " + column.whyNot() + "; " + (keep.every() ? "choose the columns to keep with --keep "
                         + keepable(dataset) + ", or keep none with --keep none" : "leave it out of --keep"));
             }
-            if (column.name().equals(dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.TENSOR_COLUMN)) {
+            if (column.name().equals(dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN)) {
                 throw new InvalidRequestException("Cannot keep column 'tensor' of input '" + location + "': the"
                         + " output's tensor column has that name; choose other columns with --keep "
                         + keepable(dataset) + ", or keep none with --keep none");

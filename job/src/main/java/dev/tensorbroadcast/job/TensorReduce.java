@@ -58,9 +58,9 @@ public final class TensorReduce {
             return EnumNames.parse(values(), Format::formatName, text, "Cannot use format");
         }
 
-        /** The dataset format, for the two that write datasets. */
+        /** The dataset format, for the two that write datasets; a {@code .npy} is written as Arrow IPC's default. */
         OutputFormat datasetFormat() {
-            return this == PARQUET ? OutputFormat.PARQUET : OutputFormat.ARROW;
+            return this == NPY ? OutputFormat.ARROW : OutputFormat.parse(formatName);
         }
 
         @Override

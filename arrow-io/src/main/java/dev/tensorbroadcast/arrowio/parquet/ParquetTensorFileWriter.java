@@ -3,6 +3,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.PartialFiles;
 import dev.tensorbroadcast.arrowio.TensorBatch;
@@ -90,7 +91,7 @@ public final class ParquetTensorFileWriter {
         ParquetTensorWriter writer;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept)) {
             writer = ParquetTensorWriter.create(file,
-                    new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, kernel.dtype(), rowShape),
+                    new TensorColumn(TensorFileSchema.TENSOR_COLUMN, kernel.dtype(), rowShape),
                     kept.map(KeptOutput::columns).orElse(List.of()), options);
             writer.reuseRepeats(kernel.program(), batch.rowElements(), batchBytes);
             batch.repeatWith(writer);

@@ -4,6 +4,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
@@ -71,7 +72,7 @@ public final class ParquetTensorSchema {
                     .addField(Types.repeatedGroup().addField(level).named(LIST)).named(ELEMENT);
         }
         Types.MessageTypeBuilder message = Types.buildMessage();
-        message.required(PrimitiveTypeName.INT64).named(ArrowTensorFileWriter.INDEX_COLUMN)
+        message.required(PrimitiveTypeName.INT64).named(TensorFileSchema.INDEX_COLUMN)
                 .requiredGroup().as(LogicalTypeAnnotation.listType())
                 .repeatedGroup().addField(level).named(LIST)
                 .named(column.name());
@@ -119,7 +120,7 @@ public final class ParquetTensorSchema {
     }
 
     ColumnDescriptor indexDescriptor() {
-        return messageType.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
+        return messageType.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN});
     }
 
     /** The column of the tensor's values: {@code tensor.list.element}, one {@code list.element} more per nesting. */
@@ -135,8 +136,8 @@ public final class ParquetTensorSchema {
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = lists.rank() >= 2 ? ArrowTensorFileWriter.schema(column.nestedField(), kept)
-                : ArrowTensorFileWriter.schema(column, kept);
+        Schema schema = lists.rank() >= 2 ? TensorFileSchema.schema(column.nestedField(), kept)
+                : TensorFileSchema.schema(column, kept);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,10 +31,10 @@ import org.apache.hadoop.fs.Path;
  * Arrow IPC files of a dataset: the footer and each record batch's message header give the rows without reading
  * the bodies; a slice loads only the record batches that hold its rows and copies each batch's run of rows at once.
  */
-final class ArrowParts {
+public final class ArrowParts {
     private ArrowParts() {}
 
-    static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+    public static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
         FixedShapeTensorType.register();
@@ -98,7 +99,7 @@ final class ArrowParts {
      * Copies file rows {@code [from, to)} into {@code out} from row {@code outRow} on, loading only the batches that
      * hold them.
      */
-    static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+    public static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
         Path path = new Path(part.path());
@@ -205,6 +206,46 @@ final class ArrowParts {
             long expected = firstIndex + row;
             if (index.isNull(row) || index.get(row) != expected) {
                 throw DatasetIndex.notConsecutive(name, expected, index.isNull(row) ? null : index.get(row));
+            }
+        }
+    }
+
+    /** Copies file rows {@code [from, to)} of the kept columns into {@code kept} from row {@code at} on. */
+    public static void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)
+            throws IOException {
+        FixedShapeTensorType.register();
+        HadoopChannel channel = new HadoopChannel(fileSystem.open(new Path(part.path())), part.fileBytes());
+        try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
+                ArrowFileReader reader = new ArrowFileReader(channel, allocator, CommonsCompressionFactory.INSTANCE)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            List<String> names = root.getSchema().getFields().stream().map(Field::getName).toList();
+            int[] columnAt = new int[kept.columns().size()];
+            for (int c = 0; c < columnAt.length; c++) {
+                KeptColumn column = kept.columns().get(c);
+                columnAt[c] = names.indexOf(column.name());
+                if (columnAt[c] < 0 || !KeptColumn.ofArrow(root.getSchema().getFields().get(columnAt[c]))
+                        .map(column::equals).orElse(false)) {
+                    throw KeptReader.missing(part, column);
+                }
+            }
+            List<ArrowBlock> blocks = reader.getRecordBlocks();
+            long start = 0;
+            for (int i = 0; i < blocks.size() && start < to; i++) {
+                long end = start + part.chunks().get(i).rows();
+                if (end > from) {
+                    reader.loadRecordBatch(blocks.get(i));
+                    int first = (int) (Math.max(from, start) - start);
+                    int last = (int) (Math.min(to, end) - start);
+                    int target = (int) (at + Math.max(from, start) - from);
+                    for (int c = 0; c < columnAt.length; c++) {
+                        FieldVector source = root.getVector(columnAt[c]);
+                        FieldVector vector = kept.vector(c);
+                        for (int row = first; row < last; row++) {
+                            vector.copyFromSafe(row, target + row - first, source);
+                        }
+                    }
+                }
+                start = end;
             }
         }
     }

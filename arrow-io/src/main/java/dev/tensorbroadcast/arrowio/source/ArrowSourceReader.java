@@ -1,7 +1,8 @@
 package dev.tensorbroadcast.arrowio.source;
 
-import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.INDEX_COLUMN;
-import static dev.tensorbroadcast.arrowio.ArrowTensorFileWriter.TENSOR_COLUMN;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import static dev.tensorbroadcast.arrowio.TensorFileSchema.INDEX_COLUMN;
+import static dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;

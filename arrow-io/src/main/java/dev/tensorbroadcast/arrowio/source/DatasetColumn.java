@@ -17,7 +17,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param fixedList whether the values are stored as a fixed-size list (Arrow {@code FixedSizeList}), so every row
  *     has the same length by construction; otherwise each row's length is checked as it is read
  */
-record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixedList) {
+public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixedList) {
     static final String NUMBERS = "int8..int64, uint8..uint64, float16, bfloat16, float32 or float64";
 
     /** An Arrow IPC file's column: a tensor or fixed-size list column, or a list of numbers. */
@@ -48,6 +48,11 @@ record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixed
                     + "read in slices needs row-major rows");
         }
         return checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(), true));
+    }
+
+    /** A column that holds numbers in rows of {@code rowShape}, each row stored at that length. */
+    public static DatasetColumn tensor(String file, String name, DType dtype, Shape rowShape) {
+        return checked(file, new DatasetColumn(name, dtype, rowShape, true));
     }
 
     static DatasetColumn checked(String file, DatasetColumn column) {

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.source;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.Serializable;
 import java.util.List;
@@ -11,16 +12,13 @@ import java.util.List;
  * stored in. Nothing of its data has been read.
  *
  * @param path the file's qualified Hadoop path
- * @param format how it is stored
+ * @param format how it is stored, told by its magic bytes
  * @param firstRow the dataset row of its first row
  * @param fileBytes the file's length
  * @param chunks its record batches or row groups, in order
  */
-public record DatasetPart(String path, Format format, long firstRow, long fileBytes, List<DatasetChunk> chunks)
-        implements Serializable {
-    /** The file formats a dataset may hold, told apart by their magic bytes. */
-    public enum Format { ARROW, PARQUET }
-
+public record DatasetPart(String path, DatasetFileFormat format, long firstRow, long fileBytes,
+        List<DatasetChunk> chunks) implements Serializable {
     public DatasetPart {
         requireNonNull(path, "path is null");
         requireNonNull(format, "format is null");

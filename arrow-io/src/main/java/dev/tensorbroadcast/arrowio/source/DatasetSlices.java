@@ -31,10 +31,7 @@ public final class DatasetSlices {
             try {
                 Path path = new Path(part.path());
                 FileSystem fileSystem = path.getFileSystem(conf);
-                switch (part.format()) {
-                    case ARROW -> ArrowParts.read(fileSystem, part, dataset, from, to, out, outRow);
-                    case PARQUET -> ParquetParts.read(fileSystem, part, dataset, from, to, out, outRow);
-                }
+                part.format().readRows(fileSystem, part, dataset, from, to, out, outRow);
             } catch (SourceFormatException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {

@@ -37,8 +37,8 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  * past its page, a null first row, an encrypted or oddly encoded page, a page or buffer over {@link #MAX_BYTES})
  * is {@link #UNKNOWN}: the tasks still check every row as they read it.
  */
-final class FirstRowValues {
-    static final long UNKNOWN = -1;
+public final class FirstRowValues {
+    public static final long UNKNOWN = -1;
     /** The most bytes read for one page or offsets buffer: a first row is worth one page, not a row group. */
     static final int MAX_BYTES = 16 << 20;
     /** Dictionary or index pages may come before the first data page; more than a few means something odd. */

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.arrowio.source;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
@@ -60,14 +60,14 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
         DatasetColumn resolved = resolve(name, metadata, column, descriptor.getPrimitiveType());
         ColumnDescriptor index = null;
         MessageType projection = new MessageType(schema.getName(), schema.getType(column));
-        if (!column.equals(ArrowTensorFileWriter.INDEX_COLUMN) && names.contains(ArrowTensorFileWriter.INDEX_COLUMN)) {
-            Type indexType = schema.getType(ArrowTensorFileWriter.INDEX_COLUMN);
+        if (!column.equals(TensorFileSchema.INDEX_COLUMN) && names.contains(TensorFileSchema.INDEX_COLUMN)) {
+            Type indexType = schema.getType(TensorFileSchema.INDEX_COLUMN);
             if (!indexType.isPrimitive() || indexType.isRepetition(Type.Repetition.REPEATED)
                     || indexType.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT64) {
                 throw new SourceFormatException(name, "the index column is " + describe(indexType)
                         + "; it must be int64, the position of each row");
             }
-            index = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
+            index = schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN});
             projection = new MessageType(schema.getName(), schema.getType(column), indexType);
         }
         return new ParquetLeaf(resolved, descriptor, rowDefinition, entryDefinition, index, projection);
@@ -153,7 +153,7 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
         for (Type type : metadata.getSchema().getFields()) {
             String name = type.getName();
             if (name.equals(column.name())
-                    || (index != null && name.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
+                    || (index != null && name.equals(TensorFileSchema.INDEX_COLUMN))) {
                 continue;
             }
             Optional<KeptColumn> kept = keptColumn(metadata, type);

@@ -1,6 +1,10 @@
 package dev.tensorbroadcast.arrowio.source;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptParquetValues;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,12 +26,10 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
-import org.apache.parquet.hadoop.util.HadoopStreams;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
@@ -35,7 +37,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * footer gives each row group's rows; a slice reads only the row groups that hold its rows, and only the column
  * and {@code index}.
  */
-final class ParquetParts {
+public final class ParquetParts {
     /**
      * Options for one reader. Reads on the calling thread: vectored reads complete on other threads, where the file
      * system statistics that count a task's input do not see them. A new set per reader, because the options hold
@@ -48,11 +50,11 @@ final class ParquetParts {
 
     private ParquetParts() {}
 
-    static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+    public static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
         ParquetReadOptions options = options();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, path, length), options)) {
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length), options)) {
             ParquetLeaf leaf = ParquetLeaf.of(name, reader.getFooter().getFileMetaData(), requested);
             List<DatasetChunk> chunks = new ArrayList<>();
             for (BlockMetaData block : reader.getRowGroups()) {
@@ -75,10 +77,10 @@ final class ParquetParts {
         }
     }
 
-    static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+    public static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
         String name = part.path();
-        try (ParquetFileReader reader = ParquetFileReader.open(inputFile(fileSystem, new Path(name),
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, new Path(name),
                 part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             ParquetLeaf leaf = ParquetLeaf.of(name, metadata, Optional.of(dataset.column()));
@@ -267,7 +269,7 @@ final class ParquetParts {
                 continue;
             }
             for (ColumnChunkMetaData chunk : group.getColumns()) {
-                if (chunk.getPath().toArray()[0].equals(ArrowTensorFileWriter.INDEX_COLUMN)) {
+                if (chunk.getPath().toArray()[0].equals(TensorFileSchema.INDEX_COLUMN)) {
                     Statistics<?> statistics = chunk.getStatistics();
                     if (statistics != null && !statistics.isEmpty() && statistics.hasNonNullValue()
                             && statistics.genericGetMin() instanceof Long min) {
@@ -277,7 +279,7 @@ final class ParquetParts {
             }
             break;
         }
-        MessageType indexOnly = new MessageType("index", leaf.projection().getType(ArrowTensorFileWriter.INDEX_COLUMN));
+        MessageType indexOnly = new MessageType("index", leaf.projection().getType(TensorFileSchema.INDEX_COLUMN));
         reader.setRequestedSchema(indexOnly);
         for (BlockMetaData group : groups) {
             if (group.getRowCount() == 0) {
@@ -302,7 +304,7 @@ final class ParquetParts {
             CompressionCodecName codec = chunk.getCodec();
             String top = chunk.getPath().toArray()[0];
             boolean read = top.equals(leaf.column().name())
-                    || (leaf.index() != null && top.equals(ArrowTensorFileWriter.INDEX_COLUMN));
+                    || (leaf.index() != null && top.equals(TensorFileSchema.INDEX_COLUMN));
             if (read && (codec == CompressionCodecName.BROTLI || codec == CompressionCodecName.LZO)) {
                 throw new SourceFormatException(name, "column '" + chunk.getPath().toDotString() + "' is compressed"
                         + " with " + codec + ", which this tool cannot decompress; it reads uncompressed, SNAPPY, GZIP,"
@@ -317,29 +319,40 @@ final class ParquetParts {
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             String top = chunk.getPath().toArray()[0];
             if (top.equals(leaf.column().name())
-                    || (leaf.index() != null && top.equals(ArrowTensorFileWriter.INDEX_COLUMN))) {
+                    || (leaf.index() != null && top.equals(TensorFileSchema.INDEX_COLUMN))) {
                 bytes += chunk.getTotalSize();
             }
         }
         return bytes;
     }
 
-    static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
-        return new InputFile() {
-            @Override
-            public String toString() {
-                return path.toString();
+    /** Copies file rows {@code [from, to)} of the kept columns into {@code kept} from row {@code at} on. */
+    public static void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to,
+            int at) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem,
+                new Path(part.path()), part.fileBytes()), options())) {
+            FileMetaData metadata = reader.getFooter().getFileMetaData();
+            MessageType schema = metadata.getSchema();
+            List<Type> types = new ArrayList<>();
+            for (KeptColumn column : kept.columns()) {
+                if (!schema.containsField(column.name())
+                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::equals)
+                                .orElse(false)) {
+                    throw KeptReader.missing(part, column);
+                }
+                types.add(schema.getType(column.name()));
             }
-
-            @Override
-            public long getLength() {
-                return length;
-            }
-
-            @Override
-            public SeekableInputStream newStream() throws IOException {
-                return HadoopStreams.wrap(fileSystem.open(path));
-            }
-        };
+            MessageType projection = new MessageType(schema.getName(), types);
+            forRowGroups(reader, part, projection, from, to, (group, pages, store, first, last, start) -> {
+                int target = (int) (at + start + first - from);
+                for (int c = 0; c < types.size(); c++) {
+                    ColumnDescriptor descriptor = projection.getColumnDescription(
+                            new String[] {types.get(c).getName()});
+                    KeptParquetValues.read(store.getColumnReader(descriptor), kept.columns().get(c),
+                            descriptor.getPrimitiveType().getPrimitiveTypeName(), descriptor.getMaxDefinitionLevel(),
+                            first, last, kept.vector(c), target);
+                }
+            });
+        }
     }
 }

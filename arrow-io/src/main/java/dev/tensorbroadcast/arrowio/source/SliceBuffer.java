@@ -9,7 +9,7 @@ import java.util.Arrays;
  * The heap tensor a slice of dataset rows is read into: fixed-width little-endian values, and a validity bitmap made
  * only when an element is null.
  */
-final class SliceBuffer {
+public final class SliceBuffer {
     private final DType dtype;
     private final Shape shape;
     private final long rowElements;
@@ -34,34 +34,34 @@ final class SliceBuffer {
         this.values = new byte[(int) bytes];
     }
 
-    DType dtype() {
+    public DType dtype() {
         return dtype;
     }
 
-    int width() {
+    public int width() {
         return dtype.byteWidth();
     }
 
     /** The last dim of a row: the length every innermost list of a nested list column must have. */
-    long innerLength() {
+    public long innerLength() {
         return innerLength;
     }
 
-    long rowElements() {
+    public long rowElements() {
         return rowElements;
     }
 
-    byte[] values() {
+    public byte[] values() {
         return values;
     }
 
     /** The byte offset of element {@code element} of row {@code row}. */
-    int offset(long row, long element) {
+    public int offset(long row, long element) {
         return (int) ((row * rowElements + element) * dtype.byteWidth());
     }
 
     /** Marks element {@code element} of row {@code row} null. */
-    void setNull(long row, long element) {
+    public void setNull(long row, long element) {
         long elements = shape.elements();
         if (validity == null) {
             validity = new byte[(int) ((elements + 7) / 8)];

@@ -1,11 +1,12 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -20,16 +21,13 @@ import org.apache.hadoop.fs.Path;
  * run), else by file name, then by row within each file.
  */
 public final class TensorDatasets {
-    private static final byte[] ARROW_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
-    private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
-
     /** What broadcast-tensors leaves beside the datasets it writes, one per input, in numbered subdirectories. */
     private static final String DATASET_INDEX = "datasets.json";
 
     private TensorDatasets() {}
 
     /** One file with what its footer says. */
-    private record Opened(FileStatus status, DatasetPart.Format format, PartFooter footer) {}
+    private record Opened(FileStatus status, DatasetFileFormat format, PartFooter footer) {}
 
     public static TensorDataset open(FileSystem fileSystem, Path directory, String location, DatasetOptions options)
             throws IOException {
@@ -57,11 +55,8 @@ public final class TensorDatasets {
         files.sort(Comparator.comparing(status -> status.getPath().getName()));
         List<Opened> opened = new ArrayList<>();
         for (FileStatus status : files) {
-            DatasetPart.Format format = format(fileSystem, status);
-            Path path = status.getPath();
-            PartFooter footer = format == DatasetPart.Format.ARROW
-                    ? ArrowParts.footer(fileSystem, path, status.getLen(), options.column())
-                    : ParquetParts.footer(fileSystem, path, status.getLen(), options.column());
+            DatasetFileFormat format = format(fileSystem, status);
+            PartFooter footer = format.footer(fileSystem, status.getPath(), status.getLen(), options.column());
             opened.add(new Opened(status, format, footer));
         }
         Opened first = opened.get(0);
@@ -151,22 +146,13 @@ public final class TensorDatasets {
         return others;
     }
 
-    private static DatasetPart.Format format(FileSystem fileSystem, FileStatus status) throws IOException {
+    private static DatasetFileFormat format(FileSystem fileSystem, FileStatus status) throws IOException {
         byte[] head;
         try (InputStream in = fileSystem.open(status.getPath())) {
-            head = in.readNBytes(ARROW_MAGIC.length);
+            head = in.readNBytes(TensorFileFormats.headBytes());
         }
-        if (startsWith(head, ARROW_MAGIC)) {
-            return DatasetPart.Format.ARROW;
-        }
-        if (startsWith(head, PARQUET_MAGIC)) {
-            return DatasetPart.Format.PARQUET;
-        }
-        throw new SourceFormatException(status.getPath().toString(), "it is neither an Arrow IPC file nor a Parquet"
-                + " file (a dataset directory holds only those; an Arrow IPC stream has no footer to plan from)");
-    }
-
-    private static boolean startsWith(byte[] bytes, byte[] magic) {
-        return bytes.length >= magic.length && Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length);
+        return TensorFileFormats.forFile(head).orElseThrow(() -> new SourceFormatException(
+                status.getPath().toString(), "it is neither an Arrow IPC file nor a Parquet file (a dataset"
+                + " directory holds only those; an Arrow IPC stream has no footer to plan from)"));
     }
 }

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
@@ -292,7 +292,7 @@ class NestedRowLayoutTest {
                     new org.apache.hadoop.fs.Path(dir.resolve("nested/part-" + p + ".parquet").toUri()))
                     .withConf(CONF).build()) {
                 for (Group row = reader.read(); row != null; row = reader.read()) {
-                    assertThat(row.getLong(ArrowTensorFileWriter.INDEX_COLUMN, 0)).isEqualTo(rows++);
+                    assertThat(row.getLong(TensorFileSchema.INDEX_COLUMN, 0)).isEqualTo(rows++);
                     collect(row.getGroup("tensor", 0), rowShape, 0, actual);
                 }
             }

@@ -3,7 +3,7 @@ package dev.tensorbroadcast.arrowio.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
@@ -175,7 +175,7 @@ class ParquetTensorFileWriterTest {
         dev.tensorbroadcast.arrowio.FixedShapeTensorType.register();
         try (ReadChannel channel = new ReadChannel(Channels.newChannel(new ByteArrayInputStream(message)))) {
             assertThat(MessageSerializer.deserializeSchema(channel))
-                    .isEqualTo(ArrowTensorFileWriter.schema(DType.COMPLEX64, Shape.of(2, 3)));
+                    .isEqualTo(TensorFileSchema.schema(DType.COMPLEX64, Shape.of(2, 3)));
         }
     }
 

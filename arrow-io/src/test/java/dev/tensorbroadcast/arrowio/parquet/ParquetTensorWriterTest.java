@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,6 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -346,71 +346,52 @@ class ParquetTensorWriterTest {
         }
     }
 
-    /** A file whose stream fails on the first write, and which records what was done to it. */
-    private static final class FailingFile implements OutputFile {
-        boolean created;
+    /** A disk that fails on the first write, and records what was done to it. */
+    private static final class FailingDisk extends OutputStream {
+        boolean written;
         boolean closed;
 
         @Override
-        public PositionOutputStream create(long blockSizeHint) {
-            created = true;
-            return new PositionOutputStream() {
-                @Override
-                public long getPos() {
-                    return 0;
-                }
-
-                @Override
-                public void write(int b) throws IOException {
-                    throw new IOException("disk full");
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    throw new IOException("disk full");
-                }
-
-                @Override
-                public void close() {
-                    closed = true;
-                }
-            };
+        public void write(int b) throws IOException {
+            written = true;
+            throw new IOException("disk full");
         }
 
         @Override
-        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-            return create(blockSizeHint);
+        public void write(byte[] b, int off, int len) throws IOException {
+            written = true;
+            throw new IOException("disk full");
         }
 
         @Override
-        public boolean supportsBlockSize() {
-            return false;
+        public void close() {
+            closed = true;
         }
 
-        @Override
-        public long defaultBlockSize() {
-            return 0;
+        OutputFile file() {
+            return StreamOutputFile.over(this, () -> 0, "failing");
         }
     }
 
     @Test
     void closesTheFileWhenStartingFails() {
-        FailingFile file = new FailingFile();
-        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
-                ParquetWriteOptions.defaults()))
+        FailingDisk disk = new FailingDisk();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(disk.file(), new TensorColumn("tensor", DType.INT32,
+                ROW), ParquetWriteOptions.defaults()))
                 .isInstanceOf(IOException.class)
                 .hasMessage("disk full");
-        assertThat(file.created).isTrue();
-        assertThat(file.closed).isTrue();
+        assertThat(disk.written).isTrue();
+        assertThat(disk.closed).isTrue();
     }
 
     @Test
     void anUnavailableCodecFailsBeforeTheFileIsCreated() {
-        FailingFile file = new FailingFile();
-        assertThatThrownBy(() -> ParquetTensorWriter.create(file, new TensorColumn("tensor", DType.INT32, ROW),
-                ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
+        FailingDisk disk = new FailingDisk();
+        assertThatThrownBy(() -> ParquetTensorWriter.create(disk.file(), new TensorColumn("tensor", DType.INT32,
+                ROW), ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
                 .hasMessageContaining("LzoCodec");
-        assertThat(file.created).isFalse();
+        assertThat(disk.written).isFalse();
+        assertThat(disk.closed).isFalse();
     }
 
     @Test

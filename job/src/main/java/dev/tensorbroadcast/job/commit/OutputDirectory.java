@@ -5,6 +5,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,11 +29,16 @@ import org.apache.hadoop.fs.Path;
  */
 public final class OutputDirectory {
     private static final Pattern OUR_FILE = Pattern.compile(
-            Pattern.quote(Manifest.PART_PREFIX) + "\\d{5,}\\.(arrow|parquet)|" + Pattern.quote(Manifest.FILE_NAME)
+            Pattern.quote(Manifest.FILE_NAME)
                     + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
                     + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
+
+    /** A name a job of ours writes: a part file of any dataset format, or one of {@link #OUR_FILE}. */
+    private static boolean ours(String name) {
+        return OutputFormat.isPartFileName(name) || OUR_FILE.matcher(name).matches();
+    }
     /** Where Spark's commit protocol stages a job's files. */
     private static final String STAGING = "_temporary";
 
@@ -149,7 +155,7 @@ public final class OutputDirectory {
 
     /** A name our jobs write at the top of an output: a dataset's files, numbered datasets, their index. */
     static boolean isOurName(String name) {
-        return (OUR_FILE.matcher(name).matches() && !name.equals(OutputLock.FILE_NAME))
+        return (ours(name) && !name.equals(OutputLock.FILE_NAME))
                 || INDEX.matcher(name).matches() || isIndexName(name);
     }
 
@@ -249,7 +255,7 @@ public final class OutputDirectory {
                     continue;
                 }
                 boolean link = isSymlink(fileSystem, child.getPath(), status);
-                allOurs &= !link && OUR_FILE.matcher(name).matches()
+                allOurs &= !link && ours(name)
                         && hasOurKind(fileSystem, child.getPath(), name, status);
                 // a link named 0 would make the target's files look like output/0's, and replacing would delete them
                 boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()

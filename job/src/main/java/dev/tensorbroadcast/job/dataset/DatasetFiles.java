@@ -1,17 +1,21 @@
 package dev.tensorbroadcast.job.dataset;
 
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.HadoopChannel;
 import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.hadoop.fs.Path;
 
-/** Opens a dataset's files for reading in the format its manifest names. */
+
+/** Opens a dataset's files for reading in the format its manifest names, through that format's entry. */
 final class DatasetFiles {
     static final String ARROW = "arrow";
     static final String PARQUET = "parquet";
@@ -33,15 +37,14 @@ final class DatasetFiles {
 
     private static DatasetFileReader openFormat(DatasetDirectory dir, Manifest manifest, DatasetFile file,
             BufferAllocator allocator) throws IOException {
-        Path path = dir.resolve(file.path());
-        long length = file.bytes();
-        return switch (manifest.format()) {
-            case ARROW -> new ArrowFileBatches(new HadoopChannel(dir.fileSystem().open(path), length), allocator,
-                    dtype(manifest), ManifestShapes.shape(manifest.rowShape()));
-            case PARQUET -> new ParquetFileBatches(dir.fileSystem(), path, length, allocator, dtype(manifest),
-                    ManifestShapes.shape(manifest.rowShape()), RowLayout.named(manifest.rowLayout()).orElseThrow());
-            default -> throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
+        Optional<DatasetFileFormat> format = TensorFileFormats.datasetFormat(manifest.format())
+                .filter(found -> found.name().equals(manifest.format()));
+        if (format.isEmpty()) {
+            throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
                     + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
-        };
+        }
+        return format.get().openBatches(dir.fileSystem(), dir.resolve(file.path()), file.bytes(), allocator,
+                dtype(manifest), ManifestShapes.shape(manifest.rowShape()),
+                RowLayout.named(manifest.rowLayout()).orElseThrow());
     }
 }

@@ -1,13 +1,17 @@
 package dev.tensorbroadcast.job.dataset;
 
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.sink.OutputFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -22,10 +26,6 @@ import org.apache.hadoop.fs.Path;
  * @param arrowFiles the Arrow IPC files in it
  */
 public record ForeignFiles(int parquetFiles, int arrowFiles) {
-    private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
-    private static final byte[] ARROW_MAGIC = {'A', 'R', 'R', 'O', 'W', '1'};
-    /** What our writers name a partition's file: {@code part-00000.arrow}, {@code part-00001.parquet}. */
-    private static final Pattern OUR_PART = Pattern.compile("part-\\d{5,}\\.(arrow|parquet)");
     /** Where Hadoop's committer keeps the attempts of a write until the job commits: a write unfinished. */
     private static final String UNFINISHED_WRITE = "_temporary";
 
@@ -68,16 +68,17 @@ public record ForeignFiles(int parquetFiles, int arrowFiles) {
                     }
                     byte[] head;
                     try (InputStream in = fileSystem.open(status.getPath())) {
-                        head = in.readNBytes(ARROW_MAGIC.length);
+                        head = in.readNBytes(TensorFileFormats.headBytes());
                     }
-                    if (startsWith(head, PARQUET_MAGIC)) {
+                    Optional<DatasetFileFormat> format = TensorFileFormats.forFile(head);
+                    if (format.filter(ParquetFormat.class::isInstance).isPresent()) {
                         parquet++;
-                    } else if (startsWith(head, ARROW_MAGIC)) {
+                    } else if (format.filter(ArrowIpcFormat.class::isInstance).isPresent()) {
                         arrow++;
                     } else {
                         return Optional.empty();
                     }
-                    allNamedAsOurs &= OUR_PART.matcher(name).matches();
+                    allNamedAsOurs &= OutputFormat.isPartFileName(name);
                 }
                 // our own files without their manifest are an incomplete dataset of ours, not another tool's
                 return parquet + arrow == 0 || allNamedAsOurs ? Optional.empty()
@@ -93,9 +94,5 @@ public record ForeignFiles(int parquetFiles, int arrowFiles) {
         String parquet = parquetFiles == 0 ? "" : parquetFiles + " Parquet file" + (parquetFiles == 1 ? "" : "s");
         String arrow = arrowFiles == 0 ? "" : arrowFiles + " Arrow IPC file" + (arrowFiles == 1 ? "" : "s");
         return arrow.isEmpty() ? parquet : parquet.isEmpty() ? arrow : arrow + " and " + parquet;
-    }
-
-    private static boolean startsWith(byte[] bytes, byte[] magic) {
-        return bytes.length >= magic.length && Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length);
     }
 }

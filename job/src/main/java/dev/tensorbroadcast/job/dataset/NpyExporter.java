@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.LocalFiles;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.source.ElementBatch;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;

@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job.sink;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
@@ -74,16 +76,18 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
     }
 
     /**
-     * Refuses nested rows in any format but Parquet ({@code formatName}): Arrow IPC keeps the row shape in its tensor
-     * type already, and a {@code .npy} file is one array.
+     * Refuses nested rows in a format ({@code formatName}) whose rows cannot be nested, as its entry in
+     * {@link TensorFileFormats} says: Arrow IPC keeps the row shape in its tensor type already, and a {@code .npy}
+     * file is one array.
      */
     public static void requireRowLayoutFits(RowLayout layout, String formatName) {
-        if (layout == RowLayout.NESTED && !formatName.equals(OutputFormat.PARQUET.formatName())) {
-            throw new InvalidRequestException("Cannot use --row-layout nested with format " + formatName + ": "
-                    + (formatName.equals(OutputFormat.ARROW.formatName()) ? "Arrow IPC rows are"
-                    + " arrow.fixed_shape_tensor, which keeps their shape" : "it writes one array")
-                    + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+        if (layout != RowLayout.NESTED) {
+            return;
         }
+        TensorFileFormats.byName(formatName).flatMap(TensorFileFormat::whyRowsStayFlat).ifPresent(reason -> {
+            throw new InvalidRequestException("Cannot use --row-layout nested with format " + formatName + ": "
+                    + reason + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+        });
     }
 
     /** Refuses BYTE_STREAM_SPLIT where it cannot apply: it is a Parquet encoding of float values. */
@@ -99,9 +103,9 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         }
     }
 
-    /** Refuses BYTE_STREAM_SPLIT in any format but Parquet ({@code formatName}). */
+    /** Refuses BYTE_STREAM_SPLIT in a format ({@code formatName}) that cannot store it: all but Parquet. */
     public static void requireByteStreamSplitFits(String formatName) {
-        if (!formatName.equals(OutputFormat.PARQUET.formatName())) {
+        if (!TensorFileFormats.byName(formatName).map(TensorFileFormat::splitsFloatStreams).orElse(false)) {
             throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format " + formatName
                     + ": it is a Parquet encoding; add --format parquet");
         }

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
@@ -32,7 +33,8 @@ import org.apache.hadoop.fs.FileStatus;
  * expected when the bytes are neither.
  */
 public final class SourceLoader {
-    private static final byte[] PARQUET_MAGIC = {'P', 'A', 'R', '1'};
+    /** One Parquet file is a dataset of one file; its format entry says how it starts. */
+    private static final byte[] PARQUET_MAGIC = new ParquetFormat().magic();
 
     private final Configuration conf;
     private final SourceLimits limits;

@@ -2,20 +2,17 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
-import dev.tensorbroadcast.job.sink.ChecksumOutputFile;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.Partition;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
@@ -104,8 +101,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     : source.kept(partition, spec.kept(), context.getConfiguration())) {
                 Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
                         .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
-                checksum = spec.format() == OutputFormat.ARROW && fileSystem instanceof RawLocalFileSystem raw
-                        ? writeLocalArrow(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
+                checksum = spec.format().format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
+                        ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
                         : write(input.kernel(), partition, kept, fileSystem, file);
             }
             InjectedFailure.maybeFail(task, index);
@@ -133,39 +130,33 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         ChecksumOutputStream out;
         try (OutputStream stream = fileSystem.create(file, false)) {
             out = new ChecksumOutputStream(stream);
-            switch (spec.format()) {
-                case ARROW -> arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept,
-                        Channels.newChannel(out));
-                case PARQUET -> ParquetTensorFileWriter.create().withBatchBytes(spec.files().rowGroupBytes())
-                        .withProgress(this::written)
-                        .withOptions(spec.files().parquet())
-                        .write(kernel, spec.partitions().rowShape(), partition, kept,
-                                new ChecksumOutputFile(out, file.getName()));
-            }
+            writeFile(kernel, partition, kept, PartOutput.of(out, out::bytes, file.getName()));
         }
         return new FileChecksum(out.bytes(), out.crc32c());
     }
 
     /**
-     * A local Arrow file through a file channel: Arrow's direct buffers go straight to it, where a stream would copy
-     * every byte through small heap arrays first (about 25% more CPU per byte, see {@link ChecksumChannel}).
+     * A local file through a file channel, for a format that writes to one: Arrow's direct buffers go straight to
+     * it, where a stream would copy every byte through small heap arrays first (about 25% more CPU per byte, see
+     * {@link ChecksumChannel}).
      */
-    private FileChecksum writeLocalArrow(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
+    private FileChecksum writeLocalChannel(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
             FileSystem fileSystem, java.nio.file.Path file) throws IOException {
         fileSystem.mkdirs(new Path(file.getParent().toUri()));
         ChecksumChannel out;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out = new ChecksumChannel(channel);
-            arrowWriter().write(kernel, spec.partitions().rowShape(), partition, kept, out);
+            writeFile(kernel, partition, kept, PartOutput.of(out, out::bytes, file.getFileName().toString()));
         }
         return new FileChecksum(out.bytes(), out.crc32c());
     }
 
-    private ArrowTensorFileWriter arrowWriter() {
-        return ArrowTensorFileWriter.create().withBatchBytes(spec.files().rowGroupBytes())
-                .withCompression(spec.files().compression().ipc())
-                .withCompressionLevel(spec.files().compressionLevel())
-                .withProgress(this::written);
+    private void writeFile(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept, PartOutput out)
+            throws IOException {
+        WriteSettings settings = new WriteSettings(spec.files().rowGroupBytes(), spec.files().compression().ipc(),
+                spec.files().compressionLevel(), spec.files().parquet());
+        spec.format().format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
+                out);
     }
 
     private void written(long rows) {

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.CopySink;
@@ -31,9 +31,9 @@ import org.apache.spark.sql.types.StructType;
  * element, so this suits moderate outputs feeding a pipeline; large ones are written as files.
  */
 public final class RowDatasets {
-    public static final String INDEX_COLUMN = ArrowTensorFileWriter.INDEX_COLUMN;
+    public static final String INDEX_COLUMN = TensorFileSchema.INDEX_COLUMN;
     /** Named as in the files, so a query reads a dataset and the written files alike. */
-    public static final String TENSOR_COLUMN = ArrowTensorFileWriter.TENSOR_COLUMN;
+    public static final String TENSOR_COLUMN = TensorFileSchema.TENSOR_COLUMN;
 
     private RowDatasets() {}
 

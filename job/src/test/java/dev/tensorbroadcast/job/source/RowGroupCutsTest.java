@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.arrowio.source.DatasetChunk;
 import dev.tensorbroadcast.arrowio.source.DatasetPart;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
@@ -30,7 +31,7 @@ class RowGroupCutsTest {
         for (int f = 0; f < files.length; f++) {
             List<DatasetChunk> chunks = LongStream.of(files[f]).mapToObj(rows -> new DatasetChunk(rows, rows * 256))
                     .toList();
-            parts.add(new DatasetPart("file:/d/part-" + f + ".parquet", DatasetPart.Format.PARQUET, first, 1, chunks));
+            parts.add(new DatasetPart("file:/d/part-" + f + ".parquet", new ParquetFormat(), first, 1, chunks));
             first += LongStream.of(files[f]).sum();
         }
         return new TensorDataset("d", "features", DType.FLOAT32, Shape.of(1, 64), false, parts);

@@ -1,6 +1,6 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.source.HadoopChannel;
 import dev.tensorbroadcast.planner.DType;
@@ -20,32 +20,32 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Reads an Arrow IPC dataset file one record batch at a time into an {@link ElementBatch}. */
-final class ArrowFileBatches implements DatasetFileReader {
+public final class ArrowFileBatches implements DatasetFileReader {
     private final ArrowFileReader reader;
     private final ElementBatch batch;
     private final DType dtype;
     private final long rowElements;
 
-    ArrowFileBatches(HadoopChannel channel, BufferAllocator allocator, DType dtype, Shape rowShape)
+    public ArrowFileBatches(HadoopChannel channel, BufferAllocator allocator, DType dtype, Shape rowShape)
             throws IOException {
         this.reader = new ArrowFileReader(channel, allocator);
         this.dtype = dtype;
         this.rowElements = rowShape.elements();
         try {
             Schema schema = reader.getVectorSchemaRoot().getSchema();
-            Field field = schema.findField(ArrowTensorFileWriter.TENSOR_COLUMN);
+            Field field = schema.findField(TensorFileSchema.TENSOR_COLUMN);
             TensorColumn found;
             try {
                 found = TensorColumn.fromField(field);
             } catch (IllegalArgumentException e) {
                 throw new IOException(e.getMessage(), e);
             }
-            TensorColumn expected = new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape);
+            TensorColumn expected = new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape);
             if (!found.equals(expected)) {
                 throw new IOException("its tensor column is " + found.dtype() + " " + found.rowShape()
                         + " but the manifest says " + dtype + " " + rowShape);
             }
-            schema.findField(ArrowTensorFileWriter.INDEX_COLUMN);
+            schema.findField(TensorFileSchema.INDEX_COLUMN);
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
@@ -60,7 +60,7 @@ final class ArrowFileBatches implements DatasetFileReader {
         }
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         int rows = root.getRowCount();
-        BigIntVector index = (BigIntVector) root.getVector(ArrowTensorFileWriter.INDEX_COLUMN);
+        BigIntVector index = (BigIntVector) root.getVector(TensorFileSchema.INDEX_COLUMN);
         long firstRow = rows == 0 ? 0 : index.get(0);
         for (int row = 1; row < rows; row++) {
             if (index.get(row) != firstRow + row) {
@@ -68,7 +68,7 @@ final class ArrowFileBatches implements DatasetFileReader {
                         + "; rows must be consecutive");
             }
         }
-        FieldVector tensor = root.getVector(ArrowTensorFileWriter.TENSOR_COLUMN);
+        FieldVector tensor = root.getVector(TensorFileSchema.TENSOR_COLUMN);
         if (tensor instanceof ExtensionTypeVector<?> extension) {
             tensor = (FieldVector) extension.getUnderlyingVector();
         }

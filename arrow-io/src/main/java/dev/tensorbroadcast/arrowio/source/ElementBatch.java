@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import static java.util.Objects.requireNonNull;
 
@@ -13,7 +13,7 @@ import org.apache.arrow.memory.util.ByteFunctionHelpers;
  * strings as int32 offsets from 0 plus UTF-8 data. The buffers are reused from batch to batch and grow only when a
  * batch needs more, so memory is bounded by the largest batch.
  */
-final class ElementBatch implements AutoCloseable {
+public final class ElementBatch implements AutoCloseable {
     private final BufferAllocator allocator;
     private final DType dtype;
     private long firstRow;
@@ -24,7 +24,7 @@ final class ElementBatch implements AutoCloseable {
     private ArrowBuf offsets;
     private ArrowBuf data;
 
-    ElementBatch(BufferAllocator allocator, DType dtype) {
+    public ElementBatch(BufferAllocator allocator, DType dtype) {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.dtype = requireNonNull(dtype, "dtype is null");
         this.values = allocator.getEmpty();
@@ -34,7 +34,7 @@ final class ElementBatch implements AutoCloseable {
     }
 
     /** Starts a batch: sizes the values, validity and offsets for {@code elements} elements; contents are undefined. */
-    void reset(long firstRow, int rows, int elements) {
+    public void reset(long firstRow, int rows, int elements) {
         this.firstRow = firstRow;
         this.rows = rows;
         this.elements = elements;
@@ -47,70 +47,70 @@ final class ElementBatch implements AutoCloseable {
     }
 
     /** Makes room for {@code bytes} of string data, keeping what is already there. */
-    ArrowBuf ensureData(long bytes) {
+    public ArrowBuf ensureData(long bytes) {
         data = ensure(data, bytes, true);
         return data;
     }
 
-    DType dtype() {
+    public DType dtype() {
         return dtype;
     }
 
-    long firstRow() {
+    public long firstRow() {
         return firstRow;
     }
 
-    int rows() {
+    public int rows() {
         return rows;
     }
 
-    int elements() {
+    public int elements() {
         return elements;
     }
 
-    ArrowBuf values() {
+    public ArrowBuf values() {
         return values;
     }
 
-    ArrowBuf validity() {
+    public ArrowBuf validity() {
         return validity;
     }
 
-    ArrowBuf offsets() {
+    public ArrowBuf offsets() {
         return offsets;
     }
 
-    ArrowBuf data() {
+    public ArrowBuf data() {
         return data;
     }
 
-    boolean isValid(int index) {
+    public boolean isValid(int index) {
         return (validity.getByte(index >>> 3) & (1 << (index & 7))) != 0;
     }
 
-    void setValid(int index, boolean valid) {
+    public void setValid(int index, boolean valid) {
         int at = index >>> 3;
         byte bits = validity.getByte(at);
         validity.setByte(at, valid ? bits | (1 << (index & 7)) : bits & ~(1 << (index & 7)));
     }
 
-    boolean bit(int index) {
+    public boolean bit(int index) {
         return (values.getByte(index >>> 3) & (1 << (index & 7))) != 0;
     }
 
-    void setBit(int index, boolean value) {
+    public void setBit(int index, boolean value) {
         int at = index >>> 3;
         byte bits = values.getByte(at);
         values.setByte(at, value ? bits | (1 << (index & 7)) : bits & ~(1 << (index & 7)));
     }
 
     /** Marks every element present. */
-    void setAllValid() {
+    public void setAllValid() {
         validity.setOne(0, bitBytes(elements));
     }
 
     /** The number of null elements. */
-    long nullCount() {
+    public long nullCount() {
         long nulls = 0;
         for (int i = 0; i < elements; i++) {
             if (!isValid(i)) {
@@ -121,12 +121,12 @@ final class ElementBatch implements AutoCloseable {
     }
 
     /** Bytes of values for {@code count} fixed-width elements: bits for {@code bool}; strings have offsets instead. */
-    long valueBytes(long count) {
+    public long valueBytes(long count) {
         return dtype == DType.BOOL ? bitBytes(count) : count * dtype.byteWidth();
     }
 
     /** Whether bits {@code [0, count)} of two bitmaps agree. */
-    static boolean sameBits(ArrowBuf left, ArrowBuf right, int count) {
+    public static boolean sameBits(ArrowBuf left, ArrowBuf right, int count) {
         int whole = count >>> 3;
         if (whole > 0 && ByteFunctionHelpers.equal(left, 0, whole, right, 0, whole) == 0) {
             return false;
@@ -139,7 +139,7 @@ final class ElementBatch implements AutoCloseable {
         return ((left.getByte(whole) ^ right.getByte(whole)) & mask) == 0;
     }
 
-    static long bitBytes(long count) {
+    public static long bitBytes(long count) {
         return (count + 7) >>> 3;
     }
 

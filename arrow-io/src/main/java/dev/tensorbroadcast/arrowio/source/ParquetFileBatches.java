@@ -1,10 +1,11 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
@@ -21,9 +22,6 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopStreams;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
@@ -32,7 +30,7 @@ import org.apache.parquet.schema.MessageType;
  * {@link ElementBatch}, through parquet-java's column readers. The file's schema must be exactly the one
  * {@link ParquetTensorSchema} writes for the manifest's dtype, row shape and row layout.
  */
-final class ParquetFileBatches implements DatasetFileReader {
+public final class ParquetFileBatches implements DatasetFileReader {
     private final ParquetFileReader reader;
     private final MessageType schema;
     private final String createdBy;
@@ -44,13 +42,13 @@ final class ParquetFileBatches implements DatasetFileReader {
     /** Level entries per row: two per complex element, and one or more empty lists when a row has no elements. */
     private final long entriesPerRow;
 
-    ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
+    public ParquetFileBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator, DType dtype,
             Shape rowShape, RowLayout layout) throws IOException {
-        this.reader = ParquetFileReader.open(inputFile(fileSystem, path, length));
+        this.reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length));
         this.dtype = dtype;
         this.rowElements = rowShape.elements();
         ParquetTensorSchema expected = new ParquetTensorSchema(
-                new TensorColumn(ArrowTensorFileWriter.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
+                new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
         this.entriesPerRow = expected.entriesPerRow();
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -65,27 +63,13 @@ final class ParquetFileBatches implements DatasetFileReader {
             }
             this.schema = tensorPart;
             reader.setRequestedSchema(tensorPart);
-            this.indexColumn = schema.getColumnDescription(new String[] {ArrowTensorFileWriter.INDEX_COLUMN});
+            this.indexColumn = schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN});
             this.valueColumn = expected.valuesDescriptor();
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;
         }
         this.batch = new ElementBatch(allocator, dtype);
-    }
-
-    private static InputFile inputFile(FileSystem fileSystem, Path path, long length) {
-        return new InputFile() {
-            @Override
-            public long getLength() {
-                return length;
-            }
-
-            @Override
-            public SeekableInputStream newStream() throws IOException {
-                return HadoopStreams.wrap(fileSystem.open(path));
-            }
-        };
     }
 
     @Override

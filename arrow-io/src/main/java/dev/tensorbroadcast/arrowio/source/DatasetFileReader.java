@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.dataset;
+package dev.tensorbroadcast.arrowio.source;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -8,7 +8,7 @@ import java.io.IOException;
  * largest batch whatever the file's size. A file that is not what the manifest says gives an {@link IOException}
  * whose message says why.
  */
-interface DatasetFileReader extends Closeable {
+public interface DatasetFileReader extends Closeable {
     /** The next batch, or null after the last; the batch's buffers are reused by the following call. */
     ElementBatch next() throws IOException;
 }

@@ -1,0 +1,94 @@
+package dev.tensorbroadcast.arrowio.format.parquet;
+
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.source.DatasetPart;
+import dev.tensorbroadcast.arrowio.source.ParquetFileBatches;
+import dev.tensorbroadcast.arrowio.source.ParquetParts;
+import dev.tensorbroadcast.arrowio.source.PartFooter;
+import dev.tensorbroadcast.arrowio.source.SliceBuffer;
+import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Parquet files: {@link ParquetTensorFileWriter} writes them, {@link ParquetParts} reads them. */
+public record ParquetFormat() implements DatasetFileFormat {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String name() {
+        return "parquet";
+    }
+
+    @Override
+    public String extension() {
+        return ".parquet";
+    }
+
+    @Override
+    public String description() {
+        return "Parquet";
+    }
+
+    @Override
+    public byte[] magic() {
+        return new byte[] {'P', 'A', 'R', '1'};
+    }
+
+    @Override
+    public Optional<String> whyRowsStayFlat() {
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean splitsFloatStreams() {
+        return true;
+    }
+
+    @Override
+    public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
+            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
+        ParquetTensorFileWriter.create().withBatchBytes(settings.batchBytes())
+                .withProgress(progress)
+                .withOptions(settings.parquet())
+                .write(kernel, rowShape, partition, kept, out.parquetFile());
+    }
+
+    @Override
+    public PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> column)
+            throws IOException {
+        return ParquetParts.footer(fileSystem, path, length, column);
+    }
+
+    @Override
+    public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
+            SliceBuffer out, long outRow) throws IOException {
+        ParquetParts.read(fileSystem, part, dataset, from, to, out, outRow);
+    }
+
+    @Override
+    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
+            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+        return new ParquetFileBatches(fileSystem, path, length, allocator, dtype, rowShape, layout);
+    }
+
+    @Override
+    public void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)
+            throws IOException {
+        ParquetParts.readKept(fileSystem, part, kept, from, to, at);
+    }
+}
