@@ -34,8 +34,8 @@ class PackageArrowsTest {
             "spark", Set.of("source", "sink", "commit", "manifest", "dataset", "base"),
             "dataset", Set.of("sink", "commit", "manifest", "base"),
             "source", Set.of("base"),
-            "sink", Set.of("base"),
-            "commit", Set.of("manifest", "base"),
+            "sink", Set.of("manifest", "base"),
+            "commit", Set.of("sink", "manifest", "base"),
             "manifest", Set.of("base"),
             "base", Set.of());
 
