@@ -203,6 +203,14 @@ public final class TensorBroadcast {
         return keep;
     }
 
+    /** A size per partition or a count, never both: neither builder lets the last one set win. */
+    static void requireOnePartitioning(Long partitionBytes, Long partitions) {
+        if (partitionBytes != null && partitions != null) {
+            throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
+                    + " mutually exclusive (give a size per partition or a partition count)");
+        }
+    }
+
     /** A source: a location to read, or a tensor already in memory. */
     record Source(String location, SourceTensor tensor) {
         String name() {
@@ -375,10 +383,7 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
                         + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }
-            if (partitionBytes != null && partitions != null) {
-                throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
-                        + " mutually exclusive (give a size per partition or a partition count)");
-            }
+            requireOnePartitioning(partitionBytes, partitions);
             return new TensorBroadcast(this);
         }
     }

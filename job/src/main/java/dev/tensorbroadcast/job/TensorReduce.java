@@ -357,7 +357,6 @@ public final class TensorReduce {
                         + " byte");
             }
             this.partitionBytes = bytes;
-            this.partitions = null;
             return this;
         }
 
@@ -368,7 +367,6 @@ public final class TensorReduce {
                         + Integer.MAX_VALUE);
             }
             this.partitions = count;
-            this.partitionBytes = null;
             return this;
         }
 
@@ -390,6 +388,7 @@ public final class TensorReduce {
         }
 
         public TensorReduce build() {
+            TensorBroadcast.requireOnePartitioning(partitionBytes, partitions);
             return new TensorReduce(this);
         }
     }
