@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ public final class TensorReduce {
         if (builder.format != null && builder.format != Format.NPY && output.endsWith(".npy")) {
             throw new InvalidRequestException("Cannot write a " + builder.format + " dataset to '"
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
-                    + " dataset, or drop --format to write the .npy");
+                    + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
         this.format = builder.format != null ? builder.format
                 : output.endsWith(".npy") ? Format.NPY : Format.ARROW;
@@ -126,15 +127,17 @@ public final class TensorReduce {
 
     /** A {@code .npy} is one uncompressed array: the options of a dataset's files cannot apply to it. */
     private static void requireNoFileOptions(Builder builder) {
-        String instead = ", or write a dataset directory with --format arrow or parquet";
+        String instead = ", or write a dataset directory with " + Param.FORMAT.given("Format.ARROW or PARQUET",
+                "arrow or parquet");
         if (builder.compression != OutputCompression.NONE) {
-            throw new InvalidRequestException("Cannot use --compression " + builder.compression
-                    + (builder.compressionLevel == 0 ? "" : ":" + builder.compressionLevel) + " with format npy: a"
-                    + " .npy file is written uncompressed; drop --compression" + instead);
+            String codec = builder.compression + (builder.compressionLevel == 0 ? "" : ":" + builder.compressionLevel);
+            throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(codec, codec) + " with format"
+                    + " npy: a .npy file is written uncompressed; drop " + Param.COMPRESSION.named() + instead);
         }
         if (builder.rowGroupBytes != null) {
-            throw new InvalidRequestException("Cannot use --row-group-size with format npy: a .npy file is one array,"
-                    + " without row groups or record batches; drop --row-group-size" + instead);
+            throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format npy: a"
+                    + " .npy file is one array, without row groups or record batches; drop "
+                    + Param.ROW_GROUP_SIZE.named() + instead);
         }
         if (builder.byteStreamSplit) {
             FileOptions.requireByteStreamSplitFits(Format.NPY.formatName());

@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.spark.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TensorSpec;
 import java.io.IOException;
@@ -104,7 +105,8 @@ public final class DatasetVerifier {
     private TensorKernel kernel(Manifest manifest, SourceTensor source) {
         if (ManifestRequests.REDUCE.equals(manifest.request().get(ManifestRequests.OPERATION))) {
             throw new DatasetException("Cannot verify " + dir.name() + " against a source: it is the result of"
-                    + " reduce, a sum of its gradient, not a broadcast of a source; verify it without --source");
+                    + " reduce, a sum of its gradient, not a broadcast of a source; verify it without "
+                    + Param.SOURCE.named());
         }
         BroadcastPlan plan = ManifestRequests.toRequest(manifest).plan();
         int input = ManifestRequests.inputIndex(manifest);

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import java.io.Serializable;
 
 /**
@@ -79,10 +80,10 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
      */
     public static void requireRowLayoutFits(RowLayout layout, String formatName) {
         if (layout == RowLayout.NESTED && !formatName.equals(OutputFormat.PARQUET.formatName())) {
-            throw new InvalidRequestException("Cannot use --row-layout nested with format " + formatName + ": "
-                    + (formatName.equals(OutputFormat.ARROW.formatName()) ? "Arrow IPC rows are"
-                    + " arrow.fixed_shape_tensor, which keeps their shape" : "it writes one array")
-                    + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+            throw new InvalidRequestException("Cannot use " + Param.ROW_LAYOUT.given("RowLayout.NESTED", "nested")
+                    + " with format " + formatName + ": " + (formatName.equals(OutputFormat.ARROW.formatName())
+                    ? "Arrow IPC rows are arrow.fixed_shape_tensor, which keeps their shape" : "it writes one array")
+                    + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add " + parquetFormat());
         }
     }
 
@@ -94,17 +95,22 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireByteStreamSplitFits(format.formatName());
         if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
                 && dtype != DType.COMPLEX128) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split for " + dtype.typeName()
-                    + " values: it encodes float32 and float64 (and complex) values; leave --encoding out");
+            throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
+                    + " for " + dtype.typeName() + " values: it encodes float32 and float64 (and complex) values;"
+                    + " leave " + Param.ENCODING.named() + " out");
         }
     }
 
     /** Refuses BYTE_STREAM_SPLIT in any format but Parquet ({@code formatName}). */
     public static void requireByteStreamSplitFits(String formatName) {
         if (!formatName.equals(OutputFormat.PARQUET.formatName())) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format " + formatName
-                    + ": it is a Parquet encoding; add --format parquet");
+            throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
+                    + " with format " + formatName + ": it is a Parquet encoding; add " + parquetFormat());
         }
+    }
+
+    private static String parquetFormat() {
+        return Param.FORMAT.given("OutputFormat.PARQUET", "parquet");
     }
 
     /** The Parquet writer's options: the codec, its level, the encoding and the row layout. */

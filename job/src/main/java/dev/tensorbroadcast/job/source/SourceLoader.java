@@ -14,6 +14,7 @@ import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.job.Reasons;
 import dev.tensorbroadcast.job.spark.Locations;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
@@ -68,9 +69,9 @@ public final class SourceLoader {
 
     /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
     public static InvalidRequestException rowShapeOnNpy(Shape rowShape, String location) {
-        return new InvalidRequestException("Cannot use --row-shape " + rowShape.toList() + " with input '" + location
-                + "': it is a .npy, whose header gives its shape; --row-shape shapes the rows of a dataset"
-                + " directory's list column");
+        return new InvalidRequestException("Cannot use " + Param.ROW_SHAPE.given(rowShape.toList().toString(),
+                rowShape.toList().toString()) + " with input '" + location + "': it is a .npy, whose header gives its"
+                + " shape; " + Param.ROW_SHAPE.named() + " shapes the rows of a dataset directory's list column");
     }
 
     /** A loader with the default heap limit that picks the Arrow column by itself. */
