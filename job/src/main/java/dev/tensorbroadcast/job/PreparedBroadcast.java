@@ -109,7 +109,6 @@ public final class PreparedBroadcast {
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
         broadcast.files().requireEncodingFits(loaded.get(0).dtype());
-        FileOptions.requireRowLayoutFits(broadcast.files().rowLayout(), broadcast.files().format().formatName());
         broadcast.output().ifPresent(location -> OutputOverlap.requireApart(location, broadcast.sources().stream()
                 .map(TensorBroadcast.Source::location).filter(java.util.Objects::nonNull).toList(), conf));
         OutputDirectory output = broadcast.output()

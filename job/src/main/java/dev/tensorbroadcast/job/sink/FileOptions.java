@@ -30,13 +30,7 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
         requireNonNull(rowLayout, "rowLayout is null");
-        if (compressionLevel != 0 && (compression != OutputCompression.ZSTD || compressionLevel < 1
-                || compressionLevel > 22)) {
-            throw new InvalidRequestException("Cannot use compression '" + compression + ":" + compressionLevel
-                    + "': " + (compression == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 "
-                    + "(smallest)" : compression + " takes no level") + "; expected none, lz4, zstd or zstd:1 to"
-                    + " zstd:22");
-        }
+        new Compression(compression, compressionLevel); // the one check of the level
         if (rowGroupBytes < MIN_ROW_GROUP_BYTES || rowGroupBytes > MAX_ROW_GROUP_BYTES) {
             throw new InvalidRequestException("Cannot use row group size " + rowGroupBytes + " bytes: expected 1m to"
                     + " 1g (each task holds one group's buffers; the default is 32m)");
@@ -121,6 +115,15 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
 
     /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */
     public String codecName() {
-        return compressionLevel == 0 ? compression.codecName() : compression.codecName() + ":" + compressionLevel;
+        return codec().toString();
+    }
+
+    /** The codec and its level as one value. */
+    public Compression codec() {
+        return new Compression(compression, compressionLevel);
+    }
+
+    public FileOptions withCompression(Compression codec) {
+        return new FileOptions(format, codec.codec(), codec.level(), rowGroupBytes, byteStreamSplit, rowLayout);
     }
 }
