@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -210,7 +211,7 @@ final class ParquetParts {
             }
             if (keep && count != rowElements) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
-                        + " values; every row needs " + rowElements + " (--row-shape)");
+                        + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
             }
             if (nesting > 1 && innerLength != out.innerLength() && badInner < 0) {
                 badInner = innerLength;
@@ -218,7 +219,7 @@ final class ParquetParts {
             if (keep && badInner >= 0) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of " + badInner
                         + " values; its innermost lists are the row's last dim, " + out.innerLength()
-                        + " (--row-shape)");
+                        + " (" + Param.ROW_SHAPE.named() + ")");
             }
         }
     }

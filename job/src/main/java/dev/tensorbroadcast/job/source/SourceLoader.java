@@ -69,9 +69,11 @@ public final class SourceLoader {
 
     /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
     public static InvalidRequestException rowShapeOnNpy(Shape rowShape, String location) {
-        return new InvalidRequestException("Cannot use " + Param.ROW_SHAPE.given(rowShape.toList().toString(),
-                rowShape.toList().toString()) + " with input '" + location + "': it is a .npy, whose header gives its"
-                + " shape; " + Param.ROW_SHAPE.named() + " shapes the rows of a dataset directory's list column");
+        String given = Param.ROW_SHAPE.given("Shape.parse(\"" + rowShape.toList() + "\")",
+                rowShape.toList().toString());
+        return new InvalidRequestException("Cannot use " + given + " with input '" + location + "': it is a .npy,"
+                + " whose header gives its shape; " + Param.ROW_SHAPE.named() + " shapes the rows of a dataset"
+                + " directory's list column");
     }
 
     /** A loader with the default heap limit that picks the Arrow column by itself. */
