@@ -90,6 +90,12 @@ class WriteRequestTest {
         assertThat(TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY).write(plain).build()
                 .write().format()).contains(OutputFormat.ARROW);
         assertThat(reduce().write(plain).build().format()).isEqualTo(TensorReduce.Format.NPY);
+        // a broadcast writes datasets only
+        assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .write(WriteSpec.builder().npy().build()).build())
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot write a broadcast as one .npy: it writes a dataset; give"
+                        + " format(OutputFormat.ARROW or PARQUET)");
     }
 
     private static TensorReduce.Builder reduce() {

@@ -12,9 +12,10 @@ import java.io.Serializable;
 
 /**
  * How a dataset's files are written: the format, the codec and its level, the bytes of values per Parquet row group
- * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row. Checked when
- * made, with the CLI's words; the Parquet-only options against the format when the request is prepared, since the
- * builder may set them before the format.
+ * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row: the files'
+ * part of a {@link dev.tensorbroadcast.job.WriteSpec}, which checks the options against each other when built. The
+ * level is checked by {@link Compression}, the row-group size here; BYTE_STREAM_SPLIT against the values' dtype when
+ * the request is prepared.
  *
  * @param compressionLevel the zstd level, 1 (fastest) to 22 (smallest), or 0 for zstd's own default (3)
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
