@@ -83,9 +83,10 @@ public final class KeptColumnsChoice {
         return chosen;
     }
 
-    /** {@code keep(KeepColumns.parse("a,b"))}, or {@code --keep a,b}. */
+    /** {@code keep(KeepColumns.parse("a,b"))} for a Java caller, {@code --keep a,b} on the command line. */
     private static String keep(String columns) {
-        return Param.KEEP.given("KeepColumns.parse(\"" + columns + "\")", columns);
+        return Param.KEEP.given(columns.equals("none") ? "KeepColumns.none()"
+                : "KeepColumns.parse(\"" + columns + "\")", columns);
     }
 
     /** The columns that can be kept, as {@code --keep} takes them, or {@code none}. */
