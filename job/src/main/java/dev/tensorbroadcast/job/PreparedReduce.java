@@ -114,7 +114,8 @@ public final class PreparedReduce {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give "
                         + Param.INPUT_INDEX.named() + " to reduce one input, or a dataset directory ("
-                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")+ "), which gets one result per input");
+                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")
+                        + "), which gets one result per input");
             }
             Path npy = checkNpy(reduce.output(), reduce.overwrite());
             requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)

@@ -100,7 +100,7 @@ public final class TensorReduce {
         this.inputIndex = builder.inputIndex;
         this.output = requireNonNull(builder.output, "output is null");
         WriteSpec given = builder.write.build();
-        if ((given.format().isPresent()) && output.endsWith(".npy")) {
+        if (given.format().isPresent() && output.endsWith(".npy")) {
             throw new InvalidRequestException("Cannot write a " + given.format().get() + " dataset to '"
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");

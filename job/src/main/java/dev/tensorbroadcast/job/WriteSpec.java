@@ -203,7 +203,7 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
             return this;
         }
 
-        /** Replace the output if it is an empty directory or a dataset of ours (or a .npy file); never anything else. */
+        /** Replace the output if it is an empty directory or a dataset of ours (or a .npy); never anything else. */
         public Builder overwrite(boolean overwrite) {
             this.overwrite = overwrite;
             return this;

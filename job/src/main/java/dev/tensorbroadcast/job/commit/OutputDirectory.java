@@ -69,7 +69,8 @@ public final class OutputDirectory {
         }
         if (!overwrite) {
             throw new OutputException("Cannot write to '" + location + "': it already exists; choose a new path, or"
-                    + " pass " + Param.OVERWRITE.given("true", null) + " to replace a dataset written by tensor-broadcast");
+                    + " pass " + Param.OVERWRITE.given("true", null) + " to replace a dataset written by"
+                    + " tensor-broadcast");
         }
         if (!status.isDirectory()) {
             throw new OutputException("Cannot overwrite '" + location + "': it is a file, not a dataset directory;"

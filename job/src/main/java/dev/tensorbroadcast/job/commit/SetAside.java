@@ -67,8 +67,8 @@ public final class SetAside {
             }
             return new SetAside(text, fileSystem, output, true);
         } catch (IOException e) {
-            throw new OutputException("Cannot set the dataset in '" + text + "' aside for " + Param.OVERWRITE.named() + ": "
-                    + e.getMessage());
+            throw new OutputException("Cannot set the dataset in '" + text + "' aside for " + Param.OVERWRITE.named()
+                    + ": " + e.getMessage());
         }
     }
 

@@ -179,7 +179,8 @@ public final class DatasetDirectory implements Closeable {
         }
         if (!reasons.isEmpty() && entries.containsKey(SetAside.DIRECTORY)) {
             reasons.add(SetAside.DIRECTORY + " is there: the dataset an " + Param.OVERWRITE.named() + " was"
-                    + " replacing when it was stopped; move its entries back, or rerun with " + Param.OVERWRITE.given("true", null));
+                    + " replacing when it was stopped; move its entries back, or rerun with "
+                    + Param.OVERWRITE.given("true", null));
         }
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
