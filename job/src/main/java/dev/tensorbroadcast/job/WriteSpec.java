@@ -44,7 +44,7 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
         if (npy) {
             requireNoFileOptions(compression, rowGroupBytes);
         }
-        rowGroupBytes.ifPresent(bytes -> FileOptions.defaults().withRowGroupBytes(bytes)); // its range, checked there
+        rowGroupBytes.ifPresent(FileOptions::requireRowGroupBytes);
         if (byteStreamSplit && formatName != null) {
             FileOptions.requireByteStreamSplitFits(formatName);
         }

@@ -60,6 +60,16 @@ class WriteRequestTest {
     }
 
     @Test
+    void theRowGroupSizeIsCheckedWhenBuiltWhicheverBuilderTakesIt() {
+        String refused = "Cannot use row group size 1024 bytes: expected 1m to 1g (each task holds one group's"
+                + " buffers; the default is 32m)";
+        assertThatThrownBy(() -> WriteSpec.builder().rowGroupBytes(1024).build()).hasMessage(refused);
+        assertThatThrownBy(() -> reduce().output("/tmp/out").rowGroupBytes(1024).build()).hasMessage(refused);
+        assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .rowGroupBytes(1024).build()).hasMessage(refused);
+    }
+
+    @Test
     void aNpyTakesNoDatasetFileOptionsInEitherForm() {
         String refused = "Cannot use compression(zstd:5) with format npy: a .npy file is written uncompressed; drop"
                 + " compression, or write a dataset directory with format(ARROW or PARQUET)";

@@ -32,6 +32,11 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireNonNull(compression, "compression is null");
         requireNonNull(rowLayout, "rowLayout is null");
         new Compression(compression, compressionLevel); // the one check of the level
+        requireRowGroupBytes(rowGroupBytes);
+    }
+
+    /** Refuses a row-group size outside 1 MiB to 1 GiB. */
+    public static void requireRowGroupBytes(long rowGroupBytes) {
         if (rowGroupBytes < MIN_ROW_GROUP_BYTES || rowGroupBytes > MAX_ROW_GROUP_BYTES) {
             throw new InvalidRequestException("Cannot use row group size " + rowGroupBytes + " bytes: expected 1m to"
                     + " 1g (each task holds one group's buffers; the default is 32m)");
