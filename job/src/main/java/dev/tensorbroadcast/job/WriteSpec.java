@@ -26,6 +26,8 @@ import java.util.OptionalLong;
  */
 public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression compression, OptionalLong rowGroupBytes,
         boolean byteStreamSplit, RowLayout rowLayout, long maxOutputBytes, boolean checkFreeSpace, boolean overwrite) {
+    private static final String NPY = "npy";
+
     public WriteSpec {
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
@@ -49,8 +51,6 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
             FileOptions.requireByteStreamSplitFits(formatName);
         }
     }
-
-    private static final String NPY = "npy";
 
     /** Arrow IPC unless told otherwise, uncompressed, PLAIN, flat rows, at most a TiB, free space checked. */
     public static Builder builder() {
