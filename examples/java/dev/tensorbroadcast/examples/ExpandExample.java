@@ -2,6 +2,7 @@ package dev.tensorbroadcast.examples;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.WriteSpec;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.DType;
@@ -39,7 +40,9 @@ public final class ExpandExample {
                 .dialect(Dialect.NUMPY)
                 .shape(1_000, 3)
                 .output(output)
-                .format(OutputFormat.PARQUET)
+                .write(WriteSpec.builder()           // how to write: format, codec, row groups, limits, overwrite
+                        .format(OutputFormat.PARQUET)
+                        .build())
                 .build()
                 .run(spark);                         // runAll(spark) writes output/i for every input
 

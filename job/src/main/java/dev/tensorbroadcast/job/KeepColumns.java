@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,7 +51,9 @@ public record KeepColumns(boolean every, List<String> names) {
             if (column.isEmpty() || !names.add(column)) {
                 throw new InvalidRequestException("Cannot keep columns '" + text + "': "
                         + (column.isEmpty() ? "a name is empty" : "'" + column + "' is named twice")
-                        + "; give column names separated by commas (such as --keep user_id,label), all, or none");
+                        + "; give column names separated by commas (such as "
+                        + Param.KEEP.given("KeepColumns.parse(\"user_id,label\")", "user_id,label") + "), all, or"
+                        + " none");
             }
         }
         return new KeepColumns(false, List.copyOf(names));

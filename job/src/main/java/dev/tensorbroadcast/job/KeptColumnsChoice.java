@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.RowLineage;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ public final class KeptColumnsChoice {
                 throw new InvalidRequestException("Cannot keep columns " + keep + " of input '" + location + "': its"
                         + " first dim is not the output's first dim, so an output row holds many of its rows (or"
                         + " none); columns are kept when the output keeps or grows its rows, such as [N,1,64] ->"
-                        + " [N,8,64]; drop --keep");
+                        + " [N,8,64]; drop " + Param.KEEP.named());
             }
             return Optional.empty();
         }
@@ -44,13 +45,14 @@ public final class KeptColumnsChoice {
         for (OtherColumn column : chosen) {
             if (column.kept() == null) {
                 throw new InvalidRequestException("Cannot keep column '" + column.name() + "' of input '" + location
-                        + "': " + column.whyNot() + "; " + (keep.every() ? "choose the columns to keep with --keep "
-                        + keepable(dataset) + ", or keep none with --keep none" : "leave it out of --keep"));
+                        + "': " + column.whyNot() + "; " + (keep.every() ? "choose the columns to keep with "
+                        + keep(keepable(dataset)) + ", or keep none with " + keep("none")
+                        : "leave it out of " + Param.KEEP.named()));
             }
             if (column.name().equals(dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN)) {
                 throw new InvalidRequestException("Cannot keep column 'tensor' of input '" + location + "': the"
-                        + " output's tensor column has that name; choose other columns with --keep "
-                        + keepable(dataset) + ", or keep none with --keep none");
+                        + " output's tensor column has that name; choose other columns with "
+                        + keep(keepable(dataset)) + ", or keep none with " + keep("none"));
             }
             columns.add(column.kept());
         }
@@ -71,7 +73,8 @@ public final class KeptColumnsChoice {
         for (String name : keep.names()) {
             if (name.equals(dataset.column())) {
                 throw new InvalidRequestException("Cannot keep column '" + name + "' of input '" + location + "': it"
-                        + " is the tensor column, which the output holds expanded as 'tensor'; leave it out of --keep");
+                        + " is the tensor column, which the output holds expanded as 'tensor'; leave it out of "
+                        + Param.KEEP.named());
             }
             chosen.add(dataset.others().stream().filter(column -> column.name().equals(name)).findFirst()
                     .orElseThrow(() -> new InvalidRequestException("Cannot keep column '" + name + "' of input '"
@@ -79,6 +82,12 @@ public final class KeptColumnsChoice {
                             + names(dataset.others()))));
         }
         return chosen;
+    }
+
+    /** {@code keep(KeepColumns.parse("a,b"))} for a Java caller, {@code --keep a,b} on the command line. */
+    private static String keep(String columns) {
+        return Param.KEEP.given(columns.equals("none") ? "KeepColumns.none()"
+                : "KeepColumns.parse(\"" + columns + "\")", columns);
     }
 
     /** The columns that can be kept, as {@code --keep} takes them, or {@code none}. */

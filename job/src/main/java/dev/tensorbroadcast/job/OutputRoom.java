@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job;
 
 import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.TooLargeException;
 import java.util.OptionalLong;
 
@@ -22,15 +23,16 @@ final class OutputRoom {
         if (valueBytes > limit) {
             throw new TooLargeException("Cannot write " + ByteCounts.format(valueBytes) + " (" + bytes(valueBytes)
                     + ") to " + target + ": more than the output limit of " + ByteCounts.format(limit) + " ("
-                    + bytes(limit) + "); raise it with --max-output, such as --max-output " + suggestedLimit(valueBytes)
-                    + ", or lift it with --max-output none");
+                    + bytes(limit) + "); raise it with " + Param.MAX_OUTPUT.named() + ", such as "
+                    + Param.MAX_OUTPUT.given(suggestedBytes(valueBytes) + "L", suggestedLimit(valueBytes))
+                    + ", or lift it with " + Param.MAX_OUTPUT.given("TensorBroadcast.NO_OUTPUT_LIMIT", "none"));
         }
         if (usable.isPresent() && fileBytes > usable.getAsLong()) {
             throw new OutputException("Cannot write " + ByteCounts.format(fileBytes) + " (" + fileBytes
                     + " bytes of files, uncompressed) to " + target + ": its file system has "
                     + ByteCounts.format(usable.getAsLong()) + " (" + usable.getAsLong() + " bytes) usable; free"
-                    + " some space, choose another output, or pass --ignore-free-space if compression will make it"
-                    + " fit");
+                    + " some space, choose another output, or pass " + Param.mention("checkFreeSpace(false)",
+                    Param.IGNORE_FREE_SPACE.flag()) + " if compression will make it fit");
         }
     }
 
@@ -46,8 +48,18 @@ final class OutputRoom {
     /** A limit the user can type that allows {@code bytes}: whole units of the largest unit it reaches, rounded up. */
     private static String suggestedLimit(long bytes) {
         String units = "kmgt";
-        int unit = Math.min(units.length(), Math.max(1, (63 - Long.numberOfLeadingZeros(Math.max(bytes, 1))) / 10));
+        int unit = suggestedUnit(bytes);
         return ceilDiv(bytes, 1L << (10 * unit)) + units.substring(unit - 1, unit);
+    }
+
+    /** The same limit in bytes, for a Java caller. */
+    private static long suggestedBytes(long bytes) {
+        int unit = suggestedUnit(bytes);
+        return ceilDiv(bytes, 1L << (10 * unit)) << (10 * unit);
+    }
+
+    private static int suggestedUnit(long bytes) {
+        return Math.min(4, Math.max(1, (63 - Long.numberOfLeadingZeros(Math.max(bytes, 1))) / 10));
     }
 
     private static long ceilDiv(long a, long b) {

@@ -13,7 +13,6 @@ import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
@@ -109,7 +108,6 @@ public final class PreparedBroadcast {
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
         broadcast.files().requireEncodingFits(loaded.get(0).dtype());
-        FileOptions.requireRowLayoutFits(broadcast.files().rowLayout(), broadcast.files().format().formatName());
         broadcast.output().ifPresent(location -> OutputOverlap.requireApart(location, broadcast.sources().stream()
                 .map(TensorBroadcast.Source::location).filter(java.util.Objects::nonNull).toList(), conf));
         OutputDirectory output = broadcast.output()

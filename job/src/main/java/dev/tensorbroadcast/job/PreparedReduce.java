@@ -25,6 +25,7 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.IncompatibleShapesException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;
@@ -111,9 +112,10 @@ public final class PreparedReduce {
         });
         if (reduce.format() == TensorReduce.Format.NPY) {
             if (reduces.size() > 1) {
-                throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give --input-index"
-                        + " to reduce one input, or a dataset directory (--format arrow or parquet), which gets one"
-                        + " result per input");
+                throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give "
+                        + Param.INPUT_INDEX.named() + " to reduce one input, or a dataset directory ("
+                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")
+                        + "), which gets one result per input");
             }
             Path npy = checkNpy(reduce.output(), reduce.overwrite());
             requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)
@@ -178,16 +180,18 @@ public final class PreparedReduce {
         String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
         if (local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
             throw new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
-                    + " local disk; give a local path, or a dataset directory with --format arrow or parquet");
+                    + " local disk; give a local path, or a dataset directory with "
+                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
         }
         Path target = Paths.get(local).toAbsolutePath();
         if (Files.isDirectory(target)) {
             throw new OutputException("Cannot write .npy to '" + location + "': it is a directory; give the path of"
-                    + " a .npy file, or --format arrow or parquet to write a dataset into it");
+                    + " a .npy file, or " + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")
+                    + " to write a dataset into it");
         }
         if (Files.exists(target) && !overwrite) {
             throw new OutputException("Cannot write .npy to '" + location + "': the file exists; choose a new path,"
-                    + " or pass --overwrite to replace it");
+                    + " or pass " + Param.OVERWRITE.given("true", null) + " to replace it");
         }
         if (!Files.isDirectory(target.getParent())) {
             throw new OutputException("Cannot write .npy to '" + location + "': directory " + target.getParent()

@@ -17,6 +17,7 @@ import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
@@ -38,42 +39,36 @@ public final class TensorBroadcast {
     public static final String IN_MEMORY = "(in memory)";
     /** Datasets up to this many bytes of values are shipped whole; larger ones are read in slices by the tasks. */
     public static final long DEFAULT_SHIP_THRESHOLD = 64L << 20;
-    /** The most bytes a broadcast writes unless told otherwise ({@code --max-output}): one TiB. */
+    /** The most bytes a broadcast writes unless told otherwise ({@link Builder#maxOutputBytes}): one TiB. */
     public static final long DEFAULT_MAX_OUTPUT_BYTES = 1L << 40;
-    /** A {@link Builder#maxOutputBytes} that sets no limit ({@code --max-output none}). */
+    /** A {@link Builder#maxOutputBytes} that sets no limit. */
     public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
 
     private final List<Source> sources;
     private final DialectArguments arguments;
     private final String output;
-    private final FileOptions files;
+    private final WriteSpec write;
     private final Long partitionBytes;
     private final Long partitions;
-    private final boolean overwrite;
     private final ArrowSourceOptions arrowOptions;
     private final SourceLimits sourceLimits;
     private final Shape rowShape;
     private final long shipThreshold;
-    private final long maxOutputBytes;
-    private final boolean checkFreeSpace;
     private final KeepColumns keep;
 
-    private TensorBroadcast(Builder builder) {
+    private TensorBroadcast(Builder builder, WriteSpec write) {
         this.sources = List.copyOf(builder.sources);
         this.arguments = builder.arguments;
         this.output = builder.output;
-        this.files = builder.files;
+        this.write = write;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
-        this.overwrite = builder.overwrite;
         this.arrowOptions = builder.column == null ? ArrowSourceOptions.defaults()
                 : ArrowSourceOptions.defaults().withColumn(builder.column);
         this.sourceLimits = builder.sourceLimits;
         this.rowShape = builder.rowShape;
         this.shipThreshold = builder.shipThreshold;
-        this.maxOutputBytes = builder.maxOutputBytes;
-        this.checkFreeSpace = builder.checkFreeSpace;
         this.keep = builder.keep;
     }
 
@@ -159,7 +154,12 @@ public final class TensorBroadcast {
 
     /** How the files are written: format, codec and level, row-group size, encoding. */
     FileOptions files() {
-        return files;
+        return write.files();
+    }
+
+    /** The whole write request. */
+    public WriteSpec write() {
+        return write;
     }
 
     Optional<Long> partitionBytes() {
@@ -171,7 +171,7 @@ public final class TensorBroadcast {
     }
 
     boolean overwrite() {
-        return overwrite;
+        return write.overwrite();
     }
 
     ArrowSourceOptions arrowOptions() {
@@ -191,16 +191,24 @@ public final class TensorBroadcast {
     }
 
     long maxOutputBytes() {
-        return maxOutputBytes;
+        return write.maxOutputBytes();
     }
 
     boolean checkFreeSpace() {
-        return checkFreeSpace;
+        return write.checkFreeSpace();
     }
 
     /** Which of a dataset input's other columns are written next to its rows. */
     public KeepColumns keep() {
         return keep;
+    }
+
+    /** A size per partition or a count, never both: neither builder lets the last one set win. */
+    static void requireOnePartitioning(Long partitionBytes, Long partitions) {
+        if (partitionBytes != null && partitions != null) {
+            throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
+                    + " mutually exclusive (give a size per partition or a partition count)");
+        }
     }
 
     /** A source: a location to read, or a tensor already in memory. */
@@ -213,16 +221,13 @@ public final class TensorBroadcast {
     public static final class Builder extends DialectBuilder<Builder> {
         private final List<Source> sources = new ArrayList<>();
         private String output;
-        private FileOptions files = FileOptions.defaults();
+        private WriteSpec.Builder write = WriteSpec.builder();
         private Long partitionBytes;
         private Long partitions;
-        private boolean overwrite;
         private String column;
         private SourceLimits sourceLimits = SourceLimits.defaults();
         private Shape rowShape;
         private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
-        private long maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES;
-        private boolean checkFreeSpace = true;
         private KeepColumns keep = KeepColumns.all();
 
         private Builder() {}
@@ -253,32 +258,41 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /**
+         * The whole write request: format, codec, row groups, encoding, row layout, output limit, free-space check
+         * and overwrite, in place of what the setters below gave.
+         */
+        public Builder write(WriteSpec spec) {
+            this.write = requireNonNull(spec, "spec is null").toBuilder();
+            return this;
+        }
+
         public Builder format(OutputFormat format) {
-            files = files.withFormat(format);
+            write.format(format);
             return this;
         }
 
         /** The codec, at its default level. */
         public Builder compression(OutputCompression compression) {
-            files = files.withCompression(compression);
+            write.compression(compression);
             return this;
         }
 
         /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
         public Builder compressionLevel(int level) {
-            files = files.withCompressionLevel(level);
+            write.compressionLevel(level);
             return this;
         }
 
         /** Bytes of values per Parquet row group and Arrow record batch, 1 MiB to 1 GiB (at least one row each). */
         public Builder rowGroupBytes(long bytes) {
-            files = files.withRowGroupBytes(bytes);
+            write.rowGroupBytes(bytes);
             return this;
         }
 
         /** Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN (Parquet output of floats). */
         public Builder byteStreamSplit(boolean split) {
-            files = files.withByteStreamSplit(split);
+            write.byteStreamSplit(split);
             return this;
         }
 
@@ -287,7 +301,7 @@ public final class TensorBroadcast {
          * schema) or {@link RowLayout#NESTED} (one list per dimension, which Spark reads as nested arrays).
          */
         public Builder rowLayout(RowLayout layout) {
-            files = files.withRowLayout(layout);
+            write.rowLayout(layout);
             return this;
         }
 
@@ -305,7 +319,7 @@ public final class TensorBroadcast {
 
         /** Replace the output if it is an empty directory or a dataset of ours; never anything else. */
         public Builder overwrite(boolean overwrite) {
-            this.overwrite = overwrite;
+            write.overwrite(overwrite);
             return this;
         }
 
@@ -339,11 +353,7 @@ public final class TensorBroadcast {
          * cluster's storage.
          */
         public Builder maxOutputBytes(long bytes) {
-            if (bytes < 0) {
-                throw new InvalidRequestException("Cannot limit the output to " + bytes + " bytes: the limit must be"
-                        + " 0 or more");
-            }
-            this.maxOutputBytes = bytes;
+            write.maxOutputBytes(bytes);
             return this;
         }
 
@@ -353,7 +363,7 @@ public final class TensorBroadcast {
          * the files). Other file systems report no free space that a job could rely on, so they are not checked.
          */
         public Builder checkFreeSpace(boolean check) {
-            this.checkFreeSpace = check;
+            write.checkFreeSpace(check);
             return this;
         }
 
@@ -375,11 +385,13 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
                         + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }
-            if (partitionBytes != null && partitions != null) {
-                throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
-                        + " mutually exclusive (give a size per partition or a partition count)");
+            requireOnePartitioning(partitionBytes, partitions);
+            WriteSpec spec = write.build();
+            if (spec.npy()) {
+                throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "
+                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }
-            return new TensorBroadcast(this);
+            return new TensorBroadcast(this, spec.withDefault(OutputFormat.ARROW));
         }
     }
 }

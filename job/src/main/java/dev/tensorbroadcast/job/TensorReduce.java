@@ -11,6 +11,7 @@ import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
@@ -78,13 +79,10 @@ public final class TensorReduce {
     private final Integer inputIndex;
     private final String output;
     private final Format format;
-    private final FileOptions files;
+    private final WriteSpec write;
     private final Long partitionBytes;
     private final Long partitions;
-    private final boolean overwrite;
     private final long shipThreshold;
-    private final long maxOutputBytes;
-    private final boolean checkFreeSpace;
 
     private TensorReduce(Builder builder) {
         if ((builder.gradientLocation == null) == (builder.gradientTensor == null)) {
@@ -101,44 +99,18 @@ public final class TensorReduce {
         this.inputShapes = List.copyOf(builder.inputShapes);
         this.inputIndex = builder.inputIndex;
         this.output = requireNonNull(builder.output, "output is null");
-        if (builder.format != null && builder.format != Format.NPY && output.endsWith(".npy")) {
-            throw new InvalidRequestException("Cannot write a " + builder.format + " dataset to '"
+        WriteSpec given = builder.write.build();
+        if (given.format().isPresent() && output.endsWith(".npy")) {
+            throw new InvalidRequestException("Cannot write a " + given.format().get() + " dataset to '"
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
-                    + " dataset, or drop --format to write the .npy");
+                    + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
-        this.format = builder.format != null ? builder.format
-                : output.endsWith(".npy") ? Format.NPY : Format.ARROW;
-        FileOptions.requireRowLayoutFits(builder.rowLayout, format.formatName());
-        if (format == Format.NPY) {
-            requireNoFileOptions(builder);
-        }
-        FileOptions chosen = FileOptions.defaults().withFormat(format.datasetFormat())
-                .withCompression(builder.compression).withCompressionLevel(builder.compressionLevel)
-                .withByteStreamSplit(builder.byteStreamSplit).withRowLayout(builder.rowLayout);
-        this.files = builder.rowGroupBytes == null ? chosen : chosen.withRowGroupBytes(builder.rowGroupBytes);
+        this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
+        this.format = write.npy() ? Format.NPY : write.format().get() == OutputFormat.PARQUET ? Format.PARQUET
+                : Format.ARROW;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
-        this.overwrite = builder.overwrite;
         this.shipThreshold = builder.shipThreshold;
-        this.maxOutputBytes = builder.maxOutputBytes;
-        this.checkFreeSpace = builder.checkFreeSpace;
-    }
-
-    /** A {@code .npy} is one uncompressed array: the options of a dataset's files cannot apply to it. */
-    private static void requireNoFileOptions(Builder builder) {
-        String instead = ", or write a dataset directory with --format arrow or parquet";
-        if (builder.compression != OutputCompression.NONE) {
-            throw new InvalidRequestException("Cannot use --compression " + builder.compression
-                    + (builder.compressionLevel == 0 ? "" : ":" + builder.compressionLevel) + " with format npy: a"
-                    + " .npy file is written uncompressed; drop --compression" + instead);
-        }
-        if (builder.rowGroupBytes != null) {
-            throw new InvalidRequestException("Cannot use --row-group-size with format npy: a .npy file is one array,"
-                    + " without row groups or record batches; drop --row-group-size" + instead);
-        }
-        if (builder.byteStreamSplit) {
-            FileOptions.requireByteStreamSplitFits(Format.NPY.formatName());
-        }
     }
 
     public static Builder builder() {
@@ -203,15 +175,20 @@ public final class TensorReduce {
 
     /** How a dataset result's files are written (its format is arrow for a {@code .npy} result, which has none). */
     FileOptions files() {
-        return files;
+        return write.files();
+    }
+
+    /** The whole write request. */
+    public WriteSpec write() {
+        return write;
     }
 
     long maxOutputBytes() {
-        return maxOutputBytes;
+        return write.maxOutputBytes();
     }
 
     boolean checkFreeSpace() {
-        return checkFreeSpace;
+        return write.checkFreeSpace();
     }
 
     OptionalLong partitionBytes() {
@@ -223,7 +200,7 @@ public final class TensorReduce {
     }
 
     boolean overwrite() {
-        return overwrite;
+        return write.overwrite();
     }
 
     long shipThreshold() {
@@ -238,17 +215,9 @@ public final class TensorReduce {
         private final List<Shape> inputShapes = new ArrayList<>();
         private Integer inputIndex;
         private String output;
-        private Format format;
-        private OutputCompression compression = OutputCompression.NONE;
-        private int compressionLevel;
-        private Long rowGroupBytes;
-        private boolean byteStreamSplit;
-        private RowLayout rowLayout = RowLayout.FLAT;
-        private long maxOutputBytes = TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES;
-        private boolean checkFreeSpace = true;
+        private WriteSpec.Builder write = WriteSpec.builder();
         private Long partitionBytes;
         private Long partitions;
-        private boolean overwrite;
         private long shipThreshold = TensorBroadcast.DEFAULT_SHIP_THRESHOLD;
 
         private Builder() {}
@@ -296,32 +265,44 @@ public final class TensorReduce {
 
         /** npy, arrow or parquet; by default npy when the output ends in {@code .npy}, else arrow. */
         public Builder format(Format format) {
-            this.format = requireNonNull(format, "format is null");
+            if (requireNonNull(format, "format is null") == Format.NPY) {
+                write.npy();
+            } else {
+                write.format(format.datasetFormat());
+            }
+            return this;
+        }
+
+        /**
+         * The whole write request (a {@code .npy} or a dataset's format, codec, row groups, encoding, row layout,
+         * output limit, free-space check and overwrite), in place of what the setters gave.
+         */
+        public Builder write(WriteSpec spec) {
+            this.write = requireNonNull(spec, "spec is null").toBuilder();
             return this;
         }
 
         /** The codec of a dataset result (a {@code .npy} takes none), at its default level. */
         public Builder compression(OutputCompression compression) {
-            this.compression = requireNonNull(compression, "compression is null");
-            this.compressionLevel = 0;
+            write.compression(compression);
             return this;
         }
 
         /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
         public Builder compressionLevel(int level) {
-            this.compressionLevel = level;
+            write.compressionLevel(level);
             return this;
         }
 
         /** Bytes of values per Parquet row group and Arrow record batch of a dataset result, 1 MiB to 1 GiB. */
         public Builder rowGroupBytes(long bytes) {
-            this.rowGroupBytes = bytes;
+            write.rowGroupBytes(bytes);
             return this;
         }
 
         /** Parquet float values in BYTE_STREAM_SPLIT rather than PLAIN (a Parquet result of floats only). */
         public Builder byteStreamSplit(boolean split) {
-            this.byteStreamSplit = split;
+            write.byteStreamSplit(split);
             return this;
         }
 
@@ -330,23 +311,19 @@ public final class TensorReduce {
          * does; {@link TensorBroadcast#NO_OUTPUT_LIMIT} sets none.
          */
         public Builder maxOutputBytes(long bytes) {
-            if (bytes < 0) {
-                throw new InvalidRequestException("Cannot limit the output to " + bytes + " bytes: the limit must be"
-                        + " 0 or more");
-            }
-            this.maxOutputBytes = bytes;
+            write.maxOutputBytes(bytes);
             return this;
         }
 
         /** Whether to refuse a result on a local file system with less usable space than its files (on by default). */
         public Builder checkFreeSpace(boolean check) {
-            this.checkFreeSpace = check;
+            write.checkFreeSpace(check);
             return this;
         }
 
         /** Parquet rows as one list (the default) or nested one list per dimension, as {@code expand} writes them. */
         public Builder rowLayout(RowLayout layout) {
-            this.rowLayout = requireNonNull(layout, "layout is null");
+            write.rowLayout(layout);
             return this;
         }
 
@@ -357,7 +334,6 @@ public final class TensorReduce {
                         + " byte");
             }
             this.partitionBytes = bytes;
-            this.partitions = null;
             return this;
         }
 
@@ -368,12 +344,11 @@ public final class TensorReduce {
                         + Integer.MAX_VALUE);
             }
             this.partitions = count;
-            this.partitionBytes = null;
             return this;
         }
 
         public Builder overwrite(boolean overwrite) {
-            this.overwrite = overwrite;
+            write.overwrite(overwrite);
             return this;
         }
 
@@ -390,6 +365,7 @@ public final class TensorReduce {
         }
 
         public TensorReduce build() {
+            TensorBroadcast.requireOnePartitioning(partitionBytes, partitions);
             return new TensorReduce(this);
         }
     }

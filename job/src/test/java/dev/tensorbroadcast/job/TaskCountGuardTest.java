@@ -15,7 +15,7 @@ class TaskCountGuardTest {
         assertThatThrownBy(() -> TaskCountGuard.check(10_000_000, 10_000_000L * 4096 * 4, 4 * GIB))
                 .isInstanceOf(TooLargeException.class)
                 .hasMessage("Cannot run 10000000 tasks: the driver keeps about 2.0 KiB per task, and its heap of"
-                        + " 4.0 GiB holds about 2097152; give --partitions 156250 (partitions of 1.0 MiB), or a"
+                        + " 4.0 GiB holds about 2097152; give partitions(156250) (partitions of 1.0 MiB), or a"
                         + " larger heap (TENSOR_BROADCAST_HEAP)");
     }
 
@@ -25,6 +25,6 @@ class TaskCountGuardTest {
         assertThatCode(() -> TaskCountGuard.check(524_288, 524_288, GIB)).doesNotThrowAnyException();
         assertThatThrownBy(() -> TaskCountGuard.check(524_289, 1L << 40, GIB))
                 .hasMessageStartingWith("Cannot run 524289 tasks: ")
-                .hasMessageContaining("give --partitions 524288 (partitions of 2.0 MiB)");
+                .hasMessageContaining("give partitions(524288) (partitions of 2.0 MiB)");
     }
 }

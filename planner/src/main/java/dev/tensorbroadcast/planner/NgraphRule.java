@@ -15,7 +15,8 @@ final class NgraphRule implements DialectRule {
         Shape input = Rules.requireSingleInput(request, "Broadcast");
         Shape target = Rules.requireNonNegative(request, input, Rules.requireTarget(request));
         List<Long> axes = request.broadcastAxes().orElseThrow(() -> new InvalidRequestException(
-                Rules.prefix(request, input, target) + "ngraph needs the broadcast axes (--broadcast-axes), the"
+                Rules.prefix(request, input, target) + "ngraph needs the broadcast axes ("
+                        + Param.BROADCAST_AXES.named() + "), the"
                         + " output axes that are new; [] if there are none"));
         boolean[] isNew = new boolean[target.rank()];
         for (long axis : axes) {

@@ -40,7 +40,8 @@ final class OpenvinoRule implements DialectRule {
 
     private static BroadcastPlan explicit(BroadcastRequest request, Shape input, Shape target) {
         List<Long> mapping = request.axesMapping().orElseThrow(() -> new InvalidRequestException(
-                Rules.prefix(request, input, target) + "explicit mode needs an axes mapping (--axes-mapping) with one"
+                Rules.prefix(request, input, target) + "explicit mode needs an axes mapping ("
+                        + Param.AXES_MAPPING.named() + ") with one"
                         + " output axis for each of the input's " + input.rank() + " dims"));
         // OpenVINO counts a scalar with a one-entry mapping as rank 1: that entry must land on a target dim of 1
         boolean mappedScalar = input.rank() == 0 && mapping.size() == 1;

@@ -8,11 +8,11 @@ import java.util.Set;
 final class Rules {
     /** The arguments a request may carry; each dialect accepts a subset. */
     enum Argument {
-        TARGET("a target shape (--shape)"),
-        MODE("a mode (--mode)"),
-        AXES_MAPPING("an axes mapping (--axes-mapping)"),
-        BROADCAST_AXES("broadcast axes (--broadcast-axes)"),
-        AXIS("an axis (--axis)");
+        TARGET("a target shape (" + Param.SHAPE.named() + ")"),
+        MODE("a mode (" + Param.MODE.named() + ")"),
+        AXES_MAPPING("an axes mapping (" + Param.AXES_MAPPING.named() + ")"),
+        BROADCAST_AXES("broadcast axes (" + Param.BROADCAST_AXES.named() + ")"),
+        AXIS("an axis (" + Param.AXIS.named() + ")");
 
         private final String description;
 
@@ -50,7 +50,8 @@ final class Rules {
     /** The request's target shape; the dialect needs one. */
     static TargetShape requireTarget(BroadcastRequest request) {
         return request.target().orElseThrow(() -> new InvalidRequestException("Cannot plan a broadcast ["
-                + request.dialect() + "]: " + request.dialect() + " needs a target shape (--shape)"));
+                + request.dialect() + "]: " + request.dialect() + " needs a target shape (" + Param.SHAPE.named()
+                + ")"));
     }
 
     /** The single input of a one-input operation such as {@code broadcast_to} or {@code Expand}. */

@@ -85,6 +85,6 @@ class MindsporeRuleTest {
                 .hasMessageContaining("the input has 2 dims but the target only 1");
         assertThatThrownBy(() -> request(Dialect.MINDSPORE, "[2,3]").build().plan())
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot plan a broadcast [mindspore]: mindspore needs a target shape (--shape)");
+                .hasMessage("Cannot plan a broadcast [mindspore]: mindspore needs a target shape (shape)");
     }
 }

@@ -62,10 +62,10 @@ class NgraphRuleTest {
         assertThatThrownBy(() -> request(Dialect.NGRAPH, "[3]").target(2, 3).build().plan())
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot broadcast (3,) to (2,3) [ngraph]: ngraph needs the broadcast axes"
-                        + " (--broadcast-axes), the output axes that are new; [] if there are none");
+                        + " (broadcastAxes), the output axes that are new; [] if there are none");
         assertThatThrownBy(() -> request(Dialect.NGRAPH, "[3]").target(2, 3).axesMapping(1).build().plan())
-                .hasMessage("Cannot plan a broadcast [ngraph]: ngraph takes no axes mapping (--axes-mapping); it takes"
-                        + " a target shape (--shape), broadcast axes (--broadcast-axes)");
+                .hasMessage("Cannot plan a broadcast [ngraph]: ngraph takes no axes mapping (axesMapping); it takes"
+                        + " a target shape (shape), broadcast axes (broadcastAxes)");
     }
 
     static long[] sources(BroadcastPlan plan) {

@@ -152,10 +152,10 @@ class NumpyRuleTest {
                         + " shapes");
         assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]").target(2).mode(BroadcastMode.PDPD).build().plan())
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot plan a broadcast [numpy]: numpy takes no mode (--mode); it takes a target shape"
-                        + " (--shape)");
+                .hasMessage("Cannot plan a broadcast [numpy]: numpy takes no mode (mode); it takes a target shape"
+                        + " (shape)");
         assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]").target(2).axis(0).build().plan())
-                .hasMessageContaining("numpy takes no axis (--axis)");
+                .hasMessageContaining("numpy takes no axis (axis)");
     }
 
     @Test

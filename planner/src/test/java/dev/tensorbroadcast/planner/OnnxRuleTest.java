@@ -51,6 +51,6 @@ class OnnxRuleTest {
                 .hasMessage("Cannot broadcast (3,) to (-1,3) [onnx]: dim 0 of the target is -1; onnx accepts only"
                         + " dims of 0 or more here");
         assertThatThrownBy(() -> request(Dialect.ONNX, "[3]").build().plan())
-                .hasMessage("Cannot plan a broadcast [onnx]: onnx needs a target shape (--shape)");
+                .hasMessage("Cannot plan a broadcast [onnx]: onnx needs a target shape (shape)");
     }
 }

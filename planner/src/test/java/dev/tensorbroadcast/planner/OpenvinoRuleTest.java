@@ -79,11 +79,11 @@ class OpenvinoRuleTest {
                 .hasMessageContaining("a scalar can only map to a dim of 1");
         assertThatThrownBy(() -> mode(BroadcastMode.EXPLICIT, "[3]", "[2,3]").build().plan())
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessageContaining("explicit mode needs an axes mapping (--axes-mapping)");
+                .hasMessageContaining("explicit mode needs an axes mapping (axesMapping)");
         assertThatThrownBy(() -> mode(BroadcastMode.NUMPY, "[3]", "[2,3]").axesMapping(1).build().plan())
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot plan a broadcast [openvino]: openvino takes no axes mapping (--axes-mapping); it"
-                        + " takes a target shape (--shape), a mode (--mode)");
+                .hasMessage("Cannot plan a broadcast [openvino]: openvino takes no axes mapping (axesMapping); it"
+                        + " takes a target shape (shape), a mode (mode)");
     }
 
     @ParameterizedTest(name = "{0} with {1}")
@@ -136,7 +136,7 @@ class OpenvinoRuleTest {
                 .hasMessage("Cannot broadcast (3,) to (2,4) [openvino pdpd]: input dim 0 is 3 and target dim 1 is 4;"
                         + " the target needs 3 or 1 there, or the input 1");
         assertThatThrownBy(() -> mode(BroadcastMode.NUMPY, "[3]", "[2,3]").axis(1).build().plan())
-                .hasMessageContaining("openvino takes no axis (--axis)");
+                .hasMessageContaining("openvino takes no axis (axis)");
     }
 
     @Test

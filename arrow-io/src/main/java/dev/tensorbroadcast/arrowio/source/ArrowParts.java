@@ -3,6 +3,7 @@ package dev.tensorbroadcast.arrowio.source;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,7 +164,7 @@ public final class ArrowParts {
                 long length = offsets.getInt(4L * (row + 1)) - offsets.getInt(4L * row);
                 if (length != rowElements) {
                     throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + length
-                            + " values; every row needs " + rowElements + " (--row-shape)");
+                            + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
                 }
             }
             data = list.getDataVector();

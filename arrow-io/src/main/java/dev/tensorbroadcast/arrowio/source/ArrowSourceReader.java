@@ -10,6 +10,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowColumn.Storage;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -304,7 +305,8 @@ public final class ArrowSourceReader {
             return names.indexOf(TENSOR_COLUMN);
         }
         throw new SourceFormatException(name, names.isEmpty() ? "the schema has no columns"
-                : "cannot tell which column holds the tensor among " + names + "; choose one with --column or name "
+                : "cannot tell which column holds the tensor among " + names + "; choose one with "
+                        + Param.COLUMN.named() + " or name "
                         + "it '" + TENSOR_COLUMN + "'");
     }
 

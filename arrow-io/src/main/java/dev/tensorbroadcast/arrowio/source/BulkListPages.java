@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -257,7 +258,7 @@ final class BulkListPages {
         }
         if (row.count != rowElements) {
             throw new SourceFormatException(name, "row " + (fileRow + row.index) + " has " + row.count
-                    + " values; every row needs " + rowElements + " (--row-shape)");
+                    + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
         }
     }
 

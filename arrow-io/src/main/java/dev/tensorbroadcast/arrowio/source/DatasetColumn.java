@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -74,15 +75,16 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
             Shape wanted = declared.get();
             if (fileRowShape != null && wanted.elements() != fileRowShape.elements()) {
                 throw new SourceFormatException(file, "column '" + name + "' has rows of " + fileRowShape.toList()
-                        + " (" + fileRowShape.elements() + " elements); --row-shape " + wanted.toList() + " has "
+                        + " (" + fileRowShape.elements() + " elements); " + Param.ROW_SHAPE.given("Shape.parse(\""
+                        + wanted.toList() + "\")", wanted.toList().toString()) + " has "
                         + wanted.elements());
             }
             return wanted;
         }
         if (fileRowShape == null) {
             throw new SourceFormatException(file, "column '" + name + "' is a list of " + dtype.typeName()
-                    + " whose length the file does not fix; give the shape of one row with --row-shape (such as"
-                    + " [1,64])");
+                    + " whose length the file does not fix; give the shape of one row with "
+                    + Param.ROW_SHAPE.named() + " (such as [1,64])");
         }
         return fileRowShape;
     }

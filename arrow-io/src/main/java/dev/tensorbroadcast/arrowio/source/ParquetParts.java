@@ -5,6 +5,8 @@ import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptParquetValues;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
+import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -212,7 +214,7 @@ public final class ParquetParts {
             }
             if (keep && count != rowElements) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
-                        + " values; every row needs " + rowElements + " (--row-shape)");
+                        + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
             }
             if (nesting > 1 && innerLength != out.innerLength() && badInner < 0) {
                 badInner = innerLength;
@@ -220,7 +222,7 @@ public final class ParquetParts {
             if (keep && badInner >= 0) {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of " + badInner
                         + " values; its innermost lists are the row's last dim, " + out.innerLength()
-                        + " (--row-shape)");
+                        + " (" + Param.ROW_SHAPE.named() + ")");
             }
         }
     }

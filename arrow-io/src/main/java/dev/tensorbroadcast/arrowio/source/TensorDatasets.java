@@ -3,6 +3,7 @@ package dev.tensorbroadcast.arrowio.source;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,9 +115,11 @@ public final class TensorDatasets {
         if (values == FirstRowValues.UNKNOWN || values == rowShape.elements()) {
             return;
         }
+        String given = Param.ROW_SHAPE.given("Shape.parse(\"" + rowShape.toList() + "\")",
+                rowShape.toList().toString());
         throw new SourceFormatException(file.status().getPath().toString(), "row 0 has " + values + " values;"
-                + " every row needs " + rowShape.elements() + " (--row-shape " + rowShape.toList() + ")"
-                + (values > 0 ? "; a --row-shape of " + values + " values, such as [" + values + "] or [1," + values
+                + " every row needs " + rowShape.elements() + " (" + given + ")" + (values > 0 ? "; a "
+                + Param.ROW_SHAPE.named() + " of " + values + " values, such as [" + values + "] or [1," + values
                 + "], fits it" : ""));
     }
 

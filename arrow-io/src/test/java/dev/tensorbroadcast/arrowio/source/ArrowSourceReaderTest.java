@@ -263,7 +263,7 @@ class ArrowSourceReaderTest {
                 Field.nullable("b", new ArrowType.Int(64, true))));
         byte[] bytes = writeEmpty(schema);
         assertThatThrownBy(() -> read(bytes)).hasMessage("Cannot read x.arrow: cannot tell which column holds the "
-                + "tensor among [a, b]; choose one with --column or name it 'tensor'");
+                + "tensor among [a, b]; choose one with column or name it 'tensor'");
         assertThat(READER.read("x.arrow", new ByteArrayInputStream(bytes), bytes.length,
                 ArrowSourceOptions.defaults().withColumn("b")).shape()).isEqualTo(Shape.of(0));
     }

@@ -52,7 +52,7 @@ class NestedRowsTest {
     void aListOfListsNeedsTheRowShape() throws Exception {
         assertThatThrownBy(() -> open("listlist.parquet", Optional.empty()))
                 .hasMessageEndingWith("column 'x' is a list of float32 whose length the file does not fix; give the"
-                        + " shape of one row with --row-shape (such as [1,64])");
+                        + " shape of one row with rowShape (such as [1,64])");
     }
 
     @Test
@@ -64,11 +64,11 @@ class NestedRowsTest {
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(2, 5), CONF))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageEndingWith("bad-inner.parquet: row 3 has an inner list of 15 values; its innermost lists"
-                        + " are the row's last dim, 16 (--row-shape)");
+                        + " are the row's last dim, 16 (rowShape)");
         TensorDataset flat = open("listlist.parquet", Optional.of(Shape.of(64)));
         assertThatThrownBy(() -> DatasetSlices.read(flat, new SourceRows(0, 1), CONF))
                 .hasMessageEndingWith("row 0 has an inner list of 16 values; its innermost lists are the row's last"
-                        + " dim, 64 (--row-shape)");
+                        + " dim, 64 (rowShape)");
     }
 
     @Test

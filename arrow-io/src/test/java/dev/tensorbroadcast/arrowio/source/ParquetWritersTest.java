@@ -71,8 +71,8 @@ class ParquetWritersTest {
                 DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(2, ELEMENTS))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read file:" + directory)
-                .hasMessageEndingWith(": row 0 has 16 values; every row needs 32 (--row-shape [2,16]); a --row-shape"
-                        + " of 16 values, such as [16] or [1,16], fits it");
+                .hasMessageEndingWith(": row 0 has 16 values; every row needs 32 (rowShape(Shape.parse("
+                        + "\"[2,16]\"))); a rowShape of 16 values, such as [16] or [1,16], fits it");
     }
 
     @Test

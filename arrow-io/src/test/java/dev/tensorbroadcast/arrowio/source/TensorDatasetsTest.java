@@ -124,7 +124,7 @@ class TensorDatasetsTest {
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(0, 20), CONF))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read " + dataset.parts().get(1).path() + ": row 3 has 3 values; every row needs 4"
-                        + " (--row-shape)");
+                        + " (rowShape)");
         // a slice that avoids the bad rows reads fine
         assertThat(DatasetSlices.read(dataset, new SourceRows(8, 13), CONF).tensor().shape()).isEqualTo(Shape.of(5, 4));
     }
@@ -149,8 +149,8 @@ class TensorDatasetsTest {
             Path directory = file.getParent();
             assertThatThrownBy(() -> open(directory, rowShape("[4,32]"))).as("%s", directory.getFileName())
                     .isInstanceOf(SourceFormatException.class)
-                    .hasMessage("Cannot read file:" + file + ": row 0 has 32 values; every row needs 128 (--row-shape"
-                            + " [4,32]); a --row-shape of 32 values, such as [32] or [1,32], fits it");
+                    .hasMessage("Cannot read file:" + file + ": row 0 has 32 values; every row needs 128 (rowShape("
+                            + "Shape.parse(\"[4,32]\"))); a rowShape of 32 values, such as [32] or [1,32], fits it");
             assertThat(open(directory, rowShape("[1,32]")).shape()).as("%s", directory.getFileName())
                     .isEqualTo(Shape.of(10, 1, 32));
         }
@@ -164,7 +164,7 @@ class TensorDatasetsTest {
 
         assertThatThrownBy(() -> open(dir, rowShape("[4]")))
                 .hasMessage("Cannot read file:" + dir.resolve("b.arrow") + ": row 0 has 5 values; every row needs 4"
-                        + " (--row-shape [4]); a --row-shape of 5 values, such as [5] or [1,5], fits it");
+                        + " (rowShape(Shape.parse(\"[4]\"))); a rowShape of 5 values, such as [5] or [1,5], fits it");
     }
 
     @Test
@@ -187,7 +187,7 @@ class TensorDatasetsTest {
         Path file = DatasetFixtures.duckdbLists(lists.resolve("a.parquet"), 0, 3, 4, false);
         assertThatThrownBy(() -> open(lists, DatasetOptions.defaults()))
                 .hasMessage("Cannot read file:" + file + ": column 'tensor' is a list of float32 whose length the"
-                        + " file does not fix; give the shape of one row with --row-shape (such as [1,64])");
+                        + " file does not fix; give the shape of one row with rowShape (such as [1,64])");
 
         Path text = Files.createDirectory(dir.resolve("text"));
         Files.writeString(text.resolve("notes.txt"), "hello");

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.base;
 
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -45,8 +46,8 @@ public final class LocalFiles {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (FileAlreadyExistsException e) {
-            throw new DatasetException("Cannot " + verb + " " + target + ": the file appeared meanwhile; pass"
-                    + " --overwrite to replace it");
+            throw new DatasetException("Cannot " + verb + " " + target + ": the file appeared meanwhile; pass "
+                    + Param.OVERWRITE.given("true", null) + " to replace it");
         } catch (IOException e) {
             throw new DatasetException("Cannot " + verb + " " + target + ": cannot move the written file there ("
                     + reason(e) + ")");

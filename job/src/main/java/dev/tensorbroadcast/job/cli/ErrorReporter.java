@@ -83,7 +83,9 @@ final class ErrorReporter {
                     ExitCode.INTERRUPTED);
         }
         if (error instanceof BroadcastException refused) {
-            return report(failed, json, verbose, refused.kind(), refused.getMessage(), error, ExitCode.REFUSED);
+            // the library names a parameter for any reader; the command line says its flag
+            return report(failed, json, verbose, refused.kind(), refused.commandLineMessage(), error,
+                    ExitCode.REFUSED);
         }
         if (error instanceof ClusterStateException state) {
             // the local cluster's state: as refused a request as a bad argument, and as easy to fix

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.ForeignFiles;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -62,7 +63,8 @@ final class InspectCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "inspect")) {
-            List<String> incomplete = dataset.incompleteness();
+            // the reasons name parameters for any reader: here, as flags
+            List<String> incomplete = dataset.incompleteness().stream().map(Param::commandLineText).toList();
             output.emit(spec.commandLine().getOut(), () -> json(dataset, incomplete),
                     out -> printText(out, dataset, incomplete));
             return incomplete.isEmpty() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;

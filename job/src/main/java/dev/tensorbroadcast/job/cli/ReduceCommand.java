@@ -92,14 +92,7 @@ final class ReduceCommand implements Callable<Integer> {
         write.partitioning.check(spec);
         TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
                 .output(outputLocation)
-                .compression(write.codec())
-                .compressionLevel(write.compressionLevel())
-                .byteStreamSplit(write.byteStreamSplit())
-                .rowLayout(write.rowLayout())
-                .overwrite(write.overwrite)
-                .maxOutputBytes(write.maxOutputBytes())
-                .checkFreeSpace(!write.ignoreFreeSpace);
-        write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
+                .write(write.spec().build());
         if (format != null) {
             builder.format(TensorReduce.Format.parse(format));
         }

@@ -43,15 +43,8 @@ final class SparkRun {
     /** Applies the shared options to a request that has its sources and dialect arguments. */
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
-            builder.output(destination.output)
-                    .format(OutputFormat.parse(destination.format))
-                    .compression(write.codec())
-                    .compressionLevel(write.compressionLevel())
-                    .overwrite(write.overwrite)
-                    .maxOutputBytes(write.maxOutputBytes())
-                    .checkFreeSpace(!write.ignoreFreeSpace);
-            write.rowGroupBytes().ifPresent(builder::rowGroupBytes);
-            builder.byteStreamSplit(write.byteStreamSplit()).rowLayout(write.rowLayout());
+            OutputFormat format = OutputFormat.parse(destination.format);
+            builder.output(destination.output).write(write.spec().format(format).build());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
             builder.keep(KeepColumns.none());

@@ -2,7 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.sink.OutputCompression;
+import dev.tensorbroadcast.job.WriteSpec;
+import dev.tensorbroadcast.job.sink.Compression;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -102,28 +103,17 @@ final class WriteOptions {
                 "Cannot use row layout '" + rowLayout + "': expected flat or nested"));
     }
 
-    /** The codec of {@code --compression zstd:9}: what comes before the colon. */
-    OutputCompression codec() {
-        int colon = compression.indexOf(':');
-        return OutputCompression.parse(colon < 0 ? compression : compression.substring(0, colon));
-    }
-
-    /** The level of {@code --compression zstd:9}, or 0 without one. */
-    int compressionLevel() {
-        int colon = compression.indexOf(':');
-        if (colon < 0) {
-            return 0;
-        }
-        String level = compression.substring(colon + 1).strip();
-        try {
-            int parsed = Integer.parseInt(level);
-            if (parsed == 0) {
-                throw new NumberFormatException();
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Cannot use compression '" + compression + "': '" + level + "' is not"
-                    + " a level; expected none, lz4, zstd or zstd:1 to zstd:22");
-        }
+    /**
+     * The write request these options give, parsed in the order they are listed; the format is the command's own,
+     * and the request's rules between options are checked when it is built.
+     */
+    WriteSpec.Builder spec() {
+        WriteSpec.Builder spec = WriteSpec.builder()
+                .compression(Compression.parse(compression))
+                .overwrite(overwrite)
+                .maxOutputBytes(maxOutputBytes())
+                .checkFreeSpace(!ignoreFreeSpace);
+        rowGroupBytes().ifPresent(spec::rowGroupBytes);
+        return spec.byteStreamSplit(byteStreamSplit()).rowLayout(rowLayout());
     }
 }

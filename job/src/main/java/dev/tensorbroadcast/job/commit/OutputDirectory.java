@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,11 +75,13 @@ public final class OutputDirectory {
         }
         if (!overwrite) {
             throw new OutputException("Cannot write to '" + location + "': it already exists; choose a new path, or"
-                    + " pass --overwrite to replace a dataset written by tensor-broadcast");
+                    + " pass " + Param.OVERWRITE.given("true", null) + " to replace a dataset written by"
+                    + " tensor-broadcast");
         }
         if (!status.isDirectory()) {
             throw new OutputException("Cannot overwrite '" + location + "': it is a file, not a dataset directory;"
-                    + " --overwrite only replaces an empty directory or a tensor-broadcast dataset");
+                    + " " + Param.OVERWRITE.named() + " only replaces an empty directory or a tensor-broadcast"
+                    + " dataset");
         }
         requireOursOrEmpty(location, fileSystem, path);
         return new OutputDirectory(location, fileSystem, path, true);
@@ -207,8 +210,8 @@ public final class OutputDirectory {
             if (fileSystem.listStatus(path).length > 0 && !isDataset(fileSystem, path, true)) {
                 throw new OutputException("Cannot overwrite '" + location + "': it is neither empty nor a"
                         + " tensor-broadcast dataset (it holds files a tensor-broadcast job does not write, or a "
-                        + Manifest.FILE_NAME + " that is not ours); --overwrite only replaces an empty directory or a"
-                        + " tensor-broadcast dataset");
+                        + Manifest.FILE_NAME + " that is not ours); " + Param.OVERWRITE.named() + " only replaces an"
+                        + " empty directory or a tensor-broadcast dataset");
             }
         } catch (IOException e) {
             throw new OutputException("Cannot overwrite '" + location + "': " + e.getMessage());

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ public final class OutputLock implements AutoCloseable {
                 }
                 throw new OutputException("Cannot write to '" + location + "': another tensor-broadcast job is"
                         + " writing it (" + owner.orElse("owner unknown") + "); wait for it to finish, or if that"
-                        + " job is gone, delete " + lock + " and rerun with --overwrite");
+                        + " job is gone, delete " + lock + " and rerun with " + Param.OVERWRITE.given("true", null));
             }
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + e.getMessage());

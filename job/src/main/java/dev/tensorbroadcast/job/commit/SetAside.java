@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -67,8 +68,8 @@ public final class SetAside {
             }
             return new SetAside(text, fileSystem, output, true);
         } catch (IOException e) {
-            throw new OutputException("Cannot set the dataset in '" + text + "' aside for --overwrite: "
-                    + e.getMessage());
+            throw new OutputException("Cannot set the dataset in '" + text + "' aside for " + Param.OVERWRITE.named()
+                    + ": " + e.getMessage());
         }
     }
 

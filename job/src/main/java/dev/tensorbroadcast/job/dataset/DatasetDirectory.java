@@ -10,6 +10,7 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.planner.Param;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -178,8 +179,9 @@ public final class DatasetDirectory implements Closeable {
                     + " finished");
         }
         if (!reasons.isEmpty() && entries.containsKey(SetAside.DIRECTORY)) {
-            reasons.add(SetAside.DIRECTORY + " is there: the dataset an --overwrite was replacing when it was stopped;"
-                    + " move its entries back, or rerun with --overwrite");
+            reasons.add(SetAside.DIRECTORY + " is there: the dataset an " + Param.OVERWRITE.named() + " was"
+                    + " replacing when it was stopped; move its entries back, or rerun with "
+                    + Param.OVERWRITE.given("true", null));
         }
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {

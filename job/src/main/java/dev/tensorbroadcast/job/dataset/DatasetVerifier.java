@@ -15,6 +15,7 @@ import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.BroadcastPlan;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TensorSpec;
 import java.io.IOException;
@@ -108,7 +109,8 @@ public final class DatasetVerifier {
     private TensorKernel kernel(Manifest manifest, SourceTensor source) {
         if (ManifestRequests.REDUCE.equals(manifest.request().get(ManifestRequests.OPERATION))) {
             throw new DatasetException("Cannot verify " + dir.name() + " against a source: it is the result of"
-                    + " reduce, a sum of its gradient, not a broadcast of a source; verify it without --source");
+                    + " reduce, a sum of its gradient, not a broadcast of a source; verify it without "
+                    + Param.SOURCE.named());
         }
         BroadcastPlan plan = ManifestRequests.toRequest(manifest).plan();
         int input = ManifestRequests.inputIndex(manifest);

@@ -12,6 +12,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -70,8 +71,8 @@ public final class NpyExporter {
                     + " file");
         }
         if (Files.exists(target) && !overwrite) {
-            throw new DatasetException("Cannot export to " + target + ": the file exists; pass --overwrite to"
-                    + " replace it");
+            throw new DatasetException("Cannot export to " + target + ": the file exists; pass "
+                    + Param.OVERWRITE.given("true", null) + " to replace it");
         }
         Path parent = target.toAbsolutePath().getParent();
         if (!Files.isDirectory(parent)) {
@@ -101,7 +102,8 @@ public final class NpyExporter {
             }
             if (dataBytes > maxBytes) {
                 throw new DatasetException("Cannot export " + dir.name() + " to .npy: the array would be " + dataBytes
-                        + " bytes, more than the limit of " + maxBytes + " bytes; pass --force to write it anyway");
+                        + " bytes, more than the limit of " + maxBytes + " bytes; pass "
+                        + Param.mention("a larger maxBytes", "--force") + " to write it anyway");
             }
             byte[] header = NpyWriter.header(descr, shape);
             Path temp = LocalFiles.createTemp("export to", target, parent);

@@ -9,13 +9,15 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import java.io.Serializable;
 
 /**
  * How a dataset's files are written: the format, the codec and its level, the bytes of values per Parquet row group
- * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row. Checked when
- * made, with the CLI's words; the Parquet-only options against the format when the request is prepared, since the
- * builder may set them before the format.
+ * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row: the files'
+ * part of a {@link dev.tensorbroadcast.job.WriteSpec}, which checks the options against each other when built. The
+ * level is checked by {@link Compression}, the row-group size here; BYTE_STREAM_SPLIT against the values' dtype when
+ * the request is prepared.
  *
  * @param compressionLevel the zstd level, 1 (fastest) to 22 (smallest), or 0 for zstd's own default (3)
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
@@ -31,13 +33,12 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
         requireNonNull(rowLayout, "rowLayout is null");
-        if (compressionLevel != 0 && (compression != OutputCompression.ZSTD || compressionLevel < 1
-                || compressionLevel > 22)) {
-            throw new InvalidRequestException("Cannot use compression '" + compression + ":" + compressionLevel
-                    + "': " + (compression == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 "
-                    + "(smallest)" : compression + " takes no level") + "; expected none, lz4, zstd or zstd:1 to"
-                    + " zstd:22");
-        }
+        new Compression(compression, compressionLevel); // the one check of the level
+        requireRowGroupBytes(rowGroupBytes);
+    }
+
+    /** Refuses a row-group size outside 1 MiB to 1 GiB. */
+    public static void requireRowGroupBytes(long rowGroupBytes) {
         if (rowGroupBytes < MIN_ROW_GROUP_BYTES || rowGroupBytes > MAX_ROW_GROUP_BYTES) {
             throw new InvalidRequestException("Cannot use row group size " + rowGroupBytes + " bytes: expected 1m to"
                     + " 1g (each task holds one group's buffers; the default is 32m)");
@@ -85,8 +86,9 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
             return;
         }
         TensorFileFormats.byName(formatName).flatMap(TensorFileFormat::whyRowsStayFlat).ifPresent(reason -> {
-            throw new InvalidRequestException("Cannot use --row-layout nested with format " + formatName + ": "
-                    + reason + "; nested rows are for Parquet readers (Spark, DuckDB, polars); add --format parquet");
+            throw new InvalidRequestException("Cannot use " + Param.ROW_LAYOUT.given("RowLayout.NESTED", "nested")
+                    + " with format " + formatName + ": " + reason + "; nested rows are for Parquet readers (Spark,"
+                    + " DuckDB, polars); add " + parquetFormat());
         });
     }
 
@@ -98,17 +100,22 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireByteStreamSplitFits(format.formatName());
         if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
                 && dtype != DType.COMPLEX128) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split for " + dtype.typeName()
-                    + " values: it encodes float32 and float64 (and complex) values; leave --encoding out");
+            throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
+                    + " for " + dtype.typeName() + " values: it encodes float32 and float64 (and complex) values;"
+                    + " leave " + Param.ENCODING.named() + " out");
         }
     }
 
     /** Refuses BYTE_STREAM_SPLIT in a format ({@code formatName}) that cannot store it: all but Parquet. */
     public static void requireByteStreamSplitFits(String formatName) {
         if (!TensorFileFormats.byName(formatName).map(TensorFileFormat::splitsFloatStreams).orElse(false)) {
-            throw new InvalidRequestException("Cannot use --encoding byte-stream-split with format " + formatName
-                    + ": it is a Parquet encoding; add --format parquet");
+            throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
+                    + " with format " + formatName + ": it is a Parquet encoding; add " + parquetFormat());
         }
+    }
+
+    private static String parquetFormat() {
+        return Param.FORMAT.given("OutputFormat.PARQUET", "parquet");
     }
 
     /** The Parquet writer's options: the codec, its level, the encoding and the row layout. */
@@ -119,6 +126,15 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
 
     /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */
     public String codecName() {
-        return compressionLevel == 0 ? compression.codecName() : compression.codecName() + ":" + compressionLevel;
+        return codec().toString();
+    }
+
+    /** The codec and its level as one value. */
+    public Compression codec() {
+        return new Compression(compression, compressionLevel);
+    }
+
+    public FileOptions withCompression(Compression codec) {
+        return new FileOptions(format, codec.codec(), codec.level(), rowGroupBytes, byteStreamSplit, rowLayout);
     }
 }

@@ -16,6 +16,7 @@ import dev.tensorbroadcast.job.base.InputException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
@@ -71,8 +72,10 @@ public final class SourceLoader {
 
     /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
     public static InvalidRequestException rowShapeOnNpy(Shape rowShape, String location) {
-        return new InvalidRequestException("Cannot use --row-shape " + rowShape.toList() + " with input '" + location
-                + "': it is a .npy, whose header gives its shape; --row-shape shapes the rows of a dataset"
+        String given = Param.ROW_SHAPE.given("Shape.parse(\"" + rowShape.toList() + "\")",
+                rowShape.toList().toString());
+        return new InvalidRequestException("Cannot use " + given + " with input '" + location + "': it is a .npy,"
+                + " whose header gives its shape; " + Param.ROW_SHAPE.named() + " shapes the rows of a dataset"
                 + " directory's list column");
     }
 

@@ -1,10 +1,18 @@
 package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
+import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.TargetShape;
+import dev.tensorbroadcast.planner.TooLargeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -24,6 +32,7 @@ import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -314,6 +323,32 @@ class ErrorCatalogueTest {
 
     static Stream<Arguments> documented() throws IOException {
         return entries().stream().map(entry -> Arguments.of(entry.id(), entry));
+    }
+
+    /**
+     * The Java API's refusals name the builder's parameters, never a flag a Java caller cannot pass; the command line
+     * reads the same refusal in flags ({@code request-max-output}, {@code request-row-layout}).
+     */
+    @Test
+    void aJavaApiRefusalNamesTheBuilderParameterAndNoFlag() throws IOException {
+        Path npy = NpyFiles.int32(dir.resolve("api-row.npy"), new long[] {1, 8});
+        String output = dir.resolve("api-out").toString();
+        BroadcastException tooLarge = catchThrowableOfType(() -> TensorBroadcast.builder().source(npy.toString())
+                .dialect(Dialect.NUMPY).shape(TargetShape.parse("[" + TWO_TIB + "]")).output(output).build()
+                .prepare(new Configuration()), TooLargeException.class);
+        assertThat(tooLarge.getMessage()).endsWith(": more than the output limit of 1.0 TiB (1099511627776 bytes);"
+                + " raise it with maxOutputBytes, such as maxOutputBytes(2199023255552L), or lift it with"
+                + " maxOutputBytes(TensorBroadcast.NO_OUTPUT_LIMIT)").doesNotContain("--");
+        assertThat(tooLarge.commandLineMessage()).endsWith("raise it with --max-output, such as --max-output 2t, or"
+                + " lift it with --max-output none");
+        BroadcastException nested = catchThrowableOfType(() -> TensorBroadcast.builder().source(npy.toString())
+                .dialect(Dialect.NUMPY).shape(TargetShape.parse("[4,8]")).output(output).rowLayout(RowLayout.NESTED)
+                .build().prepare(new Configuration()), InvalidRequestException.class);
+        assertThat(nested.getMessage()).isEqualTo("Cannot use rowLayout(RowLayout.NESTED) with format arrow: Arrow IPC"
+                + " rows are arrow.fixed_shape_tensor, which keeps their shape; nested rows are for Parquet readers"
+                + " (Spark, DuckDB, polars); add format(OutputFormat.PARQUET)");
+        assertThat(nested.commandLineMessage()).startsWith("Cannot use --row-layout nested with format arrow: ")
+                .endsWith("; add --format parquet");
     }
 
     @Test

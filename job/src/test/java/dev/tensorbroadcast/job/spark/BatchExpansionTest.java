@@ -94,7 +94,7 @@ class BatchExpansionTest {
 
         assertThatThrownBy(() -> broadcast.run(spark)).isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read file:" + features.resolve("b.parquet") + ": row 6 has 1 values; every row"
-                        + " needs " + ROW + " (--row-shape)");
+                        + " needs " + ROW + " (rowShape)");
         assertThat(dir.resolve("out").resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
     }
 }
