@@ -24,6 +24,14 @@ public abstract class BroadcastException extends RuntimeException {
         return Param.commandLineText(super.getMessage());
     }
 
+    /**
+     * The message with its parameter mentions kept, for a message that quotes this one as its reason: the outer
+     * message then shows them in its reader's words too.
+     */
+    public String mentionedMessage() {
+        return super.getMessage();
+    }
+
     /** A stable, machine-readable name of the error's kind, as printed in JSON by the CLI. */
     public abstract String kind();
 }

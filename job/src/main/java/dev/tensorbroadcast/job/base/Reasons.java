@@ -1,11 +1,16 @@
 package dev.tensorbroadcast.job.base;
 
-/** The one line of an exception a user is shown as the reason: its message's first line, or its type. */
+import dev.tensorbroadcast.planner.BroadcastException;
+
+/**
+ * The one line of an exception a user is shown as the reason: its message's first line, or its type. A refusal's
+ * parameter mentions are kept, so the message that quotes it names them as its own reader (Java or CLI) does.
+ */
 public final class Reasons {
     private Reasons() {}
 
     public static String of(Throwable error) {
-        String message = error.getMessage();
+        String message = error instanceof BroadcastException refusal ? refusal.mentionedMessage() : error.getMessage();
         if (message == null || message.isBlank()) {
             return error.getClass().getSimpleName();
         }

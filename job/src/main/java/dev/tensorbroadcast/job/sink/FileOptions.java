@@ -15,7 +15,7 @@ import java.io.Serializable;
 /**
  * How a dataset's files are written: the format, the codec and its level, the bytes of values per Parquet row group
  * (and Arrow record batch), whether Parquet floats go BYTE_STREAM_SPLIT, and how Parquet lays out a row: the files'
- * part of a {@link dev.tensorbroadcast.job.WriteSpec}, which checks the options against each other when built. The
+ * part of a {@code WriteSpec} (the API's request), which checks the options against each other when built. The
  * level is checked by {@link Compression}, the row-group size here; BYTE_STREAM_SPLIT against the values' dtype when
  * the request is prepared.
  *
