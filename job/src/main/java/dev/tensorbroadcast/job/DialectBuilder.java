@@ -57,7 +57,7 @@ public abstract class DialectBuilder<B extends DialectBuilder<B>> {
     }
 
     @SuppressWarnings("unchecked")
-    private B self() {
+    final B self() {
         // only the builders of this package extend this class, each as DialectBuilder<itself>
         return (B) this;
     }

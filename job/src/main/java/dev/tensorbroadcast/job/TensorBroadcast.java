@@ -3,12 +3,10 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
@@ -218,10 +216,9 @@ public final class TensorBroadcast {
         }
     }
 
-    public static final class Builder extends DialectBuilder<Builder> {
+    public static final class Builder extends WriteBuilder<Builder> {
         private final List<Source> sources = new ArrayList<>();
         private String output;
-        private WriteSpec.Builder write = WriteSpec.builder();
         private Long partitionBytes;
         private Long partitions;
         private String column;
@@ -258,50 +255,8 @@ public final class TensorBroadcast {
             return this;
         }
 
-        /**
-         * The whole write request: format, codec, row groups, encoding, row layout, output limit, free-space check
-         * and overwrite, in place of what the setters below gave.
-         */
-        public Builder write(WriteSpec spec) {
-            this.write = requireNonNull(spec, "spec is null").toBuilder();
-            return this;
-        }
-
         public Builder format(OutputFormat format) {
             write.format(format);
-            return this;
-        }
-
-        /** The codec, at its default level. */
-        public Builder compression(OutputCompression compression) {
-            write.compression(compression);
-            return this;
-        }
-
-        /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
-        public Builder compressionLevel(int level) {
-            write.compressionLevel(level);
-            return this;
-        }
-
-        /** Bytes of values per Parquet row group and Arrow record batch, 1 MiB to 1 GiB (at least one row each). */
-        public Builder rowGroupBytes(long bytes) {
-            write.rowGroupBytes(bytes);
-            return this;
-        }
-
-        /** Parquet float and double values in BYTE_STREAM_SPLIT rather than PLAIN (Parquet output of floats). */
-        public Builder byteStreamSplit(boolean split) {
-            write.byteStreamSplit(split);
-            return this;
-        }
-
-        /**
-         * How Parquet lays out a row: {@link RowLayout#FLAT} (the default: one list, with the row shape in the Arrow
-         * schema) or {@link RowLayout#NESTED} (one list per dimension, which Spark reads as nested arrays).
-         */
-        public Builder rowLayout(RowLayout layout) {
-            write.rowLayout(layout);
             return this;
         }
 
@@ -314,12 +269,6 @@ public final class TensorBroadcast {
         /** An exact partition count instead of a size; fewer when the output has fewer rows. */
         public Builder partitions(long count) {
             this.partitions = count;
-            return this;
-        }
-
-        /** Replace the output if it is an empty directory or a dataset of ours; never anything else. */
-        public Builder overwrite(boolean overwrite) {
-            write.overwrite(overwrite);
             return this;
         }
 
@@ -344,26 +293,6 @@ public final class TensorBroadcast {
 
         public Builder sourceLimits(SourceLimits limits) {
             this.sourceLimits = requireNonNull(limits, "limits is null");
-            return this;
-        }
-
-        /**
-         * Refuse to write more than {@code bytes} of tensor values ({@code --max-output}); the default is
-         * {@link #DEFAULT_MAX_OUTPUT_BYTES}, {@link #NO_OUTPUT_LIMIT} sets none. A typo in a shape must not fill a
-         * cluster's storage.
-         */
-        public Builder maxOutputBytes(long bytes) {
-            write.maxOutputBytes(bytes);
-            return this;
-        }
-
-        /**
-         * Whether to refuse an output on a local file system that has less usable space than the output's estimated
-         * files (on by default; {@code --ignore-free-space} turns it off, for instance when compression will shrink
-         * the files). Other file systems report no free space that a job could rely on, so they are not checked.
-         */
-        public Builder checkFreeSpace(boolean check) {
-            write.checkFreeSpace(check);
             return this;
         }
 

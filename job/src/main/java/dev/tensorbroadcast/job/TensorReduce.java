@@ -3,9 +3,7 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputCompression;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
@@ -207,7 +205,7 @@ public final class TensorReduce {
         return shipThreshold;
     }
 
-    public static final class Builder extends DialectBuilder<Builder> {
+    public static final class Builder extends WriteBuilder<Builder> {
         private String gradientLocation;
         private SourceTensor gradientTensor;
         private String column;
@@ -215,7 +213,6 @@ public final class TensorReduce {
         private final List<Shape> inputShapes = new ArrayList<>();
         private Integer inputIndex;
         private String output;
-        private WriteSpec.Builder write = WriteSpec.builder();
         private Long partitionBytes;
         private Long partitions;
         private long shipThreshold = TensorBroadcast.DEFAULT_SHIP_THRESHOLD;
@@ -273,60 +270,6 @@ public final class TensorReduce {
             return this;
         }
 
-        /**
-         * The whole write request (a {@code .npy} or a dataset's format, codec, row groups, encoding, row layout,
-         * output limit, free-space check and overwrite), in place of what the setters gave.
-         */
-        public Builder write(WriteSpec spec) {
-            this.write = requireNonNull(spec, "spec is null").toBuilder();
-            return this;
-        }
-
-        /** The codec of a dataset result (a {@code .npy} takes none), at its default level. */
-        public Builder compression(OutputCompression compression) {
-            write.compression(compression);
-            return this;
-        }
-
-        /** The zstd level, 1 (fastest) to 22 (smallest); set after {@link #compression}, which must be zstd. */
-        public Builder compressionLevel(int level) {
-            write.compressionLevel(level);
-            return this;
-        }
-
-        /** Bytes of values per Parquet row group and Arrow record batch of a dataset result, 1 MiB to 1 GiB. */
-        public Builder rowGroupBytes(long bytes) {
-            write.rowGroupBytes(bytes);
-            return this;
-        }
-
-        /** Parquet float values in BYTE_STREAM_SPLIT rather than PLAIN (a Parquet result of floats only). */
-        public Builder byteStreamSplit(boolean split) {
-            write.byteStreamSplit(split);
-            return this;
-        }
-
-        /**
-         * Refuse results of more than {@code bytes} of values, as {@link TensorBroadcast.Builder#maxOutputBytes}
-         * does; {@link TensorBroadcast#NO_OUTPUT_LIMIT} sets none.
-         */
-        public Builder maxOutputBytes(long bytes) {
-            write.maxOutputBytes(bytes);
-            return this;
-        }
-
-        /** Whether to refuse a result on a local file system with less usable space than its files (on by default). */
-        public Builder checkFreeSpace(boolean check) {
-            write.checkFreeSpace(check);
-            return this;
-        }
-
-        /** Parquet rows as one list (the default) or nested one list per dimension, as {@code expand} writes them. */
-        public Builder rowLayout(RowLayout layout) {
-            write.rowLayout(layout);
-            return this;
-        }
-
         /** Gradient bytes each summing task reads (default 128 MiB). */
         public Builder partitionBytes(long bytes) {
             if (bytes <= 0) {
@@ -344,11 +287,6 @@ public final class TensorReduce {
                         + Integer.MAX_VALUE);
             }
             this.partitions = count;
-            return this;
-        }
-
-        public Builder overwrite(boolean overwrite) {
-            write.overwrite(overwrite);
             return this;
         }
 
