@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,5 +55,25 @@ class DiskFullTest {
         assertThat(output.resolve("_manifest.json")).doesNotExist();
         assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
                 .isEqualTo("file:" + output);
+    }
+
+    /** reduce checks the free space where its result goes, as expand does, and --ignore-free-space lifts it. */
+    @Test
+    void aReduceResultLargerThanTheDiskIsRefusedUnlessTold() throws Exception {
+        // [300000,2] int32 summed to [300000,1]: 1.1 MiB of values onto a 1 MiB disk
+        Path gradient = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {300_000, 2});
+        for (String output : new String[] {small.path().resolve("sums.npy").toString(),
+                small.path().resolve("sums").toString()}) {
+            String[] args = {"reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape",
+                "[300000,1]", "--shape", "300000,2", "--output", output, "--dry-run"};
+            CliRun refused = CliRun.of(args);
+            assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
+            assertThat(refused.err()).startsWith("Cannot write ").contains(" bytes of files, uncompressed) to ")
+                    .contains(": its file system has ").endsWith(" if compression will make it fit\n");
+            String[] lifted = Arrays.copyOf(args, args.length + 1);
+            lifted[args.length] = "--ignore-free-space";
+            CliRun run = CliRun.of(lifted);
+            assertThat(run.exitCode()).as(run.err()).isZero();
+        }
     }
 }

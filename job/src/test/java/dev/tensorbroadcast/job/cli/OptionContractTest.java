@@ -368,7 +368,7 @@ class OptionContractTest {
             refused("Cannot use --row-group-size with format npy", reduceRows("--output", out("g.npy"),
                     "--row-group-size", "1m", "--dry-run")).verify();
         });
-        checks.put("reduce --ignore-free-space", elsewhere("ReduceFreeSpaceTest", "\"--ignore-free-space\""));
+        checks.put("reduce --ignore-free-space", elsewhere("DiskFullTest", "\"--ignore-free-space\""));
         checks.put("reduce --output", ok(run -> assertThat(Path.of(out("rows.npy"))).isRegularFile(),
                 reduceRows("--output", out("rows.npy"), "--partitions", "3")));
         checks.put("reduce --partitions", ok(run -> assertThat(run.out()).contains("from 3 tasks"),
