@@ -101,6 +101,9 @@ public final class PreparedBroadcast {
                 partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
                         broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
             }
+            // an array format's partitions are whole chunks (or shards) of the first dim
+            partitionPlan = broadcast.files().format().partitions(partitionPlan, source.dtype(),
+                    broadcast.files().codec());
             partitions.add(partitionPlan);
             Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);

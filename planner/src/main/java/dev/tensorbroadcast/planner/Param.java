@@ -20,6 +20,8 @@ public enum Param {
     KEEP("keep", "--keep"),
     OUTPUT("output", "--output"),
     FORMAT("format", "--format"),
+    CHUNKS("chunks", "--chunks"),
+    SHARD("shard", "--shard"),
     COMPRESSION("compression", "--compression"),
     ROW_GROUP_SIZE("rowGroupBytes", "--row-group-size"),
     ENCODING("byteStreamSplit", "--encoding"),

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.format.npy.NpyFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
+import dev.tensorbroadcast.arrowio.format.zarr.ZarrFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class TensorFileFormats {
     private static final List<TensorFileFormat> BUILT_IN = List.of(new ArrowIpcFormat(), new ParquetFormat(),
-            new NpyFormat());
+            new NpyFormat(), new ZarrFormat());
     private static final List<TensorFileFormat> LOADED = loaded();
     private static final List<TensorFileFormat> REGISTERED = new CopyOnWriteArrayList<>();
 
@@ -46,6 +47,11 @@ public final class TensorFileFormats {
     public static List<DatasetFileFormat> datasetFormats() {
         return all().stream().filter(DatasetFileFormat.class::isInstance).map(DatasetFileFormat.class::cast)
                 .toList();
+    }
+
+    /** The formats that write one chunked N-d array (Zarr). */
+    public static List<ArrayFileFormat> arrayFormats() {
+        return all().stream().filter(ArrayFileFormat.class::isInstance).map(ArrayFileFormat.class::cast).toList();
     }
 
     /** The format named {@code name} (case and surrounding blanks ignored). */

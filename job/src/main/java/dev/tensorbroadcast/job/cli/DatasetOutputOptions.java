@@ -1,12 +1,16 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.sink.ArrayChunking;
 import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.planner.Param;
 import picocli.CommandLine.Option;
 
 /** Where {@code expand} and {@code broadcast-tensors} write: a dataset directory, or nowhere ({@code --format null}). */
 final class DatasetOutputOptions {
     static final String OUTPUT = "--output";
     static final String FORMAT = "--format";
+    static final String CHUNKS = "--chunks";
+    static final String SHARD = "--shard";
 
     /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkCommands}). */
     @Option(names = OUTPUT, paramLabel = "<dir>",
@@ -15,9 +19,24 @@ final class DatasetOutputOptions {
     String output;
 
     @Option(names = FORMAT, paramLabel = "<format>", defaultValue = "arrow",
-            description = "arrow (Arrow IPC files, default), parquet, or null: compute every batch and discard it "
+            description = "arrow (Arrow IPC files, default), parquet, zarr (one Zarr v3 array), or null: compute every batch and discard it "
                     + "(no files, no --output; measures the broadcast apart from the disk).")
     String format;
+
+    @Option(names = CHUNKS, paramLabel = "<sizes>",
+            description = "With --format zarr: the chunk shape, one size per output dim (64,4096). Default: a "
+                    + "partition's rows by the whole of the other dims.")
+    String chunks;
+
+    @Option(names = SHARD, paramLabel = "<sizes>",
+            description = "With --format zarr: the shard shape (sharding_indexed), each dim a multiple of --chunks.")
+    String shard;
+
+    /** The chunks and shard given, refused unless the format writes an array. */
+    ArrayChunking chunking() {
+        return new ArrayChunking(chunks == null ? new long[0] : ArrayChunking.parse(chunks, Param.CHUNKS),
+                shard == null ? new long[0] : ArrayChunking.parse(shard, Param.SHARD));
+    }
 
     boolean discards() {
         return DiscardJob.FORMAT_NAME.equals(format);

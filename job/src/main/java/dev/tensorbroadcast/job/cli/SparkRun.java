@@ -43,11 +43,12 @@ final class SparkRun {
     /** Applies the shared options to a request that has its sources and dialect arguments. */
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
-            OutputFormat format = OutputFormat.parse(destination.format);
+            OutputFormat format = OutputFormat.parse(destination.format).withChunking(destination.chunking());
             builder.output(destination.output).write(write.spec().format(format).build());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
             builder.keep(KeepColumns.none());
+            destination.chunking().requireFits(destination.format, false);
         }
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);

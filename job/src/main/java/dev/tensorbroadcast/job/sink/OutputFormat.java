@@ -2,20 +2,28 @@ package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.UserText;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The file format of a dataset, by the name {@code --format} takes: one file per partition, named {@code part-NNNNN}
  * plus the extension. A thin name over arrow-io's {@link DatasetFileFormat}, which does the work; every dataset
- * format in {@link TensorFileFormats} is one.
+ * format in {@link TensorFileFormats} is one. Or one N-d array of chunk objects, an {@link ArrayFileFormat} (Zarr),
+ * with its {@link ArrayChunking}.
  */
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -23,15 +31,53 @@ public final class OutputFormat implements Serializable {
     public static final OutputFormat ARROW = new OutputFormat(new ArrowIpcFormat());
     public static final OutputFormat PARQUET = new OutputFormat(new ParquetFormat());
 
-    private final DatasetFileFormat format;
+    private final TensorFileFormat format;
+    private final ArrayChunking chunking;
 
-    private OutputFormat(DatasetFileFormat format) {
-        this.format = requireNonNull(format, "format is null");
+    private OutputFormat(TensorFileFormat format) {
+        this(format, ArrayChunking.DEFAULT);
     }
 
-    /** The format's reader and writer. */
+    private OutputFormat(TensorFileFormat format, ArrayChunking chunking) {
+        this.format = requireNonNull(format, "format is null");
+        this.chunking = requireNonNull(chunking, "chunking is null");
+        chunking.requireFits(format.name(), format instanceof ArrayFileFormat);
+    }
+
+    /** The format's reader and writer, for a dataset of part files. */
     public DatasetFileFormat format() {
-        return format;
+        if (format instanceof DatasetFileFormat dataset) {
+            return dataset;
+        }
+        throw new IllegalStateException(format.name() + " writes an array, not part files");
+    }
+
+    /** The array format, when this one writes one N-d array rather than part files. */
+    public Optional<ArrayFileFormat> array() {
+        return format instanceof ArrayFileFormat array ? Optional.of(array) : Optional.empty();
+    }
+
+    /** This format with {@code chosen} chunks and shards, refused unless it writes an array. */
+    public OutputFormat withChunking(ArrayChunking chosen) {
+        return new OutputFormat(format, chosen);
+    }
+
+    public ArrayChunking chunking() {
+        return chunking;
+    }
+
+    /**
+     * {@code plan} with partitions of whole chunks (or shards) when this format writes an array, checking that the
+     * values and {@code codec} fit it; {@code plan} itself otherwise.
+     */
+    public PartitionPlan partitions(PartitionPlan plan, DType dtype, Compression codec) {
+        Optional<ArrayFileFormat> array = array();
+        return array.isEmpty() ? plan : chunking.align(chunking.layout(array.get(), plan, dtype, codec), plan);
+    }
+
+    /** The array's layout for partitions {@link #partitions} gave. */
+    public ArrayLayout layout(PartitionPlan plan, DType dtype, Compression codec) {
+        return chunking.layout(array().orElseThrow(), plan, dtype, codec);
     }
 
     public String formatName() {
@@ -45,16 +91,19 @@ public final class OutputFormat implements Serializable {
 
     /** Every dataset format the registry knows, the built-in ones first. */
     public static List<OutputFormat> values() {
-        return TensorFileFormats.datasetFormats().stream().map(OutputFormat::of).toList();
+        return Stream.concat(TensorFileFormats.datasetFormats().stream(), TensorFileFormats.arrayFormats().stream())
+                .map(OutputFormat::of).toList();
     }
 
     public static OutputFormat parse(String text) {
-        return TensorFileFormats.datasetFormat(text).map(OutputFormat::of).orElseThrow(() ->
+        Optional<TensorFileFormat> found = TensorFileFormats.byName(text)
+                .filter(format -> format instanceof DatasetFileFormat || format instanceof ArrayFileFormat);
+        return found.map(OutputFormat::of).orElseThrow(() ->
                 new InvalidRequestException("Cannot use format '" + UserText.shown(text) + "': expected "
                         + accepted()));
     }
 
-    private static OutputFormat of(DatasetFileFormat format) {
+    private static OutputFormat of(TensorFileFormat format) {
         return format.equals(ARROW.format) ? ARROW : format.equals(PARQUET.format) ? PARQUET : new OutputFormat(format);
     }
 
@@ -85,12 +134,12 @@ public final class OutputFormat implements Serializable {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof OutputFormat that && format.equals(that.format);
+        return other instanceof OutputFormat that && format.equals(that.format) && chunking.equals(that.chunking);
     }
 
     @Override
     public int hashCode() {
-        return format.hashCode();
+        return format.hashCode() * 31 + chunking.hashCode();
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
@@ -104,7 +106,10 @@ public final class DatasetJob {
                     List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
                     List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
                             .mapPartitionsWithIndex(task, false));
-                    List<TaskCommitMessage> messages = done.stream().map(WrittenFile::commitMessage).toList();
+                    // an array's task reports each of its objects with the one message of its commit
+                    List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
+                            java.util.stream.Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
+                                    (first, same) -> first, java.util.TreeMap::new)).values());
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
                     return done;
                 });
@@ -113,6 +118,9 @@ public final class DatasetJob {
         try {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
+            if (spec.format().array().isPresent()) {
+                files.add(writeArrayMetadata(fileSystem, files));
+            }
             Manifest manifest = manifest(files);
             // written whole under another name first: a full disk leaves no half manifest that reads as ours
             Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
@@ -149,6 +157,28 @@ public final class DatasetJob {
         }
     }
 
+    /**
+     * An array's metadata, written once every chunk is committed (staged, then renamed), so that a reader never
+     * finds a half-written array presented as complete; listed in the manifest after the chunks, holding no rows.
+     */
+    private WrittenFile writeArrayMetadata(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
+        ArrayFileFormat format = spec.format().array().orElseThrow();
+        ArrayLayout layout = spec.format().layout(spec.partitions(), source.dtype(), spec.files().codec());
+        byte[] bytes = format.metadata(layout);
+        Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
+        writeFile(fileSystem, staged, bytes);
+        if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
+            throw new IOException("cannot rename " + staged + " to " + format.metadataName());
+        }
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bytes);
+        WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);
+        return new WrittenFile(format.metadataName(), Math.max(0, spec.partitions().partitionCount() - 1),
+                spec.partitions().rows(), 0, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
+                last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
+                last == null ? new TaskCommitMessage(null) : last.commitMessage());
+    }
+
     /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */
     private void checkCommitted(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
         Map<String, Long> expected = new HashMap<>();
@@ -156,6 +186,17 @@ public final class DatasetJob {
             expected.put(file.name(), file.bytes());
         }
         Map<String, Long> found = new HashMap<>();
+        if (spec.format().array().isPresent()) {
+            Path chunks = new Path(output, "c");
+            if (fileSystem.exists(chunks)) {
+                var listed = fileSystem.listFiles(chunks, true);
+                String root = output.toUri().getPath().replaceAll("/+$", "") + "/";
+                while (listed.hasNext()) {
+                    FileStatus status = listed.next();
+                    found.put(status.getPath().toUri().getPath().substring(root.length()), status.getLen());
+                }
+            }
+        }
         for (FileStatus status : fileSystem.listStatus(output)) {
             if (status.getPath().getName().startsWith(Manifest.PART_PREFIX)) {
                 found.put(status.getPath().getName(), status.getLen());

@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job.spark;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -89,6 +92,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                 task.attemptNumber());
         InjectedFailure.maybeDelay(task, index);
         committer.setupTask(context);
+        if (spec.format().array().isPresent()) {
+            return writeArray(context, index, task);
+        }
         try {
             Path file = new Path(committer.newTaskTempFile(context, Option.empty(),
                     org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension())));
@@ -112,6 +118,57 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     checksum.bytes(), checksum.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(),
                     input.rows().first(), input.rows().count(), input.bytesRead(), message);
             return List.of(written).iterator();
+        } catch (Throwable failure) {
+            try {
+                committer.abortTask(context);
+            } catch (RuntimeException abortFailure) {
+                failure.addSuppressed(abortFailure);
+            }
+            throw failure;
+        }
+    }
+
+    /**
+     * An array format's task: the chunk (or shard) objects of its slab of the first dim, written under the attempt's
+     * directory by their keys ({@code c/3/0}), so that the commit moves them into the array with the rest. The
+     * partition's rows are listed on its first object; the metadata is the driver's, after every task committed.
+     */
+    private Iterator<WrittenFile> writeArray(TaskAttemptContextImpl context, Integer index, TaskContext task)
+            throws IOException {
+        Partition partition = spec.partitions().partition(index);
+        try {
+            Path attempt = new Path(committer.newTaskTempFile(context, Option.empty(),
+                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension()))).getParent();
+            TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
+            sourceBytesRead.add(input.bytesRead());
+            FileSystem fileSystem = attempt.getFileSystem(context.getConfiguration());
+            ArrayFileFormat format = spec.format().array().orElseThrow();
+            ArrayLayout layout = spec.format().layout(spec.partitions(), input.kernel().dtype(), spec.files().codec());
+            long perIndex = layout.shape().rank() == 0 ? 1 : spec.partitions().rows() / layout.shape().dim(0);
+            List<String> keys = new ArrayList<>();
+            List<ChecksumOutputStream> streams = new ArrayList<>();
+            long rowElements = spec.partitions().rowElements();
+            format.write(input.kernel(), layout, partition.firstRow() / perIndex, partition.endRow() / perIndex,
+                    key -> {
+                        keys.add(key);
+                        ChecksumOutputStream out = new ChecksumOutputStream(fileSystem.create(new Path(attempt, key),
+                                false));
+                        streams.add(out);
+                        return out;
+                    }, elements -> valuesWritten.add(rowElements == 0 ? 0
+                            : elements * spec.partitions().rowBytes() / rowElements));
+            InjectedFailure.maybeFail(task, index);
+            TaskCommitMessage message = committer.commitTask(context);
+            SparkEnv env = SparkEnv.get();
+            List<WrittenFile> written = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                boolean first = i == 0;
+                written.add(new WrittenFile(keys.get(i), index, first ? partition.firstRow() : partition.endRow(),
+                        first ? partition.rowCount() : 0, streams.get(i).bytes(), streams.get(i).crc32c(),
+                        env.executorId(), env.blockManager().blockManagerId().host(), input.rows().first(),
+                        first ? input.rows().count() : 0, first ? input.bytesRead() : 0, message));
+            }
+            return written.iterator();
         } catch (Throwable failure) {
             try {
                 committer.abortTask(context);

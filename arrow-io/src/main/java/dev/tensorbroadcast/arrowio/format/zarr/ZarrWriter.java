@@ -1,0 +1,225 @@
+package dev.tensorbroadcast.arrowio.format.zarr;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.ObjectSink;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.DType;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+import java.util.zip.CRC32C;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * Writes the chunk or shard objects of one slab of an array's first dim. A chunk is filled whole on the heap (its
+ * positions outside the array hold the fill value, zero), encoded, and written; a shard streams its chunks one after
+ * another and ends with its index and the index's CRC-32C. A chunk the copy program proves equal to the last chunk
+ * written at the same place of the other dims takes that chunk's encoded bytes, compressed once.
+ */
+final class ZarrWriter {
+    /** Encoded chunks kept for reuse, at most this many bytes in all. */
+    private static final long REUSE_BYTES = 256L << 20;
+    /** Values filled per kernel call. */
+    private static final long FILL_BYTES = 4L << 20;
+    /** An empty chunk's offset and length in a shard index. */
+    private static final long EMPTY = -1L;
+
+    private final TensorKernel kernel;
+    private final CopyProgram program;
+    private final ArrayLayout layout;
+    private final ObjectSink sink;
+    private final LongConsumer progress;
+    private final long[] shape;
+    private final long[] chunks;
+    private final int width;
+    private final Map<List<Long>, Encoded> last = new HashMap<>();
+    private long reusedBytes;
+
+    /** A chunk already encoded: where it starts in the array, its extent, its bytes. */
+    private record Encoded(long origin, long[] extent, byte[] bytes) {}
+
+    ZarrWriter(TensorKernel kernel, ArrayLayout layout, ObjectSink sink, LongConsumer progress) {
+        this.kernel = requireNonNull(kernel, "kernel is null");
+        this.program = kernel.program();
+        this.layout = requireNonNull(layout, "layout is null");
+        this.sink = requireNonNull(sink, "sink is null");
+        this.progress = requireNonNull(progress, "progress is null");
+        this.shape = layout.shape().dims();
+        this.chunks = layout.chunks();
+        this.width = ArrayLayout.storedBytes(layout.dtype());
+        if (layout.chunkBytes() > ZarrFormat.MAX_CHUNK_BYTES) {
+            throw new IllegalArgumentException("a chunk of " + layout.chunkBytes() + " bytes");
+        }
+    }
+
+    /** Every block whose first-dim extent starts in {@code [first, end)}. */
+    void write(long first, long end) throws IOException {
+        long[] block = layout.block();
+        long[] counts = ChunkGrid.counts(shape, block);
+        long[] from = new long[shape.length];
+        long[] to = counts.clone();
+        if (shape.length > 0) {
+            from[0] = first / block[0];
+            to[0] = Math.min(counts[0], (end + block[0] - 1) / block[0]);
+        }
+        try (BufferAllocator allocator = new RootAllocator();
+                ArrowBuf scratch = allocator.buffer(FILL_BYTES)) {
+            byte[] chunk = new byte[Math.toIntExact(layout.chunkBytes())];
+            IOException[] failure = {null};
+            ChunkGrid.forEach(from, to, coordinates -> {
+                if (failure[0] != null) {
+                    return;
+                }
+                try {
+                    String key = ChunkGrid.key(coordinates, "/");
+                    if (layout.sharded()) {
+                        writeShard(coordinates, key, chunk, scratch);
+                    } else {
+                        try (OutputStream out = sink.create(key)) {
+                            out.write(encodedChunk(coordinates.clone(), chunk, scratch));
+                        }
+                    }
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            });
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+        }
+    }
+
+    private void writeShard(long[] shardCoordinates, String key, byte[] chunk, ArrowBuf scratch) throws IOException {
+        long[] shard = layout.shard();
+        long[] perShard = new long[shape.length];
+        long[] from = new long[shape.length];
+        long[] to = new long[shape.length];
+        for (int i = 0; i < shape.length; i++) {
+            perShard[i] = shard[i] / chunks[i];
+            from[i] = shardCoordinates[i] * perShard[i];
+            to[i] = from[i] + perShard[i];
+        }
+        int count = Math.toIntExact(ChunkGrid.product(perShard, 0));
+        ByteBuffer index = ByteBuffer.allocate(count * 16 + 4).order(ByteOrder.LITTLE_ENDIAN);
+        long[] offset = {0};
+        IOException[] failure = {null};
+        try (OutputStream out = sink.create(key)) {
+            ChunkGrid.forEach(from, to, coordinates -> {
+                if (failure[0] != null) {
+                    return;
+                }
+                boolean inside = true;
+                for (int i = 0; i < shape.length; i++) {
+                    inside &= coordinates[i] * chunks[i] < shape[i];
+                }
+                if (!inside) {
+                    index.putLong(EMPTY).putLong(EMPTY);
+                    return;
+                }
+                try {
+                    byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                    out.write(bytes);
+                    index.putLong(offset[0]).putLong(bytes.length);
+                    offset[0] += bytes.length;
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            });
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(index.array(), 0, count * 16);
+            index.putInt((int) crc.getValue());
+            out.write(index.array());
+        }
+    }
+
+    /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
+    private byte[] encodedChunk(long[] coordinates, byte[] chunk, ArrowBuf scratch) throws IOException {
+        long[] origin = new long[shape.length];
+        long[] extent = new long[shape.length];
+        long elements = 1;
+        for (int i = 0; i < shape.length; i++) {
+            origin[i] = coordinates[i] * chunks[i];
+            extent[i] = Math.min(chunks[i], shape[i] - origin[i]);
+            elements *= extent[i];
+        }
+        ChunkGrid.Runs runs = ChunkGrid.Runs.of(shape, chunks, origin, extent);
+        long originIndex = runs.arrayStarts().length == 0 ? 0 : runs.arrayStarts()[0];
+        List<Long> place = place(coordinates);
+        Encoded previous = last.get(place);
+        if (previous != null && Arrays.equals(previous.extent(), extent)
+                && provenEqual(runs, previous.origin(), originIndex)) {
+            progress.accept(elements);
+            return previous.bytes();
+        }
+        boolean partial = elements < ChunkGrid.product(chunks, 0);
+        if (partial) {
+            Arrays.fill(chunk, (byte) 0);
+        }
+        for (int r = 0; r < runs.arrayStarts().length; r++) {
+            fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
+        }
+        byte[] bytes = ZarrCodecs.encode(layout.codec(), layout.level(), chunk);
+        if (previous != null) {
+            reusedBytes -= previous.bytes().length;
+        }
+        if (reusedBytes + bytes.length <= REUSE_BYTES) {
+            last.put(place, new Encoded(originIndex, extent, bytes));
+            reusedBytes += bytes.length;
+        } else {
+            last.remove(place);
+        }
+        progress.accept(elements);
+        return bytes;
+    }
+
+    /** Where a chunk is in the dims after the first: chunks along the first dim at one place repeat most often. */
+    private static List<Long> place(long[] coordinates) {
+        Long[] rest = new Long[Math.max(0, coordinates.length - 1)];
+        for (int i = 1; i < coordinates.length; i++) {
+            rest[i - 1] = coordinates[i];
+        }
+        return List.of(rest);
+    }
+
+    private boolean provenEqual(ChunkGrid.Runs runs, long previousOrigin, long origin) {
+        long distance = origin - previousOrigin;
+        for (long start : runs.arrayStarts()) {
+            if (!program.sameSource(start - distance, start, runs.length())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Fills array elements {@code [arrayStart, + length)} into the chunk from element {@code chunkStart}. */
+    private void fill(long arrayStart, long chunkStart, long length, byte[] chunk, ArrowBuf scratch) {
+        boolean bits = layout.dtype() == DType.BOOL;
+        long perCall = bits ? FILL_BYTES * 8 : FILL_BYTES / width;
+        for (long done = 0; done < length; done += perCall) {
+            long count = Math.min(perCall, length - done);
+            kernel.fillValues(arrayStart + done, arrayStart + done + count, scratch);
+            int at = Math.toIntExact((chunkStart + done) * width);
+            if (bits) {
+                for (int i = 0; i < count; i++) {
+                    chunk[at + i] = (byte) ((scratch.getByte(i >>> 3) >>> (i & 7)) & 1);
+                }
+            } else {
+                scratch.getBytes(0, chunk, at, Math.toIntExact(count * width));
+            }
+        }
+    }
+}
