@@ -205,6 +205,8 @@ public final class DatasetDirectory implements Closeable {
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 stray.remove(file.path());
+                // an array's chunk objects are nested (c/0/1): their top directory is accounted for by them
+                stray.remove(file.path().split("/", 2)[0]);
             }
         }
         return stray;

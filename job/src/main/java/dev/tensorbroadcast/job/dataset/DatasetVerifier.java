@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.Reasons;
@@ -100,7 +102,12 @@ public final class DatasetVerifier {
             }
         }
         OptionalLong compared = OptionalLong.empty();
-        if (kernel != null) {
+        Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
+                .filter(format -> format.name().equals(manifest.format())).findFirst();
+        if (kernel != null && array.isPresent()) {
+            compared = OptionalLong.of(new ArrayValues(dir, array.get(), kernel, MAX_LISTED_DIFFERENCES)
+                    .compare(problems, progress));
+        } else if (kernel != null) {
             compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems, progress));
         }
         return new VerifyReport(problems, manifest.files().size(), bytes, compared);

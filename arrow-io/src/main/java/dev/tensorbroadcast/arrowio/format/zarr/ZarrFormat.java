@@ -74,7 +74,8 @@ public record ZarrFormat() implements ArrayFileFormat {
 
     @Override
     public boolean hasCodec(String codec) {
-        return codec.equals("none") || codec.equals("zstd") || codec.equals("gzip");
+        // gzip is read (another writer's arrays) but --compression offers none: no other format has it
+        return codec.equals("none") || codec.equals("zstd");
     }
 
     @Override
