@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.."
 
-readers="pyarrow polars duckdb torch"
-if ! python3 -c "import pyarrow, polars, duckdb, torch" 2>/dev/null; then
+readers="pyarrow polars duckdb torch tensorstore"
+if ! python3 -c "import pyarrow, polars, duckdb, torch, tensorstore" 2>/dev/null; then
     index=()
     [[ -d /opt/pypi/simple ]] && index+=(--index-url file:///opt/pypi/simple)
     [[ -d /opt/pypi-more/simple ]] && index+=(--extra-index-url file:///opt/pypi-more/simple)
@@ -17,10 +17,10 @@ if ! python3 -c "import pyarrow, polars, duckdb, torch" 2>/dev/null; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair' EXIT
-rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair
+trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr' EXIT
+rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr
 # the README's own commands for the outputs the recipes read, as they are written there
-for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair; do
+for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr; do
     command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors) .*--output $output( |$)" README.md \
         | sed 's/^\$ //')
     [[ -n $command ]] || { echo "ci: README has no command writing $output" >&2; exit 1; }
@@ -46,6 +46,12 @@ assert float(scope["tensor"][999, 4095]) == float(scope["array"][0, 4095])
 # nested rows carry their shape: the same broadcast as the flat /tmp/tb/onnx, no reshape
 assert scope["nested"].shape == (2, 3, 6), scope["nested"].shape
 assert (scope["nested"] == scope["rows"]).all()
+# the Zarr array through tensorstore: the last rows' last columns, equal to the source row's
+import numpy
+row = numpy.load("examples/row4096.npy")
+assert scope["block"].shape == (10, 96), scope["block"].shape
+assert (scope["block"] == numpy.broadcast_to(row[:, 4000:4096], (10, 96))).all()
+assert scope["zarr"].shape == (1000, 4096) and scope["zarr"].dtype.name == "float32"
 import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()
@@ -63,7 +69,7 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
-print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, nested rows;"
+print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, tensorstore (Zarr), nested rows;"
       " broadcast-tensors' parent reads as no dataset",
       file=sys.stderr)
 EOF

@@ -26,6 +26,7 @@ import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.SourceRows;
@@ -107,6 +108,12 @@ public final class PreparedBroadcast {
             partitions.add(partitionPlan);
             Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);
+            broadcast.files().format().array().ifPresent(array -> keptColumns.ifPresent(columns -> {
+                throw new InvalidRequestException("Cannot keep columns " + columns.columns().stream()
+                        .map(column -> column.name()).toList() + " of input '" + broadcast.sources().get(0).name()
+                        + "' with format " + array.name() + ": an array holds the tensor alone; add "
+                        + Param.KEEP.given("KeepColumns.none()", "none"));
+            }));
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }

@@ -8,6 +8,8 @@ import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.planner.Param;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.PartitionPlan;
@@ -44,6 +46,11 @@ final class SparkRun {
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
             OutputFormat format = OutputFormat.parse(destination.format).withChunking(destination.chunking());
+            if (format.array().isPresent() && write.rowGroupBytes().isPresent()) {
+                throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format "
+                        + format.formatName() + ": an array is cut into chunks, not row groups; give "
+                        + Param.CHUNKS.named() + " instead");
+            }
             builder.output(destination.output).write(write.spec().format(format).build());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written

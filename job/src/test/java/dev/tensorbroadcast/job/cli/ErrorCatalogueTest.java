@@ -127,6 +127,15 @@ class ErrorCatalogueTest {
         cases.put("request-compression-level", d -> expand(d, "6,8", "--compression", "zstd:99"));
         cases.put("request-encoding", d -> expand(d, "6,8", "--encoding", "byte-stream-split"));
         cases.put("request-row-layout", d -> expand(d, "6,8", "--row-layout", "nested"));
+        cases.put("request-chunks", d -> expand(d, "6,8", "--format", "zarr", "--chunks", "4,x"));
+        cases.put("request-shard", d -> expand(d, "6,8", "--format", "zarr", "--chunks", "2,4", "--shard", "3,8"));
+        cases.put("request-zarr", d -> {
+            Path input = d.resolve("bf16");
+            dev.tensorbroadcast.job.dataset.TestDatasets.write(input, dev.tensorbroadcast.job.dataset.TestDatasets
+                    .random(dev.tensorbroadcast.planner.DType.BFLOAT16, dev.tensorbroadcast.planner.Shape.of(3), 5, false), new long[] {2, 3}, "arrow", 1);
+            return args("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "4,2,3", "--format",
+                    "zarr", "--output", d.resolve("out").toString());
+        });
         cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
         cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
                 "onnx", "--output", d.resolve("out").toString()));

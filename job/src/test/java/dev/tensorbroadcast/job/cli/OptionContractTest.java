@@ -295,6 +295,12 @@ class OptionContractTest {
         checks.put("expand --row-shape", elsewhere("ExpandCommandTest", "\"--row-shape\""));
         checks.put("expand --ship-threshold", elsewhere("NullFormatTest", "\"--ship-threshold\""));
         checks.put("expand --keep", elsewhere("KeptColumnsCommandTest", "\"--keep\""));
+        checks.put("expand --chunks", elsewhere("ZarrCommandTest", "\"--chunks\""));
+        checks.put("expand --shard", elsewhere("ZarrCommandTest", "\"--shard\""));
+        checks.put("broadcast-tensors --chunks", refused("Cannot use --chunks with format arrow",
+                joint("--output", out("x"), "--chunks", "3,4")));
+        checks.put("broadcast-tensors --shard", refused("Cannot use --shard 6,4 without --chunks",
+                joint("--output", out("x"), "--format", "zarr", "--shard", "6,4")));
 
         String[] joined = joint("--output", out("joint"), "--format", "parquet", "--partitions", "1");
         checks.put("broadcast-tensors --input", ok(run -> assertThat(manifest(out("joint") + "/1").inputs().stream()

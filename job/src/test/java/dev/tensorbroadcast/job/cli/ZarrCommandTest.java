@@ -1,0 +1,168 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.ArrayReader;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.job.base.Crc32c;
+import dev.tensorbroadcast.job.dataset.TestDatasets;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.spark.DatasetFiles;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code expand --format zarr} end to end on Spark: the chunk (or shard) objects the tasks wrote, {@code zarr.json}
+ * and the manifest the driver wrote after them, {@code verify} over them, and the refusals of what Zarr cannot honour.
+ */
+class ZarrCommandTest {
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private List<String> objects(Path zarr) throws Exception {
+        try (Stream<Path> files = Files.walk(zarr.resolve("c"))) {
+            return files.filter(Files::isRegularFile).map(path -> zarr.relativize(path).toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void shardsOfChunksAreWrittenByTasksAndListedWithTheirChecksums() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--chunks", "3,4", "--shard", "6,4", "--compression", "zstd:5", "--output",
+                zarr.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(objects(zarr)).containsExactly("c/0/0", "c/0/1", "c/1/0", "c/1/1");
+        JsonNode json = JSON.readTree(zarr.resolve("zarr.json").toFile());
+        assertThat(json.get("data_type").asText()).isEqualTo("int32");
+        assertThat(json.get("shape").toString()).isEqualTo("[10,6]");
+        assertThat(json.at("/chunk_grid/configuration/chunk_shape").toString()).isEqualTo("[6,4]");
+        assertThat(json.at("/codecs/0/configuration/chunk_shape").toString()).isEqualTo("[3,4]");
+        assertThat(json.at("/codecs/0/configuration/codecs/1/configuration/level").asInt()).isEqualTo(5);
+        // shards of 6 rows: two partitions, one shard row each
+        Manifest manifest = DatasetFiles.manifest(zarr);
+        assertThat(manifest.format()).isEqualTo("zarr");
+        assertThat(manifest.partitions()).isEqualTo(2);
+        assertThat(manifest.files().stream().map(DatasetFile::path))
+                .containsExactly("c/0/0", "c/0/1", "c/1/0", "c/1/1", "zarr.json");
+        for (DatasetFile file : manifest.files()) {
+            assertThat(file.crc32c()).as(file.path()).isEqualTo(Crc32c.of(FileSystem.getLocal(new Configuration()),
+                    new org.apache.hadoop.fs.Path(zarr.resolve(file.path()).toUri())));
+        }
+        assertThat(manifest.files().get(2).firstRow()).isEqualTo(6);
+
+        ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(zarr.toUri()));
+        ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 10)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 60; i++) {
+            assertThat(values.getInt(4 * i)).as("element %d", i).isEqualTo(NpyFiles.value(i % 6));
+        }
+
+        CliRun verify = CliRun.of("verify", zarr.toString(), "--source", source.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("5 files", "60 values match the source");
+        CliRun inspect = CliRun.of("inspect", zarr.toString());
+        assertThat(inspect.exitCode()).as(inspect.out() + inspect.err()).isZero();
+        assertThat(inspect.out()).doesNotContain("stray");
+
+        // a flipped byte in one chunk object: its CRC-32C and its values say so
+        Path chunk = zarr.resolve("c/1/1");
+        byte[] bytes = Files.readAllBytes(chunk);
+        bytes[0] ^= 1;
+        Files.write(chunk, bytes);
+        CliRun corrupt = CliRun.of("verify", zarr.toString(), "--source", source.toString());
+        assertThat(corrupt.exitCode()).isEqualTo(1);
+        assertThat(corrupt.out()).contains("c/1/1: checksum mismatch");
+    }
+
+    @Test
+    void theDefaultChunkIsAPartitionsRowsByTheOtherDimsWhole() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--partitions", "2", "--output", zarr.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(objects(zarr)).containsExactly("c/0/0", "c/1/0");
+        JsonNode json = JSON.readTree(zarr.resolve("zarr.json").toFile());
+        assertThat(json.at("/chunk_grid/configuration/chunk_shape").toString()).isEqualTo("[5,6]");
+        assertThat(json.get("codecs").size()).isEqualTo(1);
+        // uncompressed: the second chunk is rows 5..9, little-endian int32
+        ByteBuffer chunk = ByteBuffer.wrap(Files.readAllBytes(zarr.resolve("c/1/0"))).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(chunk.capacity()).isEqualTo(5 * 6 * 4);
+        assertThat(chunk.getInt(4 * 7)).isEqualTo(NpyFiles.value(1));
+    }
+
+    @Test
+    void aFailedRefusalWritesNothing() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun shard = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--chunks", "3,4", "--shard", "4,4", "--output", zarr.toString());
+        CliRun rank = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--chunks", "3", "--output", zarr.toString());
+        CliRun lz4 = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--compression", "lz4", "--output", zarr.toString());
+        CliRun arrow = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--chunks", "3,4", "--output", zarr.toString());
+        CliRun groups = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--row-group-size", "2m", "--output", zarr.toString());
+
+        assertThat(shard.err()).isEqualTo("Cannot use --shard 4,4: each dim must be a multiple of --chunks 3,4, one"
+                + " per dim (a shard holds whole chunks)\n");
+        assertThat(rank.err()).isEqualTo("Cannot use --chunks 3 for output [10,6]: give one size per dim (2)\n");
+        assertThat(lz4.err()).isEqualTo("Cannot use --compression lz4 with format zarr: Zarr chunks take zstd or"
+                + " none here\n");
+        assertThat(arrow.err()).isEqualTo("Cannot use --chunks with format arrow: chunks and shards are Zarr's; add"
+                + " --format zarr\n");
+        assertThat(groups.err()).isEqualTo("Cannot use --row-group-size with format zarr: an array is cut into"
+                + " chunks, not row groups; give --chunks instead\n");
+        for (CliRun run : List.of(shard, rank, lz4, arrow, groups)) {
+            assertThat(run.exitCode()).isEqualTo(2);
+        }
+        assertThat(zarr).doesNotExist();
+    }
+
+    @Test
+    void bfloat16IsRefusedInOneLine() throws Exception {
+        SourceTensor source = TestDatasets.random(DType.BFLOAT16, Shape.of(3), 5, false);
+        Path input = dir.resolve("in");
+        TestDatasets.write(input, source, new long[] {2, 3}, "arrow", 1);
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun run = CliRun.of("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "[4,2,3]",
+                "--format", "zarr", "--keep", "none", "--output", zarr.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot write bfloat16 values as zarr: Zarr v3 has no bfloat16 among its"
+                + " core data types; cast to float32 or float16 first, or write arrow or parquet\n");
+        assertThat(zarr).doesNotExist();
+    }
+}
