@@ -38,7 +38,21 @@ public final class OutputDirectory {
 
     /** A name a job of ours writes: a part file of any dataset format, or one of {@link #OUR_FILE}. */
     private static boolean ours(String name) {
-        return OutputFormat.isPartFileName(name) || OUR_FILE.matcher(name).matches();
+        return OutputFormat.isPartFileName(name) || OUR_FILE.matcher(name).matches()
+                || OutputFormat.isArrayName(name);
+    }
+
+    /** An array's chunk tree: directories and files named by grid indexes only, no link among them. */
+    private static boolean isChunkTree(FileSystem fileSystem, Path directory) throws IOException {
+        for (FileStatus child : fileSystem.listStatus(directory)) {
+            FileStatus status = linkStatus(fileSystem, child.getPath());
+            if (isSymlink(fileSystem, child.getPath(), status)
+                    || !INDEX.matcher(child.getPath().getName()).matches()
+                    || (status.isDirectory() && !isChunkTree(fileSystem, child.getPath()))) {
+                return false;
+            }
+        }
+        return true;
     }
     /** Where Spark's commit protocol stages a job's files. */
     private static final String STAGING = "_temporary";
@@ -285,6 +299,9 @@ public final class OutputDirectory {
      */
     private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
             throws IOException {
+        if (name.equals(OutputFormat.CHUNK_DIRECTORY)) {
+            return status.isFile() || (status.isDirectory() && isChunkTree(fileSystem, path));
+        }
         if (!name.equals(STAGING)) {
             return status.isFile();
         }

@@ -132,6 +132,25 @@ public final class OutputFormat implements Serializable {
         return false;
     }
 
+    /** Where an array's chunk objects are: {@code c/0/1}, or {@code c} for a scalar. */
+    public static final String CHUNK_DIRECTORY = "c";
+
+    /**
+     * Whether {@code name}, at the top of an output, is what an array format of ours writes there: its metadata
+     * (or the staged copy of it) or its chunk directory.
+     */
+    public static boolean isArrayName(String name) {
+        if (name.equals(CHUNK_DIRECTORY)) {
+            return true;
+        }
+        for (ArrayFileFormat format : TensorFileFormats.arrayFormats()) {
+            if (name.equals(format.metadataName()) || name.equals(format.metadataName() + Manifest.STAGED_SUFFIX)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof OutputFormat that && format.equals(that.format) && chunking.equals(that.chunking);
