@@ -240,7 +240,7 @@ class ExpandCommandTest {
     void refusesAnUnknownFormat() {
         CliRun run = expand(dir.resolve("out"), "--format", "csv");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot use format 'csv': expected arrow or parquet\n");
+        assertThat(run.err()).isEqualTo("Cannot use format 'csv': expected arrow, parquet or zarr\n");
     }
 
     @Test

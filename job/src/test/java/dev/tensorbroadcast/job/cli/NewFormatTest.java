@@ -78,6 +78,6 @@ class NewFormatTest {
                 "raw", "--output", dir.resolve("out").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot use format 'raw': expected arrow or parquet\n");
+        assertThat(run.err()).isEqualTo("Cannot use format 'raw': expected arrow, parquet or zarr\n");
     }
 }

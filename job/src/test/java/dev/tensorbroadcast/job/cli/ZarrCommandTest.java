@@ -137,7 +137,7 @@ class ZarrCommandTest {
 
         assertThat(shard.err()).isEqualTo("Cannot use --shard 4,4: each dim must be a multiple of --chunks 3,4, one"
                 + " per dim (a shard holds whole chunks)\n");
-        assertThat(rank.err()).isEqualTo("Cannot use --chunks 3 for output [10,6]: give one size per dim (2)\n");
+        assertThat(rank.err()).isEqualTo("Cannot use --chunks 3 for output (10,6): give one size per dim (2)\n");
         assertThat(lz4.err()).isEqualTo("Cannot use --compression lz4 with format zarr: Zarr chunks take zstd or"
                 + " none here\n");
         assertThat(arrow.err()).isEqualTo("Cannot use --chunks with format arrow: chunks and shards are Zarr's; add"
