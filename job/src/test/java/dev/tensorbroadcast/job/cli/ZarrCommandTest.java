@@ -120,6 +120,25 @@ class ZarrCommandTest {
     }
 
     @Test
+    void overwriteReplacesAZarrArrayOfOursAndNothingElse() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+        String[] expand = {"expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--chunks", "5,6", "--output", zarr.toString(), "--overwrite"};
+        assertThat(CliRun.of(expand).exitCode()).isZero();
+
+        CliRun again = CliRun.of(expand);
+
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(objects(zarr)).containsExactly("c/0/0", "c/1/0");
+        // a file in the chunk tree that no grid names: not ours, so the output is refused and kept
+        Files.writeString(zarr.resolve("c/notes.txt"), "mine");
+        CliRun refused = CliRun.of(expand);
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(zarr.resolve("c/notes.txt")).hasContent("mine");
+    }
+
+    @Test
     void aFailedRefusalWritesNothing() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
         Path zarr = dir.resolve("out.zarr");

@@ -45,6 +45,7 @@ final class ZarrWriter {
     private final int width;
     private final Map<List<Long>, Encoded> last = new HashMap<>();
     private long reusedBytes;
+    private long reusedChunks;
 
     /** A chunk already encoded: where it starts in the array, its extent, its bytes. */
     private record Encoded(long origin, long[] extent, byte[] bytes) {}
@@ -163,6 +164,7 @@ final class ZarrWriter {
         if (previous != null && Arrays.equals(previous.extent(), extent)
                 && provenEqual(runs, previous.origin(), originIndex)) {
             progress.accept(elements);
+            reusedChunks++;
             return previous.bytes();
         }
         boolean partial = elements < ChunkGrid.product(chunks, 0);
@@ -184,6 +186,11 @@ final class ZarrWriter {
         }
         progress.accept(elements);
         return bytes;
+    }
+
+    /** How many chunks took an earlier chunk's encoded bytes. */
+    long reusedChunks() {
+        return reusedChunks;
     }
 
     /** Where a chunk is in the dims after the first: chunks along the first dim at one place repeat most often. */

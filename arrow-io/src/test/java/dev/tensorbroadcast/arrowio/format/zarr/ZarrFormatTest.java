@@ -184,6 +184,36 @@ class ZarrFormatTest {
     }
 
     @Test
+    void chunksTheProgramProvesEqualAreCompressedOnce() throws Exception {
+        ArrayLayout layout = new ArrayLayout(Shape.of(8, 6), DType.FLOAT32, new long[] {2, 3}, new long[0], "zstd", 0);
+        ZarrWriter repeated = new ZarrWriter(floats(Shape.of(8, 6)), layout, key -> {
+            Path path = dir.resolve("repeated").resolve(key);
+            Files.createDirectories(path.getParent());
+            return Files.newOutputStream(path);
+        }, elements -> { });
+        repeated.write(0, 8);
+        // 4 chunk rows of 2 places: the first row is compressed, the 3 others take its bytes, place by place
+        assertThat(repeated.reusedChunks()).isEqualTo(6);
+        assertThat(Files.readAllBytes(dir.resolve("repeated/c/3/1"))).isEqualTo(
+                Files.readAllBytes(dir.resolve("repeated/c/0/1")));
+
+        // a source of distinct rows: nothing is proven equal, every chunk is compressed
+        ByteBuffer values = ByteBuffer.allocate(8 * 6 * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 48; i++) {
+            values.putFloat(i);
+        }
+        SourceTensor distinct = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(8, 6), values.array(), null);
+        ZarrWriter copied = new ZarrWriter(TensorKernel.of(distinct, program(Shape.of(8, 6), Shape.of(8, 6))),
+                layout, key -> {
+                    Path path = dir.resolve("copied").resolve(key);
+                    Files.createDirectories(path.getParent());
+                    return Files.newOutputStream(path);
+                }, elements -> { });
+        copied.write(0, 8);
+        assertThat(copied.reusedChunks()).isZero();
+    }
+
+    @Test
     void theRegistryKnowsZarrAsAnArrayFormat() {
         assertThat(TensorFileFormats.arrayFormats()).containsExactly(new ZarrFormat());
         assertThat(new ZarrFormat().whyNotStored(DType.BFLOAT16)).get().asString().contains("no bfloat16");
