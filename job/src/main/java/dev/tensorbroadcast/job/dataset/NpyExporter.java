@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.LocalFiles;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayReader;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.ElementBatch;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
@@ -21,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -178,8 +182,35 @@ public final class NpyExporter {
      * Writes every element in row order (each file's reader checks that it holds its listed rows, and the manifest
      * that the files hold all rows); returns the number of nulls, after which nothing more is written.
      */
+    /**
+     * An array's values, slab by slab of the first dim through its reader: already C order and little endian, one
+     * byte a bool, as numpy's .npy stores them; an array has no nulls.
+     */
+    private void writeArray(ArrayFileFormat format, int itemBytes, OutputStream out) throws IOException {
+        ArrayReader reader = format.open(dir.fileSystem(), dir.resolve(format.metadataName()).getParent());
+        long[] shape = reader.layout().shape().dims();
+        if (shape.length == 0) {
+            out.write(reader.readSlab(0, 1));
+            return;
+        }
+        long inner = 1;
+        for (int i = 1; i < shape.length; i++) {
+            inner *= shape[i];
+        }
+        long perRead = Math.max(1, CHUNK_BYTES * 8L / Math.max(1, inner * itemBytes));
+        for (long first = 0; first < shape[0]; first += perRead) {
+            out.write(reader.readSlab(first, Math.min(perRead, shape[0] - first)));
+        }
+    }
+
     private long writeData(Manifest manifest, BufferAllocator allocator, int itemBytes, OutputStream out)
             throws IOException {
+        Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
+                .filter(format -> format.name().equals(manifest.format())).findFirst();
+        if (array.isPresent()) {
+            writeArray(array.get(), itemBytes, out);
+            return 0;
+        }
         byte[] chunk = new byte[CHUNK_BYTES];
         long nulls = 0;
         for (DatasetFile file : manifest.files()) {

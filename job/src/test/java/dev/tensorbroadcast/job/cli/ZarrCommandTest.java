@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.source.NpyReader;
+import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.dataset.TestDatasets;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
@@ -89,6 +91,18 @@ class ZarrCommandTest {
         CliRun inspect = CliRun.of("inspect", zarr.toString());
         assertThat(inspect.exitCode()).as(inspect.out() + inspect.err()).isZero();
         assertThat(inspect.out()).doesNotContain("stray");
+
+        // export reads the array back into one .npy: the broadcast, row by row
+        Path npy = dir.resolve("back.npy");
+        CliRun export = CliRun.of("export", zarr.toString(), "--npy", npy.toString());
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        SourceTensor exported = new NpyReader(SourceLimits.defaults()).read(npy);
+        assertThat(exported.shape()).isEqualTo(Shape.of(10, 6));
+        ByteBuffer data = ByteBuffer.wrap(Files.readAllBytes(npy)).order(ByteOrder.LITTLE_ENDIAN);
+        int start = (int) (Files.size(npy) - 60 * 4);
+        for (int i = 0; i < 60; i++) {
+            assertThat(data.getInt(start + 4 * i)).as("exported element %d", i).isEqualTo(NpyFiles.value(i % 6));
+        }
 
         // a flipped byte in one chunk object: its CRC-32C and its values say so
         Path chunk = zarr.resolve("c/1/1");
