@@ -3,7 +3,9 @@ package dev.tensorbroadcast.job.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
+import dev.tensorbroadcast.arrowio.source.ArraySources;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
@@ -18,6 +20,7 @@ import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.UserText;
 import java.io.BufferedInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -92,7 +95,7 @@ public final class SourceLoader {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
         if (status.isDirectory()) {
-            return LoadedSource.of(dataset(location, input));
+            return arrayOrDataset(location, input);
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
@@ -159,6 +162,25 @@ public final class SourceLoader {
             return new NpyReader(limits).read(location, in, status.getLen());
         }
         return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
+    }
+
+    /** A Zarr array (its metadata in the directory) read whole onto the heap, or a dataset of files opened. */
+    private LoadedSource arrayOrDataset(String location, Locations.Located input) {
+        try {
+            Optional<ArrayFileFormat> array = ArraySources.formatOf(input.fileSystem(), input.path());
+            if (array.isEmpty()) {
+                return LoadedSource.of(dataset(location, input));
+            }
+            if (rowShape.isPresent()) {
+                throw new InvalidRequestException("Cannot use " + Param.ROW_SHAPE.named() + " with input '"
+                        + UserText.shown(location) + "': it is a " + array.get().description()
+                        + " array, whose shape is its own; drop " + Param.ROW_SHAPE.named());
+            }
+            return LoadedSource.of(ArraySources.read(array.get(), input.fileSystem(), input.path(), location,
+                    limits));
+        } catch (IOException e) {
+            throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
+        }
     }
 
     private TensorDataset dataset(String location, Locations.Located input) {

@@ -153,6 +153,26 @@ class ZarrCommandTest {
     }
 
     @Test
+    void anArrayTensorstoreWroteIsAnInput() throws Exception {
+        // int16 [5,6], arange(30) * 7 - 50, sharded and zstd: written by fixtures/zarr/check_tensorstore.py
+        Path input = Path.of("..", "arrow-io", "src", "test", "resources", "zarr", "tensorstore-int16");
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun run = CliRun.of("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "[2,5,6]",
+                "--format", "zarr", "--output", zarr.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(zarr.toAbsolutePath().toUri()));
+        ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 2)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 60; i++) {
+            assertThat(values.getShort(2 * i)).as("element %d", i).isEqualTo((short) (i % 30 * 7 - 50));
+        }
+        CliRun verify = CliRun.of("verify", zarr.toString(), "--source", input.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+    }
+
+    @Test
     void aFailedRefusalWritesNothing() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
         Path zarr = dir.resolve("out.zarr");
