@@ -141,6 +141,13 @@ final class SparkRun {
     private String announcement(PreparedBroadcast prepared, Path target, boolean perInput) {
         PartitionPlan partitions = prepared.partitions(0);
         String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
+        if (OutputFormat.parse(destination.format).array().isPresent()) {
+            // an array is not one file per partition: each task writes its chunk (or shard) objects
+            return String.format(Locale.ROOT, "writing %s%s %s (%s) as %s %s array%s in %s to %s", datasets,
+                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    ByteSize.format(prepared.outputBytes()), perInput ? "one" : "a", destination.format,
+                    perInput ? " each" : "", Plural.of(partitions.partitionCount(), "task"), target);
+        }
         return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
                 prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
                 ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), destination.format,

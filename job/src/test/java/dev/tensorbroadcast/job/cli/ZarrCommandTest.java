@@ -59,6 +59,7 @@ class ZarrCommandTest {
                 zarr.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("writing [10,6] int32 (240 B) as a zarr array in 2 tasks to ");
         assertThat(objects(zarr)).containsExactly("c/0/0", "c/0/1", "c/1/0", "c/1/1");
         JsonNode json = JSON.readTree(zarr.resolve("zarr.json").toFile());
         assertThat(json.get("data_type").asText()).isEqualTo("int32");
