@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.arrowio.source.NpyReader;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.base.Crc32c;
@@ -202,6 +203,29 @@ class ZarrCommandTest {
             assertThat(run.exitCode()).isEqualTo(2);
         }
         assertThat(zarr).doesNotExist();
+    }
+
+    @Test
+    void keptColumnsAreRefusedNotDropped() throws Exception {
+        Path table = Files.createDirectories(dir.resolve("features"));
+        DatasetFixtures.sql("COPY (SELECT i AS id, [CAST(i AS FLOAT) FOR k IN range(4)] AS tensor FROM range(0, 3)"
+                + " t(i) ORDER BY i) TO '" + table.resolve("part-0.parquet") + "' (FORMAT PARQUET)");
+        Path zarr = dir.resolve("out.zarr");
+        String[] expand = {"expand", "--input", table.toString(), "--column", "tensor", "--row-shape", "1,4",
+                "--dialect", "numpy", "--shape", "[3,2,4]", "--format", "zarr", "--output", zarr.toString()};
+
+        CliRun kept = CliRun.of(expand);
+
+        assertThat(kept.exitCode()).isEqualTo(2);
+        assertThat(kept.err()).isEqualTo("Cannot keep columns [id] of input '" + table + "' with format zarr: an"
+                + " array holds the tensor alone; add --keep none\n");
+        assertThat(zarr).doesNotExist();
+        String[] none = java.util.Arrays.copyOf(expand, expand.length + 2);
+        none[expand.length] = "--keep";
+        none[expand.length + 1] = "none";
+        CliRun tensorOnly = CliRun.of(none);
+        assertThat(tensorOnly.exitCode()).as(tensorOnly.err()).isZero();
+        assertThat(JSON.readTree(zarr.resolve("zarr.json").toFile()).get("shape").toString()).isEqualTo("[3,2,4]");
     }
 
     @Test
