@@ -229,6 +229,29 @@ class ZarrCommandTest {
     }
 
     @Test
+    void broadcastTensorsWritesOneArrayPerInput() throws Exception {
+        Path first = NpyFiles.int32(dir.resolve("a.npy"), new long[] {3, 1});
+        Path second = NpyFiles.int32(dir.resolve("b.npy"), new long[] {1, 4});
+        Path out = dir.resolve("pair");
+
+        CliRun run = CliRun.of("broadcast-tensors", "--input", first.toString(), "--input", second.toString(),
+                "--dialect", "numpy", "--format", "zarr", "--output", out.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("writing 2 datasets of [3,4] int32 (96 B) as one zarr array each in 1 task");
+        for (String input : List.of("0", "1")) {
+            assertThat(JSON.readTree(out.resolve(input).resolve("zarr.json").toFile()).get("shape").toString())
+                    .isEqualTo("[3,4]");
+        }
+        ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(out.resolve("1").toUri()));
+        ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 3)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 12; i++) {
+            assertThat(values.getInt(4 * i)).as("element %d", i).isEqualTo(NpyFiles.value(i % 4));
+        }
+    }
+
+    @Test
     void bfloat16IsRefusedInOneLine() throws Exception {
         SourceTensor source = TestDatasets.random(DType.BFLOAT16, Shape.of(3), 5, false);
         Path input = dir.resolve("in");
