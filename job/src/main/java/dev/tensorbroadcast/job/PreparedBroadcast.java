@@ -25,6 +25,7 @@ import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
@@ -169,8 +170,18 @@ public final class PreparedBroadcast {
     }
 
     /** How the tasks get input {@code input}: shipped whole, or read in slices. */
-    public JobSource source(int input) {
+    JobSource source(int input) {
         return sources.get(input);
+    }
+
+    /** How the tasks get input {@code input}: {@code shipped} whole, or read in {@code slices}. */
+    public String sourceStrategy(int input) {
+        return sources.get(input).strategy();
+    }
+
+    /** The element type of input {@code input}, as read (and of its broadcast). */
+    public DType inputDtype(int input) {
+        return sources.get(input).dtype();
     }
 
     public PartitionPlan partitions(int input) {
@@ -178,7 +189,7 @@ public final class PreparedBroadcast {
     }
 
     /** The columns input {@code input} keeps next to its rows, if any. */
-    public Optional<KeptSpec> kept(int input) {
+    Optional<KeptSpec> kept(int input) {
         return kept.get(input);
     }
 
@@ -193,7 +204,8 @@ public final class PreparedBroadcast {
     }
 
     /** Writes the only source's broadcast into the output directory. */
-    public Manifest run(SparkSession spark, JobProgress progress) {
+    public Manifest run(SparkSession spark, Progress progress) {
+        JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
                     + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
@@ -201,12 +213,13 @@ public final class PreparedBroadcast {
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             return directory.replaceWith(() -> job(0, directory.path(),
-                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, progress));
+                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, heard));
         }
     }
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
-    public List<Manifest> runAll(SparkSession spark, JobProgress progress) {
+    public List<Manifest> runAll(SparkSession spark, Progress progress) {
+        JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             return directory.replaceWith(() -> {
@@ -215,7 +228,7 @@ public final class PreparedBroadcast {
                 for (int i = 0; i < sources.size(); i++) {
                     names.add(Integer.toString(i));
                     manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
+                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, heard));
                 }
                 DatasetIndex.write(directory.fileSystem(), directory.path(), names);
                 return manifests;
@@ -227,13 +240,13 @@ public final class PreparedBroadcast {
      * Computes the broadcast of source {@code input} batch by batch and discards it (the null sink,
      * {@code --format null}): writes nothing and needs no output.
      */
-    public DiscardedDataset discard(SparkSession spark, JobProgress progress, int input) {
+    public DiscardedDataset discard(SparkSession spark, Progress progress, int input) {
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");
         }
         return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
-                description(input, DiscardJob.FORMAT_NAME)).run(spark, progress);
+                description(input, DiscardJob.FORMAT_NAME)).run(spark, ProgressBridge.of(progress));
     }
 
     public Dataset<Row> toDataset(SparkSession spark, int input) {

@@ -10,7 +10,6 @@ import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
@@ -85,12 +84,12 @@ public final class TensorBroadcast {
 
     /** Writes the broadcast of the only source to the output directory and returns its manifest. */
     public Manifest run(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, JobProgress.NONE);
+        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, Progress.NONE);
     }
 
     /** Writes the broadcast of every source {@code i} to {@code output/i} (numpy's {@code broadcast_arrays}). */
     public List<Manifest> runAll(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, JobProgress.NONE);
+        return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, Progress.NONE);
     }
 
     /**
@@ -98,7 +97,7 @@ public final class TensorBroadcast {
      * broadcast apart from the disk; the result holds each partition's value checksum. Needs no output.
      */
     public DiscardedDataset discard(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, JobProgress.NONE, 0);
+        return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, Progress.NONE, 0);
     }
 
     /** The broadcast of the only source as rows {@code index bigint, tensor array<type>}, as the files name them; writes nothing. */

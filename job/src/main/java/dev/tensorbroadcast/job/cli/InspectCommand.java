@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.job.dataset.ForeignFiles;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
@@ -75,8 +76,9 @@ final class InspectCommand implements Callable<Integer> {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("dataset", dir);
         json.put("ours", false);
-        json.put("parquet_files", foreign.parquetFiles());
-        json.put("arrow_files", foreign.arrowFiles());
+        // one count per dataset format the registry knows: arrow_files, parquet_files, ...
+        TensorFileFormats.datasetFormats().forEach(format -> json.put(format.name() + "_files",
+                foreign.count(format.name())));
         return json;
     }
 

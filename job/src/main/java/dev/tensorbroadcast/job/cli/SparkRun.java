@@ -9,7 +9,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ final class SparkRun {
         Path target = prepared.outputPath().orElseThrow();
         long start = System.nanoTime();
         List<Manifest> manifests;
-        JobProgress progress = progress();
+        Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
@@ -88,9 +88,9 @@ final class SparkRun {
     }
 
     /** A live line on a terminal, a line every ten seconds elsewhere, nothing with --json (stdout is the result). */
-    private JobProgress progress() {
+    private Progress progress() {
         if (output.json) {
-            return JobProgress.NONE;
+            return Progress.NONE;
         }
         return interactive ? new TerminalProgress(err) : new LineProgress(err);
     }
@@ -99,14 +99,14 @@ final class SparkRun {
     private int discard(PreparedBroadcast prepared) {
         if (!output.json) {
             err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
-                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
                     ByteSize.format(prepared.outputBytes()),
                     Plural.of(prepared.partitions(0).partitionCount(), "partition")));
             err.flush();
         }
         long start = System.nanoTime();
         List<DiscardedDataset> results = new ArrayList<>();
-        JobProgress progress = progress();
+        Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             Interruption.stopIfSignalled();
@@ -134,7 +134,7 @@ final class SparkRun {
         PartitionPlan partitions = prepared.partitions(0);
         String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
         return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
-                prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
                 ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), destination.format,
                 partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }

@@ -101,6 +101,16 @@ public final class DatasetDirectory implements Closeable {
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
             boolean unfinished = entries.containsKey(UNFINISHED_WRITE) || entries.containsKey(OutputLock.FILE_NAME)
                     || entries.containsKey(SetAside.DIRECTORY);
+            if (!hasManifest && !unfinished) {
+                Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
+                if (foreign.isPresent()) {
+                    // as inspect says it, but a refusal: there is no manifest to check or export by
+                    throw new DatasetException("Cannot " + verb + " " + dir + ": not ours: "
+                            + foreign.get().describe() + ", readable as an input (" + dir + " has no "
+                            + Manifest.FILE_NAME + ": another tool wrote it); " + verb + " reads only datasets"
+                            + " tensor-broadcast wrote");
+                }
+            }
             if (!hasManifest && !success && !hasParts && !unfinished) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");

@@ -216,6 +216,11 @@ class ErrorCatalogueTest {
         cases.put("dataset-file", d -> args("verify", source(d)));
         cases.put("dataset-not-a-dataset", d -> args("inspect", Files.createDirectories(d.resolve("empty"))
                 .toString()));
+        cases.put("dataset-not-ours", d -> {
+            Path foreign = Files.createDirectories(d.resolve("foreign"));
+            DatasetFixtures.parquetJavaLists(foreign.resolve("features.parquet"), 0, 10, 4, false);
+            return args("verify", foreign.toString());
+        });
         cases.put("dataset-parent", d -> {
             Path pair = Files.createDirectories(d.resolve("pair"));
             Files.createDirectories(pair.resolve("1"));
