@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
@@ -21,7 +22,6 @@ import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -240,13 +240,19 @@ public final class PreparedBroadcast {
      * Computes the broadcast of source {@code input} batch by batch and discards it (the null sink,
      * {@code --format null}): writes nothing and needs no output.
      */
-    public DiscardedDataset discard(SparkSession spark, Progress progress, int input) {
+    public DiscardedBroadcast discard(SparkSession spark, Progress progress, int input) {
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");
         }
-        return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
-                description(input, DiscardJob.FORMAT_NAME)).run(spark, ProgressBridge.of(progress));
+        DiscardedDataset discarded = DiscardJob.of(sources.get(input), plan.copyProgram(input),
+                partitions.get(input), description(input, DiscardJob.FORMAT_NAME)).run(spark,
+                ProgressBridge.of(progress));
+        // the API's own record: the pipeline's stays below it
+        return new DiscardedBroadcast(discarded.shape(), discarded.dtype(), discarded.rows(), discarded.bytes(),
+                discarded.partitions().stream().map(partition -> new DiscardedBroadcast.Partition(
+                        partition.partition(), partition.firstRow(), partition.rows(), partition.valueBytes(),
+                        partition.batches(), partition.crc32c(), partition.executorId())).toList());
     }
 
     public Dataset<Row> toDataset(SparkSession spark, int input) {
@@ -268,7 +274,7 @@ public final class PreparedBroadcast {
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
-        return description(input, broadcast.files().format().formatName());
+        return description(input, broadcast.files().format().name());
     }
 
     private String description(int input, String format) {

@@ -7,9 +7,7 @@ import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
-import dev.tensorbroadcast.job.spark.DiscardedDataset;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
@@ -96,7 +94,7 @@ public final class TensorBroadcast {
      * Computes the broadcast of the only source batch by batch and discards it (the null sink): measures the
      * broadcast apart from the disk; the result holds each partition's value checksum. Needs no output.
      */
-    public DiscardedDataset discard(SparkSession spark) {
+    public DiscardedBroadcast discard(SparkSession spark) {
         return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, Progress.NONE, 0);
     }
 

@@ -3,10 +3,9 @@ package dev.tensorbroadcast.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.job.sink.Compression;
-import dev.tensorbroadcast.job.sink.OutputCompression;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;

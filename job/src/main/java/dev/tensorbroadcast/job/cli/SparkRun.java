@@ -2,14 +2,14 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.DiscardedBroadcast;
 import dev.tensorbroadcast.job.KeepColumns;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedBroadcast;
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -105,7 +105,7 @@ final class SparkRun {
             err.flush();
         }
         long start = System.nanoTime();
-        List<DiscardedDataset> results = new ArrayList<>();
+        List<DiscardedBroadcast> results = new ArrayList<>();
         Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
@@ -118,7 +118,7 @@ final class SparkRun {
         double seconds = (System.nanoTime() - start) / 1e9;
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
         output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
-            for (DiscardedDataset result : results) {
+            for (DiscardedBroadcast result : results) {
                 text.println(String.format(Locale.ROOT,
                         "computed and discarded %s %s: %s, %s of values in %s, in %.1f s (%s/s)",
                         ManifestShapes.shape(result.shape()).toList(), result.dtype(), Plural.of(result.rows(), "row"),

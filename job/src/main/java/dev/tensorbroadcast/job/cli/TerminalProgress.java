@@ -1,8 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.spark.DiscardJob;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -1,11 +1,11 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.base.Locations;
-import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -38,7 +38,7 @@ public final class OutputDirectory {
 
     /** A name a job of ours writes: a part file of any dataset format, or one of {@link #OUR_FILE}. */
     private static boolean ours(String name) {
-        return OutputFormat.isPartFileName(name) || OUR_FILE.matcher(name).matches();
+        return PartFileNames.isOurs(name) || OUR_FILE.matcher(name).matches();
     }
     /** Where Spark's commit protocol stages a job's files. */
     private static final String STAGING = "_temporary";

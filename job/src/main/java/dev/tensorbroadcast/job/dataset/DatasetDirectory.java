@@ -3,13 +3,13 @@ package dev.tensorbroadcast.job.dataset;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.planner.Param;
 import java.io.Closeable;
 import java.io.FileNotFoundException;

@@ -2,10 +2,10 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.base.Locations;
-import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -77,7 +77,7 @@ public record ForeignFiles(Map<DatasetFileFormat, Integer> files) {
                         return Optional.empty();
                     }
                     counts.merge(format.get(), 1, Integer::sum);
-                    allNamedAsOurs &= OutputFormat.isPartFileName(name);
+                    allNamedAsOurs &= PartFileNames.isOurs(name);
                 }
                 counts.values().removeIf(count -> count == 0);
                 // our own files without their manifest are an incomplete dataset of ours, not another tool's

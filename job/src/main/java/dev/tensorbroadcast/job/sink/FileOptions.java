@@ -3,8 +3,12 @@ package dev.tensorbroadcast.job.sink;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
@@ -23,7 +27,7 @@ import java.io.Serializable;
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
  * @param rowLayout one flat list per row (default) or lists nested one level per dimension (Parquet only)
  */
-public record FileOptions(OutputFormat format, OutputCompression compression, int compressionLevel,
+public record FileOptions(DatasetFileFormat format, OutputCompression compression, int compressionLevel,
         long rowGroupBytes, boolean byteStreamSplit, RowLayout rowLayout) implements Serializable {
     public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
     public static final long MIN_ROW_GROUP_BYTES = 1L << 20;
@@ -47,11 +51,11 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
 
     /** Arrow IPC, uncompressed, 32 MiB row groups, PLAIN. */
     public static FileOptions defaults() {
-        return new FileOptions(OutputFormat.ARROW, OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
+        return new FileOptions(new ArrowIpcFormat(), OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
                 RowLayout.FLAT);
     }
 
-    public FileOptions withFormat(OutputFormat format) {
+    public FileOptions withFormat(DatasetFileFormat format) {
         return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, rowLayout);
     }
 
@@ -97,7 +101,7 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         if (!byteStreamSplit) {
             return;
         }
-        requireByteStreamSplitFits(format.formatName());
+        requireByteStreamSplitFits(format.name());
         if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
                 && dtype != DType.COMPLEX128) {
             throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")

@@ -175,7 +175,7 @@ public final class DatasetJob {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs,
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
-                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
+                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().name(),
                 spec.files().codecName(), partitions.partitionCount(), entries,
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),

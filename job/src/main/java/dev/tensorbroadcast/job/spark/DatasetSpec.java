@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
@@ -21,7 +21,7 @@ record DatasetSpec(PartitionPlan partitions, CopyProgram program, FileOptions fi
         requireNonNull(files, "files is null");
     }
 
-    OutputFormat format() {
+    DatasetFileFormat format() {
         return files.format();
     }
 }

@@ -101,7 +101,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     : source.kept(partition, spec.kept(), context.getConfiguration())) {
                 Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
                         .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
-                checksum = spec.format().format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
+                checksum = spec.format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
                         ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
                         : write(input.kernel(), partition, kept, fileSystem, file);
             }
@@ -155,7 +155,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             throws IOException {
         WriteSettings settings = new WriteSettings(spec.files().rowGroupBytes(), spec.files().compression().ipc(),
                 spec.files().compressionLevel(), spec.files().parquet());
-        spec.format().format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
+        spec.format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
                 out);
     }
 

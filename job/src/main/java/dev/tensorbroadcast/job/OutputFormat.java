@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.sink;
+package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
@@ -6,7 +6,6 @@ import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
-import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.UserText;
 import java.io.Serializable;
@@ -14,8 +13,8 @@ import java.util.List;
 
 /**
  * The file format of a dataset, by the name {@code --format} takes: one file per partition, named {@code part-NNNNN}
- * plus the extension. A thin name over arrow-io's {@link DatasetFileFormat}, which does the work; every dataset
- * format in {@link TensorFileFormats} is one.
+ * plus the extension. The API's name for arrow-io's {@link DatasetFileFormat}, which does the work (the pipeline
+ * takes that one); every dataset format in {@link TensorFileFormats} is one.
  */
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -63,24 +62,6 @@ public final class OutputFormat implements Serializable {
         List<String> names = values().stream().map(OutputFormat::formatName).toList();
         return names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1)) + " or "
                 + names.get(names.size() - 1);
-    }
-
-    /**
-     * Whether {@code name} is what a task of ours names a partition's file: {@code part-00000.arrow},
-     * {@code part-00001.parquet}, or the extension of another registered dataset format.
-     */
-    public static boolean isPartFileName(String name) {
-        if (!name.startsWith(Manifest.PART_PREFIX)) {
-            return false;
-        }
-        for (DatasetFileFormat format : TensorFileFormats.datasetFormats()) {
-            if (name.endsWith(format.extension())) {
-                String digits = name.substring(Manifest.PART_PREFIX.length(),
-                        name.length() - format.extension().length());
-                return digits.length() >= 5 && digits.chars().allMatch(c -> c >= '0' && c <= '9');
-            }
-        }
-        return false;
     }
 
     @Override
