@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 public final class S3Server implements AutoCloseable {
     /** The bucket every server starts with. */
     public static final String BUCKET = "tensor-broadcast";
+    private static final String SECRET_KEY_FILE = "secret-key";
     private static final String HEAP = "256m";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -87,6 +88,11 @@ public final class S3Server implements AutoCloseable {
                     "s3proxy.authorization=aws-v2-or-v4", "s3proxy.identity=" + accessKey,
                     "s3proxy.credential=" + secretKey, "jclouds.provider=filesystem",
                     "jclouds.filesystem.basedir=" + data.toAbsolutePath(), ""), StandardCharsets.UTF_8);
+            Path secretFile = directory.resolve(SECRET_KEY_FILE);
+            Files.deleteIfExists(secretFile);
+            Files.createFile(secretFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                    "rw-------")));
+            Files.writeString(secretFile, secretKey, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new LocalClusterException("Cannot prepare the S3 server's directory '" + directory + "': "
                     + e.getMessage(), e);
@@ -146,6 +152,11 @@ public final class S3Server implements AutoCloseable {
         return secretKey;
     }
 
+    /** The file (mode 600) that holds only the secret key: what a user is pointed to instead of the key. */
+    public Path secretKeyFile() {
+        return directory.resolve(SECRET_KEY_FILE);
+    }
+
     public long pid() {
         return process.pid();
     }
@@ -167,7 +178,8 @@ public final class S3Server implements AutoCloseable {
 
     /**
      * The Hadoop settings S3A needs to reach this server: its endpoint, path-style addressing (no bucket host
-     * names on 127.0.0.1), plain HTTP, a region for the signature, and the keys.
+     * names on 127.0.0.1), plain HTTP, a region for the signature, and the keys; and one delete per object, as
+     * S3Proxy answers the AWS SDK's bulk delete (whose CRC32 checksum header it does not know) with 501.
      */
     public Map<String, String> hadoopSettings() {
         Map<String, String> settings = new LinkedHashMap<>(hadoopSettingsWithoutKeys(endpoint));
@@ -183,6 +195,7 @@ public final class S3Server implements AutoCloseable {
         settings.put("fs.s3a.endpoint.region", "us-east-1");
         settings.put("fs.s3a.path.style.access", "true");
         settings.put("fs.s3a.connection.ssl.enabled", "false");
+        settings.put("fs.s3a.multiobjectdelete.enable", "false");
         return settings;
     }
 
