@@ -29,10 +29,12 @@ import org.apache.hadoop.fs.Path;
  * and deletes them only once the new dataset is complete ({@link SetAside}), never anything else.
  */
 public final class OutputDirectory {
+    /** Where S3A's magic committer stages a job's pending uploads on an object store (see ObjectStoreCommit). */
+    private static final String MAGIC = "__magic(_job-[0-9a-zA-Z-]+)?";
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.FILE_NAME)
                     + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
-                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
+                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|" + MAGIC + "|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
@@ -148,7 +150,8 @@ public final class OutputDirectory {
 
     /** Moves what {@link #check} allowed to replace aside; take the {@link #lock} first. */
     private SetAside setAside() {
-        if (!exists) {
+        if (!exists || ObjectStoreCommit.applies(path)) {
+            // on an object store the old dataset stays where it is: see ObjectStoreCommit
             return SetAside.nothing(text, fileSystem, path);
         }
         // Spark started between the check and now: whatever appeared meanwhile must not be moved or deleted unseen
@@ -285,6 +288,10 @@ public final class OutputDirectory {
      */
     private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
             throws IOException {
+        if (name.matches(MAGIC)) {
+            // a stopped job's pending uploads: markers and small .pending files, never data a reader sees
+            return status.isDirectory();
+        }
         if (!name.equals(STAGING)) {
             return status.isFile();
         }
