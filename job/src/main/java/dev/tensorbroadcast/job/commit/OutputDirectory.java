@@ -5,6 +5,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
@@ -69,7 +70,7 @@ public final class OutputDirectory {
             requireDirectoryAbove(location, fileSystem, path);
             return new OutputDirectory(location, fileSystem, path, false);
         } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+            throw new OutputException("Cannot write to '" + location + "': " + Reasons.of(e));
         }
         if (isSymlink(fileSystem, path, status)) {
             throw new OutputException("Cannot write to '" + location + "': it is a symbolic link, which is never"
@@ -178,7 +179,7 @@ public final class OutputDirectory {
             } catch (FileNotFoundException e) {
                 // not there either: look further up
             } catch (IOException e) {
-                throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+                throw new OutputException("Cannot write to '" + location + "': " + Reasons.of(e));
             }
         }
     }
@@ -217,7 +218,7 @@ public final class OutputDirectory {
                         + " empty directory or a tensor-broadcast dataset");
             }
         } catch (IOException e) {
-            throw new OutputException("Cannot overwrite '" + location + "': " + e.getMessage());
+            throw new OutputException("Cannot overwrite '" + location + "': " + Reasons.of(e));
         }
     }
 
