@@ -4,6 +4,8 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
@@ -56,6 +58,24 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
             }
         }
         return super.newTaskTempFile(taskContext, dir, spec);
+    }
+
+    /**
+     * An object store's job that failed (its server gone, say) cannot be aborted either: Spark would log that as a
+     * second error after the job's own. Its uncompleted uploads are invisible to every reader, and the next job on
+     * the output, or the bucket's rule for incomplete uploads, removes them.
+     */
+    @Override
+    public void abortJob(JobContext jobContext) {
+        if (committer instanceof PathOutputCommitter && !(committer instanceof FileOutputCommitter)) {
+            try {
+                committer.abortJob(jobContext, JobStatus.State.FAILED);
+            } catch (IOException | RuntimeException unreachable) {
+                // the job's failure is what the user is told
+            }
+            return;
+        }
+        super.abortJob(jobContext);
     }
 
     @Override
