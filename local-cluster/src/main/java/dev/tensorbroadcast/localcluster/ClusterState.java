@@ -21,13 +21,38 @@ public record ClusterState(
         @JsonProperty("hdfs_uri") String hdfsUri,
         @JsonProperty("secret_file") String secretFile,
         @JsonProperty("work_directory") String workDirectory,
-        @JsonProperty("processes") List<ClusterProcess> processes) {
+        @JsonProperty("processes") List<ClusterProcess> processes,
+        @JsonProperty("s3") S3 s3Server) {
     public ClusterState {
         requireNonNull(owner, "owner is null");
         requireNonNull(masterUrl, "masterUrl is null");
         requireNonNull(secretFile, "secretFile is null");
         requireNonNull(workDirectory, "workDirectory is null");
         processes = List.copyOf(processes);
+    }
+
+    /** A cluster without an S3 server. */
+    public ClusterState(ClusterProcess owner, String masterUrl, int masterUiPort, int workers, String hdfsUri,
+            String secretFile, String workDirectory, List<ClusterProcess> processes) {
+        this(owner, masterUrl, masterUiPort, workers, hdfsUri, secretFile, workDirectory, processes, null);
+    }
+
+    public Optional<S3> s3() {
+        return Optional.ofNullable(s3Server);
+    }
+
+    /** The S3 server beside the cluster: where it is and the file its secret key is in (never the key itself). */
+    public record S3(
+            @JsonProperty("endpoint") String endpoint,
+            @JsonProperty("bucket") String bucket,
+            @JsonProperty("access_key") String accessKey,
+            @JsonProperty("secret_key_file") String secretKeyFile) {
+        public S3 {
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(bucket, "bucket is null");
+            requireNonNull(accessKey, "accessKey is null");
+            requireNonNull(secretKeyFile, "secretKeyFile is null");
+        }
     }
 
     public Optional<String> hdfs() {

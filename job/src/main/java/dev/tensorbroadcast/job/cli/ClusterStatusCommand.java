@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "status",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = {"Prints the local cluster's master URL, live workers, HDFS URI and secret file.",
+        description = {"Prints the local cluster's master URL, live workers, HDFS URI, secret file and S3 server.",
             "Exit code 0: it runs; 3: no cluster runs."},
         footerHeading = "%nExample:%n",
         footer = {"  tensor-broadcast cluster status --json"})
@@ -52,6 +52,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
             text.println("web UI:      http://127.0.0.1:" + state.masterUiPort());
             state.hdfs().ifPresent(uri -> text.println("hdfs:        " + uri));
             text.println("secret file: " + state.secretFile());
+            state.s3().ifPresent(s3 -> ClusterStartCommand.printS3(text, s3));
             text.println("pid:         " + state.owner().pid());
         });
         return master.isPresent() ? ExitCode.OK : ExitCode.INTERNAL_ERROR;
@@ -65,6 +66,8 @@ final class ClusterStatusCommand implements Callable<Integer> {
                 .put("active_applications", status.activeApplications().size()));
         json.put("workers", state.workers()).put("web_ui", "http://127.0.0.1:" + state.masterUiPort());
         state.hdfs().ifPresent(uri -> json.put("hdfs", uri));
+        state.s3().ifPresent(s3 -> json.putObject("s3").put("endpoint", s3.endpoint()).put("bucket", s3.bucket())
+                .put("access_key", s3.accessKey()).put("secret_key_file", s3.secretKeyFile()));
         return json.put("secret_file", state.secretFile()).put("pid", state.owner().pid());
     }
 }

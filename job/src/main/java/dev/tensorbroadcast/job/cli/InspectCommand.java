@@ -52,9 +52,12 @@ final class InspectCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    HadoopConfOptions hadoop;
+
     @Override
     public Integer call() throws IOException {
-        Configuration conf = new Configuration();
+        Configuration conf = hadoop.configuration();
         Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
         if (foreign.isPresent()) {
             // another tool's files are what they are, not an incomplete dataset of ours

@@ -14,7 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -111,7 +110,7 @@ final class ReduceCommand implements Callable<Integer> {
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         TensorReduce reduce = builder.build();
-        PreparedReduce prepared = reduce.prepare(new Configuration());
+        PreparedReduce prepared = reduce.prepare(HadoopSettings.configuration(write.conf));
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (dryRun) {

@@ -15,7 +15,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -56,7 +55,7 @@ final class SparkRun {
 
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
-        PreparedBroadcast prepared = broadcast.prepare(new Configuration());
+        PreparedBroadcast prepared = broadcast.prepare(HadoopSettings.configuration(write.conf));
         if (destination.discards()) {
             return discard(prepared);
         }

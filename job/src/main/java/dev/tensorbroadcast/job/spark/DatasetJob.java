@@ -7,6 +7,7 @@ import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
+import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
@@ -84,11 +86,13 @@ public final class DatasetJob {
 
     public Manifest run(SparkSession spark, JobProgress progress) {
         SparkContext context = spark.sparkContext();
-        Job job = hadoopJob(context.hadoopConfiguration());
+        String jobUuid = UUID.randomUUID().toString();
+        boolean objectStore = ObjectStoreCommit.applies(output);
+        Job job = hadoopJob(context.hadoopConfiguration(), objectStore ? Optional.of(jobUuid) : Optional.empty());
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
-                UUID.randomUUID().toString(), output.toString(), false);
+                jobUuid, output.toString(), false);
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());
@@ -105,7 +109,14 @@ public final class DatasetJob {
                     List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
                             .mapPartitionsWithIndex(task, false));
                     List<TaskCommitMessage> messages = done.stream().map(WrittenFile::commitMessage).toList();
+                    if (objectStore) {
+                        ObjectStoreCommit.takeMarkers(output.getFileSystem(job.getConfiguration()), output);
+                    }
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
+                    if (objectStore) {
+                        ObjectStoreCommit.afterCommit(output.getFileSystem(job.getConfiguration()), output, jobUuid,
+                                done.stream().map(WrittenFile::name).collect(Collectors.toSet()));
+                    }
                     return done;
                 });
         List<WrittenFile> files = new ArrayList<>(written);
@@ -114,11 +125,16 @@ public final class DatasetJob {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
             Manifest manifest = manifest(files);
-            // written whole under another name first: a full disk leaves no half manifest that reads as ours
-            Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
-            writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
-            if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
-                throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
+            if (objectStore) {
+                // an object appears whole when its upload ends, or not at all: no staged copy, no rename (a copy)
+                writeFile(fileSystem, new Path(output, Manifest.FILE_NAME), ManifestJson.toBytes(manifest));
+            } else {
+                // written whole under another name first: a full disk leaves no half manifest that reads as ours
+                Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
+                writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
+                if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
+                    throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
+                }
             }
             writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
             return manifest;
@@ -130,12 +146,14 @@ public final class DatasetJob {
     }
 
     /**
-     * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off: ours follows the manifest. Local
+     * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off (S3A's committers honour the
+     * same setting): ours follows the manifest. On an object store the commit is {@link ObjectStoreCommit}'s. Local
      * output goes through the raw local file system, which writes no {@code .crc} side files.
      */
-    private Job hadoopJob(Configuration sparkConf) {
+    private Job hadoopJob(Configuration sparkConf, Optional<String> objectStoreJob) {
         Configuration conf = new Configuration(sparkConf);
         conf.setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
+        objectStoreJob.ifPresent(uuid -> ObjectStoreCommit.configure(conf, uuid));
         if ("file".equals(output.toUri().getScheme())) {
             conf.set("fs.file.impl", RawLocalFileSystem.class.getName());
             conf.setBoolean("fs.file.impl.disable.cache", true);

@@ -53,7 +53,7 @@ class ErrorCatalogueTest {
             "^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)([^\\n]*)\\R+```text\\R(.*?)\\R```", Pattern.MULTILINE
                     | Pattern.DOTALL);
     private static final Pattern ELSEWHERE = Pattern.compile("^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)"
-            + "[^\\n]*\\R+Tested by `([A-Za-z]+)#([A-Za-z]+)`", Pattern.MULTILINE);
+            + "[^\\n]*\\R+Tested by `([A-Za-z0-9]+)#([A-Za-z0-9]+)`", Pattern.MULTILINE);
     /** 2^36 rows of 8 int32: 2 TiB of values. */
     private static final String TWO_TIB = "68719476736,8";
 
@@ -91,7 +91,11 @@ class ErrorCatalogueTest {
             Map.entry("request-keep", "KeptColumnsCommandTest#mistakesInKeepAreNamedInOneLine"),
             Map.entry("request-keep-type", "KeptColumnsCommandTest#aListColumnIsRefusedByDefaultWithTheKeepThatWorks"),
             Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"),
-            Map.entry("source-row-length", "RowShapeCheckTest#aBadRowFurtherOnIsFoundByItsTaskAndSaidInOneLine"));
+            Map.entry("source-row-length", "RowShapeCheckTest#aBadRowFurtherOnIsFoundByItsTaskAndSaidInOneLine"),
+            Map.entry("output-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
+            Map.entry("dataset-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
+            Map.entry("output-s3-refused", "S3CredentialsAndFaultsIT#wrongKeysAreOneLineBeforeSparkStarts"),
+            Map.entry("job-s3-gone", "S3CredentialsAndFaultsIT#aServerStoppedMidJobIsOneLineExitOneAndNoDataset"));
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
@@ -169,6 +173,7 @@ class ErrorCatalogueTest {
             Files.writeString(pair.resolve("datasets.json"), "{\"tensor_broadcast\": \"datasets\"}");
             return args("plan", "--dialect", "numpy", "--input", pair.toString());
         });
+        cases.put("request-conf-hadoop", d -> args("inspect", d.toString(), "--conf", "spark.executor.memory=1g"));
         cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
         cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
         cases.put("output-exists", d -> {
