@@ -51,6 +51,12 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
         return checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(), true));
     }
 
+    /** Whether {@code type} is a list whose length each row sets (which only a dataset reads). */
+    static boolean isVariableList(ArrowType type) {
+        return type instanceof ArrowType.List || type instanceof ArrowType.LargeList
+                || type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView;
+    }
+
     /** A column that holds numbers in rows of {@code rowShape}, each row stored at that length. */
     public static DatasetColumn tensor(String file, String name, DType dtype, Shape rowShape) {
         return checked(file, new DatasetColumn(name, dtype, rowShape, true));

@@ -203,8 +203,17 @@ public final class FirstRowValues {
                     CompressionUtil.CodecType.fromCompressionType(batch.compression().codec()));
             ArrowBuf packed = allocator.buffer(bytes.remaining());
             packed.setBytes(0, bytes);
-            try (ArrowBuf plain = codec.decompress(allocator, packed)) {
-                return (long) plain.getInt(4) - plain.getInt(0);
+            // the codec reads up to the writer index, and releases the buffer once it has decompressed it
+            packed.writerIndex(bytes.remaining());
+            ArrowBuf plain;
+            try {
+                plain = codec.decompress(allocator, packed);
+            } catch (RuntimeException e) {
+                packed.close();
+                throw e;
+            }
+            try (plain) {
+                return plain.capacity() < 8 ? UNKNOWN : (long) plain.getInt(4) - plain.getInt(0);
             }
         } catch (IOException | RuntimeException e) {
             return UNKNOWN;
