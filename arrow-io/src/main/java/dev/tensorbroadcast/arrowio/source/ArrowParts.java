@@ -3,7 +3,6 @@ package dev.tensorbroadcast.arrowio.source;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,6 @@ import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.hadoop.fs.FileSystem;
@@ -127,6 +125,8 @@ public final class ArrowParts {
                 IpcBatches batches = IpcBatches.open(part, channel, allocator)) {
             VectorSchemaRoot root = batches.root();
             List<ArrowBlock> blocks = batches.blocks();
+            long[] dims = dataset.rowShape().dims();
+            long innerDim = dims.length == 0 ? 1 : dims[dims.length - 1];
             List<Field> fields = root.getSchema().getFields();
             int columnAt = fields.stream().map(Field::getName).toList().indexOf(dataset.column());
             int indexAt = dataset.indexed() ? ArrowSourceReader.indexColumn(name, fields) : -1;
@@ -142,7 +142,7 @@ public final class ArrowParts {
                     int first = (int) (Math.max(from, start) - start);
                     int last = (int) (Math.min(to, end) - start);
                     long target = outRow + Math.max(from, start) - from;
-                    copyRows(name, root.getVector(columnAt), first, last, start, out, target);
+                    copyRows(name, root.getVector(columnAt), first, last, start, out, target, innerDim);
                     if (indexAt >= 0) {
                         checkIndex(name, (BigIntVector) root.getVector(indexAt), first, last,
                                 part.firstRow() + start);
@@ -155,7 +155,7 @@ public final class ArrowParts {
 
     /** Copies batch rows {@code [first, last)} ({@code fileRow} is the file row of batch row 0). */
     private static void copyRows(String name, FieldVector vector, int first, int last, long fileRow,
-            SliceBuffer out, long outRow) {
+            SliceBuffer out, long outRow, long innerDim) {
         FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
                 ? extension.getUnderlyingVector() : vector;
         long rowElements = out.rowElements();
@@ -169,18 +169,11 @@ public final class ArrowParts {
             checkRowsPresent(name, list, first, last, fileRow);
             data = FixedLists.values(name, list, first, last, fileRow);
             firstValue = first * rowElements;
-        } else if (storage instanceof ListVector list) {
-            checkRowsPresent(name, list, first, last, fileRow);
-            ArrowBuf offsets = list.getOffsetBuffer();
-            for (int row = first; row < last; row++) {
-                long length = offsets.getInt(4L * (row + 1)) - offsets.getInt(4L * row);
-                if (length != rowElements) {
-                    throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + length
-                            + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
-                }
-            }
-            data = list.getDataVector();
-            firstValue = offsets.getInt(4L * first);
+        } else if (ListRows.isList(storage)) {
+            checkRowsPresent(name, storage, first, last, fileRow);
+            ListRows.Run run = ListRows.run(name, storage, first, last, fileRow, rowElements, innerDim);
+            data = run.values();
+            firstValue = run.firstValue();
         } else {
             throw new SourceFormatException(name, "column '" + vector.getName() + "' is stored as "
                     + storage.getMinorType() + ", not a list");

@@ -21,22 +21,31 @@ import org.apache.arrow.vector.types.pojo.Field;
 public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixedList) {
     static final String NUMBERS = "int8..int64, uint8..uint64, float16, bfloat16, float32 or float64";
 
-    /** An Arrow IPC file's column: a tensor or fixed-size list column, or a list of numbers. */
+    /**
+     * An Arrow IPC file's column: a tensor or fixed-size list column, or a list ({@code List} or {@code LargeList},
+     * nested or not) of numbers, whose row shape a Hugging Face {@code Array2D}..{@code Array5D} extension type
+     * fixes ({@link HuggingFaceArrays}).
+     */
     static DatasetColumn ofArrow(String file, Field field) {
         ArrowType type = field.getType();
-        if (type instanceof ArrowType.List) {
+        if (type instanceof ArrowType.List || type instanceof ArrowType.LargeList) {
             Field values = field.getChildren().get(0);
+            while (values.getType() instanceof ArrowType.List || values.getType() instanceof ArrowType.LargeList) {
+                values = values.getChildren().get(0);
+            }
             DType dtype;
             try {
                 dtype = ArrowDTypes.dtypeOf(values.getType());
             } catch (IllegalArgumentException e) {
                 throw notNumbers(file, field.getName(), values.getType().toString());
             }
-            return checked(file, new DatasetColumn(field.getName(), dtype, null, false));
+            Shape fixed = HuggingFaceArrays.rowShape(field).orElse(null);
+            return checked(file, new DatasetColumn(field.getName(), dtype, fixed, false));
         }
-        if (type instanceof ArrowType.LargeList) {
+        if (type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView) {
             throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + "; a dataset's "
-                    + "rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of numbers");
+                    + "rows are a list, a large list, a fixed-size list or an arrow.fixed_shape_tensor of numbers"
+                    + " (write it as a list: pyarrow's cast to pa.list_)");
         }
         ArrowColumn column = ArrowColumn.resolve(file, field);
         if (!column.list()) {

@@ -160,7 +160,10 @@ public final class FirstRowValues {
     static long arrow(HadoopChannel channel, ArrowBlock block, RecordBatch batch, java.util.List<Field> fields,
             int column, BufferAllocator allocator) {
         try {
-            if (!(fields.get(column).getType() instanceof ArrowType.List)) {
+            // a list of lists: its offsets count inner lists, not values
+            if (!(fields.get(column).getType() instanceof ArrowType.List)
+                    || fields.get(column).getChildren().get(0).getType() instanceof ArrowType.List
+                    || fields.get(column).getChildren().get(0).getType() instanceof ArrowType.LargeList) {
                 return UNKNOWN;
             }
             int nodes = 0;

@@ -16,10 +16,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Opens a directory of Arrow IPC or Parquet files (on any Hadoop file system) as a {@link TensorDataset}, reading
- * only footers. Files whose names start with {@code _} or {@code .} ({@code _SUCCESS}, {@code _manifest.json},
- * checksums) are skipped. Row order: by the {@code index} column when the files have one (each file a consecutive
- * run), else by file name, then by row within each file.
+ * Opens a directory of Arrow IPC files or streams or Parquet files (on any Hadoop file system) as a
+ * {@link TensorDataset}, reading only footers (a stream's message headers). Files whose names start with {@code _} or
+ * {@code .} ({@code _SUCCESS}, {@code _manifest.json}, checksums) are skipped; a Hugging Face {@code save_to_disk}
+ * directory is its shards ({@link HuggingFaceDirectory}). Row order: by the {@code index} column when the files have
+ * one (each file a consecutive run), else by file name (a {@code save_to_disk} directory: its shards' order), then by
+ * row within each file.
  */
 public final class TensorDatasets {
     /** What broadcast-tensors leaves beside the datasets it writes, one per input, in numbered subdirectories. */
@@ -50,10 +52,15 @@ public final class TensorDatasets {
                     + " names them: " + String.join(", ", subdirectories) + "), not one dataset; give one of them, such"
                     + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));
         }
+        Optional<List<FileStatus>> shards = HuggingFaceDirectory.shards(fileSystem, location, files);
+        if (shards.isPresent()) {
+            files = new ArrayList<>(shards.get());
+        } else {
+            files.sort(Comparator.comparing(status -> status.getPath().getName()));
+        }
         if (files.isEmpty()) {
             throw new SourceFormatException(location, "the directory holds no Arrow IPC or Parquet files");
         }
-        files.sort(Comparator.comparing(status -> status.getPath().getName()));
         List<Opened> opened = new ArrayList<>();
         for (FileStatus status : files) {
             DatasetFileFormat format = format(fileSystem, status);
