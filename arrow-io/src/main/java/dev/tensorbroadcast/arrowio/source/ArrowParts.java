@@ -97,7 +97,8 @@ public final class ArrowParts {
             for (int i = 0; i < fields.size(); i++) {
                 if (i != chosen && i != indexAt) {
                     Field field = fields.get(i);
-                    others.add(OtherColumn.of(field.getName(), field.getType().toString(), KeptColumn.ofArrow(field)));
+                    others.add(OtherColumn.of(field.getName(), KeptArrowValues.typeName(field, batches.dictionaries()),
+                            KeptArrowValues.kept(field, batches.dictionaries())));
                 }
             }
             return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others, firstRowValues);
@@ -174,11 +175,25 @@ public final class ArrowParts {
             ListRows.Run run = ListRows.run(name, storage, first, last, fileRow, rowElements, innerDim);
             data = run.values();
             firstValue = run.firstValue();
+        } else if (ListRows.isListView(storage)) {
+            // a list view's rows lie anywhere in its values, in any order: one copy per row
+            checkRowsPresent(name, storage, first, last, fileRow);
+            for (int row = first; row < last; row++) {
+                ListRows.Run run = ListRows.viewRow(name, storage, row, fileRow, rowElements);
+                copyValues(name, run.values(), run.firstValue(), rowElements, out, outRow + row - first);
+            }
+            return;
         } else {
             throw new SourceFormatException(name, "column '" + vector.getName() + "' is stored as "
                     + storage.getMinorType() + ", not a list");
         }
-        long count = (last - first) * rowElements;
+        copyValues(name, data, firstValue, (last - first) * rowElements, out, outRow);
+    }
+
+    /** Copies {@code count} values of {@code data} from {@code firstValue} on into {@code out} at row {@code outRow}. */
+    private static void copyValues(String name, FieldVector data, long firstValue, long count, SliceBuffer out,
+            long outRow) {
+        long rowElements = out.rowElements();
         int width = out.width();
         long bytes = count * width;
         ArrowBuf buffer = data.getDataBuffer();
@@ -229,7 +244,8 @@ public final class ArrowParts {
             for (int c = 0; c < columnAt.length; c++) {
                 KeptColumn column = kept.columns().get(c);
                 columnAt[c] = names.indexOf(column.name());
-                if (columnAt[c] < 0 || !KeptColumn.ofArrow(root.getSchema().getFields().get(columnAt[c]))
+                if (columnAt[c] < 0 || !KeptArrowValues.kept(root.getSchema().getFields().get(columnAt[c]),
+                        batches.dictionaries())
                         .map(column::equals).orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }
@@ -245,10 +261,8 @@ public final class ArrowParts {
                     int target = (int) (at + Math.max(from, start) - from);
                     for (int c = 0; c < columnAt.length; c++) {
                         FieldVector source = root.getVector(columnAt[c]);
-                        FieldVector vector = kept.vector(c);
-                        for (int row = first; row < last; row++) {
-                            vector.copyFromSafe(row, target + row - first, source);
-                        }
+                        KeptArrowValues.copy(source, source.getField(), batches.dictionaries(), first, last,
+                                kept.vector(c), target);
                     }
                 }
                 start = end;

@@ -43,9 +43,17 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
             return checked(file, new DatasetColumn(field.getName(), dtype, fixed, false));
         }
         if (type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView) {
-            throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + "; a dataset's "
-                    + "rows are a list, a large list, a fixed-size list or an arrow.fixed_shape_tensor of numbers"
-                    + " (write it as a list: pyarrow's cast to pa.list_)");
+            Field values = field.getChildren().get(0);
+            DType dtype;
+            try {
+                dtype = ArrowDTypes.dtypeOf(values.getType());
+            } catch (IllegalArgumentException e) {
+                // a view of lists among them: its rows could lie anywhere, level by level
+                throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + " of "
+                        + values.getType() + "; a list view's values must be numbers (write nested rows as lists:"
+                        + " pyarrow's cast to pa.list_)");
+            }
+            return checked(file, new DatasetColumn(field.getName(), dtype, null, false));
         }
         ArrowColumn column = ArrowColumn.resolve(file, field);
         if (!column.list()) {

@@ -9,6 +9,7 @@ import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ReadChannel;
@@ -114,6 +115,12 @@ final class IpcBatches implements AutoCloseable {
 
     VectorSchemaRoot root() throws IOException {
         return reader.getVectorSchemaRoot();
+    }
+
+    /** The dictionaries of the file's dictionary-encoded columns, loaded with the root. */
+    DictionaryProvider dictionaries() throws IOException {
+        reader.getVectorSchemaRoot();
+        return reader;
     }
 
     List<ArrowBlock> blocks() {

@@ -3,7 +3,9 @@ package dev.tensorbroadcast.arrowio.source;
 import dev.tensorbroadcast.planner.Param;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.LargeListViewVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.ListViewVector;
 
 /**
  * Rows of an Arrow list column, {@code List} or {@code LargeList}, nested or not ({@code list<list<float>>} as
@@ -61,6 +63,36 @@ final class ListRows {
             level = child(level);
         }
         return new Run(level, a);
+    }
+
+    static boolean isListView(FieldVector vector) {
+        return vector instanceof ListViewVector || vector instanceof LargeListViewVector;
+    }
+
+    /** Where row {@code row} of a list view ({@code ListView}, {@code LargeListView}) of numbers lies. */
+    static Run viewRow(String name, FieldVector view, int row, long fileRow, long rowElements) {
+        long offset;
+        long size;
+        FieldVector values;
+        if (view instanceof LargeListViewVector large) {
+            offset = large.getOffsetBuffer().getLong(8L * row);
+            size = large.getSizeBuffer().getLong(8L * row);
+            values = large.getDataVector();
+        } else {
+            ListViewVector plain = (ListViewVector) view;
+            offset = plain.getOffsetBuffer().getInt(4L * row);
+            size = plain.getSizeBuffer().getInt(4L * row);
+            values = plain.getDataVector();
+        }
+        if (size != rowElements) {
+            throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + size + " values;"
+                    + " every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
+        }
+        if (offset < 0 || offset + size > values.getValueCount()) {
+            throw new SourceFormatException(name, "row " + (fileRow + row) + " of its list view points past its "
+                    + values.getValueCount() + " values");
+        }
+        return new Run(values, offset);
     }
 
     /** The innermost values' vector of a list column. */
