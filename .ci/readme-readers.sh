@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's "Reading the output" recipes (pyarrow, polars, DuckDB, torch, datasets) on the outputs of the
-# README's own commands, and checks what they read. Called by .ci/run after the tests; skips, saying why, where the readers cannot
-# be installed (this needs no network when a local wheel index is configured for pip).
+# README's own commands, and checks what they read. Called by .ci/run after the tests; skips, saying why, where the
+# readers cannot be installed (this needs no network when a local wheel index is configured for pip).
 set -euo pipefail
 cd "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.."
 

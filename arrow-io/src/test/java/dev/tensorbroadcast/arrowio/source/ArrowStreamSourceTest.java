@@ -20,13 +20,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Arrow IPC streams as pa.ipc.new_stream writes them (fixtures/kept-columns: stream/ with pyarrow's defaults,
- * stream-zstd/ with ZSTD bodies) as dataset files: indexed from their message headers, read in slices by offset.
+ * stream-zstd/ and stream-lz4/ with compressed bodies) as dataset files: indexed from their message headers, read in
+ * slices by offset.
  */
 class ArrowStreamSourceTest {
     private static final Configuration CONF = new Configuration();
 
     @ParameterizedTest
-    @ValueSource(strings = {"stream", "stream-zstd"})
+    @ValueSource(strings = {"stream", "stream-zstd", "stream-lz4"})
     void aStreamIsIndexedByItsHeadersAndItsBatchesFoundByOffset(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
 
@@ -45,7 +46,7 @@ class ArrowStreamSourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"stream", "stream-zstd"})
+    @ValueSource(strings = {"stream", "stream-zstd", "stream-lz4"})
     void slicesHoldTheValuesPyarrowWasGiven(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
 
