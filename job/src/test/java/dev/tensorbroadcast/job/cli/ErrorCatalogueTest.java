@@ -174,6 +174,18 @@ class ErrorCatalogueTest {
             return args("plan", "--dialect", "numpy", "--input", pair.toString());
         });
         cases.put("request-conf-hadoop", d -> args("inspect", d.toString(), "--conf", "spark.executor.memory=1g"));
+        cases.put("input-partitions", d -> {
+            Path table = DatasetFixtures.arrowLists(Files.createDirectories(d.resolve("table/day=2024-01-02/region=eu"))
+                    .resolve("a.arrow"), "tensor", 0, 4, false, 3).getParent().getParent().getParent();
+            Files.writeString(table.resolve("day=2024-01-02").resolve("notes.txt"), "mine");
+            return args("plan", "--dialect", "numpy", "--input", table.toString());
+        });
+        cases.put("input-unreadable-file", d -> {
+            Path table = Files.createDirectories(d.resolve("table"));
+            DatasetFixtures.arrowLists(table.resolve("a.arrow"), "tensor", 0, 4, false, 3);
+            Files.writeString(table.resolve("notes.txt"), "mine");
+            return args("plan", "--dialect", "numpy", "--input", table.toString(), "--row-shape", "[4]");
+        });
         cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
         cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
         cases.put("output-exists", d -> {
