@@ -142,26 +142,28 @@ final class ParquetRows {
 
     /**
      * A whole row group as one batch, for every dtype this tool writes: a complex element is two entries (real,
-     * imaginary), valid when both are; a string's bytes follow the previous element's, so entries come in order.
-     * A null element's value is zero.
+     * imaginary), valid when both are; a string's bytes follow the previous element's. The walk gives every entry of
+     * the group in order, so the target counts them rather than computing each one's place, and marks every element
+     * valid up front, clearing only the nulls. A null element's value is zero.
      */
     static final class BatchTarget implements Target {
         private final ElementBatch batch;
         private final DType dtype;
-        private final long rowEntries;
         private final boolean complex;
+        private int next;
         private int dataBytes;
 
-        BatchTarget(ElementBatch batch, long rowEntries) {
+        BatchTarget(ElementBatch batch) {
             this.batch = batch;
             this.dtype = batch.dtype();
-            this.rowEntries = rowEntries;
             this.complex = ArrowDTypes.isComplex(dtype);
         }
 
-        /** Before a batch's first entry. */
+        /** Before a batch's first entry, once the batch is reset to its size. */
         void start() {
+            next = 0;
             dataBytes = 0;
+            batch.setAllValid();
             if (dtype == DType.STRING) {
                 batch.offsets().setInt(0, 0);
             }
@@ -169,7 +171,7 @@ final class ParquetRows {
 
         @Override
         public void put(ColumnReader values, long row, long entry) {
-            int i = Math.toIntExact(row * rowEntries + entry);
+            int i = next++;
             ArrowBuf out = batch.values();
             switch (dtype) {
                 case BOOL -> batch.setBit(i, values.getBoolean());
@@ -189,22 +191,18 @@ final class ParquetRows {
                     batch.offsets().setInt(4L * (i + 1), dataBytes);
                 }
             }
-            if (!complex) {
-                batch.setValid(i, true);
-            } else if ((i & 1) == 0) {
-                batch.setValid(i >>> 1, true);
-            }
         }
 
         @Override
         public void putNull(long row, long entry) {
-            int i = Math.toIntExact(row * rowEntries + entry);
-            ArrowBuf out = batch.values();
+            int i = next++;
             switch (dtype) {
                 case BOOL -> batch.setBit(i, false);
                 case STRING -> batch.offsets().setInt(4L * (i + 1), dataBytes);
-                default -> out.setZero((long) i * (complex ? dtype.byteWidth() / 2 : dtype.byteWidth()),
-                        complex ? dtype.byteWidth() / 2 : dtype.byteWidth());
+                default -> {
+                    int width = complex ? dtype.byteWidth() / 2 : dtype.byteWidth();
+                    batch.values().setZero((long) i * width, width);
+                }
             }
             batch.setValid(complex ? i >>> 1 : i, false);
         }

@@ -280,7 +280,9 @@ public final class ParquetTensorReader {
             DType dtype, Shape rowShape, RowLayout layout) throws IOException {
         ParquetTensorSchema written = new ParquetTensorSchema(
                 new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
-        ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length), options());
+        // no task counts this read's input, so parquet-java's vectored reads may run ahead on their threads
+        ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length),
+                ParquetReadOptions.builder().build());
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             MessageType tensorPart = new MessageType(fileSchema.getName(), fileSchema.getFields().subList(0,
@@ -321,7 +323,7 @@ public final class ParquetTensorReader {
             this.rowEntries = storage.elements();
             this.innerLength = storage.rank() == 0 ? 1 : storage.dim(storage.rank() - 1);
             this.batch = new ElementBatch(allocator, written.column().dtype());
-            this.target = new ParquetRows.BatchTarget(batch, rowEntries);
+            this.target = new ParquetRows.BatchTarget(batch);
         }
 
         @Override
