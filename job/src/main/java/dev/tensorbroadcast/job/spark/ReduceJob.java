@@ -42,15 +42,22 @@ public final class ReduceJob {
     private static final String FAILING = "Cannot reduce the gradient";
     /** The result slices the driver holds at once while it writes a rows-kept result into a .npy. */
     static final long KEPT_DRIVER_BYTES = 256L << 20;
+    /**
+     * The partials the driver may hold at once to merge them itself, in the tree's shape: within this budget the
+     * tree's shuffle stages (a stage start and a shuffle write and read per level) cost more than the adds.
+     */
+    static final long DRIVER_MERGE_BYTES = 64L << 20;
 
     private final Gradient gradient;
     private final ReducePlan plan;
     private final int tasks;
+    private final long driverMergeBytes;
 
-    private ReduceJob(Gradient gradient, ReducePlan plan, int tasks) {
+    private ReduceJob(Gradient gradient, ReducePlan plan, int tasks, long driverMergeBytes) {
         this.gradient = requireNonNull(gradient, "gradient is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.tasks = tasks;
+        this.driverMergeBytes = driverMergeBytes;
     }
 
     /**
@@ -58,7 +65,13 @@ public final class ReduceJob {
      */
     public static ReduceJob of(Gradient gradient, ReducePlan plan, long tasks) {
         long rows = rows(plan);
-        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)));
+        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)),
+                DRIVER_MERGE_BYTES);
+    }
+
+    /** This job with another budget for merging on the driver (0: always the tree's stages), for tests. */
+    ReduceJob withDriverMergeBytes(long bytes) {
+        return new ReduceJob(gradient, plan, tasks, bytes);
     }
 
     /** The tasks that sum the gradient: {@code ceil(bytes / partitionBytes)}, or {@code partitions} when given. */
@@ -94,6 +107,13 @@ public final class ReduceJob {
             Broadcast<SerializableConfiguration> conf = run.ship(run.context().hadoopConfiguration());
             JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
                     .mapToPair(new SumShare(rows, plan, tasks, rows(plan), conf));
+            if (mergesOnDriver(plan, tasks, driverMergeBytes)) {
+                List<ReduceKernel> sums = new ArrayList<>(tasks);
+                for (Tuple2<Long, ReduceKernel> partial : partials.collect()) {
+                    sums.add(partial._2());
+                }
+                return mergeTree(sums).result(plan.input());
+            }
             long count = tasks;
             while (count > 1) {
                 int groups = (int) ((count + FANOUT - 1) / FANOUT);
@@ -104,6 +124,31 @@ public final class ReduceJob {
             List<Tuple2<Long, ReduceKernel>> last = partials.collect();
             return last.get(0)._2().result(plan.input());
         });
+    }
+
+    /** Whether {@code tasks} partials fit {@code budget} bytes (a complex partial holds two doubles each). */
+    static boolean mergesOnDriver(ReducePlan plan, int tasks, long budget) {
+        return tasks > 1 && (double) tasks * plan.input().elements() * 16 <= budget;
+    }
+
+    /**
+     * The partials, in index order, merged in the tree the job's stages would merge them in: each level adds the
+     * {@link #FANOUT} consecutive partials of a group into its first, in index order, so the bits are the same.
+     */
+    static ReduceKernel mergeTree(List<ReduceKernel> partials) {
+        List<ReduceKernel> level = partials;
+        while (level.size() > 1) {
+            List<ReduceKernel> next = new ArrayList<>((level.size() + FANOUT - 1) / FANOUT);
+            for (int first = 0; first < level.size(); first += FANOUT) {
+                ReduceKernel sum = level.get(first);
+                for (int i = first + 1; i < Math.min(level.size(), first + FANOUT); i++) {
+                    sum.merge(level.get(i));
+                }
+                next.add(sum);
+            }
+            level = next;
+        }
+        return level.get(0);
     }
 
     private static List<Long> indexes(int count) {
