@@ -189,7 +189,7 @@ public final class ReduceJob {
     /**
      * The rows-kept regime into one stream (a {@code .npy}'s data): task {@code p} sums the gradient rows of result
      * partition {@code p} and returns its bytes; the driver writes them in partition order, a group of partitions at
-     * a time (as many as run at once, at most {@link #KEPT_DRIVER_BYTES} of them).
+     * a time (at most {@link #KEPT_DRIVER_BYTES} of them).
      */
     public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
@@ -201,9 +201,10 @@ public final class ReduceJob {
                     TaskSource::release);
             JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count)
                     .map(new KeptSlice(source, partitions, run.ship(run.context().hadoopConfiguration())));
-            // as many slices at once as the cluster computes at once, within the driver's budget for them
+            // as many slices per job as the driver's budget holds: each job is a barrier (its start, then the
+            // driver writes while no task runs), so a group of only as many as run at once left the cores idle
             long sliceBytes = Math.max(1, partitions.bytes() / count);
-            int group = (int) Math.max(1, Math.min(run.java().defaultParallelism(), KEPT_DRIVER_BYTES / sliceBytes));
+            int group = (int) Math.max(1, Math.min(count, KEPT_DRIVER_BYTES / sliceBytes));
             for (int first = 0; first < count; first += group) {
                 int[] ids = IntStream.range(first, Math.min(count, first + group)).toArray();
                 for (List<byte[]> slice : slices.collectPartitions(ids)) {
