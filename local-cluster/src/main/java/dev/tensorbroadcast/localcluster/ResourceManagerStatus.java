@@ -46,6 +46,16 @@ public final class ResourceManagerStatus {
         return new MasterStatus(YarnCluster.MASTER, state.asText(), activeNodes.asInt(), applications);
     }
 
+    /** The ids ({@code host:port}) of the NodeManagers that run, as the ResourceManager on {@code webPort} lists them. */
+    public static List<String> runningNodes(int webPort) {
+        String body = LoopbackHttp.get(webPort, "/ws/v1/cluster/nodes?states=RUNNING").orElseThrow(
+                () -> new LocalClusterException("Cannot list YARN's NodeManagers: the ResourceManager's web port "
+                        + webPort + " on 127.0.0.1 does not answer"));
+        List<String> nodes = new ArrayList<>();
+        read(body).path("nodes").path("node").forEach(node -> nodes.add(node.path("id").asText()));
+        return nodes;
+    }
+
     private static JsonNode read(String body) {
         try {
             return MAPPER.readTree(body);

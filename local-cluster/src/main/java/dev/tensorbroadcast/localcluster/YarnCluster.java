@@ -139,6 +139,11 @@ public final class YarnCluster implements LocalCluster {
                 + " its log is " + yarn.log()));
     }
 
+    /** The NodeManagers that run, by their YARN ids ({@code host:port}): what {@link #stopNodeManager} takes. */
+    public List<String> runningNodeManagers() {
+        return ResourceManagerStatus.runningNodes(webPort);
+    }
+
     /** The process ids of the YARN and HDFS processes: the processes {@link #close} stops, with their containers. */
     public List<Long> pids() {
         return processes.pids();
@@ -346,8 +351,12 @@ public final class YarnCluster implements LocalCluster {
             // an application master and two executors of 512m (and Spark's 384m overhead) fit on two 2g nodes
             properties.setProperty("spark.executor.memory", "512m");
             properties.setProperty("spark.yarn.am.memory", "512m");
-            // a driver's web UI would listen on every interface
-            properties.setProperty("spark.ui.enabled", "false");
+            // every JVM of an application on loopback, as every port of YARN and HDFS: the driver (here, or in
+            // the application master's container in cluster mode) without its web UI, which would listen on every
+            // interface; the application master's and the executors' own ports
+            ProcessCluster.loopbackDriver().forEach(properties::setProperty);
+            properties.setProperty("spark.yarn.appMasterEnv.SPARK_LOCAL_IP", DaemonCommands.LOOPBACK);
+            properties.setProperty("spark.executorEnv.SPARK_LOCAL_IP", DaemonCommands.LOOPBACK);
             if (hdfsUri.isEmpty()) {
                 // without HDFS an application is staged in the work directory, not under the user's home
                 properties.setProperty("spark.yarn.stagingDir", directory.resolve("staging").toUri().toString());

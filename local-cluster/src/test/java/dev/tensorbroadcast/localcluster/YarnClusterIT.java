@@ -93,13 +93,15 @@ class YarnClusterIT {
     @Test
     @Order(2)
     void aStoppedNodeManagerLeavesTheCluster() throws Exception {
-        String node = "localhost:" + nodeManagerPort();
-        cluster.stopNodeManager(node);
+        List<String> nodes = cluster.runningNodeManagers();
+        assertThat(nodes).hasSize(2).allMatch(node -> node.matches("localhost:\\d+"));
+        cluster.stopNodeManager(nodes.get(0));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (cluster.status().aliveWorkers() != 1 && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
         assertThat(cluster.status().aliveWorkers()).isEqualTo(1);
+        assertThat(cluster.runningNodeManagers()).containsExactly(nodes.get(1));
         assertThat(cluster.exitedProcess()).isEmpty();
     }
 
@@ -119,13 +121,5 @@ class YarnClusterIT {
 
     private static List<String> submitLine() {
         return cluster.sparkSubmit("cluster", List.of("--version"));
-    }
-
-    /** A NodeManager's RPC port, as its log line of registration names it. */
-    private static String nodeManagerPort() throws IOException {
-        String log = Files.readString(cluster.workDirectory().resolve("yarn/yarn.log"), StandardCharsets.UTF_8);
-        var matcher = java.util.regex.Pattern.compile("NodeManager from node localhost\\(cmPort: (\\d+)").matcher(log);
-        assertThat(matcher.find()).as("a NodeManager's registration in the YARN log").isTrue();
-        return matcher.group(1);
     }
 }
