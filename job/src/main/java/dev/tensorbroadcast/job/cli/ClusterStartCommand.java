@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -90,13 +91,13 @@ final class ClusterStartCommand implements Callable<Integer> {
             ClusterStopCommand.stopLeftovers(recorded.get());
         }
         // the settings are checked before anything is created
-        starter(null);
+        Function<Path, Running> starter = starter();
         Path work = states.create().resolve("run-" + ProcessHandle.current().pid());
         WorkDirectories.delete(work);
         long start = System.nanoTime();
         Running running;
         try {
-            running = starter(work).get();
+            running = starter.apply(work);
         } catch (LocalClusterException e) {
             throw new ClusterFailedException(e.getMessage(), e);
         }
@@ -133,17 +134,14 @@ final class ClusterStartCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /**
-     * What starts the cluster the options ask for, in {@code work}; a setting out of range is refused at once (with
-     * {@code work} null, nothing is started).
-     */
-    private Supplier<Running> starter(Path work) {
+    /** What starts the cluster the options ask for in a work directory; a setting out of range is refused at once. */
+    private Function<Path, Running> starter() {
         try {
             SparkHome home = SparkHome.locate();
             if (yarn) {
                 YarnCluster.Builder builder = YarnCluster.builder(home).nodeManagers(workers)
                         .nodeManagerCores(workerCores).nodeManagerMemory(workerMemory).hdfs(hdfs);
-                return () -> {
+                return work -> {
                     YarnCluster cluster = builder.workDirectory(work).start();
                     return new Running(cluster, cluster.resourceManagerWebPort(), cluster.pids(),
                             cluster.workDirectory(), cluster::exitedProcess, Optional.of(cluster.hadoopConfDir()));
@@ -151,7 +149,7 @@ final class ClusterStartCommand implements Callable<Integer> {
             }
             ProcessCluster.Builder builder = ProcessCluster.builder(home).workers(workers).workerCores(workerCores)
                     .workerMemory(workerMemory).hdfs(hdfs);
-            return () -> {
+            return work -> {
                 ProcessCluster cluster = builder.workDirectory(work).start();
                 return new Running(cluster, cluster.masterUiPort(), cluster.pids(), cluster.workDirectory(),
                         cluster::exitedProcess, Optional.empty());

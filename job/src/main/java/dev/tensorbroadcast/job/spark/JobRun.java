@@ -91,7 +91,7 @@ final class JobRun {
         if (listener != null) {
             context.addSparkListener(listener);
         }
-        StoppedContextWatch watch = StoppedContextWatch.start(context, Thread.currentThread());
+        StoppedContextWatch watch = StoppedContextWatch.start(context::isStopped, Thread.currentThread());
         try {
             context.setJobGroup(group, description, false);
             return work.run(this);

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.spark;
 
 import java.time.Duration;
-import org.apache.spark.SparkContext;
+import java.util.function.BooleanSupplier;
 
 /**
  * Ends a job's wait that Spark never ends: when YARN kills the application under a client-mode driver, Spark stops the
@@ -18,25 +18,30 @@ final class StoppedContextWatch implements AutoCloseable {
     private volatile boolean done;
     private volatile boolean interrupted;
 
-    private StoppedContextWatch(SparkContext context, Thread job) {
-        watcher = new Thread(() -> watch(context, job), "tensor-broadcast-stopped-context-watch");
+    private StoppedContextWatch(BooleanSupplier stopped, Thread job, Duration grace) {
+        watcher = new Thread(() -> watch(stopped, job, grace), "tensor-broadcast-stopped-context-watch");
         watcher.setDaemon(true);
     }
 
-    static StoppedContextWatch start(SparkContext context, Thread job) {
-        StoppedContextWatch watch = new StoppedContextWatch(context, job);
+    /** Watches {@code job}'s thread while it waits for a job of the context that {@code stopped} tells of. */
+    static StoppedContextWatch start(BooleanSupplier stopped, Thread job) {
+        return start(stopped, job, GRACE);
+    }
+
+    static StoppedContextWatch start(BooleanSupplier stopped, Thread job, Duration grace) {
+        StoppedContextWatch watch = new StoppedContextWatch(stopped, job, grace);
         watch.watcher.start();
         return watch;
     }
 
-    private void watch(SparkContext context, Thread job) {
+    private void watch(BooleanSupplier stopped, Thread job, Duration grace) {
         try {
-            while (!done && !context.isStopped()) {
+            while (!done && !stopped.getAsBoolean()) {
                 Thread.sleep(POLL.toMillis());
             }
-            long deadline = System.nanoTime() + GRACE.toNanos();
+            long deadline = System.nanoTime() + grace.toNanos();
             while (!done && System.nanoTime() < deadline) {
-                Thread.sleep(POLL.toMillis());
+                Thread.sleep(Math.min(POLL.toMillis(), Math.max(1, grace.toMillis())));
             }
             synchronized (this) {
                 if (!done) {
