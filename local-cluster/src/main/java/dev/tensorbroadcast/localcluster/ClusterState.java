@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * What {@code cluster start} records about the cluster it runs, for {@code cluster status}, {@code cluster stop}
  * and {@code --master local-cluster}: where the master is, where its secret is (never the secret itself), and the
- * processes to stop.
+ * processes to stop. A YARN cluster's master is {@code yarn}, its UI port the ResourceManager's, its secret file the
+ * drivers' properties file, and it has a {@code hadoop_conf_dir}.
  */
 public record ClusterState(
         @JsonProperty("owner") ClusterProcess owner,
@@ -22,7 +23,8 @@ public record ClusterState(
         @JsonProperty("secret_file") String secretFile,
         @JsonProperty("work_directory") String workDirectory,
         @JsonProperty("processes") List<ClusterProcess> processes,
-        @JsonProperty("s3") S3 s3Server) {
+        @JsonProperty("s3") S3 s3Server,
+        @JsonProperty("hadoop_conf_dir") String hadoopConfDir) {
     public ClusterState {
         requireNonNull(owner, "owner is null");
         requireNonNull(masterUrl, "masterUrl is null");
@@ -31,10 +33,10 @@ public record ClusterState(
         processes = List.copyOf(processes);
     }
 
-    /** A cluster without an S3 server. */
+    /** A standalone cluster's state without an S3 server. */
     public ClusterState(ClusterProcess owner, String masterUrl, int masterUiPort, int workers, String hdfsUri,
             String secretFile, String workDirectory, List<ClusterProcess> processes) {
-        this(owner, masterUrl, masterUiPort, workers, hdfsUri, secretFile, workDirectory, processes, null);
+        this(owner, masterUrl, masterUiPort, workers, hdfsUri, secretFile, workDirectory, processes, null, null);
     }
 
     public Optional<S3> s3() {
@@ -53,6 +55,16 @@ public record ClusterState(
             requireNonNull(accessKey, "accessKey is null");
             requireNonNull(secretKeyFile, "secretKeyFile is null");
         }
+    }
+
+    /** Whether the cluster is a YARN one: its master is {@code yarn}, its web port the ResourceManager's. */
+    public boolean yarn() {
+        return hadoopConfDir != null;
+    }
+
+    /** A YARN cluster's {@code HADOOP_CONF_DIR}. */
+    public Optional<Path> hadoopConf() {
+        return Optional.ofNullable(hadoopConfDir).map(Path::of);
     }
 
     public Optional<String> hdfs() {

@@ -50,7 +50,7 @@ class ClusterStateDirectoryTest {
         ClusterState.ClusterProcess self = ClusterState.ClusterProcess.of(ProcessHandle.current());
         ClusterState state = new ClusterState(self, "spark://127.0.0.1:7077", 8080, 2, null, "/tmp/secret.properties",
                 "/tmp/run", List.of(self), new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1",
-                        "/tmp/run/s3/secret-key"));
+                        "/tmp/run/s3/secret-key"), null);
 
         states.write(state);
 

@@ -86,8 +86,13 @@ final class SparkSessions {
         } catch (InvalidRequestException e) {
             throw e;
         } catch (Exception e) {
-            throw new InvalidRequestException("Cannot start Spark on master '"
-                    + (master == null ? DEFAULT_MASTER : master) + "': " + Reasons.of(e)
+            String shown = master == null ? DEFAULT_MASTER : master;
+            String reason = Reasons.of(e);
+            // the master is right, the request too large for it: naming other masters would mislead
+            YarnContainerLimits.explain(reason).ifPresent(tooLarge -> {
+                throw new InvalidRequestException("Cannot start Spark on master '" + shown + "': " + tooLarge);
+            });
+            throw new InvalidRequestException("Cannot start Spark on master '" + shown + "': " + reason
                     + "; give local[N], spark://host:port, local-cluster, yarn or k8s://...");
         }
     }

@@ -79,6 +79,7 @@ class ErrorCatalogueTest {
     /** Entries whose error only a running Spark job, or a fault no input causes, can produce: tested there. */
     private static final Map<String, String> ELSEWHERE_TESTS = Map.ofEntries(
             Map.entry("request-master", "BadMasterTest#refusesAMasterSparkCannotParse"),
+            Map.entry("request-yarn-memory", "YarnContainerLimitsTest#anExecutorTooLargeNamesSparkExecutorMemory"),
             Map.entry("dataset-verify-source", "VerifyCommandTest#aSourceOfAnotherShapeIsRefused"),
             Map.entry("dataset-export-exists", "ExportCommandTest#incompleteDatasetsAndExistingFilesAreRefused"),
             Map.entry("dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft"),
