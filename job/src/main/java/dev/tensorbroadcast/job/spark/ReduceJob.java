@@ -32,9 +32,8 @@ import scala.Tuple2;
  * The Spark side of a reduce whose gradient rows all add into the whole result ({@code ROWS_SUMMED}): task {@code p}
  * sums its share of the gradient rows into an input-shaped partial; partials are merged in a tree of fixed shape,
  * {@link #FANOUT} consecutive partials per merge, in index order, until one is left for the driver (small partials
- * are merged by the driver itself, in the same tree). The same
- * partitioning gives the same bits on every run, retried and speculative tasks included: nothing is added in the order
- * tasks happen to finish.
+ * are merged by the driver itself, in the same tree). The same partitioning gives the same bits on every run, retried
+ * and speculative tasks included: nothing is added in the order tasks happen to finish.
  */
 public final class ReduceJob {
     /** Partials merged per task of the tree: its depth is log8 of the task count. */
