@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs the README's "Reading the output" recipes (pyarrow, polars, DuckDB, torch) on the outputs of the README's own
-# commands, and checks what they read. Called by .ci/run after the tests; skips, saying why, where the readers cannot
-# be installed (this needs no network when a local wheel index is configured for pip).
+# Runs the README's "Reading the output" recipes (pyarrow, polars, DuckDB, torch, datasets, tensorstore) on the outputs of the
+# README's own commands, and checks what they read. Called by .ci/run after the tests; skips, saying why, where the
+# readers cannot be installed (this needs no network when a local wheel index is configured for pip).
 set -euo pipefail
 cd "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.."
 
-readers="pyarrow polars duckdb torch tensorstore"
-if ! python3 -c "import pyarrow, polars, duckdb, torch, tensorstore" 2>/dev/null; then
+readers="pyarrow polars duckdb torch datasets tensorstore"
+if ! python3 -c "import pyarrow, polars, duckdb, torch, datasets, tensorstore" 2>/dev/null; then
     index=()
     [[ -d /opt/pypi/simple ]] && index+=(--index-url file:///opt/pypi/simple)
     [[ -d /opt/pypi-more/simple ]] && index+=(--extra-index-url file:///opt/pypi-more/simple)
@@ -46,6 +46,9 @@ assert float(scope["tensor"][999, 4095]) == float(scope["array"][0, 4095])
 # nested rows carry their shape: the same broadcast as the flat /tmp/tb/onnx, no reshape
 assert scope["nested"].shape == (2, 3, 6), scope["nested"].shape
 assert (scope["nested"] == scope["rows"]).all()
+# Hugging Face datasets reads the nested rows with their shape
+assert scope["hf_rows"].shape == (2, 3, 6), scope["hf_rows"].shape
+assert (scope["hf_rows"] == scope["rows"]).all()
 # the Zarr array through tensorstore: the last rows' last columns, equal to the source row's
 import numpy
 row = numpy.load("examples/row4096.npy")
@@ -69,7 +72,7 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
-print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, tensorstore (Zarr), nested rows;"
+print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, nested rows, datasets, tensorstore (Zarr);"
       " broadcast-tensors' parent reads as no dataset",
       file=sys.stderr)
 EOF

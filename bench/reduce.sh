@@ -2,16 +2,19 @@
 # Side-by-side end-to-end benchmark of reduce (issue 12), not run by CI: a float32 gradient .npy summed back to the
 # forward input's shape by tensor-broadcast and by numpy (np.load(mmap_mode='r') + sum(axis, keepdims=True)), each
 # as a whole process, interleaved, from the page cache (every run reads the file once before the timings). Results
-# are checked against each other. Prints a TSV line per run and a Markdown table of the median ratios.
+# are checked against each other. Prints a TSV line per run (whole-process seconds, and for ours the job's own
+# seconds from --json, both as GB/s of gradient) and the ratios to numpy. With --base DIR, another checkout's build
+# (e.g. an older commit's worktree) runs too, in the same rotation, its result compared as well (issue 28).
 #
 #   bench/reduce.sh [--size 8g] [--reps 3] [--patterns rows,kept] [--master 'local[*]'] [--dir /tmp/tb-reduce]
+#                   [--base DIR]
 #
 # rows: [N,4096] -> [1,4096] (the row axis summed, partials merged in a tree)
 # kept: [N,8,64] -> [N,1,64] (each task writes its own rows of the result)
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-size=8g reps=3 patterns=rows,kept master='local[*]' dir=/tmp/tb-reduce
+size=8g reps=3 patterns=rows,kept master='local[*]' dir=/tmp/tb-reduce base=
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --size) size=$2; shift 2 ;;
@@ -19,7 +22,8 @@ while [[ $# -gt 0 ]]; do
         --patterns) patterns=$2; shift 2 ;;
         --master) master=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
-        -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+        --base) base=$2; shift 2 ;;
+        -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "bench/reduce.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
     esac
 done
@@ -36,6 +40,7 @@ bytes=$(bytes_of "$size")
 cli="$root/tensor-broadcast"
 mkdir -p "$dir"
 "$cli" --version >/dev/null # builds once, before anything is timed
+[[ -z $base ]] || "$base/tensor-broadcast" --version >/dev/null
 
 # a gradient of small random integers stored as float32 (exact in any order of addition), written in 64 MiB chunks
 make_gradient() { # file shape...
@@ -69,7 +74,14 @@ seconds() { # command...: prints the wall time of the whole process
     echo "$end - $start" | bc -l
 }
 
-printf 'pattern\trep\ttool\tseconds\tGB/s\n'
+ours_reduce() { # cli gradient input target output: the job's seconds (from --json) into $dir/job
+    "$1" reduce --input "$2" --dialect numpy --input-shape "$3" --shape "$4" --output "$5" --master "$master" --json \
+        | python3 -c "import json, sys; print(json.load(sys.stdin)['seconds'])" >"$dir/job"
+}
+
+tools=(ours numpy)
+[[ -z $base ]] || tools=(old ours numpy)
+printf 'pattern\trep\ttool\tseconds\tGB/s\tjob s\tjob GB/s\n'
 for pattern in ${patterns//,/ }; do
     case "$pattern" in
         rows) rows=$((bytes / 16384)); shape="$rows 4096"; input='[1,4096]'; target="[$rows,4096]"; axis=0 ;;
@@ -80,18 +92,36 @@ for pattern in ${patterns//,/ }; do
     [[ -f $gradient && $(stat -c %s "$gradient") -gt $bytes ]] || make_gradient "$gradient" $shape
     cat "$gradient" >/dev/null # into the page cache, for both tools alike
     for rep in $(seq 1 "$reps"); do
-        rm -f "$dir/ours.npy" "$dir/numpy.npy"
-        ours=$(seconds "$cli" reduce --input "$gradient" --dialect numpy --input-shape "$input" --shape "$target" \
-            --output "$dir/ours.npy" --master "$master")
-        numpy=$(seconds numpy_reduce "$gradient" "$axis" "$dir/numpy.npy")
-        python3 -c "
-import numpy as np, sys
-a, b = np.load('$dir/ours.npy'), np.load('$dir/numpy.npy')
-sys.exit(0 if a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b) else 'results differ')"
-        for tool in ours numpy; do
-            printf '%s\t%d\t%s\t%.2f\t%.2f\n' "$pattern" "$rep" "$tool" "${!tool}" \
-                "$(echo "$bytes / ${!tool} / 1000000000" | bc -l)"
+        declare -A secs=() jobs=()
+        for tool in "${tools[@]}"; do
+            rm -f "$dir/$tool.npy"
+            case "$tool" in
+                ours) secs[$tool]=$(seconds ours_reduce "$cli" "$gradient" "$input" "$target" "$dir/ours.npy")
+                    jobs[$tool]=$(cat "$dir/job") ;;
+                old) secs[$tool]=$(seconds ours_reduce "$base/tensor-broadcast" "$gradient" "$input" "$target" \
+                        "$dir/old.npy")
+                    jobs[$tool]=$(cat "$dir/job") ;;
+                numpy) secs[$tool]=$(seconds numpy_reduce "$gradient" "$axis" "$dir/numpy.npy") ;;
+            esac
         done
-        printf '%s\t%d\tratio (ours / numpy)\t%.2f\t\n' "$pattern" "$rep" "$(echo "$ours / $numpy" | bc -l)"
+        for tool in "${tools[@]}"; do
+            [[ $tool == numpy ]] && continue
+            python3 -c "
+import numpy as np, sys
+a, b = np.load('$dir/$tool.npy'), np.load('$dir/numpy.npy')
+sys.exit(0 if a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b) else '$tool: results differ')"
+        done
+        for tool in "${tools[@]}"; do
+            job=${jobs[$tool]:-}
+            printf '%s\t%d\t%s\t%.2f\t%.2f\t%s\t%s\n' "$pattern" "$rep" "$tool" "${secs[$tool]}" \
+                "$(echo "$bytes / ${secs[$tool]} / 1000000000" | bc -l)" "${job:--}" \
+                "$([[ -n $job ]] && printf '%.2f' "$(echo "$bytes / $job / 1000000000" | bc -l)" || echo -)"
+        done
+        for tool in "${tools[@]}"; do
+            [[ $tool == numpy ]] && continue
+            printf '%s\t%d\tratio (%s / numpy)\t%.2f\n' "$pattern" "$rep" "$tool" \
+                "$(echo "${secs[$tool]} / ${secs[numpy]}" | bc -l)"
+        done
+        unset secs jobs
     done
 done

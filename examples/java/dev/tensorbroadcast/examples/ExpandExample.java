@@ -1,10 +1,10 @@
 package dev.tensorbroadcast.examples;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.WriteSpec;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;

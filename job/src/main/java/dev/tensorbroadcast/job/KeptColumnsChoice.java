@@ -21,7 +21,16 @@ import java.util.Optional;
 public final class KeptColumnsChoice {
     private KeptColumnsChoice() {}
 
-    public static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
+    /**
+     * The columns a dataset input at {@code location} keeps next to its rows, refused as {@code expand} refuses them
+     * (for {@code plan}, which says what {@code expand} would do).
+     */
+    public static List<KeptColumn> columns(KeepColumns keep, TensorDataset dataset, String location,
+            Optional<RowLineage> lineage) {
+        return choose(keep, LoadedSource.of(dataset), location, lineage).map(KeptSpec::columns).orElse(List.of());
+    }
+
+    static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
             Optional<RowLineage> lineage) {
         if (source.dataset() == null) {
             // with broadcast-tensors, --keep names the columns of the dataset inputs; a tensor input has none

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
@@ -21,10 +22,10 @@ import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
@@ -103,12 +104,11 @@ public final class PreparedBroadcast {
                         broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
             }
             // an array format's partitions are whole chunks (or shards) of the first dim
-            partitionPlan = broadcast.files().format().partitions(partitionPlan, source.dtype(),
-                    broadcast.files().codec());
+            partitionPlan = broadcast.files().partitions(partitionPlan, source.dtype());
             partitions.add(partitionPlan);
             Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);
-            broadcast.files().format().array().ifPresent(array -> keptColumns.ifPresent(columns -> {
+            broadcast.files().array().ifPresent(array -> keptColumns.ifPresent(columns -> {
                 throw new InvalidRequestException("Cannot keep columns " + columns.columns().stream()
                         .map(column -> column.name()).toList() + " of input '" + broadcast.sources().get(0).name()
                         + "' with format " + array.name() + ": an array holds the tensor alone; add "
@@ -179,8 +179,18 @@ public final class PreparedBroadcast {
     }
 
     /** How the tasks get input {@code input}: shipped whole, or read in slices. */
-    public JobSource source(int input) {
+    JobSource source(int input) {
         return sources.get(input);
+    }
+
+    /** How the tasks get input {@code input}: {@code shipped} whole, or read in {@code slices}. */
+    public String sourceStrategy(int input) {
+        return sources.get(input).strategy();
+    }
+
+    /** The element type of input {@code input}, as read (and of its broadcast). */
+    public DType inputDtype(int input) {
+        return sources.get(input).dtype();
     }
 
     public PartitionPlan partitions(int input) {
@@ -188,7 +198,7 @@ public final class PreparedBroadcast {
     }
 
     /** The columns input {@code input} keeps next to its rows, if any. */
-    public Optional<KeptSpec> kept(int input) {
+    Optional<KeptSpec> kept(int input) {
         return kept.get(input);
     }
 
@@ -203,7 +213,8 @@ public final class PreparedBroadcast {
     }
 
     /** Writes the only source's broadcast into the output directory. */
-    public Manifest run(SparkSession spark, JobProgress progress) {
+    public Manifest run(SparkSession spark, Progress progress) {
+        JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
                     + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
@@ -211,12 +222,13 @@ public final class PreparedBroadcast {
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             return directory.replaceWith(() -> job(0, directory.path(),
-                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, progress));
+                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, heard));
         }
     }
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
-    public List<Manifest> runAll(SparkSession spark, JobProgress progress) {
+    public List<Manifest> runAll(SparkSession spark, Progress progress) {
+        JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             return directory.replaceWith(() -> {
@@ -225,7 +237,7 @@ public final class PreparedBroadcast {
                 for (int i = 0; i < sources.size(); i++) {
                     names.add(Integer.toString(i));
                     manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, progress));
+                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, heard));
                 }
                 DatasetIndex.write(directory.fileSystem(), directory.path(), names);
                 return manifests;
@@ -237,13 +249,19 @@ public final class PreparedBroadcast {
      * Computes the broadcast of source {@code input} batch by batch and discards it (the null sink,
      * {@code --format null}): writes nothing and needs no output.
      */
-    public DiscardedDataset discard(SparkSession spark, JobProgress progress, int input) {
+    public DiscardedBroadcast discard(SparkSession spark, Progress progress, int input) {
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");
         }
-        return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
-                description(input, DiscardJob.FORMAT_NAME)).run(spark, progress);
+        DiscardedDataset discarded = DiscardJob.of(sources.get(input), plan.copyProgram(input),
+                partitions.get(input), description(input, DiscardJob.FORMAT_NAME)).run(spark,
+                ProgressBridge.of(progress));
+        // the API's own record: the pipeline's stays below it
+        return new DiscardedBroadcast(discarded.shape(), discarded.dtype(), discarded.rows(), discarded.bytes(),
+                discarded.partitions().stream().map(partition -> new DiscardedBroadcast.Partition(
+                        partition.partition(), partition.firstRow(), partition.rows(), partition.valueBytes(),
+                        partition.batches(), partition.crc32c(), partition.executorId())).toList());
     }
 
     public Dataset<Row> toDataset(SparkSession spark, int input) {
@@ -265,7 +283,7 @@ public final class PreparedBroadcast {
 
     /** The Spark job description (the UI's name for it). */
     public String description(int input) {
-        return description(input, broadcast.files().format().formatName());
+        return description(input, broadcast.files().format().name());
     }
 
     private String description(int input, String format) {

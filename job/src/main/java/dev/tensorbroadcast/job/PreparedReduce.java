@@ -103,14 +103,14 @@ public final class PreparedReduce {
         }
         reduce.files().requireEncodingFits(gradient.dtype());
         reduce.gradientLocation().ifPresent(location -> {
-            if (reduce.format() == TensorReduce.Format.NPY) {
+            if (reduce.write().npy()) {
                 npyPath(reduce.output()).ifPresent(npy -> OutputOverlap.requireApart(reduce.output(), npy,
                         List.of(location), conf));
             } else {
                 OutputOverlap.requireApart(reduce.output(), List.of(location), conf);
             }
         });
-        if (reduce.format() == TensorReduce.Format.NPY) {
+        if (reduce.write().npy()) {
             if (reduces.size() > 1) {
                 throw new OutputException("Cannot write " + reduces.size() + " results to one .npy: give "
                         + Param.INPUT_INDEX.named() + " to reduce one input, or a dataset directory ("
@@ -241,12 +241,13 @@ public final class PreparedReduce {
                         .toString();
     }
 
-    public List<ReduceResult> run(SparkSession spark, JobProgress progress) {
+    public List<ReduceResult> run(SparkSession spark, Progress progress) {
+        JobProgress heard = ProgressBridge.of(progress);
         if (directory == null) {
-            return write(spark, progress);
+            return write(spark, heard);
         }
         try (OutputLock lock = directory.lock()) {
-            return directory.replaceWith(() -> write(spark, progress));
+            return directory.replaceWith(() -> write(spark, heard));
         }
     }
 
@@ -260,7 +261,7 @@ public final class PreparedReduce {
                 writeDataset(spark, progress, reducePlan, new org.apache.hadoop.fs.Path(location(i)));
             }
             results.add(new ReduceResult(location(i), reducePlan.inputIndex(), reducePlan.input(), reducePlan.dtype(),
-                    reducePlan.regime(), reduce.format().formatName(), tasks(reducePlan),
+                    reducePlan.regime(), reduce.formatName(), tasks(reducePlan),
                     reducePlan.input().elements() * reducePlan.dtype().byteWidth()));
         }
         if (npyTarget == null && reduces.size() > 1) {
@@ -330,6 +331,6 @@ public final class PreparedReduce {
     private String description(ReducePlan reducePlan) {
         return "tensor-broadcast reduce " + plan.dialect().dialectName() + ": " + reducePlan.output().toList()
                 + " to " + reducePlan.input().toList() + " " + reducePlan.dtype().typeName() + " ("
-                + reduce.format().formatName() + ", " + reducePlan.regime() + ")";
+                + reduce.formatName() + ", " + reducePlan.regime() + ")";
     }
 }

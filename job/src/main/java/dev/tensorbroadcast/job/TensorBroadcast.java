@@ -5,12 +5,10 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
-import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
@@ -18,10 +16,12 @@ import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
+import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -85,20 +85,20 @@ public final class TensorBroadcast {
 
     /** Writes the broadcast of the only source to the output directory and returns its manifest. */
     public Manifest run(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, JobProgress.NONE);
+        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, Progress.NONE);
     }
 
     /** Writes the broadcast of every source {@code i} to {@code output/i} (numpy's {@code broadcast_arrays}). */
     public List<Manifest> runAll(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, JobProgress.NONE);
+        return prepare(spark.sparkContext().hadoopConfiguration()).runAll(spark, Progress.NONE);
     }
 
     /**
      * Computes the broadcast of the only source batch by batch and discards it (the null sink): measures the
      * broadcast apart from the disk; the result holds each partition's value checksum. Needs no output.
      */
-    public DiscardedDataset discard(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, JobProgress.NONE, 0);
+    public DiscardedBroadcast discard(SparkSession spark) {
+        return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, Progress.NONE, 0);
     }
 
     /** The broadcast of the only source as rows {@code index bigint, tensor array<type>}, as the files name them; writes nothing. */
@@ -320,7 +320,27 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "
                         + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }
+            spec.format().flatMap(OutputFormat::array).ifPresent(array -> requireArrayOutputFits(array.name()));
             return new TensorBroadcast(this, spec.withDefault(OutputFormat.ARROW));
+        }
+
+        /**
+         * An array's objects and its metadata are put in place by renames (the task commit's and the driver's), and
+         * on an object store the commit is S3A's magic committer, which renames nothing: not there yet.
+         */
+        private void requireArrayOutputFits(String formatName) {
+            boolean objectStore;
+            try {
+                objectStore = output != null && !output.isEmpty() && ObjectStoreCommit.applies(new Path(output));
+            } catch (IllegalArgumentException e) {
+                objectStore = false; // not a location at all: preparing the output says why
+            }
+            if (objectStore) {
+                throw new InvalidRequestException("Cannot write format " + formatName + " to '"
+                        + UserText.shown(output) + "': an array is not written to s3a:// yet (its commit renames,"
+                        + " which S3's magic committer does not); write it to a local or hdfs:// path, or give "
+                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
+            }
         }
     }
 }

@@ -3,20 +3,20 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
-import dev.tensorbroadcast.planner.EnumNames;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
+import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
@@ -37,36 +37,7 @@ import org.apache.spark.sql.SparkSession;
  * }</pre>
  */
 public final class TensorReduce {
-    /** How the result is written: one {@code .npy} on the driver's disk, or a dataset. */
-    public enum Format {
-        NPY("npy"),
-        ARROW("arrow"),
-        PARQUET("parquet");
-
-        private final String formatName;
-
-        Format(String formatName) {
-            this.formatName = formatName;
-        }
-
-        public String formatName() {
-            return formatName;
-        }
-
-        public static Format parse(String text) {
-            return EnumNames.parse(values(), Format::formatName, text, "Cannot use format");
-        }
-
-        /** The dataset format, for the two that write datasets; a {@code .npy} is written as Arrow IPC's default. */
-        OutputFormat datasetFormat() {
-            return this == NPY ? OutputFormat.ARROW : OutputFormat.parse(formatName);
-        }
-
-        @Override
-        public String toString() {
-            return formatName;
-        }
-    }
+    private static final String NPY = "npy";
 
     private final String gradientLocation;
     private final SourceTensor gradientTensor;
@@ -76,7 +47,6 @@ public final class TensorReduce {
     private final List<Shape> inputShapes;
     private final Integer inputIndex;
     private final String output;
-    private final Format format;
     private final WriteSpec write;
     private final Long partitionBytes;
     private final Long partitions;
@@ -103,9 +73,13 @@ public final class TensorReduce {
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
+        given.format().flatMap(OutputFormat::array).ifPresent(array -> {
+            throw new InvalidRequestException("Cannot write a reduce's result as format " + array.name() + ": it is"
+                    + " written as rows of a dataset or as one .npy; give " + Param.FORMAT.given(
+                            "OutputFormat.ARROW or PARQUET", "arrow or parquet") + ", or " + Param.FORMAT.given(
+                            "npy()", "npy"));
+        });
         this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
-        this.format = write.npy() ? Format.NPY : write.format().get() == OutputFormat.PARQUET ? Format.PARQUET
-                : Format.ARROW;
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
         this.shipThreshold = builder.shipThreshold;
@@ -123,7 +97,7 @@ public final class TensorReduce {
 
     /** Prepares and runs: one result per reduced input. */
     public List<ReduceResult> run(SparkSession spark) {
-        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, JobProgress.NONE);
+        return prepare(spark.sparkContext().hadoopConfiguration()).run(spark, Progress.NONE);
     }
 
     Optional<String> gradientLocation() {
@@ -167,8 +141,9 @@ public final class TensorReduce {
         return output;
     }
 
-    public Format format() {
-        return format;
+    /** {@code npy}, or the dataset's format's name. */
+    public String formatName() {
+        return write.npy() ? NPY : write.format().orElseThrow().formatName();
     }
 
     /** How a dataset result's files are written (its format is arrow for a {@code .npy} result, which has none). */
@@ -260,14 +235,30 @@ public final class TensorReduce {
             return this;
         }
 
-        /** npy, arrow or parquet; by default npy when the output ends in {@code .npy}, else arrow. */
-        public Builder format(Format format) {
-            if (requireNonNull(format, "format is null") == Format.NPY) {
-                write.npy();
-            } else {
-                write.format(format.datasetFormat());
-            }
+        /** A dataset of this format; by default npy when the output ends in {@code .npy}, else arrow. */
+        public Builder format(OutputFormat format) {
+            write.format(format);
             return this;
+        }
+
+        /** One {@code .npy} file on the driver's disk rather than a dataset. */
+        public Builder npy() {
+            write.npy();
+            return this;
+        }
+
+        /** {@code npy}, or a dataset format by name ({@code arrow}, {@code parquet}), as {@code --format} says it. */
+        public Builder format(String name) {
+            requireNonNull(name, "name is null");
+            if (name.equals(NPY)) {
+                return npy();
+            }
+            if (TensorFileFormats.datasetFormat(name).isEmpty()) {
+                throw new InvalidRequestException("Cannot use format '" + UserText.shown(name) + "': expected "
+                        + NPY + ", " + TensorFileFormats.datasetFormats().stream().map(format -> format.name())
+                        .collect(Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
+            }
+            return format(OutputFormat.parse(name));
         }
 
         /** Gradient bytes each summing task reads (default 128 MiB). */

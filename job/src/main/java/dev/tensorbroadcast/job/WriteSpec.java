@@ -2,11 +2,10 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.job.sink.Compression;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputCompression;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import java.util.Optional;
@@ -85,8 +84,9 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
     }
 
     /** How a dataset's files are written: arrow for a {@code .npy}, which has no files of a dataset. */
-    public FileOptions files() {
-        FileOptions files = FileOptions.defaults().withFormat(format.orElse(OutputFormat.ARROW))
+    FileOptions files() {
+        OutputFormat chosen = format.orElse(OutputFormat.ARROW);
+        FileOptions files = FileOptions.defaults().withFormat(chosen.fileFormat(), chosen.chunking())
                 .withCompression(compression).withByteStreamSplit(byteStreamSplit).withRowLayout(rowLayout);
         return rowGroupBytes.isPresent() ? files.withRowGroupBytes(rowGroupBytes.getAsLong()) : files;
     }

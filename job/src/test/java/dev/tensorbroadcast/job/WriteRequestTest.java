@@ -3,10 +3,9 @@ package dev.tensorbroadcast.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.job.sink.Compression;
-import dev.tensorbroadcast.job.sink.OutputCompression;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
@@ -94,12 +93,19 @@ class WriteRequestTest {
         TensorReduce reduce = TensorReduce.builder().gradient("/tmp/grad.npy").dialect(Dialect.NUMPY)
                 .inputShape(Shape.of(1, 4)).shape(TargetShape.parse("[8,4]")).output("/tmp/out").write(spec).build();
         assertThat(reduce.write()).isEqualTo(spec);
-        assertThat(reduce.format()).isEqualTo(TensorReduce.Format.PARQUET);
+        assertThat(reduce.write().format()).contains(OutputFormat.PARQUET);
         // without a format, each request chooses: arrow for a broadcast, by the output's name for a reduce
         WriteSpec plain = WriteSpec.builder().build();
         assertThat(TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY).write(plain).build()
                 .write().format()).contains(OutputFormat.ARROW);
-        assertThat(reduce().write(plain).build().format()).isEqualTo(TensorReduce.Format.NPY);
+        assertThat(reduce().write(plain).build().write().npy()).isTrue();
+        // the format setters fill the same WriteSpec: by name (npy or a dataset format) or as a value
+        assertThat(reduce().format("npy").build().write().npy()).isTrue();
+        assertThat(reduce().output("/tmp/out").format("parquet").build().write().format())
+                .contains(OutputFormat.PARQUET);
+        assertThatThrownBy(() -> reduce().format("csv"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot use format 'csv': expected npy, arrow or parquet");
         // a broadcast writes datasets only
         assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
                 .write(WriteSpec.builder().npy().build()).build())

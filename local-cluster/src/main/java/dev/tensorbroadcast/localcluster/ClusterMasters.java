@@ -6,8 +6,11 @@ import java.util.Optional;
 
 /**
  * The Spark settings of a {@code --master}: {@code local-cluster} (or the {@code spark://} URL of the running local
- * cluster) gets that cluster's URL and secret, read from the state {@code cluster start} recorded; a cluster master
- * gets the spark-submit jar the launcher names, so its executors load our classes as under spark-submit.
+ * cluster) gets that cluster's URL and secret, read from the state {@code cluster start} recorded; {@code yarn} (or
+ * {@code local-cluster} when the running local cluster is a YARN one) gets that cluster's Hadoop settings as
+ * {@code spark.hadoop.*} and its drivers' properties, as spark-submit would with {@code HADOOP_CONF_DIR}; with no
+ * local YARN cluster running, {@code yarn} is left to Spark. A cluster master gets the spark-submit jar the launcher
+ * names, so its executors load our classes as under spark-submit.
  */
 public final class ClusterMasters {
     public static final String LOCAL_CLUSTER = "local-cluster";
@@ -22,7 +25,14 @@ public final class ClusterMasters {
         Optional<ClusterState> local = runningLocalCluster(master);
         String url = local.map(ClusterState::masterUrl).orElse(master);
         settings.put("spark.master", url);
-        if (local.isPresent()) {
+        if (local.isPresent() && local.get().yarn()) {
+            try {
+                settings.putAll(YarnCluster.driverConf(local.get().hadoopConf().orElseThrow(),
+                        local.get().secretPath()));
+            } catch (LocalClusterException e) {
+                throw new ClusterStateException("Cannot run on the local YARN cluster: " + e.getMessage());
+            }
+        } else if (local.isPresent()) {
             try {
                 settings.putAll(ProcessCluster.driverConf(local.get().secretPath()));
             } catch (LocalClusterException e) {
@@ -40,7 +50,7 @@ public final class ClusterMasters {
 
     private static Optional<ClusterState> runningLocalCluster(String master) {
         boolean named = master.equals(LOCAL_CLUSTER);
-        if (!named && !master.startsWith("spark://")) {
+        if (!named && !master.startsWith("spark://") && !master.equals(YarnCluster.MASTER)) {
             return Optional.empty();
         }
         ClusterStateDirectory states = ClusterStateDirectory.locate();

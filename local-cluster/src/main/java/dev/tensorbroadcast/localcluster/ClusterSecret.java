@@ -43,13 +43,18 @@ public final class ClusterSecret {
         properties.putAll(new TreeMap<>(settings));
         properties.setProperty(AUTHENTICATE, "true");
         properties.setProperty(SECRET, HexFormat.of().formatHex(secret));
+        writeOwnerOnly(file, properties, "a local Spark cluster's settings and secret: keep it private");
+    }
+
+    /** Writes {@code properties} to a new file readable and writable by its owner only; fails if the file exists. */
+    static void writeOwnerOnly(Path file, Properties properties, String comment) {
         try (FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
-            properties.store(writer, "a local Spark cluster's settings and secret: keep it private");
+            properties.store(writer, comment);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot write the cluster's secret file '" + file + "': " + e, e);
+            throw new LocalClusterException("Cannot write the cluster's properties file '" + file + "': " + e, e);
         }
     }
 

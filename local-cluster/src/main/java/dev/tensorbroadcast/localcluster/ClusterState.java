@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * What {@code cluster start} records about the cluster it runs, for {@code cluster status}, {@code cluster stop}
  * and {@code --master local-cluster}: where the master is, where its secret is (never the secret itself), and the
- * processes to stop.
+ * processes to stop. A YARN cluster's master is {@code yarn}, its UI port the ResourceManager's, its secret file the
+ * drivers' properties file, and it has a {@code hadoop_conf_dir}.
  */
 public record ClusterState(
         @JsonProperty("owner") ClusterProcess owner,
@@ -21,13 +22,49 @@ public record ClusterState(
         @JsonProperty("hdfs_uri") String hdfsUri,
         @JsonProperty("secret_file") String secretFile,
         @JsonProperty("work_directory") String workDirectory,
-        @JsonProperty("processes") List<ClusterProcess> processes) {
+        @JsonProperty("processes") List<ClusterProcess> processes,
+        @JsonProperty("s3") S3 s3Server,
+        @JsonProperty("hadoop_conf_dir") String hadoopConfDir) {
     public ClusterState {
         requireNonNull(owner, "owner is null");
         requireNonNull(masterUrl, "masterUrl is null");
         requireNonNull(secretFile, "secretFile is null");
         requireNonNull(workDirectory, "workDirectory is null");
         processes = List.copyOf(processes);
+    }
+
+    /** A standalone cluster's state without an S3 server. */
+    public ClusterState(ClusterProcess owner, String masterUrl, int masterUiPort, int workers, String hdfsUri,
+            String secretFile, String workDirectory, List<ClusterProcess> processes) {
+        this(owner, masterUrl, masterUiPort, workers, hdfsUri, secretFile, workDirectory, processes, null, null);
+    }
+
+    public Optional<S3> s3() {
+        return Optional.ofNullable(s3Server);
+    }
+
+    /** The S3 server beside the cluster: where it is and the file its secret key is in (never the key itself). */
+    public record S3(
+            @JsonProperty("endpoint") String endpoint,
+            @JsonProperty("bucket") String bucket,
+            @JsonProperty("access_key") String accessKey,
+            @JsonProperty("secret_key_file") String secretKeyFile) {
+        public S3 {
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(bucket, "bucket is null");
+            requireNonNull(accessKey, "accessKey is null");
+            requireNonNull(secretKeyFile, "secretKeyFile is null");
+        }
+    }
+
+    /** Whether the cluster is a YARN one: its master is {@code yarn}, its web port the ResourceManager's. */
+    public boolean yarn() {
+        return hadoopConfDir != null;
+    }
+
+    /** A YARN cluster's {@code HADOOP_CONF_DIR}. */
+    public Optional<Path> hadoopConf() {
+        return Optional.ofNullable(hadoopConfDir).map(Path::of);
     }
 
     public Optional<String> hdfs() {

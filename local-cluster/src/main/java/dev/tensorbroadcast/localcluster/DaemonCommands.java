@@ -2,6 +2,7 @@ package dev.tensorbroadcast.localcluster;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,6 +46,15 @@ public final class DaemonCommands {
     /** Daemons started as processes of this machine: this JVM's {@code java}, the jars of {@code home}. */
     static DaemonCommands onHost(SparkHome home, Path propertiesFile) {
         return new DaemonCommands(hostJava(), home.classPath(), home.path().toString(), propertiesFile.toString());
+    }
+
+    /**
+     * As {@link #onHost(SparkHome, Path)}, with {@code hadoopConfDir} on the class path, where Spark's launcher puts
+     * {@code HADOOP_CONF_DIR}: Hadoop's clients read their settings from there.
+     */
+    static DaemonCommands onHost(SparkHome home, Path propertiesFile, Path hadoopConfDir) {
+        return new DaemonCommands(hostJava(), home.classPath() + File.pathSeparator + hadoopConfDir,
+                home.path().toString(), propertiesFile.toString());
     }
 
     /**
@@ -105,7 +115,12 @@ public final class DaemonCommands {
 
     /** spark-submit in client mode on {@code masterUrl}, authenticated by the properties file; then {@code more}. */
     public List<String> submit(String masterUrl, List<String> more) {
-        List<String> arguments = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", "client",
+        return submit(masterUrl, "client", more);
+    }
+
+    /** spark-submit on {@code masterUrl} in {@code deployMode}, with the properties file; then {@code more}. */
+    public List<String> submit(String masterUrl, String deployMode, List<String> more) {
+        List<String> arguments = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", deployMode,
                 "--properties-file", propertiesFile));
         arguments.addAll(more);
         return spark(DRIVER_HEAP, "org.apache.spark.deploy.SparkSubmit", arguments);

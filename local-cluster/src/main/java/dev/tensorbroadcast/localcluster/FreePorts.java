@@ -6,10 +6,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Ports on loopback that nothing listens on right now. */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {}
 
-    static int next() {
+    public static int next() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

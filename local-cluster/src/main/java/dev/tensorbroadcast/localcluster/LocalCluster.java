@@ -6,16 +6,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A running Spark standalone cluster on this machine, with its optional HDFS: the contract of both backends,
- * {@link ProcessCluster} (JVMs on 127.0.0.1) and {@link dev.tensorbroadcast.localcluster.container.ContainerCluster}
- * (containers on a network of their own). Both run the same daemon command lines ({@link DaemonCommands}), hold the
- * secret in the same owner-only properties file ({@link ClusterSecret}) and read the master's state the same way
- * ({@link MasterStatus}). Closing a cluster stops everything it started.
+ * A running Spark cluster on this machine, with its optional HDFS: the contract of the three backends,
+ * {@link ProcessCluster} (a standalone master and workers as JVMs on 127.0.0.1),
+ * {@link dev.tensorbroadcast.localcluster.container.ContainerCluster} (the same in containers on a network of their
+ * own) and {@link YarnCluster} (YARN's ResourceManager and NodeManagers on 127.0.0.1). The standalone ones run the
+ * same daemon command lines ({@link DaemonCommands}), hold the secret in the same owner-only properties file
+ * ({@link ClusterSecret}) and read the master's state the same way ({@link MasterStatus}). Closing a cluster stops
+ * everything it started.
  */
 public interface LocalCluster extends AutoCloseable {
     /**
      * The master's URL as the cluster's drivers reach it: {@code spark://127.0.0.1:<port>} for processes,
-     * {@code spark://master:7077} in containers.
+     * {@code spark://master:7077} in containers, {@code yarn} for YARN.
      */
     String masterUrl();
 
@@ -26,7 +28,10 @@ public interface LocalCluster extends AutoCloseable {
      */
     Map<String, String> sparkConf();
 
-    /** The properties file, readable only by its owner, that holds the cluster's secret. */
+    /**
+     * The properties file, readable only by its owner, that a driver starts with: it holds a standalone cluster's
+     * secret; on YARN, which makes a secret for each application, the drivers' settings.
+     */
     Path secretFile();
 
     /** The HDFS NameNode, {@code hdfs://127.0.0.1:<port>}, when the cluster has one. */
@@ -35,7 +40,7 @@ public interface LocalCluster extends AutoCloseable {
     /** How many workers the cluster started; {@link #status} tells how many are alive. */
     int workers();
 
-    /** The master's own view of the cluster, from its JSON status page. */
+    /** The master's own view of the cluster, from its JSON status page (YARN's: its REST API). */
     MasterStatus status();
 
     /** Stops every process the cluster started, their children (the executors) included. */

@@ -5,11 +5,6 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,11 +12,11 @@ import java.util.Optional;
 /**
  * What a standalone master reports about itself at {@code /json/} on its web UI: its URL, its state ({@code ALIVE}),
  * its live workers and the applications it runs. Both backends read it: the process cluster over HTTP on loopback,
- * the container cluster as a raw HTTP response fetched inside its network.
+ * the container cluster as a raw HTTP response fetched inside its network. A YARN cluster says the same of itself
+ * ({@link ResourceManagerStatus}): its NodeManagers are the workers.
  */
 public record MasterStatus(String url, String status, int aliveWorkers, List<String> activeApplications) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public MasterStatus {
         requireNonNull(url, "url is null");
@@ -34,19 +29,10 @@ public record MasterStatus(String url, String status, int aliveWorkers, List<Str
 
     /** The status of the master whose web UI is at {@code uiPort} on 127.0.0.1, or empty if it does not answer. */
     public static Optional<MasterStatus> query(int uiPort) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + uiPort + "/json/"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
         try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return Optional.empty();
-            }
-            return Optional.of(parse(response.body()));
-        } catch (IOException | IllegalArgumentException e) {
-            // not up yet, or not a master's page: the caller waits or reports
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return LoopbackHttp.get(uiPort, "/json/").map(MasterStatus::parse);
+        } catch (IllegalArgumentException e) {
+            // not a master's page: the caller waits or reports
             return Optional.empty();
         }
     }

@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +28,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ProcessCluster implements LocalCluster {
     /** The name of the properties file with the secret in the work directory. */
     public static final String SECRET_FILE = "spark-cluster.properties";
-    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
-    private static final Duration POLL = Duration.ofMillis(200);
 
     private final String masterUrl;
     private final int masterUiPort;
@@ -39,23 +35,20 @@ public final class ProcessCluster implements LocalCluster {
     private final Path secretFile;
     private final Optional<URI> hdfsUri;
     private final int workers;
-    private final List<ChildProcess> processes;
+    private final ProcessGroup processes;
     private final boolean temporary;
-    private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ProcessCluster(String masterUrl, int masterUiPort, Path workDirectory, Path secretFile,
-            Optional<URI> hdfsUri, int workers, List<ChildProcess> processes, boolean temporary,
-            Thread shutdownHook) {
+            Optional<URI> hdfsUri, int workers, ProcessGroup processes, boolean temporary) {
         this.masterUrl = masterUrl;
         this.masterUiPort = masterUiPort;
         this.workDirectory = workDirectory;
         this.secretFile = secretFile;
         this.hdfsUri = hdfsUri;
         this.workers = workers;
-        this.processes = List.copyOf(processes);
+        this.processes = processes;
         this.temporary = temporary;
-        this.shutdownHook = shutdownHook;
     }
 
     public static Builder builder(SparkHome home) {
@@ -86,6 +79,13 @@ public final class ProcessCluster implements LocalCluster {
      */
     public static Map<String, String> driverConf(Path secretFile) {
         Map<String, String> conf = new LinkedHashMap<>(ClusterSecret.driverConf(secretFile));
+        conf.putAll(loopbackDriver());
+        return conf;
+    }
+
+    /** A driver of this machine reachable on loopback only, without a web UI: on a standalone cluster and on YARN. */
+    static Map<String, String> loopbackDriver() {
+        Map<String, String> conf = new LinkedHashMap<>();
         conf.put("spark.driver.host", DaemonCommands.LOOPBACK);
         conf.put("spark.driver.bindAddress", DaemonCommands.LOOPBACK);
         // the driver's UI would listen on every interface unless SPARK_LOCAL_IP is set in the driver's environment
@@ -110,7 +110,7 @@ public final class ProcessCluster implements LocalCluster {
 
     /** The process ids of the master, the workers and the HDFS process: the processes {@link #close} stops. */
     public List<Long> pids() {
-        return processes.stream().map(ChildProcess::pid).toList();
+        return processes.pids();
     }
 
     /** Where the cluster keeps its logs, the workers' directories and the secret file. */
@@ -130,12 +130,8 @@ public final class ProcessCluster implements LocalCluster {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running or about to: it stops the same processes
-        }
-        stopAll(processes);
+        // workers first: they stop their executors while the master still answers
+        processes.stop();
         if (temporary) {
             WorkDirectories.delete(workDirectory);
         }
@@ -143,20 +139,7 @@ public final class ProcessCluster implements LocalCluster {
 
     /** Why the cluster is broken when one of its processes exited, naming that process's log. */
     public Optional<String> exitedProcess() {
-        return processes.stream().filter(process -> !process.alive()).findFirst().map(ChildProcess::exited);
-    }
-
-    private static void stopAll(List<ChildProcess> processes) {
-        // workers first: they stop their executors while the master still answers
-        List<ProcessHandle> roots = new ArrayList<>();
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            roots.add(processes.get(i).handle());
-        }
-        List<ProcessHandle> alive = ProcessTrees.stop(roots, STOP_GRACE);
-        if (!alive.isEmpty()) {
-            throw new LocalClusterException("Cannot stop the local cluster: processes "
-                    + alive.stream().map(ProcessHandle::pid).toList() + " are still alive after SIGKILL");
-        }
+        return processes.exitedProcess();
     }
 
     /** Starts a {@link ProcessCluster}; every setting has a default, good for a test on a small machine. */
@@ -234,25 +217,22 @@ public final class ProcessCluster implements LocalCluster {
         }
 
         public ProcessCluster start() {
-            Path directory = createWorkDirectory();
+            Path directory = ProcessGroup.createWorkDirectory(workDirectory);
             Path secretFile = directory.resolve(SECRET_FILE);
             ClusterSecret.create(secretFile, DaemonCommands.settings());
             DaemonCommands commands = DaemonCommands.onHost(home, secretFile);
-            List<ChildProcess> started = new ArrayList<>();
-            Thread hook = new Thread(() -> stopAll(List.copyOf(started)), "local-cluster-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            ProcessGroup started = new ProcessGroup();
             try {
                 int port = FreePorts.next();
                 int uiPort = FreePorts.next();
                 String masterUrl = "spark://" + DaemonCommands.LOOPBACK + ":" + port;
                 Path hdfsDirectory = directory.resolve("hdfs");
-                if (hdfs) {
-                    // HDFS comes up while Spark does
-                    started.add(HdfsProcess.start(home, hdfsDirectory, dataNodes));
-                }
-                ChildProcess master = ChildProcess.start("master", commands.master(DaemonCommands.LOOPBACK, port,
-                        uiPort), commands.environment(DaemonCommands.LOOPBACK), directory.resolve("master.log"));
-                started.add(master);
+                // HDFS comes up while Spark does
+                ChildProcess hdfsProcess = hdfs ? started.add(HdfsProcess.start(home, hdfsDirectory, dataNodes))
+                        : null;
+                ChildProcess master = started.add(ChildProcess.start("master", commands.master(
+                        DaemonCommands.LOOPBACK, port, uiPort), commands.environment(DaemonCommands.LOOPBACK),
+                        directory.resolve("master.log")));
                 for (int i = 0; i < workers; i++) {
                     Path workerDirectory = Files.createDirectory(directory.resolve("worker-" + i));
                     String address = DaemonCommands.workerAddress(i, distinctWorkerHosts);
@@ -262,50 +242,19 @@ public final class ProcessCluster implements LocalCluster {
                 }
                 long deadline = System.nanoTime() + startTimeout.toNanos();
                 awaitWorkers(master, uiPort, started, deadline);
-                Optional<URI> hdfsUri = hdfs ? Optional.of(awaitHdfs(started.get(0), hdfsDirectory, deadline))
-                        : Optional.empty();
+                Optional<URI> hdfsUri = hdfs ? Optional.of(HdfsProcess.await(hdfsProcess, hdfsDirectory, deadline,
+                        startTimeout)) : Optional.empty();
                 return new ProcessCluster(masterUrl, uiPort, directory, secretFile, hdfsUri, workers, started,
-                        workDirectory == null, hook);
+                        workDirectory == null);
             } catch (IOException | RuntimeException e) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook stops them
-                }
-                try {
-                    stopAll(started);
-                } catch (RuntimeException stopFailure) {
-                    e.addSuppressed(stopFailure);
-                }
-                if (e instanceof LocalClusterException failure) {
-                    throw failure;
-                }
-                throw new LocalClusterException("Cannot start the local cluster in " + directory + ": "
-                        + e.getMessage(), e);
+                throw started.failedStart(directory, e);
             }
         }
 
-        private Path createWorkDirectory() {
-            try {
-                var ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-                if (workDirectory == null) {
-                    return Files.createTempDirectory("tensor-broadcast-cluster-", ownerOnly);
-                }
-                return Files.createDirectory(workDirectory, ownerOnly);
-            } catch (IOException e) {
-                throw new LocalClusterException("Cannot create the local cluster's work directory"
-                        + (workDirectory == null ? "" : " '" + workDirectory + "'") + ": " + e.getMessage(), e);
-            }
-        }
-
-        private void awaitWorkers(ChildProcess master, int uiPort, List<ChildProcess> started, long deadline) {
+        private void awaitWorkers(ChildProcess master, int uiPort, ProcessGroup started, long deadline) {
             int registered = 0;
             while (System.nanoTime() < deadline) {
-                for (ChildProcess process : started) {
-                    if (!process.alive()) {
-                        throw new LocalClusterException("Cannot start the local cluster: " + process.exited());
-                    }
-                }
+                started.requireAlive();
                 Optional<MasterStatus> status = MasterStatus.query(uiPort);
                 if (status.isPresent()) {
                     registered = status.get().aliveWorkers();
@@ -313,35 +262,11 @@ public final class ProcessCluster implements LocalCluster {
                         return;
                     }
                 }
-                pause();
+                ProcessGroup.pause();
             }
             throw new LocalClusterException("Cannot start the local cluster: " + registered + " of " + workers
                     + " workers registered with the master within " + startTimeout.toSeconds() + " s; the logs are "
                     + master.log() + " and " + master.log().resolveSibling("worker-<n>.log"));
-        }
-
-        private URI awaitHdfs(ChildProcess process, Path hdfsDirectory, long deadline) {
-            while (System.nanoTime() < deadline) {
-                URI uri = HdfsProcess.reported(hdfsDirectory);
-                if (uri != null) {
-                    return uri;
-                }
-                if (!process.alive()) {
-                    throw new LocalClusterException("Cannot start HDFS: " + process.exited());
-                }
-                pause();
-            }
-            throw new LocalClusterException("Cannot start HDFS: the NameNode was not up within "
-                    + startTimeout.toSeconds() + " s; its log is " + process.log());
-        }
-
-        private static void pause() {
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LocalClusterException("Cannot start the local cluster: interrupted");
-            }
         }
     }
 }

@@ -53,6 +53,20 @@ public record SparkHome(Path path) {
         return Files.isDirectory(jars) ? Optional.of(jars) : Optional.empty();
     }
 
+    /** S3Proxy's jar-with-dependencies in {@code s3proxy/}, which the S3 server runs, when this home has it. */
+    public Optional<Path> s3ProxyJar() {
+        Path directory = path.resolve("s3proxy");
+        if (!Files.isDirectory(directory)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(file -> file.getFileName().toString().startsWith("s3proxy-")
+                    && file.getFileName().toString().endsWith(".jar")).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     private static boolean hasSparkCore(Path jars) {
         if (!Files.isDirectory(jars)) {
             return false;

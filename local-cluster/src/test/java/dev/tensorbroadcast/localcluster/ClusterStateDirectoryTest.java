@@ -41,6 +41,26 @@ class ClusterStateDirectoryTest {
         assertThat(states.read()).isEmpty();
     }
 
+    /** The S3 server beside a cluster is recorded by where it is and its secret key's file, never the key. */
+    @Test
+    void recordsTheS3ServerWithoutItsSecret() throws Exception {
+        System.setProperty(ClusterStateDirectory.PROPERTY, dir.resolve("state-s3").toString());
+        ClusterStateDirectory states = ClusterStateDirectory.locate();
+        states.create();
+        ClusterState.ClusterProcess self = ClusterState.ClusterProcess.of(ProcessHandle.current());
+        ClusterState state = new ClusterState(self, "spark://127.0.0.1:7077", 8080, 2, null, "/tmp/secret.properties",
+                "/tmp/run", List.of(self), new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1",
+                        "/tmp/run/s3/secret-key"), null);
+
+        states.write(state);
+
+        assertThat(states.read()).contains(state);
+        assertThat(states.read().orElseThrow().s3()).map(ClusterState.S3::secretKeyFile)
+                .contains("/tmp/run/s3/secret-key");
+        assertThat(Files.readString(states.path().resolve("cluster.json"))).contains("\"secret_key_file\"")
+                .doesNotContain("\"secret_key\"");
+    }
+
     @Test
     void aReusedPidIsNotTheRecordedProcess() {
         ClusterState.ClusterProcess stranger = new ClusterState.ClusterProcess(ProcessHandle.current().pid(),

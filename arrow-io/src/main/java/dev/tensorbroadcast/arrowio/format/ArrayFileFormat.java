@@ -22,6 +22,9 @@ public interface ArrayFileFormat extends TensorFileFormat {
     /** Why values of {@code dtype} cannot be stored (the words after "Cannot write ... as NAME: "), or empty. */
     Optional<String> whyNotStored(DType dtype);
 
+    /** The most bytes one chunk may hold: a chunk is filled and encoded on the heap whole. */
+    long maxChunkBytes();
+
     /** The codecs the format has, by the names {@code --compression} takes. */
     boolean hasCodec(String codec);
 

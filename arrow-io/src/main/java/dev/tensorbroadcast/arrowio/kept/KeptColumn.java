@@ -74,7 +74,10 @@ public record KeptColumn(String name, Kind kind, String timezone) implements Ser
             kind = Kind.STRING;
         } else if (type instanceof ArrowType.LargeUtf8) {
             kind = Kind.LARGE_STRING;
-        } else if (type instanceof ArrowType.Binary) {
+        } else if (type instanceof ArrowType.Utf8View) {
+            // polars' strings: the values are kept, written as plain utf8
+            kind = Kind.STRING;
+        } else if (type instanceof ArrowType.Binary || type instanceof ArrowType.BinaryView) {
             kind = Kind.BINARY;
         } else if (type instanceof ArrowType.LargeBinary) {
             kind = Kind.LARGE_BINARY;
@@ -90,6 +93,25 @@ public record KeptColumn(String name, Kind kind, String timezone) implements Ser
             timezone = timestamp.getTimezone();
         }
         return kind == null ? Optional.empty() : Optional.of(new KeptColumn(field.getName(), kind, timezone));
+    }
+
+    /**
+     * A dictionary-encoded column whose dictionary holds {@code values} (polars' categoricals, pyarrow's
+     * {@code dictionary_encode}d strings): kept decoded, as its values' kind, or empty when they are not strings or
+     * binaries.
+     */
+    public static Optional<KeptColumn> ofArrowDictionary(String name, ArrowType values) {
+        Kind kind = null;
+        if (values instanceof ArrowType.Utf8 || values instanceof ArrowType.Utf8View) {
+            kind = Kind.STRING;
+        } else if (values instanceof ArrowType.LargeUtf8) {
+            kind = Kind.LARGE_STRING;
+        } else if (values instanceof ArrowType.Binary || values instanceof ArrowType.BinaryView) {
+            kind = Kind.BINARY;
+        } else if (values instanceof ArrowType.LargeBinary) {
+            kind = Kind.LARGE_BINARY;
+        }
+        return kind == null ? Optional.empty() : Optional.of(new KeptColumn(name, kind, null));
     }
 
     /**

@@ -3,12 +3,10 @@ package dev.tensorbroadcast.arrowio.source;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,55 +16,71 @@ import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
-import org.apache.arrow.vector.ipc.message.MessageMetadataResult;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Arrow IPC files of a dataset: the footer and each record batch's message header give the rows without reading
- * the bodies; a slice loads only the record batches that hold its rows and copies each batch's run of rows at once.
+ * Arrow IPC files and streams of a dataset: the footer (or a stream's message headers, {@link StreamMessages}) and
+ * each record batch's message header give the rows without reading the bodies; a slice loads only the record batches
+ * that hold its rows and copies each batch's run of rows at once.
  */
 public final class ArrowParts {
     private ArrowParts() {}
+
+    /**
+     * Whether one Arrow IPC file or stream given as an input is read as a dataset of one file (planned from its
+     * headers, read in slices or shipped, its other columns kept), as one Parquet file is, rather than whole onto the
+     * heap: a stream whose column holds rows of numbers, which tasks find by offset, or a file whose column is a list
+     * whose length the file does not fix (the heap reader takes no lists). Only the schema is read; a file this
+     * cannot tell about is left to the heap reader, which says what is wrong with it.
+     */
+    public static boolean readAsDataset(FileSystem fileSystem, Path path, long length, Optional<String> requested)
+            throws IOException {
+        String name = path.toString();
+        FixedShapeTensorType.register();
+        HadoopChannel channel = new HadoopChannel(fileSystem.open(path), length);
+        try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
+                IpcBatches batches = IpcBatches.schemaOnly(name, channel, allocator)) {
+            List<Field> fields = batches.root().getSchema().getFields();
+            Field field = fields.get(ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName)
+                    .toList(), requested));
+            if (!batches.stream()) {
+                return DatasetColumn.isVariableList(field.getType());
+            }
+            DatasetColumn.ofArrow(name, field);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
 
     public static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
         String name = path.toString();
         FixedShapeTensorType.register();
         HadoopChannel channel = new HadoopChannel(fileSystem.open(path), length);
+        boolean stream = false;
         try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
-                ArrowFileReader reader = new ArrowFileReader(channel, allocator,
-                        CommonsCompressionFactory.INSTANCE)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                IpcBatches batches = IpcBatches.index(name, channel, allocator)) {
+            stream = batches.stream();
+            VectorSchemaRoot root = batches.root();
             List<Field> fields = root.getSchema().getFields();
             int chosen = ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName).toList(),
                     requested);
             DatasetColumn column = DatasetColumn.ofArrow(name, fields.get(chosen));
             int indexAt = ArrowSourceReader.indexColumn(name, fields);
             List<DatasetChunk> chunks = new ArrayList<>();
-            ArrowBlock firstFilled = null;
+            int firstFilled = -1;
             long firstRowValues = FirstRowValues.UNKNOWN;
-            for (ArrowBlock block : reader.getRecordBlocks()) {
-                channel.position(block.getOffset());
-                MessageMetadataResult message = MessageSerializer.readMessage(new ReadChannel(channel));
-                if (message == null) {
-                    throw new SourceFormatException(name, "a record batch at offset " + block.getOffset()
-                            + " is missing");
-                }
-                RecordBatch batch = (RecordBatch) message.getMessage().header(new RecordBatch());
-                if (batch == null) {
-                    throw new SourceFormatException(name, "the block at offset " + block.getOffset()
-                            + " is not a record batch");
-                }
-                chunks.add(new DatasetChunk(batch.length(), block.getMetadataLength() + block.getBodyLength()));
-                if (firstFilled == null && batch.length() > 0) {
-                    firstFilled = block;
+            for (int i = 0; i < batches.blocks().size(); i++) {
+                ArrowBlock block = batches.blocks().get(i);
+                RecordBatch batch = batches.header(name, channel, i);
+                chunks.add(new DatasetChunk(batch.length(), block.getMetadataLength() + block.getBodyLength(),
+                        batches.stream() ? block.getOffset() : -1));
+                if (firstFilled < 0 && batch.length() > 0) {
+                    firstFilled = i;
                     if (column.fileRowShape() == null) {
                         // a list the file does not fix the length of: its first row tells whether --row-shape fits
                         firstRowValues = FirstRowValues.arrow(channel, block, batch, fields, chosen, allocator);
@@ -74,8 +88,8 @@ public final class ArrowParts {
                 }
             }
             long firstIndex = -1;
-            if (indexAt >= 0 && firstFilled != null) {
-                reader.loadRecordBatch(firstFilled);
+            if (indexAt >= 0 && firstFilled >= 0) {
+                batches.load(firstFilled);
                 BigIntVector index = (BigIntVector) root.getVector(indexAt);
                 firstIndex = index.isNull(0) ? -1 : index.get(0);
             }
@@ -83,7 +97,8 @@ public final class ArrowParts {
             for (int i = 0; i < fields.size(); i++) {
                 if (i != chosen && i != indexAt) {
                     Field field = fields.get(i);
-                    others.add(OtherColumn.of(field.getName(), field.getType().toString(), KeptColumn.ofArrow(field)));
+                    others.add(OtherColumn.of(field.getName(), KeptArrowValues.typeName(field, batches.dictionaries()),
+                            KeptArrowValues.kept(field, batches.dictionaries())));
                 }
             }
             return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others, firstRowValues);
@@ -91,7 +106,8 @@ public final class ArrowParts {
             throw e;
         } catch (IOException | RuntimeException e) {
             // Arrow Java's words for a file that starts like one and is not (no footer, bad magic at the end)
-            throw new SourceFormatException(name, "it is not a readable Arrow IPC file: "
+            throw new SourceFormatException(name, "it is not a readable Arrow IPC " + (stream ? "stream" : "file")
+                    + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
     }
@@ -107,14 +123,11 @@ public final class ArrowParts {
         FixedShapeTensorType.register();
         HadoopChannel channel = new HadoopChannel(fileSystem.open(path), part.fileBytes());
         try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
-                ArrowFileReader reader = new ArrowFileReader(channel, allocator,
-                        CommonsCompressionFactory.INSTANCE)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            List<ArrowBlock> blocks = reader.getRecordBlocks();
-            if (blocks.size() != part.chunks().size()) {
-                throw new SourceFormatException(name, "it has " + blocks.size() + " record batches, not the "
-                        + part.chunks().size() + " it had when the dataset was opened");
-            }
+                IpcBatches batches = IpcBatches.open(part, channel, allocator)) {
+            VectorSchemaRoot root = batches.root();
+            List<ArrowBlock> blocks = batches.blocks();
+            long[] dims = dataset.rowShape().dims();
+            long innerDim = dims.length == 0 ? 1 : dims[dims.length - 1];
             List<Field> fields = root.getSchema().getFields();
             int columnAt = fields.stream().map(Field::getName).toList().indexOf(dataset.column());
             int indexAt = dataset.indexed() ? ArrowSourceReader.indexColumn(name, fields) : -1;
@@ -122,7 +135,7 @@ public final class ArrowParts {
             for (int i = 0; i < blocks.size() && start < to; i++) {
                 long end = start + part.chunks().get(i).rows();
                 if (end > from) {
-                    reader.loadRecordBatch(blocks.get(i));
+                    batches.load(i);
                     if (root.getRowCount() != end - start) {
                         throw new SourceFormatException(name, "record batch " + i + " has " + root.getRowCount()
                                 + " rows, not the " + (end - start) + " its header said");
@@ -130,7 +143,7 @@ public final class ArrowParts {
                     int first = (int) (Math.max(from, start) - start);
                     int last = (int) (Math.min(to, end) - start);
                     long target = outRow + Math.max(from, start) - from;
-                    copyRows(name, root.getVector(columnAt), first, last, start, out, target);
+                    copyRows(name, root.getVector(columnAt), first, last, start, out, target, innerDim);
                     if (indexAt >= 0) {
                         checkIndex(name, (BigIntVector) root.getVector(indexAt), first, last,
                                 part.firstRow() + start);
@@ -143,7 +156,7 @@ public final class ArrowParts {
 
     /** Copies batch rows {@code [first, last)} ({@code fileRow} is the file row of batch row 0). */
     private static void copyRows(String name, FieldVector vector, int first, int last, long fileRow,
-            SliceBuffer out, long outRow) {
+            SliceBuffer out, long outRow, long innerDim) {
         FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
                 ? extension.getUnderlyingVector() : vector;
         long rowElements = out.rowElements();
@@ -157,23 +170,30 @@ public final class ArrowParts {
             checkRowsPresent(name, list, first, last, fileRow);
             data = FixedLists.values(name, list, first, last, fileRow);
             firstValue = first * rowElements;
-        } else if (storage instanceof ListVector list) {
-            checkRowsPresent(name, list, first, last, fileRow);
-            ArrowBuf offsets = list.getOffsetBuffer();
+        } else if (ListRows.isList(storage)) {
+            checkRowsPresent(name, storage, first, last, fileRow);
+            ListRows.Run run = ListRows.run(name, storage, first, last, fileRow, rowElements, innerDim);
+            data = run.values();
+            firstValue = run.firstValue();
+        } else if (ListRows.isListView(storage)) {
+            // a list view's rows lie anywhere in its values, in any order: one copy per row
+            checkRowsPresent(name, storage, first, last, fileRow);
             for (int row = first; row < last; row++) {
-                long length = offsets.getInt(4L * (row + 1)) - offsets.getInt(4L * row);
-                if (length != rowElements) {
-                    throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + length
-                            + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
-                }
+                ListRows.Run run = ListRows.viewRow(name, storage, row, fileRow, rowElements);
+                copyValues(name, run.values(), run.firstValue(), rowElements, out, outRow + row - first);
             }
-            data = list.getDataVector();
-            firstValue = offsets.getInt(4L * first);
+            return;
         } else {
             throw new SourceFormatException(name, "column '" + vector.getName() + "' is stored as "
                     + storage.getMinorType() + ", not a list");
         }
-        long count = (last - first) * rowElements;
+        copyValues(name, data, firstValue, (last - first) * rowElements, out, outRow);
+    }
+
+    /** Copies {@code count} values of {@code data} from {@code firstValue} on into {@code out} at row {@code outRow}. */
+    private static void copyValues(String name, FieldVector data, long firstValue, long count, SliceBuffer out,
+            long outRow) {
+        long rowElements = out.rowElements();
         int width = out.width();
         long bytes = count * width;
         ArrowBuf buffer = data.getDataBuffer();
@@ -217,33 +237,32 @@ public final class ArrowParts {
         FixedShapeTensorType.register();
         HadoopChannel channel = new HadoopChannel(fileSystem.open(new Path(part.path())), part.fileBytes());
         try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
-                ArrowFileReader reader = new ArrowFileReader(channel, allocator, CommonsCompressionFactory.INSTANCE)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                IpcBatches batches = IpcBatches.open(part, channel, allocator)) {
+            VectorSchemaRoot root = batches.root();
             List<String> names = root.getSchema().getFields().stream().map(Field::getName).toList();
             int[] columnAt = new int[kept.columns().size()];
             for (int c = 0; c < columnAt.length; c++) {
                 KeptColumn column = kept.columns().get(c);
                 columnAt[c] = names.indexOf(column.name());
-                if (columnAt[c] < 0 || !KeptColumn.ofArrow(root.getSchema().getFields().get(columnAt[c]))
+                if (columnAt[c] < 0 || !KeptArrowValues.kept(root.getSchema().getFields().get(columnAt[c]),
+                        batches.dictionaries())
                         .map(column::equals).orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }
             }
-            List<ArrowBlock> blocks = reader.getRecordBlocks();
+            List<ArrowBlock> blocks = batches.blocks();
             long start = 0;
             for (int i = 0; i < blocks.size() && start < to; i++) {
                 long end = start + part.chunks().get(i).rows();
                 if (end > from) {
-                    reader.loadRecordBatch(blocks.get(i));
+                    batches.load(i);
                     int first = (int) (Math.max(from, start) - start);
                     int last = (int) (Math.min(to, end) - start);
                     int target = (int) (at + Math.max(from, start) - from);
                     for (int c = 0; c < columnAt.length; c++) {
                         FieldVector source = root.getVector(columnAt[c]);
-                        FieldVector vector = kept.vector(c);
-                        for (int row = first; row < last; row++) {
-                            vector.copyFromSafe(row, target + row - first, source);
-                        }
+                        KeptArrowValues.copy(source, source.getField(), batches.dictionaries(), first, last,
+                                kept.vector(c), target);
                     }
                 }
                 start = end;

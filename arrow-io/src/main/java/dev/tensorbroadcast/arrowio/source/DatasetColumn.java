@@ -21,22 +21,39 @@ import org.apache.arrow.vector.types.pojo.Field;
 public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolean fixedList) {
     static final String NUMBERS = "int8..int64, uint8..uint64, float16, bfloat16, float32 or float64";
 
-    /** An Arrow IPC file's column: a tensor or fixed-size list column, or a list of numbers. */
+    /**
+     * An Arrow IPC file's column: a tensor or fixed-size list column, or a list ({@code List} or {@code LargeList},
+     * nested or not) of numbers, whose row shape a Hugging Face {@code Array2D}..{@code Array5D} extension type
+     * fixes ({@link HuggingFaceArrays}).
+     */
     static DatasetColumn ofArrow(String file, Field field) {
         ArrowType type = field.getType();
-        if (type instanceof ArrowType.List) {
+        if (type instanceof ArrowType.List || type instanceof ArrowType.LargeList) {
             Field values = field.getChildren().get(0);
+            while (values.getType() instanceof ArrowType.List || values.getType() instanceof ArrowType.LargeList) {
+                values = values.getChildren().get(0);
+            }
             DType dtype;
             try {
                 dtype = ArrowDTypes.dtypeOf(values.getType());
             } catch (IllegalArgumentException e) {
                 throw notNumbers(file, field.getName(), values.getType().toString());
             }
-            return checked(file, new DatasetColumn(field.getName(), dtype, null, false));
+            Shape fixed = HuggingFaceArrays.rowShape(field).orElse(null);
+            return checked(file, new DatasetColumn(field.getName(), dtype, fixed, false));
         }
-        if (type instanceof ArrowType.LargeList) {
-            throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + "; a dataset's "
-                    + "rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of numbers");
+        if (type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView) {
+            Field values = field.getChildren().get(0);
+            DType dtype;
+            try {
+                dtype = ArrowDTypes.dtypeOf(values.getType());
+            } catch (IllegalArgumentException e) {
+                // a view of lists among them: its rows could lie anywhere, level by level
+                throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + " of "
+                        + values.getType() + "; a list view's values must be numbers (write nested rows as lists:"
+                        + " pyarrow's cast to pa.list_)");
+            }
+            return checked(file, new DatasetColumn(field.getName(), dtype, null, false));
         }
         ArrowColumn column = ArrowColumn.resolve(file, field);
         if (!column.list()) {
@@ -49,6 +66,12 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
                     + "read in slices needs row-major rows");
         }
         return checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(), true));
+    }
+
+    /** Whether {@code type} is a list whose length each row sets (which only a dataset reads). */
+    static boolean isVariableList(ArrowType type) {
+        return type instanceof ArrowType.List || type instanceof ArrowType.LargeList
+                || type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView;
     }
 
     /** A column that holds numbers in rows of {@code rowShape}, each row stored at that length. */

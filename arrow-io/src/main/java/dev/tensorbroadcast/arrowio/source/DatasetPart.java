@@ -16,13 +16,23 @@ import java.util.List;
  * @param firstRow the dataset row of its first row
  * @param fileBytes the file's length
  * @param chunks its record batches or row groups, in order
+ * @param partition the values of its Hive partition keys ({@code key=value} directories above it), in the dataset's
+ *     {@link TensorDataset#partitionKeys} order, null for the default partition; empty when it is not partitioned
  */
 public record DatasetPart(String path, DatasetFileFormat format, long firstRow, long fileBytes,
-        List<DatasetChunk> chunks) implements Serializable {
+        List<DatasetChunk> chunks, List<String> partition) implements Serializable {
+    /** A file of a dataset without partitions. */
+    public DatasetPart(String path, DatasetFileFormat format, long firstRow, long fileBytes,
+            List<DatasetChunk> chunks) {
+        this(path, format, firstRow, fileBytes, chunks, List.of());
+    }
+
     public DatasetPart {
         requireNonNull(path, "path is null");
         requireNonNull(format, "format is null");
         chunks = List.copyOf(chunks);
+        // null values stand for the default partition, which List.copyOf refuses
+        partition = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partition));
         if (firstRow < 0 || fileBytes < 0) {
             throw new IllegalArgumentException("negative first row or length in " + path);
         }

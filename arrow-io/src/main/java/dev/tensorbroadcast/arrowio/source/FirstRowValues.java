@@ -160,7 +160,10 @@ public final class FirstRowValues {
     static long arrow(HadoopChannel channel, ArrowBlock block, RecordBatch batch, java.util.List<Field> fields,
             int column, BufferAllocator allocator) {
         try {
-            if (!(fields.get(column).getType() instanceof ArrowType.List)) {
+            // a list of lists: its offsets count inner lists, not values
+            if (!(fields.get(column).getType() instanceof ArrowType.List)
+                    || fields.get(column).getChildren().get(0).getType() instanceof ArrowType.List
+                    || fields.get(column).getChildren().get(0).getType() instanceof ArrowType.LargeList) {
                 return UNKNOWN;
             }
             int nodes = 0;
@@ -203,8 +206,17 @@ public final class FirstRowValues {
                     CompressionUtil.CodecType.fromCompressionType(batch.compression().codec()));
             ArrowBuf packed = allocator.buffer(bytes.remaining());
             packed.setBytes(0, bytes);
-            try (ArrowBuf plain = codec.decompress(allocator, packed)) {
-                return (long) plain.getInt(4) - plain.getInt(0);
+            // the codec reads up to the writer index, and releases the buffer once it has decompressed it
+            packed.writerIndex(bytes.remaining());
+            ArrowBuf plain;
+            try {
+                plain = codec.decompress(allocator, packed);
+            } catch (RuntimeException e) {
+                packed.close();
+                throw e;
+            }
+            try (plain) {
+                return plain.capacity() < 8 ? UNKNOWN : (long) plain.getInt(4) - plain.getInt(0);
             }
         } catch (IOException | RuntimeException e) {
             return UNKNOWN;

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -25,6 +26,11 @@ public final class KeptReader {
         requireNonNull(columns, "columns is null");
         if (rows.end() > dataset.rows()) {
             throw new IndexOutOfBoundsException("rows " + rows + " outside the dataset's " + dataset.rows());
+        }
+        List<KeptColumn> inFiles = columns.stream()
+                .filter(column -> !dataset.partitionKeys().contains(column.name())).toList();
+        if (inFiles.size() < columns.size()) {
+            return withPartitions(dataset, rows, columns, inFiles, conf);
         }
         KeptRows kept = KeptRows.allocate(columns, rows);
         try {
@@ -50,6 +56,39 @@ public final class KeptReader {
         }
     }
 
+
+    /**
+     * The files' columns read as above, then every column in {@code columns}' order: a file column copied, a
+     * partition key's value (the same for all of a file's rows) set row by row.
+     */
+    private static KeptRows withPartitions(TensorDataset dataset, SourceRows rows, List<KeptColumn> columns,
+            List<KeptColumn> inFiles, Configuration conf) {
+        KeptRows kept = KeptRows.allocate(columns, rows);
+        try (KeptRows files = inFiles.isEmpty() ? null : read(dataset, rows, inFiles, conf)) {
+            int count = Math.toIntExact(rows.count());
+            for (int c = 0; c < columns.size(); c++) {
+                KeptColumn column = columns.get(c);
+                FieldVector to = kept.vector(c);
+                int key = dataset.partitionKeys().indexOf(column.name());
+                if (key < 0) {
+                    FieldVector from = files.vector(inFiles.indexOf(column));
+                    for (int r = 0; r < count; r++) {
+                        to.copyFromSafe(r, r, from);
+                    }
+                    continue;
+                }
+                for (DatasetPart part : dataset.partsFor(rows)) {
+                    long from = Math.max(rows.first(), part.firstRow()) - rows.first();
+                    long end = Math.min(rows.end(), part.endRow()) - rows.first();
+                    PartitionValues.fill(to, column, part.partition().get(key), (int) from, (int) end);
+                }
+            }
+            return kept.finish();
+        } catch (RuntimeException | Error e) {
+            kept.close();
+            throw e;
+        }
+    }
 
     static SourceFormatException missing(DatasetPart part, KeptColumn column) {
         return new SourceFormatException(part.path(), "it has no column '" + column.name() + "' of "

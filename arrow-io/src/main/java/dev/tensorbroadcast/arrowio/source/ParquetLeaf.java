@@ -47,15 +47,7 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
                     + "; a dataset's rows are a list of numbers");
         }
         ColumnDescriptor descriptor = leaves.get(0);
-        String[] path = descriptor.getPath();
-        int entryDefinition = 0;
-        for (int depth = 1; depth <= path.length; depth++) {
-            String[] prefix = Arrays.copyOf(path, depth);
-            if (schema.getType(prefix).isRepetition(Type.Repetition.REPEATED)) {
-                // the innermost list's entries are the values; outer lists (Spark's array<array<float>>) nest rows
-                entryDefinition = schema.getMaxDefinitionLevel(prefix);
-            }
-        }
+        int entryDefinition = entryDefinition(schema, descriptor);
         int rowDefinition = schema.getMaxDefinitionLevel(new String[] {column});
         DatasetColumn resolved = resolve(name, metadata, column, descriptor.getPrimitiveType());
         ColumnDescriptor index = null;
@@ -71,6 +63,35 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
             projection = new MessageType(schema.getName(), schema.getType(column), indexType);
         }
         return new ParquetLeaf(resolved, descriptor, rowDefinition, entryDefinition, index, projection);
+    }
+
+    /**
+     * The tensor column of a file this tool wrote, whose schema ({@code index} and the tensor, as {@code written} lays
+     * them out) the caller has checked: any dtype the writer takes, read whole ({@code verify}, {@code export}).
+     */
+    static ParquetLeaf ofWritten(ParquetTensorSchema written) {
+        MessageType schema = written.messageType();
+        ColumnDescriptor descriptor = written.valuesDescriptor();
+        String column = written.column().name();
+        MessageType projection = new MessageType(schema.getName(), schema.getType(TensorFileSchema.INDEX_COLUMN),
+                schema.getType(column));
+        return new ParquetLeaf(new DatasetColumn(column, written.column().dtype(), written.column().rowShape(), true),
+                descriptor, schema.getMaxDefinitionLevel(new String[] {column}), entryDefinition(schema, descriptor),
+                schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN}), projection);
+    }
+
+    /** The definition level at which an entry of the innermost list is there (present or null). */
+    private static int entryDefinition(MessageType schema, ColumnDescriptor descriptor) {
+        String[] path = descriptor.getPath();
+        int entryDefinition = 0;
+        for (int depth = 1; depth <= path.length; depth++) {
+            String[] prefix = Arrays.copyOf(path, depth);
+            if (schema.getType(prefix).isRepetition(Type.Repetition.REPEATED)) {
+                // the innermost list's entries are the values; outer lists (Spark's array<array<float>>) nest rows
+                entryDefinition = schema.getMaxDefinitionLevel(prefix);
+            }
+        }
+        return entryDefinition;
     }
 
     /** The column's dtype and row shape: from the Arrow schema pyarrow and we store when it has them, else the types. */

@@ -9,13 +9,21 @@ import dev.tensorbroadcast.planner.BroadcastException;
 public final class SourceFormatException extends BroadcastException {
     private static final long serialVersionUID = 1L;
 
+    private final String reason;
+
     public SourceFormatException(String name, String reason) {
         super("Cannot read " + name + ": " + reason);
+        this.reason = reason;
     }
 
     public SourceFormatException(String name, String reason, Throwable cause) {
         this(name, reason);
         initCause(cause);
+    }
+
+    /** What is wrong with the file, without "Cannot read" and its name: for a report that names the file itself. */
+    public String reason() {
+        return reason;
     }
 
     @Override

@@ -20,17 +20,21 @@ import java.util.List;
  * @param rowShape the shape of one row
  * @param indexed whether the files carry an {@code index} column, checked while reading
  * @param parts the files in row order
- * @param others the files' other columns, in order, which may be kept next to the expanded rows
+ * @param others the files' other columns, in order, which may be kept next to the expanded rows, then its
+ *     partition keys
+ * @param partitionKeys the keys of its Hive partitions ({@code key=value} directories), outermost first; each is
+ *     one of {@code others}, whose values each part holds ({@link DatasetPart#partition})
  */
 public record TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
-        List<DatasetPart> parts, List<OtherColumn> others) implements Serializable {
+        List<DatasetPart> parts, List<OtherColumn> others, List<String> partitionKeys) implements Serializable {
     public TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
             List<DatasetPart> parts) {
-        this(location, column, dtype, rowShape, indexed, parts, List.of());
+        this(location, column, dtype, rowShape, indexed, parts, List.of(), List.of());
     }
 
     public TensorDataset {
         others = List.copyOf(others);
+        partitionKeys = List.copyOf(partitionKeys);
         requireNonNull(location, "location is null");
         requireNonNull(column, "column is null");
         requireNonNull(dtype, "dtype is null");

@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.source;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Param;
@@ -16,10 +17,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Opens a directory of Arrow IPC or Parquet files (on any Hadoop file system) as a {@link TensorDataset}, reading
- * only footers. Files whose names start with {@code _} or {@code .} ({@code _SUCCESS}, {@code _manifest.json},
- * checksums) are skipped. Row order: by the {@code index} column when the files have one (each file a consecutive
- * run), else by file name, then by row within each file.
+ * Opens a directory of Arrow IPC files or streams or Parquet files (on any Hadoop file system) as a
+ * {@link TensorDataset}, reading only footers (a stream's message headers). Files whose names start with {@code _} or
+ * {@code .} ({@code _SUCCESS}, {@code _manifest.json}, checksums) are skipped; a Hugging Face {@code save_to_disk}
+ * directory is its shards ({@link HuggingFaceDirectory}). Row order: by the {@code index} column when the files have
+ * one (each file a consecutive run), else by file name (a {@code save_to_disk} directory: its shards' order), then by
+ * row within each file.
  */
 public final class TensorDatasets {
     /** What broadcast-tensors leaves beside the datasets it writes, one per input, in numbered subdirectories. */
@@ -27,20 +30,23 @@ public final class TensorDatasets {
 
     private TensorDatasets() {}
 
-    /** One file with what its footer says. */
-    private record Opened(FileStatus status, DatasetFileFormat format, PartFooter footer) {}
+    /** One file with what its footer says, and its partition values (empty when the dataset has none). */
+    private record Opened(FileStatus status, DatasetFileFormat format, PartFooter footer, List<String> partition) {}
 
     public static TensorDataset open(FileSystem fileSystem, Path directory, String location, DatasetOptions options)
             throws IOException {
         List<FileStatus> files = new ArrayList<>();
         // broadcast-tensors' datasets, one per input: 0, 1, ..., beside the index that names them
         List<String> subdirectories = new ArrayList<>();
+        List<FileStatus> partitions = new ArrayList<>();
         for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
             if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
                 files.add(status);
             } else if (status.isDirectory() && name.matches("\\d{1,9}")) {
                 subdirectories.add(name);
+            } else if (status.isDirectory() && HiveLayout.isPartition(name)) {
+                partitions.add(status);
             }
         }
         if (!subdirectories.isEmpty() && files.stream().anyMatch(file -> file.getPath().getName()
@@ -50,15 +56,34 @@ public final class TensorDatasets {
                     + " names them: " + String.join(", ", subdirectories) + "), not one dataset; give one of them, such"
                     + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));
         }
+        HiveLayout hive = null;
+        List<List<String>> partitionValues = new ArrayList<>();
+        Optional<List<FileStatus>> shards = HuggingFaceDirectory.shards(fileSystem, location, files);
+        if (!partitions.isEmpty()) {
+            if (!files.isEmpty()) {
+                throw new SourceFormatException(location, "it is partitioned (key=value directories), but "
+                        + files.get(0).getPath() + " lies beside " + partitions.get(0).getPath().getName()
+                        + "; a partitioned dataset holds its files under the same keys on every path");
+            }
+            hive = HiveLayout.scan(fileSystem, location, partitions);
+            for (HiveLayout.PartitionedFile file : hive.files()) {
+                files.add(file.status());
+                partitionValues.add(file.values());
+            }
+        } else if (shards.isPresent()) {
+            files = new ArrayList<>(shards.get());
+        } else {
+            files.sort(Comparator.comparing(status -> status.getPath().getName()));
+        }
         if (files.isEmpty()) {
             throw new SourceFormatException(location, "the directory holds no Arrow IPC or Parquet files");
         }
-        files.sort(Comparator.comparing(status -> status.getPath().getName()));
         List<Opened> opened = new ArrayList<>();
-        for (FileStatus status : files) {
+        for (int i = 0; i < files.size(); i++) {
+            FileStatus status = files.get(i);
             DatasetFileFormat format = format(fileSystem, status);
             PartFooter footer = format.footer(fileSystem, status.getPath(), status.getLen(), options.column());
-            opened.add(new Opened(status, format, footer));
+            opened.add(new Opened(status, format, footer, hive == null ? List.of() : partitionValues.get(i)));
         }
         Opened first = opened.get(0);
         String firstName = first.status().getPath().getName();
@@ -85,6 +110,21 @@ public final class TensorDatasets {
             opened.sort(Comparator.comparingLong((Opened file) -> file.footer().rows() == 0 ? -1
                     : file.footer().firstIndex()));
         }
+        List<OtherColumn> others = new ArrayList<>(others(opened));
+        // the partition keys the files do not hold themselves (polars keeps its key in the files too: the same value)
+        List<String> keys = new ArrayList<>();
+        List<Integer> keyAt = new ArrayList<>();
+        if (hive != null) {
+            for (int k = 0; k < hive.keys().size(); k++) {
+                KeptColumn key = hive.columns().get(k);
+                if (others.stream().noneMatch(other -> other.name().equals(key.name()))
+                        && !first.footer().column().name().equals(key.name())) {
+                    others.add(OtherColumn.of(key.name(), key.typeName(), Optional.of(key)));
+                    keys.add(key.name());
+                    keyAt.add(k);
+                }
+            }
+        }
         List<DatasetPart> parts = new ArrayList<>();
         long next = 0;
         for (Opened file : opened) {
@@ -98,11 +138,11 @@ public final class TensorDatasets {
                         + " is an id of your own)");
             }
             parts.add(new DatasetPart(file.status().getPath().toString(), file.format(), next, file.status().getLen(),
-                    file.footer().chunks()));
+                    file.footer().chunks(), keyAt.stream().map(k -> file.partition().get(k)).toList()));
             next += rows;
         }
         return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts,
-                others(opened));
+                others, keys);
     }
 
     /**
@@ -155,7 +195,7 @@ public final class TensorDatasets {
             head = in.readNBytes(TensorFileFormats.headBytes());
         }
         return TensorFileFormats.forFile(head).orElseThrow(() -> new SourceFormatException(
-                status.getPath().toString(), "it is neither an Arrow IPC file nor a Parquet file (a dataset"
-                + " directory holds only those; an Arrow IPC stream has no footer to plan from)"));
+                status.getPath().toString(), "it is neither an Arrow IPC file or stream nor a Parquet file (a"
+                + " dataset directory holds only those)"));
     }
 }

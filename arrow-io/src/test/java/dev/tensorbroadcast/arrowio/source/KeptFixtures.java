@@ -23,11 +23,14 @@ public final class KeptFixtures {
                 .getParent().resolve(format);
     }
 
-    /** Copies the fixture's {@code parquet} or {@code arrow} files into a new directory {@code target}. */
+    /**
+     * Copies the fixture's {@code parquet}, {@code arrow}, {@code stream} or {@code stream-zstd} files into a new
+     * directory {@code target}.
+     */
     public static Path copy(String format, Path target) throws Exception {
         java.nio.file.Files.createDirectories(target);
         for (int part = 0; part < 2; part++) {
-            String name = "part-" + part + "." + format;
+            String name = "part-" + part + "." + (format.startsWith("stream") ? "arrow" : format);
             try (java.io.InputStream in = KeptFixtures.class.getResourceAsStream(
                     "/fixtures/kept-columns/" + format + "/" + name)) {
                 java.nio.file.Files.copy(in, target.resolve(name));

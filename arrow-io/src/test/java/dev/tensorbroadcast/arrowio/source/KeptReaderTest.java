@@ -15,7 +15,7 @@ class KeptReaderTest {
     private static final Configuration CONF = new Configuration();
 
     @ParameterizedTest
-    @ValueSource(strings = {"parquet", "arrow"})
+    @ValueSource(strings = {"parquet", "arrow", "stream", "stream-zstd"})
     void theFootersNameEveryOtherColumnAndWhyAListCannotBeKept(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
 
@@ -32,7 +32,7 @@ class KeptReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"parquet", "arrow"})
+    @ValueSource(strings = {"parquet", "arrow", "stream", "stream-zstd"})
     void sliceAcrossRowGroupsAndFilesHoldsWhatPyarrowWasGiven(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
         List<KeptColumn> columns = dataset.others().stream().filter(column -> column.kept() != null)
@@ -53,7 +53,7 @@ class KeptReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"parquet", "arrow"})
+    @ValueSource(strings = {"parquet", "arrow", "stream", "stream-zstd"})
     void aTaskTakesItsRowsOfTheShippedOnes(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
         List<KeptColumn> columns = List.of(dataset.others().get(3).kept(), dataset.others().get(5).kept());

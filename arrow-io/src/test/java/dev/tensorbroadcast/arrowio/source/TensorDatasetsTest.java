@@ -192,8 +192,8 @@ class TensorDatasetsTest {
         Path text = Files.createDirectory(dir.resolve("text"));
         Files.writeString(text.resolve("notes.txt"), "hello");
         assertThatThrownBy(() -> open(text, DatasetOptions.defaults()))
-                .hasMessageStartingWith("Cannot read file:" + text.resolve("notes.txt") + ": it is neither an Arrow"
-                        + " IPC file nor a Parquet file");
+                .hasMessage("Cannot read file:" + text.resolve("notes.txt") + ": it is neither an Arrow IPC file or"
+                        + " stream nor a Parquet file (a dataset directory holds only those)");
     }
 
     @Test

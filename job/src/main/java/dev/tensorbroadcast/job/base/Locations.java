@@ -40,7 +40,7 @@ public final class Locations {
         } catch (IOException | RuntimeException e) {
             throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
                     + Reasons.of(e) + "); use a local path or a URI"
-                    + " with a scheme this build serves: file or hdfs");
+                    + " with a scheme this build serves: file, hdfs or s3a");
         }
     }
 

@@ -6,14 +6,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code cluster}: a real Spark standalone cluster on this machine, to run the job on before a real one. */
+/** {@code cluster}: a real Spark standalone or YARN cluster on this machine, to run the job on before a real one. */
 @Command(name = "cluster",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Runs a Spark standalone cluster (and optionally HDFS) on this machine.",
-            "A master and workers run as separate JVMs on 127.0.0.1, with authentication on;"
-                    + " 'expand --master local-cluster' runs on it."
+            "Runs a Spark standalone cluster, or YARN with 'start --yarn' (and optionally HDFS), on this machine.",
+            "A master and workers (or a ResourceManager and NodeManagers) run as separate JVMs on 127.0.0.1, with"
+                    + " authentication on; 'expand --master local-cluster' runs on it."
         },
         footerHeading = "%nExample:%n",
         footer = {

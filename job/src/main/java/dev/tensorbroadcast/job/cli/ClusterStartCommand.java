@@ -1,16 +1,26 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.ToolVersion;
+import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
+import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import dev.tensorbroadcast.localcluster.WorkDirectories;
+import dev.tensorbroadcast.localcluster.YarnCluster;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.util.ArrayList;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,14 +38,20 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-            "Starts a local Spark standalone cluster and runs until 'tensor-broadcast cluster stop' or Ctrl-C.",
-            "Prints the master URL, the HDFS URI and the file that holds the cluster's secret."
+            "Starts a local Spark standalone cluster, or a YARN one with --yarn, and runs until"
+                    + " 'tensor-broadcast cluster stop' or Ctrl-C.",
+            "Prints the master URL, the HDFS URI and the file that holds the cluster's secret; for YARN, the"
+                    + " HADOOP_CONF_DIR it wrote and a spark-submit line; with --s3, the S3 endpoint, bucket and"
+                    + " settings."
         },
         footerHeading = "%nExample:%n",
         footer = {
             "  tensor-broadcast cluster start --workers 2 --worker-cores 1 \\",
-            "      --worker-memory 2g --hdfs",
-            "Two workers of one core and 2 GiB each, and HDFS; 'expand --master local-cluster' runs on it."
+            "      --worker-memory 2g --hdfs --s3",
+            "Two workers of one core and 2 GiB each, HDFS and an S3 server; 'expand --master local-cluster' runs on"
+                    + " it.",
+            "  tensor-broadcast cluster start --yarn --hdfs",
+            "A ResourceManager and two NodeManagers of 2 GiB each, and HDFS; 'expand --master yarn' runs on it."
         })
 final class ClusterStartCommand implements Callable<Integer> {
     private static final long WATCH_MILLIS = 1000;
@@ -57,6 +73,19 @@ final class ClusterStartCommand implements Callable<Integer> {
     @Option(names = "--hdfs", description = "Also run HDFS: a NameNode and a DataNode on 127.0.0.1.")
     boolean hdfs;
 
+    @Option(names = "--s3", description = {"Also run an S3 server (S3Proxy) on 127.0.0.1 with one bucket, and print"
+            + " the settings that point s3a:// paths at it."})
+    boolean s3;
+
+    @Option(names = "--yarn", description = "Run YARN instead of a standalone master: a ResourceManager and"
+            + " --workers NodeManagers offering --worker-cores and --worker-memory each (at least 1g), on 127.0.0.1;"
+            + " 'spark-submit --master yarn' and '--master yarn' run on it.")
+    boolean yarn;
+
+    /** What the command needs of either kind of cluster while it runs it. */
+    private record Running(LocalCluster cluster, int uiPort, List<Long> pids, Path workDirectory,
+            Supplier<Optional<String>> exitedProcess, Optional<Path> hadoopConfDir) {}
+
     @Override
     public Integer call() throws InterruptedException {
         ClusterStateDirectory states = ClusterStateDirectory.locate();
@@ -70,55 +99,92 @@ final class ClusterStartCommand implements Callable<Integer> {
             // its starter died without cleaning up: stop what may be left of it first
             ClusterStopCommand.stopLeftovers(recorded.get());
         }
-        ProcessCluster.Builder builder;
-        try {
-            builder = ProcessCluster.builder(SparkHome.locate()).workers(workers).workerCores(workerCores)
-                    .workerMemory(workerMemory).hdfs(hdfs);
-        } catch (IllegalArgumentException | LocalClusterException e) {
-            throw new InvalidRequestException(e.getMessage());
-        }
+        // the settings are checked before anything is created
+        Function<Path, Running> starter = starter();
         Path work = states.create().resolve("run-" + ProcessHandle.current().pid());
         WorkDirectories.delete(work);
         long start = System.nanoTime();
-        ProcessCluster cluster;
+        Running running;
         try {
-            cluster = builder.workDirectory(work).start();
+            running = starter.apply(work);
         } catch (LocalClusterException e) {
             throw new ClusterFailedException(e.getMessage(), e);
         }
+        LocalCluster cluster = running.cluster();
+        Optional<S3Server> s3Server = Optional.empty();
+        if (s3) {
+            try {
+                s3Server = Optional.of(S3Server.start(SparkHome.locate(), work.resolve("s3")));
+            } catch (LocalClusterException e) {
+                cluster.close();
+                throw new ClusterFailedException(e.getMessage(), e);
+            }
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         long owner = ProcessHandle.current().pid();
+        List<ClusterState.ClusterProcess> processes = new ArrayList<>(running.pids().stream()
+                .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow())).toList());
+        s3Server.ifPresent(server -> processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(server.pid())
+                .orElseThrow())));
         states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
-                cluster.masterUiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
-                cluster.secretFile().toString(), work.toString(), cluster.pids().stream()
-                        .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow())).toList()));
+                running.uiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
+                cluster.secretFile().toString(), work.toString(), processes, s3Server.map(ClusterStartCommand::s3State)
+                        .orElse(null), running.hadoopConfDir().map(Path::toString).orElse(null)));
 
+        Optional<S3Server> server = s3Server;
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
-            shutDown(cluster, states, owner, work);
+            shutDown(cluster, server, states, owner, work);
             stopped.countDown();
         }, "cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        print(spec.commandLine().getOut(), cluster, seconds);
+        print(spec.commandLine().getOut(), running, server, seconds);
 
         // runs until a signal's shutdown hook stops the cluster, or a process of it exits
         while (!stopped.await(WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
-            Optional<String> exited = cluster.exitedProcess();
+            Optional<String> exited = running.exitedProcess().get().or(() -> server.flatMap(S3Server::exited));
             if (exited.isPresent()) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException shuttingDown) {
                     continue;
                 }
-                shutDown(cluster, states, owner, work);
+                shutDown(cluster, server, states, owner, work);
                 throw new ClusterFailedException("The local cluster stopped: " + exited.get());
             }
         }
         return ExitCode.OK;
     }
 
-    private static void shutDown(ProcessCluster cluster, ClusterStateDirectory states, long owner, Path work) {
+    /** What starts the cluster the options ask for in a work directory; a setting out of range is refused at once. */
+    private Function<Path, Running> starter() {
         try {
+            SparkHome home = SparkHome.locate();
+            if (yarn) {
+                YarnCluster.Builder builder = YarnCluster.builder(home).nodeManagers(workers)
+                        .nodeManagerCores(workerCores).nodeManagerMemory(workerMemory).hdfs(hdfs);
+                return work -> {
+                    YarnCluster cluster = builder.workDirectory(work).start();
+                    return new Running(cluster, cluster.resourceManagerWebPort(), cluster.pids(),
+                            cluster.workDirectory(), cluster::exitedProcess, Optional.of(cluster.hadoopConfDir()));
+                };
+            }
+            ProcessCluster.Builder builder = ProcessCluster.builder(home).workers(workers).workerCores(workerCores)
+                    .workerMemory(workerMemory).hdfs(hdfs);
+            return work -> {
+                ProcessCluster cluster = builder.workDirectory(work).start();
+                return new Running(cluster, cluster.masterUiPort(), cluster.pids(), cluster.workDirectory(),
+                        cluster::exitedProcess, Optional.empty());
+            };
+        } catch (IllegalArgumentException | LocalClusterException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    private static void shutDown(LocalCluster cluster, Optional<S3Server> s3, ClusterStateDirectory states,
+            long owner, Path work) {
+        try {
+            s3.ifPresent(S3Server::close);
             cluster.close();
         } finally {
             states.clear(owner);
@@ -130,16 +196,63 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, ProcessCluster cluster, double seconds) {
-        out.printf("local Spark cluster started in %.1f s: %d worker%s, %d core%s and %s each%n", seconds, workers,
-                workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+    private void print(PrintWriter out, Running running, Optional<S3Server> s3, double seconds) {
+        LocalCluster cluster = running.cluster();
+        if (running.hadoopConfDir().isPresent()) {
+            out.printf("local YARN cluster started in %.1f s: %d NodeManager%s, %d core%s and %s each%n", seconds,
+                    workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+        } else {
+            out.printf("local Spark cluster started in %.1f s: %d worker%s, %d core%s and %s each%n", seconds,
+                    workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+        }
         out.println("master:      " + cluster.masterUrl());
-        out.println("web UI:      http://127.0.0.1:" + cluster.masterUiPort());
+        out.println("web UI:      http://127.0.0.1:" + running.uiPort());
         cluster.hdfsUri().ifPresent(uri -> out.println("hdfs:        " + uri));
-        out.println("secret file: " + cluster.secretFile());
-        out.println("logs:        " + cluster.workDirectory());
-        out.println("run a job with 'tensor-broadcast expand --master local-cluster ...'; stop with"
-                + " 'tensor-broadcast cluster stop' or Ctrl-C");
+        s3.ifPresent(server -> printS3(out, s3State(server)));
+        if (running.hadoopConfDir().isPresent()) {
+            Path conf = running.hadoopConfDir().get();
+            out.println("hadoop conf: " + conf);
+            out.println("properties:  " + cluster.secretFile());
+            out.println("logs:        " + running.workDirectory());
+            String jar = Optional.ofNullable(System.getProperty(ClusterMasters.JARS_PROPERTY))
+                    .orElse("tensor-broadcast-job-" + ToolVersion.version() + "-spark-submit.jar");
+            out.println("submit with: HADOOP_CONF_DIR=" + conf + " spark-submit --master yarn --deploy-mode client"
+                    + " --properties-file " + cluster.secretFile() + " --class " + TensorBroadcastCli.class.getName()
+                    + " " + jar + " expand ...");
+            out.println("run a job with 'tensor-broadcast expand --master yarn ...'; stop with"
+                    + " 'tensor-broadcast cluster stop' or Ctrl-C");
+        } else {
+            out.println("secret file: " + cluster.secretFile());
+            out.println("logs:        " + running.workDirectory());
+            out.println("run a job with 'tensor-broadcast expand --master local-cluster ...'; stop with"
+                    + " 'tensor-broadcast cluster stop' or Ctrl-C");
+        }
         out.flush();
+    }
+
+    private static ClusterState.S3 s3State(S3Server server) {
+        return new ClusterState.S3(server.endpoint().toString(), server.bucket(), server.accessKey(),
+                server.secretKeyFile().toString());
+    }
+
+    /**
+     * Where the S3 server is and the settings that reach it; the secret key is read from its file by the shell
+     * ({@code $(cat ...)}), so it is neither printed here nor kept in a terminal's scrollback.
+     */
+    static void printS3(PrintWriter out, ClusterState.S3 s3) {
+        out.println("s3 endpoint: " + s3.endpoint());
+        out.println("s3 bucket:   s3a://" + s3.bucket() + "/");
+        out.println("s3 settings: (secret key in " + s3.secretKeyFile() + ")");
+        out.println(String.join(" \\\n", s3Settings(s3).stream().map(setting -> "    --conf " + setting)
+                .toList()));
+    }
+
+    static List<String> s3Settings(ClusterState.S3 s3) {
+        List<String> settings = new ArrayList<>();
+        S3Server.hadoopSettingsWithoutKeys(URI.create(s3.endpoint())).forEach((key, value) -> settings.add(
+                "spark.hadoop." + key + "=" + value));
+        settings.add("spark.hadoop.fs.s3a.access.key=" + s3.accessKey());
+        settings.add("spark.hadoop.fs.s3a.secret.key=$(cat " + s3.secretKeyFile() + ")");
+        return settings;
     }
 }

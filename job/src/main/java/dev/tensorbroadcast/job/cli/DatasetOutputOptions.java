@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.sink.ArrayChunking;
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.planner.Param;
 import picocli.CommandLine.Option;

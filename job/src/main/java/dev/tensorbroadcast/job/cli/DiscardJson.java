@@ -2,9 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.DiscardedBroadcast;
 import dev.tensorbroadcast.job.spark.DiscardJob;
-import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.spark.DiscardedPartition;
 import java.util.List;
 
 /** The {@code --json} result of {@code --format null}: per dataset its counts and each partition's checksum. */
@@ -12,7 +11,7 @@ final class DiscardJson {
     private DiscardJson() {}
 
     /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */
-    static ObjectNode of(List<DiscardedDataset> results, double seconds, double jobSeconds) {
+    static ObjectNode of(List<DiscardedBroadcast> results, double seconds, double jobSeconds) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("format", DiscardJob.FORMAT_NAME);
         json.put("seconds", Math.round(seconds * 1000) / 1000.0);
@@ -26,7 +25,7 @@ final class DiscardJson {
         return json;
     }
 
-    private static ObjectNode dataset(DiscardedDataset result) {
+    private static ObjectNode dataset(DiscardedBroadcast result) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         ArrayNode shape = json.putArray("shape");
         result.shape().forEach(shape::add);
@@ -34,7 +33,7 @@ final class DiscardJson {
         json.put("rows", result.rows());
         json.put("bytes", result.filledBytes());
         ArrayNode partitions = json.putArray("partitions");
-        for (DiscardedPartition partition : result.partitions()) {
+        for (DiscardedBroadcast.Partition partition : result.partitions()) {
             ObjectNode entry = partitions.addObject();
             entry.put("partition", partition.partition());
             entry.put("first_row", partition.firstRow());

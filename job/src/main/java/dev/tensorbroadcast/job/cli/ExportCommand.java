@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,10 +48,13 @@ final class ExportCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    HadoopConfOptions hadoop;
+
     @Override
     public Integer call() throws IOException {
         NpyExporter.Result result;
-        try (DatasetDirectory dataset = DatasetDirectory.open(dir, new Configuration(), "export")) {
+        try (DatasetDirectory dataset = DatasetDirectory.open(dir, hadoop.configuration(), "export")) {
             long limit = force ? Long.MAX_VALUE : NpyExporter.DEFAULT_MAX_BYTES;
             result = new NpyExporter(dataset, limit).export(npy, overwrite);
         }

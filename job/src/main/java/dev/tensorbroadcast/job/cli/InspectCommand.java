@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.ForeignFiles;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -51,9 +52,12 @@ final class InspectCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    HadoopConfOptions hadoop;
+
     @Override
     public Integer call() throws IOException {
-        Configuration conf = new Configuration();
+        Configuration conf = hadoop.configuration();
         Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
         if (foreign.isPresent()) {
             // another tool's files are what they are, not an incomplete dataset of ours
@@ -75,8 +79,9 @@ final class InspectCommand implements Callable<Integer> {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("dataset", dir);
         json.put("ours", false);
-        json.put("parquet_files", foreign.parquetFiles());
-        json.put("arrow_files", foreign.arrowFiles());
+        // one count per dataset format the registry knows: arrow_files, parquet_files, ...
+        TensorFileFormats.datasetFormats().forEach(format -> json.put(format.name() + "_files",
+                foreign.count(format.name())));
         return json;
     }
 

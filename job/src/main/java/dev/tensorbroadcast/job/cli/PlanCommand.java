@@ -5,7 +5,6 @@ import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.KeptColumnsChoice;
-import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.RowGroupCuts;
 import dev.tensorbroadcast.job.source.SourceLoader;
@@ -102,9 +101,8 @@ final class PlanCommand implements Callable<Integer> {
         Optional<SourceStrategy> source = Optional.ofNullable(firstDataset)
                 .map(found -> SourceStrategy.of(found, plan, partitionPlan, dataset.shipThreshold()));
         // the columns expand would keep, refused as expand would refuse them
-        List<KeptColumn> kept = firstDataset == null ? List.of() : KeptColumnsChoice.choose(keep.columns(),
-                LoadedSource.of(firstDataset), inputFiles.get(0), lineage)
-                .map(KeptSpec::columns).orElse(List.of());
+        List<KeptColumn> kept = firstDataset == null ? List.of() : KeptColumnsChoice.columns(keep.columns(),
+                firstDataset, inputFiles.get(0), lineage);
         PlanSummary summary = new PlanSummary(plan, partitionPlan, source, kept);
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;

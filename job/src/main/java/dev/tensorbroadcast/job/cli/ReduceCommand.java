@@ -3,9 +3,9 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.PreparedReduce;
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;
@@ -14,7 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,7 +93,7 @@ final class ReduceCommand implements Callable<Integer> {
                 .output(outputLocation)
                 .write(write.spec().build());
         if (format != null) {
-            builder.format(TensorReduce.Format.parse(format));
+            builder.format(format);
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {
@@ -111,7 +110,7 @@ final class ReduceCommand implements Callable<Integer> {
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         TensorReduce reduce = builder.build();
-        PreparedReduce prepared = reduce.prepare(new Configuration());
+        PreparedReduce prepared = reduce.prepare(HadoopSettings.configuration(write.conf));
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (dryRun) {
@@ -123,7 +122,7 @@ final class ReduceCommand implements Callable<Integer> {
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             announce(err, prepared, reduce);
             Interruption.stopIfSignalled();
-            results = prepared.run(session.spark(), JobProgress.NONE);
+            results = prepared.run(session.spark(), Progress.NONE);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
@@ -143,7 +142,7 @@ final class ReduceCommand implements Callable<Integer> {
                 ReducePlan plan = prepared.reduces().get(i);
                 err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %s into %s %s",
                         plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
-                        tasks(prepared.tasks(plan)), reduce.format(), prepared.location(i)));
+                        tasks(prepared.tasks(plan)), reduce.formatName(), prepared.location(i)));
             }
             err.flush();
         }
@@ -162,7 +161,7 @@ final class ReduceCommand implements Callable<Integer> {
                     : "each task writes its rows of the result";
             text.println(String.format(Locale.ROOT, "  %s: %s, each reading at most %s of the gradient; %s",
                     plan.regime(), tasks(tasks), ByteSize.format(prepared.bytesPerTask(plan)), combine));
-            text.println("  output: " + reduce.format() + " " + prepared.location(i));
+            text.println("  output: " + reduce.formatName() + " " + prepared.location(i));
         }
     }
 
@@ -192,7 +191,7 @@ final class ReduceCommand implements Callable<Integer> {
             entry.put("regime", plan.regime().toString());
             entry.put("tasks", prepared.tasks(plan));
             entry.put("bytes_per_task", prepared.bytesPerTask(plan));
-            entry.put("format", reduce.format().formatName());
+            entry.put("format", reduce.formatName());
             entry.put("output", prepared.location(i));
         }
         return json;

@@ -2,22 +2,21 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.job.DiscardedBroadcast;
 import dev.tensorbroadcast.job.KeepColumns;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedBroadcast;
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.sink.OutputFormat;
-import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.job.spark.DiscardedDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -64,14 +63,14 @@ final class SparkRun {
 
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
-        PreparedBroadcast prepared = broadcast.prepare(new Configuration());
+        PreparedBroadcast prepared = broadcast.prepare(HadoopSettings.configuration(write.conf));
         if (destination.discards()) {
             return discard(prepared);
         }
         Path target = prepared.outputPath().orElseThrow();
         long start = System.nanoTime();
         List<Manifest> manifests;
-        JobProgress progress = progress();
+        Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
@@ -96,9 +95,9 @@ final class SparkRun {
     }
 
     /** A live line on a terminal, a line every ten seconds elsewhere, nothing with --json (stdout is the result). */
-    private JobProgress progress() {
+    private Progress progress() {
         if (output.json) {
-            return JobProgress.NONE;
+            return Progress.NONE;
         }
         return interactive ? new TerminalProgress(err) : new LineProgress(err);
     }
@@ -107,14 +106,14 @@ final class SparkRun {
     private int discard(PreparedBroadcast prepared) {
         if (!output.json) {
             err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
-                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
                     ByteSize.format(prepared.outputBytes()),
                     Plural.of(prepared.partitions(0).partitionCount(), "partition")));
             err.flush();
         }
         long start = System.nanoTime();
-        List<DiscardedDataset> results = new ArrayList<>();
-        JobProgress progress = progress();
+        List<DiscardedBroadcast> results = new ArrayList<>();
+        Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
             Interruption.stopIfSignalled();
@@ -126,7 +125,7 @@ final class SparkRun {
         double seconds = (System.nanoTime() - start) / 1e9;
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
         output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
-            for (DiscardedDataset result : results) {
+            for (DiscardedBroadcast result : results) {
                 text.println(String.format(Locale.ROOT,
                         "computed and discarded %s %s: %s, %s of values in %s, in %.1f s (%s/s)",
                         ManifestShapes.shape(result.shape()).toList(), result.dtype(), Plural.of(result.rows(), "row"),
@@ -144,12 +143,12 @@ final class SparkRun {
         if (OutputFormat.parse(destination.format).array().isPresent()) {
             // an array is not one file per partition: each task writes its chunk (or shard) objects
             return String.format(Locale.ROOT, "writing %s%s %s (%s) as %s %s array%s in %s to %s", datasets,
-                    prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                    prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
                     ByteSize.format(prepared.outputBytes()), perInput ? "one" : "a", destination.format,
                     perInput ? " each" : "", Plural.of(partitions.partitionCount(), "task"), target);
         }
         return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
-                prepared.plan().output().toList(), prepared.source(0).dtype().typeName(),
+                prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
                 ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), destination.format,
                 partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.classic.SparkSession;
 
 /**
  * The Spark session a command runs on: the one already running in this JVM (when called from a Spark application
@@ -52,6 +52,8 @@ final class SparkSessions {
      */
     static Session obtain(String master, Map<String, String> conf) {
         conf.keySet().forEach(SparkSessions::requireSettable);
+        // the classic (in-JVM) session's own companion: org.apache.spark.sql.SparkSession.builder() looks it up by
+        // Scala reflection first, about a second of CPU at every run's start (docs/benchmarks.md, issue 28)
         var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
                 : SparkSession.getDefaultSession();
         if (existing.isDefined() && master == null) {
@@ -84,8 +86,13 @@ final class SparkSessions {
         } catch (InvalidRequestException e) {
             throw e;
         } catch (Exception e) {
-            throw new InvalidRequestException("Cannot start Spark on master '"
-                    + (master == null ? DEFAULT_MASTER : master) + "': " + Reasons.of(e)
+            String shown = master == null ? DEFAULT_MASTER : master;
+            String reason = Reasons.of(e);
+            // the master is right, the request too large for it: naming other masters would mislead
+            YarnContainerLimits.explain(reason).ifPresent(tooLarge -> {
+                throw new InvalidRequestException("Cannot start Spark on master '" + shown + "': " + tooLarge);
+            });
+            throw new InvalidRequestException("Cannot start Spark on master '" + shown + "': " + reason
                     + "; give local[N], spark://host:port, local-cluster, yarn or k8s://...");
         }
     }

@@ -55,9 +55,15 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         int exitCode = run(args, System.out, System.err);
         Interruption.finished();
         // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
-        if (!Interruption.signalled()) {
-            System.exit(exitCode);
+        if (Interruption.signalled()) {
+            return;
         }
+        // a driver in YARN's application master (spark-submit --deploy-mode cluster) that exits the JVM itself has
+        // YARN report the application FAILED: its success is returning from main
+        if (exitCode == ExitCode.OK && "cluster".equals(System.getProperty("spark.submit.deployMode"))) {
+            return;
+        }
+        System.exit(exitCode);
     }
 
     static boolean onConsole(PrintWriter err) {

@@ -1,7 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.spark.DiscardJob;
 import java.io.PrintWriter;
 import java.util.Locale;
 
@@ -9,7 +10,8 @@ import java.util.Locale;
  * One line on a terminal, rewritten in place as tasks finish: partitions done, bytes of values, throughput and the
  * time left. Quiet for the first second, so short jobs print nothing but their result.
  */
-final class TerminalProgress implements JobProgress {
+// the API's listener for the runs of expand and reduce, the pipeline's for verify: the same three calls
+final class TerminalProgress implements Progress, JobProgress {
     private static final long QUIET_NANOS = 1_000_000_000L;
     private static final long REDRAW_NANOS = 200_000_000L;
 

@@ -67,6 +67,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    HadoopConfOptions hadoop;
+
     @Override
     public Integer call() throws IOException {
         if (source == null) {
@@ -76,7 +79,7 @@ final class VerifyCommand implements Callable<Integer> {
                         + " give --source, or drop " + option);
             }
         }
-        Configuration conf = new Configuration();
+        Configuration conf = hadoop.configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
             Optional<SourceTensor> tensor = source == null ? Optional.empty()
                     : Optional.of(readSource(conf, recorded(dataset)));

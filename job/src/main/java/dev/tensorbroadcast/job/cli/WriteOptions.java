@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.WriteSpec;
-import dev.tensorbroadcast.job.sink.Compression;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,18 +1,33 @@
 package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
+import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import scala.Option;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
 
 /**
- * Spark's commit protocol over Hadoop's {@code FileOutputCommitter}, unchanged except for the file names: a
- * partition's file is {@code part-NNNNN} plus the extension, without Spark's job id, so the names of a dataset
- * depend only on the plan. Retried and speculative attempts write into their own attempt directories; the committer
- * promotes exactly one attempt per partition.
+ * Spark's commit protocol over the committer Hadoop's output format picks for the output's file system: Hadoop's
+ * {@code FileOutputCommitter} (renames) on local disks and HDFS, S3A's magic committer (uploads completed at the
+ * job's commit) on {@code s3a://} when the job's configuration says so ({@link ObjectStoreCommit}). Changed only in
+ * the file names, a partition's file being {@code part-NNNNN} plus the extension, without Spark's job id, so the
+ * names of a dataset depend only on the plan; and in where a task writes under a committer other than
+ * {@code FileOutputCommitter}: its work path, as that committer says. Retried and speculative attempts write into
+ * their own attempt paths; the committer makes exactly one attempt per partition visible.
  */
 public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private static final long serialVersionUID = 1L;
+
+    /** The committer of this JVM's job or task; Spark's own field for it is private. */
+    private transient OutputCommitter committer;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
@@ -21,6 +36,46 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
         return Manifest.partFileName(partition, extension);
+    }
+
+    @Override
+    public OutputCommitter setupCommitter(TaskAttemptContext context) {
+        committer = super.setupCommitter(context);
+        return committer;
+    }
+
+    /**
+     * A {@code FileOutputCommitter}'s task writes where Spark puts it; any other committer's (S3A's magic one) in
+     * the work path the committer gives its attempt, where Spark would write the final path directly.
+     */
+    @Override
+    public String newTaskTempFile(TaskAttemptContext taskContext, Option<String> dir, FileNameSpec spec) {
+        if (committer instanceof PathOutputCommitter pathCommitter && !(committer instanceof FileOutputCommitter)) {
+            try {
+                return new Path(pathCommitter.getWorkPath(), getFilename(taskContext, spec)).toString();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return super.newTaskTempFile(taskContext, dir, spec);
+    }
+
+    /**
+     * An object store's job that failed (its server gone, say) cannot be aborted either: Spark would log that as a
+     * second error after the job's own. Its uncompleted uploads are invisible to every reader, and the next job on
+     * the output, or the bucket's rule for incomplete uploads, removes them.
+     */
+    @Override
+    public void abortJob(JobContext jobContext) {
+        if (committer instanceof PathOutputCommitter && !(committer instanceof FileOutputCommitter)) {
+            try {
+                committer.abortJob(jobContext, JobStatus.State.FAILED);
+            } catch (IOException | RuntimeException unreachable) {
+                // the job's failure is what the user is told
+            }
+            return;
+        }
+        super.abortJob(jobContext);
     }
 
     @Override

@@ -1,11 +1,13 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
-import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -29,17 +31,18 @@ import org.apache.hadoop.fs.Path;
  * and deletes them only once the new dataset is complete ({@link SetAside}), never anything else.
  */
 public final class OutputDirectory {
+    /** Where S3A's magic committer stages a job's pending uploads on an object store (see ObjectStoreCommit). */
+    private static final String MAGIC = "__magic(_job-[0-9a-zA-Z-]+)?";
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.FILE_NAME)
                     + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
-                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
+                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|" + MAGIC + "|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     /** A name a job of ours writes: a part file of any dataset format, or one of {@link #OUR_FILE}. */
     private static boolean ours(String name) {
-        return OutputFormat.isPartFileName(name) || OUR_FILE.matcher(name).matches()
-                || OutputFormat.isArrayName(name);
+        return PartFileNames.isOurs(name) || OUR_FILE.matcher(name).matches() || PartFileNames.isArrayName(name);
     }
 
     /** An array's chunk tree: directories and files named by grid indexes only, no link among them. */
@@ -81,7 +84,7 @@ public final class OutputDirectory {
             requireDirectoryAbove(location, fileSystem, path);
             return new OutputDirectory(location, fileSystem, path, false);
         } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+            throw new OutputException("Cannot write to '" + location + "': " + Reasons.of(e));
         }
         if (isSymlink(fileSystem, path, status)) {
             throw new OutputException("Cannot write to '" + location + "': it is a symbolic link, which is never"
@@ -162,7 +165,8 @@ public final class OutputDirectory {
 
     /** Moves what {@link #check} allowed to replace aside; take the {@link #lock} first. */
     private SetAside setAside() {
-        if (!exists) {
+        if (!exists || ObjectStoreCommit.applies(path)) {
+            // on an object store the old dataset stays where it is: see ObjectStoreCommit
             return SetAside.nothing(text, fileSystem, path);
         }
         // Spark started between the check and now: whatever appeared meanwhile must not be moved or deleted unseen
@@ -189,7 +193,7 @@ public final class OutputDirectory {
             } catch (FileNotFoundException e) {
                 // not there either: look further up
             } catch (IOException e) {
-                throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
+                throw new OutputException("Cannot write to '" + location + "': " + Reasons.of(e));
             }
         }
     }
@@ -228,7 +232,7 @@ public final class OutputDirectory {
                         + " empty directory or a tensor-broadcast dataset");
             }
         } catch (IOException e) {
-            throw new OutputException("Cannot overwrite '" + location + "': " + e.getMessage());
+            throw new OutputException("Cannot overwrite '" + location + "': " + Reasons.of(e));
         }
     }
 
@@ -299,8 +303,12 @@ public final class OutputDirectory {
      */
     private static boolean hasOurKind(FileSystem fileSystem, Path path, String name, FileStatus status)
             throws IOException {
-        if (name.equals(OutputFormat.CHUNK_DIRECTORY)) {
+        if (name.equals(PartFileNames.CHUNK_DIRECTORY)) {
             return status.isFile() || (status.isDirectory() && isChunkTree(fileSystem, path));
+        }
+        if (name.matches(MAGIC)) {
+            // a stopped job's pending uploads: markers and small .pending files, never data a reader sees
+            return status.isDirectory();
         }
         if (!name.equals(STAGING)) {
             return status.isFile();

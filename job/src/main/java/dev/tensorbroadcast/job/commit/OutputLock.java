@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -53,7 +54,7 @@ public final class OutputLock implements AutoCloseable {
                         + " job is gone, delete " + lock + " and rerun with " + Param.OVERWRITE.given("true", null));
             }
         } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + e.getMessage());
+            throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + Reasons.of(e));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.dataset;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;
@@ -10,6 +11,8 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.StoreFailures;
 import dev.tensorbroadcast.planner.Param;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -76,6 +79,12 @@ public final class DatasetDirectory implements Closeable {
                 statuses = fileSystem.listStatus(qualified);
             } catch (FileNotFoundException e) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": no such directory");
+            } catch (IOException e) {
+                // a missing bucket or refused keys: as much a bad location as a missing directory
+                if (StoreFailures.reason(e).isPresent()) {
+                    throw new DatasetException("Cannot " + verb + " " + dir + ": " + Reasons.of(e));
+                }
+                throw e;
             }
             Map<String, Long> entries = new TreeMap<>();
             for (FileStatus status : statuses) {
@@ -99,8 +108,19 @@ public final class DatasetDirectory implements Closeable {
             boolean success = entries.containsKey(Manifest.SUCCESS_FILE_NAME);
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
-            boolean unfinished = entries.containsKey(UNFINISHED_WRITE) || entries.containsKey(OutputLock.FILE_NAME)
+            boolean unfinished = entries.containsKey(UNFINISHED_WRITE)
+                    || entries.keySet().stream().anyMatch(entry -> entry.startsWith("__magic")) || entries.containsKey(OutputLock.FILE_NAME)
                     || entries.containsKey(SetAside.DIRECTORY);
+            if (!hasManifest && !unfinished) {
+                Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
+                if (foreign.isPresent()) {
+                    // as inspect says it, but a refusal: there is no manifest to check or export by
+                    throw new DatasetException("Cannot " + verb + " " + dir + ": not ours: "
+                            + foreign.get().describe() + ", readable as an input (" + dir + " has no "
+                            + Manifest.FILE_NAME + ": another tool wrote it); " + verb + " reads only datasets"
+                            + " tensor-broadcast wrote");
+                }
+            }
             if (!hasManifest && !success && !hasParts && !unfinished) {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": it is not a tensor-broadcast dataset"
                         + " (no _manifest.json, _SUCCESS or part-* files)");

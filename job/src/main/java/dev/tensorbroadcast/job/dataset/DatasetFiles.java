@@ -17,9 +17,6 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /** Opens a dataset's files for reading in the format its manifest names, through that format's entry. */
 final class DatasetFiles {
-    static final String ARROW = "arrow";
-    static final String PARQUET = "parquet";
-
     private DatasetFiles() {}
 
     static DType dtype(Manifest manifest) {
@@ -41,7 +38,8 @@ final class DatasetFiles {
                 .filter(found -> found.name().equals(manifest.format()));
         if (format.isEmpty()) {
             throw new DatasetException("Cannot read " + dir.name() + ": its manifest names format '"
-                    + manifest.format() + "'; this tool reads " + ARROW + " and " + PARQUET);
+                    + manifest.format() + "'; this tool reads " + String.join(", ",
+                    TensorFileFormats.datasetFormats().stream().map(DatasetFileFormat::name).toList()));
         }
         return format.get().openBatches(dir.fileSystem(), dir.resolve(file.path()), file.bytes(), allocator,
                 dtype(manifest), ManifestShapes.shape(manifest.rowShape()),

@@ -2,15 +2,18 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
-import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
-import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
+import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.base.Locations;
-import dev.tensorbroadcast.job.sink.OutputFormat;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -18,22 +21,21 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A directory of Arrow IPC or Parquet files another tool wrote (pyarrow, Spark, DuckDB): no manifest, no trace of a
- * write of ours, and files not named as ours are. Not a dataset of ours that is incomplete, but an input {@code expand
- * --input} reads. Told apart by names and the files' first bytes only.
+ * A directory of dataset files another tool wrote (pyarrow, Spark, DuckDB), in any format {@link TensorFileFormats}
+ * knows: no manifest, no trace of a write of ours, and files not named as ours are. Not a dataset of ours that is
+ * incomplete, but an input {@code expand --input} reads. Told apart by names and the files' first bytes only.
  *
- * @param parquetFiles the Parquet files in it
- * @param arrowFiles the Arrow IPC files in it
+ * @param files how many files of each format it holds, in the registry's order; only formats it has files of
  */
-public record ForeignFiles(int parquetFiles, int arrowFiles) {
+public record ForeignFiles(Map<DatasetFileFormat, Integer> files) {
     /** Where Hadoop's committer keeps the attempts of a write until the job commits: a write unfinished. */
     private static final String UNFINISHED_WRITE = "_temporary";
 
     public ForeignFiles {
-        if (parquetFiles < 0 || arrowFiles < 0 || parquetFiles + arrowFiles == 0) {
-            throw new IllegalArgumentException("a foreign dataset holds files: " + parquetFiles + " Parquet, "
-                    + arrowFiles + " Arrow");
+        if (files.isEmpty() || files.values().stream().anyMatch(count -> count <= 0)) {
+            throw new IllegalArgumentException("a foreign dataset holds files: " + files);
         }
+        files = Collections.unmodifiableMap(new LinkedHashMap<>(files));
     }
 
     /**
@@ -51,12 +53,12 @@ public record ForeignFiles(int parquetFiles, int arrowFiles) {
                 FileStatus[] statuses = fileSystem.listStatus(path);
                 boolean ours = Arrays.stream(statuses).map(status -> status.getPath().getName())
                         .anyMatch(name -> name.equals(Manifest.FILE_NAME) || name.equals(UNFINISHED_WRITE)
-                                || name.equals(OutputLock.FILE_NAME));
+                                || name.equals(OutputLock.FILE_NAME) || PartFileNames.isArrayMetadataName(name));
                 if (ours) {
                     return Optional.empty();
                 }
-                int parquet = 0;
-                int arrow = 0;
+                Map<DatasetFileFormat, Integer> counts = new LinkedHashMap<>();
+                TensorFileFormats.datasetFormats().forEach(format -> counts.put(format, 0));
                 boolean allNamedAsOurs = true;
                 for (FileStatus status : statuses) {
                     String name = status.getPath().getName();
@@ -71,28 +73,33 @@ public record ForeignFiles(int parquetFiles, int arrowFiles) {
                         head = in.readNBytes(TensorFileFormats.headBytes());
                     }
                     Optional<DatasetFileFormat> format = TensorFileFormats.forFile(head);
-                    if (format.filter(ParquetFormat.class::isInstance).isPresent()) {
-                        parquet++;
-                    } else if (format.filter(ArrowIpcFormat.class::isInstance).isPresent()) {
-                        arrow++;
-                    } else {
+                    if (format.isEmpty()) {
                         return Optional.empty();
                     }
-                    allNamedAsOurs &= OutputFormat.isPartFileName(name);
+                    counts.merge(format.get(), 1, Integer::sum);
+                    allNamedAsOurs &= PartFileNames.isOurs(name);
                 }
+                counts.values().removeIf(count -> count == 0);
                 // our own files without their manifest are an incomplete dataset of ours, not another tool's
-                return parquet + arrow == 0 || allNamedAsOurs ? Optional.empty()
-                        : Optional.of(new ForeignFiles(parquet, arrow));
+                return counts.isEmpty() || allNamedAsOurs ? Optional.empty() : Optional.of(new ForeignFiles(counts));
             }
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    /** {@code 3 Parquet files}, {@code 1 Arrow IPC file and 2 Parquet files}. */
+    /** The files of the format named {@code format} ({@code parquet}, {@code arrow}), 0 when none. */
+    public int count(String format) {
+        return files.entrySet().stream().filter(entry -> entry.getKey().name().equals(format))
+                .mapToInt(Map.Entry::getValue).sum();
+    }
+
+    /** {@code 3 Parquet files}, {@code 1 Arrow IPC file and 2 Parquet files}: in the registry's order. */
     public String describe() {
-        String parquet = parquetFiles == 0 ? "" : parquetFiles + " Parquet file" + (parquetFiles == 1 ? "" : "s");
-        String arrow = arrowFiles == 0 ? "" : arrowFiles + " Arrow IPC file" + (arrowFiles == 1 ? "" : "s");
-        return arrow.isEmpty() ? parquet : parquet.isEmpty() ? arrow : arrow + " and " + parquet;
+        List<String> parts = new ArrayList<>();
+        files.forEach((format, count) -> parts.add(count + " " + format.description() + " file"
+                + (count == 1 ? "" : "s")));
+        return parts.size() == 1 ? parts.get(0) : String.join(", ", parts.subList(0, parts.size() - 1)) + " and "
+                + parts.get(parts.size() - 1);
     }
 }

@@ -3,14 +3,23 @@ package dev.tensorbroadcast.job.sink;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
+import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.Serializable;
+import java.util.Optional;
 
 /**
  * How a dataset's files are written: the format, the codec and its level, the bytes of values per Parquet row group
@@ -19,12 +28,15 @@ import java.io.Serializable;
  * level is checked by {@link Compression}, the row-group size here; BYTE_STREAM_SPLIT against the values' dtype when
  * the request is prepared.
  *
+ * @param format a {@link DatasetFileFormat} (part files) or an {@link ArrayFileFormat} (one chunked array)
  * @param compressionLevel the zstd level, 1 (fastest) to 22 (smallest), or 0 for zstd's own default (3)
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
  * @param rowLayout one flat list per row (default) or lists nested one level per dimension (Parquet only)
+ * @param chunking an array's chunks and shards ({@code --chunks}, {@code --shard}); the default for part files
  */
-public record FileOptions(OutputFormat format, OutputCompression compression, int compressionLevel,
-        long rowGroupBytes, boolean byteStreamSplit, RowLayout rowLayout) implements Serializable {
+public record FileOptions(TensorFileFormat format, OutputCompression compression, int compressionLevel,
+        long rowGroupBytes, boolean byteStreamSplit, RowLayout rowLayout, ArrayChunking chunking)
+        implements Serializable {
     public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
     public static final long MIN_ROW_GROUP_BYTES = 1L << 20;
     public static final long MAX_ROW_GROUP_BYTES = 1L << 30;
@@ -33,6 +45,11 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
         requireNonNull(rowLayout, "rowLayout is null");
+        requireNonNull(chunking, "chunking is null");
+        if (!(format instanceof DatasetFileFormat) && !(format instanceof ArrayFileFormat)) {
+            throw new IllegalArgumentException("format " + format.name() + " writes neither part files nor an array");
+        }
+        chunking.requireFits(format.name(), format instanceof ArrayFileFormat);
         new Compression(compression, compressionLevel); // the one check of the level
         requireRowGroupBytes(rowGroupBytes);
     }
@@ -47,33 +64,70 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
 
     /** Arrow IPC, uncompressed, 32 MiB row groups, PLAIN. */
     public static FileOptions defaults() {
-        return new FileOptions(OutputFormat.ARROW, OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
-                RowLayout.FLAT);
+        return new FileOptions(new ArrowIpcFormat(), OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
+                RowLayout.FLAT, ArrayChunking.DEFAULT);
     }
 
-    public FileOptions withFormat(OutputFormat format) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, rowLayout);
+    public FileOptions withFormat(DatasetFileFormat format) {
+        return withFormat(format, ArrayChunking.DEFAULT);
+    }
+
+    /** A dataset format (with the default chunking) or an array format with its chunks and shards. */
+    public FileOptions withFormat(TensorFileFormat format, ArrayChunking chunking) {
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, rowLayout,
+                chunking);
+    }
+
+    /** The format's reader and writer, for a dataset of part files. */
+    public DatasetFileFormat datasetFormat() {
+        if (format instanceof DatasetFileFormat dataset) {
+            return dataset;
+        }
+        throw new IllegalStateException(format.name() + " writes an array, not part files");
+    }
+
+    /** The array format, when this one writes one N-d array rather than part files. */
+    public Optional<ArrayFileFormat> array() {
+        return format instanceof ArrayFileFormat array ? Optional.of(array) : Optional.empty();
+    }
+
+    /**
+     * {@code plan} with partitions of whole chunks (or shards) when the format writes an array, checking that
+     * {@code dtype} and the codec fit it; {@code plan} itself otherwise.
+     */
+    public PartitionPlan partitions(PartitionPlan plan, DType dtype) {
+        return array().map(array -> chunking.align(chunking.layout(array, plan, dtype, codec()), plan)).orElse(plan);
+    }
+
+    /** The array's layout for partitions {@link #partitions} gave. */
+    public ArrayLayout layout(PartitionPlan plan, DType dtype) {
+        return chunking.layout(array().orElseThrow(), plan, dtype, codec());
     }
 
     /** The codec at its default level. */
     public FileOptions withCompression(OutputCompression compression) {
-        return new FileOptions(format, compression, 0, rowGroupBytes, byteStreamSplit, rowLayout);
+        return new FileOptions(format, compression, 0, rowGroupBytes, byteStreamSplit, rowLayout,
+                chunking);
     }
 
     public FileOptions withCompressionLevel(int level) {
-        return new FileOptions(format, compression, level, rowGroupBytes, byteStreamSplit, rowLayout);
+        return new FileOptions(format, compression, level, rowGroupBytes, byteStreamSplit, rowLayout,
+                chunking);
     }
 
     public FileOptions withRowGroupBytes(long bytes) {
-        return new FileOptions(format, compression, compressionLevel, bytes, byteStreamSplit, rowLayout);
+        return new FileOptions(format, compression, compressionLevel, bytes, byteStreamSplit, rowLayout,
+                chunking);
     }
 
     public FileOptions withByteStreamSplit(boolean split) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, split, rowLayout);
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, split, rowLayout,
+                chunking);
     }
 
     public FileOptions withRowLayout(RowLayout layout) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, layout);
+        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, layout,
+                chunking);
     }
 
     /**
@@ -97,7 +151,7 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
         if (!byteStreamSplit) {
             return;
         }
-        requireByteStreamSplitFits(format.formatName());
+        requireByteStreamSplitFits(format.name());
         if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
                 && dtype != DType.COMPLEX128) {
             throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
@@ -135,6 +189,7 @@ public record FileOptions(OutputFormat format, OutputCompression compression, in
     }
 
     public FileOptions withCompression(Compression codec) {
-        return new FileOptions(format, codec.codec(), codec.level(), rowGroupBytes, byteStreamSplit, rowLayout);
+        return new FileOptions(format, codec.codec(), codec.level(), rowGroupBytes, byteStreamSplit, rowLayout,
+                chunking);
     }
 }

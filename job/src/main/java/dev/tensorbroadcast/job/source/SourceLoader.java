@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.arrowio.source.ArraySources;
+import dev.tensorbroadcast.arrowio.source.ArrowParts;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
@@ -34,7 +35,8 @@ import org.apache.hadoop.fs.FileStatus;
  * Reads a source tensor from any Hadoop file system on the driver, or opens a directory (or one Parquet file) as a
  * dataset. The format is told by the first bytes, never by the name: {@code \x93NUMPY} is a {@code .npy} file,
  * {@code PAR1} a Parquet file, anything else is read as Arrow IPC (file or stream), whose reader names what it
- * expected when the bytes are neither.
+ * expected when the bytes are neither. A Parquet file, an Arrow IPC stream of rows and an Arrow IPC file of lists are
+ * datasets of one file.
  */
 public final class SourceLoader {
     /** One Parquet file is a dataset of one file; its format entry says how it starts. */
@@ -99,8 +101,12 @@ public final class SourceLoader {
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
-            // one Parquet file is a dataset of one file (Hadoop lists a file as itself)
-            return startsWith(in, PARQUET_MAGIC) ? LoadedSource.of(dataset(location, input))
+            // one Parquet file is a dataset of one file (Hadoop lists a file as itself), and so is an Arrow IPC
+            // stream of rows, or an Arrow IPC file of lists (ArrowParts.readAsDataset)
+            boolean dataset = startsWith(in, PARQUET_MAGIC) || !startsWith(in, NpyReader.magic())
+                    && ArrowParts.readAsDataset(input.fileSystem(), input.path(), status.getLen(),
+                            arrowOptions.column());
+            return dataset ? LoadedSource.of(dataset(location, input))
                     : LoadedSource.of(readFile(location, status, in));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));

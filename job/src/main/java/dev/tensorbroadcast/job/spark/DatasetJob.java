@@ -9,12 +9,14 @@ import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
+import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.TaskSource;
@@ -32,8 +34,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
@@ -86,11 +90,13 @@ public final class DatasetJob {
 
     public Manifest run(SparkSession spark, JobProgress progress) {
         SparkContext context = spark.sparkContext();
-        Job job = hadoopJob(context.hadoopConfiguration());
+        String jobUuid = UUID.randomUUID().toString();
+        boolean objectStore = ObjectStoreCommit.applies(output);
+        Job job = hadoopJob(context.hadoopConfiguration(), objectStore ? Optional.of(jobUuid) : Optional.empty());
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
-                UUID.randomUUID().toString(), output.toString(), false);
+                jobUuid, output.toString(), false);
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());
@@ -108,9 +114,16 @@ public final class DatasetJob {
                             .mapPartitionsWithIndex(task, false));
                     // an array's task reports each of its objects with the one message of its commit
                     List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
-                            java.util.stream.Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
-                                    (first, same) -> first, java.util.TreeMap::new)).values());
+                            Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
+                                    (first, same) -> first, TreeMap::new)).values());
+                    if (objectStore) {
+                        ObjectStoreCommit.takeMarkers(output.getFileSystem(job.getConfiguration()), output);
+                    }
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
+                    if (objectStore) {
+                        ObjectStoreCommit.afterCommit(output.getFileSystem(job.getConfiguration()), output, jobUuid,
+                                done.stream().map(WrittenFile::name).collect(Collectors.toSet()));
+                    }
                     return done;
                 });
         List<WrittenFile> files = new ArrayList<>(written);
@@ -118,15 +131,20 @@ public final class DatasetJob {
         try {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
-            if (spec.format().array().isPresent()) {
+            if (spec.array().isPresent()) {
                 files.add(writeArrayMetadata(fileSystem, files));
             }
             Manifest manifest = manifest(files);
-            // written whole under another name first: a full disk leaves no half manifest that reads as ours
-            Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
-            writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
-            if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
-                throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
+            if (objectStore) {
+                // an object appears whole when its upload ends, or not at all: no staged copy, no rename (a copy)
+                writeFile(fileSystem, new Path(output, Manifest.FILE_NAME), ManifestJson.toBytes(manifest));
+            } else {
+                // written whole under another name first: a full disk leaves no half manifest that reads as ours
+                Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
+                writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
+                if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
+                    throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
+                }
             }
             writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
             return manifest;
@@ -138,12 +156,14 @@ public final class DatasetJob {
     }
 
     /**
-     * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off: ours follows the manifest. Local
+     * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off (S3A's committers honour the
+     * same setting): ours follows the manifest. On an object store the commit is {@link ObjectStoreCommit}'s. Local
      * output goes through the raw local file system, which writes no {@code .crc} side files.
      */
-    private Job hadoopJob(Configuration sparkConf) {
+    private Job hadoopJob(Configuration sparkConf, Optional<String> objectStoreJob) {
         Configuration conf = new Configuration(sparkConf);
         conf.setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
+        objectStoreJob.ifPresent(uuid -> ObjectStoreCommit.configure(conf, uuid));
         if ("file".equals(output.toUri().getScheme())) {
             conf.set("fs.file.impl", RawLocalFileSystem.class.getName());
             conf.setBoolean("fs.file.impl.disable.cache", true);
@@ -162,8 +182,8 @@ public final class DatasetJob {
      * finds a half-written array presented as complete; listed in the manifest after the chunks, holding no rows.
      */
     private WrittenFile writeArrayMetadata(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
-        ArrayFileFormat format = spec.format().array().orElseThrow();
-        ArrayLayout layout = spec.format().layout(spec.partitions(), source.dtype(), spec.files().codec());
+        ArrayFileFormat format = spec.array().orElseThrow();
+        ArrayLayout layout = spec.layout(source.dtype());
         byte[] bytes = format.metadata(layout);
         Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
         writeFile(fileSystem, staged, bytes);
@@ -186,8 +206,8 @@ public final class DatasetJob {
             expected.put(file.name(), file.bytes());
         }
         Map<String, Long> found = new HashMap<>();
-        if (spec.format().array().isPresent()) {
-            Path chunks = new Path(output, "c");
+        if (spec.array().isPresent()) {
+            Path chunks = new Path(output, PartFileNames.CHUNK_DIRECTORY);
             if (fileSystem.exists(chunks)) {
                 var listed = fileSystem.listFiles(chunks, true);
                 String root = output.toUri().getPath().replaceAll("/+$", "") + "/";
@@ -216,7 +236,7 @@ public final class DatasetJob {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs,
                 ManifestShapes.list(partitions.output()),
                 source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
-                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.format().formatName(),
+                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.files().format().name(),
                 spec.files().codecName(), partitions.partitionCount(), entries,
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),

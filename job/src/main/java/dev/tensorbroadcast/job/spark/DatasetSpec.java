@@ -2,12 +2,16 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.Serializable;
+import java.util.Optional;
 
 /**
  * What every task of one dataset needs besides the source: the partitions, the copy program, how the files are
@@ -21,7 +25,18 @@ record DatasetSpec(PartitionPlan partitions, CopyProgram program, FileOptions fi
         requireNonNull(files, "files is null");
     }
 
-    OutputFormat format() {
-        return files.format();
+    /** The format of part files; an array's is {@link #array}. */
+    DatasetFileFormat format() {
+        return files.datasetFormat();
+    }
+
+    /** The array format, when the output is one chunked array rather than part files. */
+    Optional<ArrayFileFormat> array() {
+        return files.array();
+    }
+
+    /** The array's layout: its chunks and shards over these partitions' output. */
+    ArrayLayout layout(DType dtype) {
+        return files.layout(partitions, dtype);
     }
 }

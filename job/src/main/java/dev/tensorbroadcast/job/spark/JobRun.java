@@ -91,6 +91,7 @@ final class JobRun {
         if (listener != null) {
             context.addSparkListener(listener);
         }
+        StoppedContextWatch watch = StoppedContextWatch.start(context::isStopped, Thread.currentThread());
         try {
             context.setJobGroup(group, description, false);
             return work.run(this);
@@ -104,8 +105,10 @@ final class JobRun {
             if (refused != null) {
                 throw refused;
             }
-            throw new JobFailedException(failing + ": the Spark job failed: " + Reasons.of(failure), failure);
+            throw new JobFailedException(failing + ": the Spark job failed: " + ended() + Reasons.of(failure),
+                    failure);
         } finally {
+            watch.close();
             context.clearJobGroup();
             if (listener != null) {
                 context.removeSparkListener(listener);
@@ -115,6 +118,18 @@ final class JobRun {
                 release.run();
             }
         }
+    }
+
+    /**
+     * Why Spark stopped under the job, when YARN ended its application (killed, or its application master lost):
+     * Spark's own reason only says that the context was shut down.
+     */
+    private String ended() {
+        if (!context.isStopped() || !context.master().startsWith("yarn")) {
+            return "";
+        }
+        return "its YARN application " + context.applicationId() + " ended under it (killed, or its application"
+                + " master lost); ";
     }
 
     JavaSparkContext java() {

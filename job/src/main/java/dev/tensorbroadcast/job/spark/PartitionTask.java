@@ -92,7 +92,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                 task.attemptNumber());
         InjectedFailure.maybeDelay(task, index);
         committer.setupTask(context);
-        if (spec.format().array().isPresent()) {
+        if (spec.array().isPresent()) {
             return writeArray(context, index, task);
         }
         try {
@@ -107,7 +107,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     : source.kept(partition, spec.kept(), context.getConfiguration())) {
                 Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
                         .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
-                checksum = spec.format().format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
+                checksum = spec.format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
                         ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
                         : write(input.kernel(), partition, kept, fileSystem, file);
             }
@@ -138,12 +138,13 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         Partition partition = spec.partitions().partition(index);
         try {
             Path attempt = new Path(committer.newTaskTempFile(context, Option.empty(),
-                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension()))).getParent();
+                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.files().format().extension())))
+                    .getParent();
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             sourceBytesRead.add(input.bytesRead());
             FileSystem fileSystem = attempt.getFileSystem(context.getConfiguration());
-            ArrayFileFormat format = spec.format().array().orElseThrow();
-            ArrayLayout layout = spec.format().layout(spec.partitions(), input.kernel().dtype(), spec.files().codec());
+            ArrayFileFormat format = spec.array().orElseThrow();
+            ArrayLayout layout = spec.layout(input.kernel().dtype());
             long perIndex = layout.shape().rank() == 0 ? 1 : spec.partitions().rows() / layout.shape().dim(0);
             List<String> keys = new ArrayList<>();
             List<ChecksumOutputStream> streams = new ArrayList<>();
@@ -226,7 +227,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             throws IOException {
         WriteSettings settings = new WriteSettings(spec.files().rowGroupBytes(), spec.files().compression().ipc(),
                 spec.files().compressionLevel(), spec.files().parquet());
-        spec.format().format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
+        spec.format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
                 out);
     }
 

@@ -31,9 +31,9 @@ import scala.Tuple2;
 /**
  * The Spark side of a reduce whose gradient rows all add into the whole result ({@code ROWS_SUMMED}): task {@code p}
  * sums its share of the gradient rows into an input-shaped partial; partials are merged in a tree of fixed shape,
- * {@link #FANOUT} consecutive partials per merge, in index order, until one is left for the driver. The same
- * partitioning gives the same bits on every run, retried and speculative tasks included: nothing is added in the order
- * tasks happen to finish.
+ * {@link #FANOUT} consecutive partials per merge, in index order, until one is left for the driver (small partials
+ * are merged by the driver itself, in the same tree). The same partitioning gives the same bits on every run, retried
+ * and speculative tasks included: nothing is added in the order tasks happen to finish.
  */
 public final class ReduceJob {
     /** Partials merged per task of the tree: its depth is log8 of the task count. */
@@ -42,15 +42,22 @@ public final class ReduceJob {
     private static final String FAILING = "Cannot reduce the gradient";
     /** The result slices the driver holds at once while it writes a rows-kept result into a .npy. */
     static final long KEPT_DRIVER_BYTES = 256L << 20;
+    /**
+     * The partials the driver may hold at once to merge them itself, in the tree's shape: within this budget the
+     * tree's shuffle stages (a stage start and a shuffle write and read per level) cost more than the adds.
+     */
+    static final long DRIVER_MERGE_BYTES = 64L << 20;
 
     private final Gradient gradient;
     private final ReducePlan plan;
     private final int tasks;
+    private final long driverMergeBytes;
 
-    private ReduceJob(Gradient gradient, ReducePlan plan, int tasks) {
+    private ReduceJob(Gradient gradient, ReducePlan plan, int tasks, long driverMergeBytes) {
         this.gradient = requireNonNull(gradient, "gradient is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.tasks = tasks;
+        this.driverMergeBytes = driverMergeBytes;
     }
 
     /**
@@ -58,7 +65,13 @@ public final class ReduceJob {
      */
     public static ReduceJob of(Gradient gradient, ReducePlan plan, long tasks) {
         long rows = rows(plan);
-        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)));
+        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)),
+                DRIVER_MERGE_BYTES);
+    }
+
+    /** This job with another budget for merging on the driver (0: always the tree's stages), for tests. */
+    ReduceJob withDriverMergeBytes(long bytes) {
+        return new ReduceJob(gradient, plan, tasks, bytes);
     }
 
     /** The tasks that sum the gradient: {@code ceil(bytes / partitionBytes)}, or {@code partitions} when given. */
@@ -94,6 +107,13 @@ public final class ReduceJob {
             Broadcast<SerializableConfiguration> conf = run.ship(run.context().hadoopConfiguration());
             JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
                     .mapToPair(new SumShare(rows, plan, tasks, rows(plan), conf));
+            if (mergesOnDriver(plan, tasks, driverMergeBytes)) {
+                List<ReduceKernel> sums = new ArrayList<>(tasks);
+                for (Tuple2<Long, ReduceKernel> partial : partials.collect()) {
+                    sums.add(partial._2());
+                }
+                return mergeTree(sums).result(plan.input());
+            }
             long count = tasks;
             while (count > 1) {
                 int groups = (int) ((count + FANOUT - 1) / FANOUT);
@@ -104,6 +124,31 @@ public final class ReduceJob {
             List<Tuple2<Long, ReduceKernel>> last = partials.collect();
             return last.get(0)._2().result(plan.input());
         });
+    }
+
+    /** Whether {@code tasks} partials fit {@code budget} bytes (a complex partial holds two doubles each). */
+    static boolean mergesOnDriver(ReducePlan plan, int tasks, long budget) {
+        return tasks > 1 && (double) tasks * plan.input().elements() * 16 <= budget;
+    }
+
+    /**
+     * The partials, in index order, merged in the tree the job's stages would merge them in: each level adds the
+     * {@link #FANOUT} consecutive partials of a group into its first, in index order, so the bits are the same.
+     */
+    static ReduceKernel mergeTree(List<ReduceKernel> partials) {
+        List<ReduceKernel> level = partials;
+        while (level.size() > 1) {
+            List<ReduceKernel> next = new ArrayList<>((level.size() + FANOUT - 1) / FANOUT);
+            for (int first = 0; first < level.size(); first += FANOUT) {
+                ReduceKernel sum = level.get(first);
+                for (int i = first + 1; i < Math.min(level.size(), first + FANOUT); i++) {
+                    sum.merge(level.get(i));
+                }
+                next.add(sum);
+            }
+            level = next;
+        }
+        return level.get(0);
     }
 
     private static List<Long> indexes(int count) {
@@ -144,7 +189,7 @@ public final class ReduceJob {
     /**
      * The rows-kept regime into one stream (a {@code .npy}'s data): task {@code p} sums the gradient rows of result
      * partition {@code p} and returns its bytes; the driver writes them in partition order, a group of partitions at
-     * a time (as many as run at once, at most {@link #KEPT_DRIVER_BYTES} of them).
+     * a time (at most {@link #KEPT_DRIVER_BYTES} of them).
      */
     public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
@@ -156,9 +201,10 @@ public final class ReduceJob {
                     TaskSource::release);
             JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count)
                     .map(new KeptSlice(source, partitions, run.ship(run.context().hadoopConfiguration())));
-            // as many slices at once as the cluster computes at once, within the driver's budget for them
+            // as many slices per job as the driver's budget holds: each job is a barrier (its start, then the
+            // driver writes while no task runs), so a group of only as many as run at once left the cores idle
             long sliceBytes = Math.max(1, partitions.bytes() / count);
-            int group = (int) Math.max(1, Math.min(run.java().defaultParallelism(), KEPT_DRIVER_BYTES / sliceBytes));
+            int group = (int) Math.max(1, Math.min(count, KEPT_DRIVER_BYTES / sliceBytes));
             for (int first = 0; first < count; first += group) {
                 int[] ids = IntStream.range(first, Math.min(count, first + group)).toArray();
                 for (List<byte[]> slice : slices.collectPartitions(ids)) {
@@ -182,7 +228,9 @@ public final class ReduceJob {
             int width = rows.slice().dtype().byteWidth();
             int from = Math.toIntExact((partition.firstElement() - rows.origin()) * width);
             int to = Math.toIntExact((partition.endElement() - rows.origin()) * width);
-            return java.util.Arrays.copyOfRange(rows.slice().values(), from, to);
+            byte[] values = rows.slice().values();
+            // a partition of whole rows is the summed rows' own bytes, made for this task: no copy of them
+            return from == 0 && to == values.length ? values : java.util.Arrays.copyOfRange(values, from, to);
         }
     }
 }

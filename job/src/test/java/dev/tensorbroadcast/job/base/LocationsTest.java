@@ -32,7 +32,7 @@ class LocationsTest {
         assertThatThrownBy(() -> Locations.locate(Locations.OUTPUT, "foo://x", conf))
                 .isInstanceOf(OutputException.class)
                 .hasMessage("Cannot use output 'foo://x': no file system for it (No FileSystem for scheme \"foo\");"
-                        + " use a local path or a URI with a scheme this build serves: file or hdfs");
+                        + " use a local path or a URI with a scheme this build serves: file, hdfs or s3a");
         assertThatThrownBy(() -> Locations.locate("input", " ", conf))
                 .isInstanceOf(InputException.class)
                 .hasMessage("Cannot use an empty input location: give a local path or a URI such as"
@@ -42,13 +42,18 @@ class LocationsTest {
                 .hasMessageStartingWith("Cannot use input 'foo://x': no file system for it");
     }
 
-    /** The README's storage section says so: no S3 connector is bundled, so s3a is refused before anything starts. */
+    /**
+     * hadoop-aws is bundled (README, Storage): an s3a location resolves to S3A without reaching the store, which
+     * only a read or write does (the bucket does not exist, and no endpoint answers here).
+     */
     @Test
-    void s3aIsRefusedInOneLineWhileNoConnectorIsBundled() {
-        assertThatThrownBy(() -> Locations.locate("input", "s3a://bucket/x.npy", new Configuration()))
-                .isInstanceOf(InputException.class)
-                .hasMessage("Cannot use input 's3a://bucket/x.npy': no file system for it"
-                        + " (java.lang.ClassNotFoundException: Class org.apache.hadoop.fs.s3a.S3AFileSystem not found);"
-                        + " use a local path or a URI with a scheme this build serves: file or hdfs");
+    void s3aResolvesToS3AWithoutReachingTheStore() {
+        Configuration conf = new Configuration();
+        conf.set("fs.s3a.endpoint", "http://127.0.0.1:9");
+
+        Locations.Located located = Locations.locate("input", "s3a://no-such-bucket/x.npy", conf);
+
+        assertThat(located.fileSystem().getClass().getName()).isEqualTo("org.apache.hadoop.fs.s3a.S3AFileSystem");
+        assertThat(located.path().toString()).isEqualTo("s3a://no-such-bucket/x.npy");
     }
 }

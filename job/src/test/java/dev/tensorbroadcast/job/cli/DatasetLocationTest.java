@@ -41,7 +41,7 @@ class DatasetLocationTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("Cannot use dataset 'foo://x': no file system for it (No FileSystem for"
-                + " scheme \"foo\"); use a local path or a URI with a scheme this build serves: file or hdfs\n");
+                + " scheme \"foo\"); use a local path or a URI with a scheme this build serves: file, hdfs or s3a\n");
     }
 
     @ParameterizedTest

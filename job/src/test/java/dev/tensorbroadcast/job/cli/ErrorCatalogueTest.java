@@ -53,7 +53,7 @@ class ErrorCatalogueTest {
             "^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)([^\\n]*)\\R+```text\\R(.*?)\\R```", Pattern.MULTILINE
                     | Pattern.DOTALL);
     private static final Pattern ELSEWHERE = Pattern.compile("^### `([a-z0-9-]+)`\\R+kind `([a-z_]+)` · exit (\\d)"
-            + "[^\\n]*\\R+Tested by `([A-Za-z]+)#([A-Za-z]+)`", Pattern.MULTILINE);
+            + "[^\\n]*\\R+Tested by `([A-Za-z0-9]+)#([A-Za-z0-9]+)`", Pattern.MULTILINE);
     /** 2^36 rows of 8 int32: 2 TiB of values. */
     private static final String TWO_TIB = "68719476736,8";
 
@@ -79,6 +79,7 @@ class ErrorCatalogueTest {
     /** Entries whose error only a running Spark job, or a fault no input causes, can produce: tested there. */
     private static final Map<String, String> ELSEWHERE_TESTS = Map.ofEntries(
             Map.entry("request-master", "BadMasterTest#refusesAMasterSparkCannotParse"),
+            Map.entry("request-yarn-memory", "YarnContainerLimitsTest#anExecutorTooLargeNamesSparkExecutorMemory"),
             Map.entry("dataset-verify-source", "VerifyCommandTest#aSourceOfAnotherShapeIsRefused"),
             Map.entry("dataset-export-exists", "ExportCommandTest#incompleteDatasetsAndExistingFilesAreRefused"),
             Map.entry("dataset-export-nulls", "ExportCommandTest#nullsAreRefusedWithTheirCountAndNoFileIsLeft"),
@@ -91,7 +92,11 @@ class ErrorCatalogueTest {
             Map.entry("request-keep", "KeptColumnsCommandTest#mistakesInKeepAreNamedInOneLine"),
             Map.entry("request-keep-type", "KeptColumnsCommandTest#aListColumnIsRefusedByDefaultWithTheKeepThatWorks"),
             Map.entry("output-not-writable", "ReadOnlyOutputTest#anUnwritableDirectoryIsRefusedBeforeSparkStarts"),
-            Map.entry("source-row-length", "RowShapeCheckTest#aBadRowFurtherOnIsFoundByItsTaskAndSaidInOneLine"));
+            Map.entry("source-row-length", "RowShapeCheckTest#aBadRowFurtherOnIsFoundByItsTaskAndSaidInOneLine"),
+            Map.entry("output-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
+            Map.entry("dataset-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
+            Map.entry("output-s3-refused", "S3CredentialsAndFaultsIT#wrongKeysAreOneLineBeforeSparkStarts"),
+            Map.entry("job-s3-gone", "S3CredentialsAndFaultsIT#aServerStoppedMidJobIsOneLineExitOneAndNoDataset"));
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();
@@ -136,6 +141,8 @@ class ErrorCatalogueTest {
             return args("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "4,2,3", "--format",
                     "zarr", "--output", d.resolve("out").toString());
         });
+        cases.put("request-zarr-s3", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape", "6,8",
+                "--format", "zarr", "--output", "s3a://bucket/out"));
         cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
         cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
                 "onnx", "--output", d.resolve("out").toString()));
@@ -177,6 +184,19 @@ class ErrorCatalogueTest {
             Files.createDirectories(pair.resolve("0"));
             Files.writeString(pair.resolve("datasets.json"), "{\"tensor_broadcast\": \"datasets\"}");
             return args("plan", "--dialect", "numpy", "--input", pair.toString());
+        });
+        cases.put("request-conf-hadoop", d -> args("inspect", d.toString(), "--conf", "spark.executor.memory=1g"));
+        cases.put("input-partitions", d -> {
+            Path table = DatasetFixtures.arrowLists(Files.createDirectories(d.resolve("table/day=2024-01-02/region=eu"))
+                    .resolve("a.arrow"), "tensor", 0, 4, false, 3).getParent().getParent().getParent();
+            Files.writeString(table.resolve("day=2024-01-02").resolve("notes.txt"), "mine");
+            return args("plan", "--dialect", "numpy", "--input", table.toString());
+        });
+        cases.put("input-unreadable-file", d -> {
+            Path table = Files.createDirectories(d.resolve("table"));
+            DatasetFixtures.arrowLists(table.resolve("a.arrow"), "tensor", 0, 4, false, 3);
+            Files.writeString(table.resolve("notes.txt"), "mine");
+            return args("plan", "--dialect", "numpy", "--input", table.toString(), "--row-shape", "[4]");
         });
         cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
         cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
@@ -225,6 +245,11 @@ class ErrorCatalogueTest {
         cases.put("dataset-file", d -> args("verify", source(d)));
         cases.put("dataset-not-a-dataset", d -> args("inspect", Files.createDirectories(d.resolve("empty"))
                 .toString()));
+        cases.put("dataset-not-ours", d -> {
+            Path foreign = Files.createDirectories(d.resolve("foreign"));
+            DatasetFixtures.parquetJavaLists(foreign.resolve("features.parquet"), 0, 10, 4, false);
+            return args("verify", foreign.toString());
+        });
         cases.put("dataset-parent", d -> {
             Path pair = Files.createDirectories(d.resolve("pair"));
             Files.createDirectories(pair.resolve("1"));

@@ -3,7 +3,9 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
+import dev.tensorbroadcast.job.format.raw.RawFormat;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +73,50 @@ class InspectForeignTest {
         assertThat(plain.out()).startsWith("not ours: 1 Parquet file, readable as --input (");
         assertThat(both.exitCode()).as(both.err()).isZero();
         assertThat(both.out()).startsWith("not ours: 1 Arrow IPC file and 1 Parquet file, readable as --input (");
+    }
+
+    @Test
+    void verifyAndExportRefuseAnotherToolsFilesAsNotOurs() throws Exception {
+        Path parquet = Files.createDirectory(tmp.resolve("parquet"));
+        DatasetFixtures.parquetJavaLists(parquet.resolve("features.parquet"), 0, 10, 4, false);
+        Path npy = tmp.resolve("x.npy");
+
+        CliRun verify = CliRun.of("verify", parquet.toString());
+        CliRun export = CliRun.of("export", parquet.toString(), "--npy", npy.toString());
+
+        assertThat(verify.exitCode()).isEqualTo(2);
+        assertThat(verify.out()).isEmpty();
+        assertThat(verify.err()).isEqualTo("Cannot verify " + parquet + ": not ours: 1 Parquet file, readable as an"
+                + " input (" + parquet + " has no _manifest.json: another tool wrote it); verify reads only datasets"
+                + " tensor-broadcast wrote\n");
+        assertThat(export.exitCode()).isEqualTo(2);
+        assertThat(export.err()).startsWith("Cannot export " + parquet + ": not ours: 1 Parquet file, readable as an"
+                + " input (");
+        assertThat(npy).doesNotExist();
+    }
+
+    /** Files of a format only a registration adds are counted as that format's, by their first bytes. */
+    @Test
+    void filesOfAnyRegisteredFormatAreCounted() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("raw"));
+        Files.write(dir.resolve("a.raw"), "RAWTNS and more".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        DatasetFixtures.parquetJavaLists(dir.resolve("b.parquet"), 0, 10, 4, false);
+
+        CliRun unknown = CliRun.of("inspect", dir.toString());
+        try (TensorFileFormats.Registration registered = TensorFileFormats.register(new RawFormat())) {
+            CliRun inspect = CliRun.of("inspect", dir.toString());
+            JsonNode json = CliRun.of("inspect", dir.toString(), "--json").json();
+            CliRun verify = CliRun.of("verify", dir.toString());
+
+            assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+            assertThat(inspect.out()).startsWith("not ours: 1 Parquet file and 1 raw file, readable as --input (");
+            assertThat(json.get("raw_files").asInt()).isEqualTo(1);
+            assertThat(json.get("parquet_files").asInt()).isEqualTo(1);
+            assertThat(json.get("arrow_files").asInt()).isZero();
+            assertThat(verify.err()).startsWith("Cannot verify " + dir + ": not ours: 1 Parquet file and 1 raw file,");
+        }
+        // unregistered, a .raw file is no dataset file: the directory is not another tool's dataset either
+        assertThat(unknown.out()).doesNotContain("not ours");
     }
 
     /** Our own part files without their manifest are an incomplete dataset of ours: exit 1, as before. */

@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A feature table's other columns carried through {@code expand}, as Spark's {@code withColumn} keeps them: from a
- * pyarrow table and from Spark's own Parquet (its INT96 timestamps included), shipped and read in slices, to Arrow
- * and Parquet; read back by Spark, row for row.
+ * pyarrow table (Parquet, Arrow IPC files and streams) and from Spark's own Parquet (its INT96 timestamps included),
+ * shipped and read in slices, to Arrow and Parquet; read back by Spark, row for row.
  */
 class KeptColumnsCommandTest {
     @RegisterExtension
@@ -51,7 +51,8 @@ class KeptColumnsCommandTest {
     }
 
     @ParameterizedTest(name = "{0} source, ship threshold {1}")
-    @CsvSource({"parquet, 64m", "parquet, 1k", "arrow, 64m", "arrow, 1k"})
+    @CsvSource({"parquet, 64m", "parquet, 1k", "arrow, 64m", "arrow, 1k", "stream, 64m", "stream, 1k",
+            "stream-zstd, 1k"})
     void namedColumnsTravelWithTheirRowsIntoParquet(String format, String shipThreshold) throws Exception {
         Path input = KeptFixtures.copy(format, dir.resolve("table"));
         Path output = dir.resolve("out");
@@ -82,6 +83,32 @@ class KeptColumnsCommandTest {
         CliRun inspect = CliRun.of("inspect", output.toString());
         assertThat(inspect.out()).contains("kept columns  user_id int64, label int32, score float64, name string,"
                 + " day date32, seen timestamp[us, UTC], flag bool, small int8");
+    }
+
+    /** One stream file given as the input: a dataset of one file, read in slices, its other columns kept. */
+    @Test
+    void oneArrowStreamIsADatasetOfOneFile() throws Exception {
+        Path input = KeptFixtures.copy("stream", dir.resolve("table")).resolve("part-1.arrow");
+        Path output = dir.resolve("out");
+
+        CliRun plan = CliRun.of("plan", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
+                "--dialect", "pytorch", "--shape", "[-1,3,8]", "--ship-threshold", "1k", "--keep", "user_id,name");
+        CliRun run = expand(input, output, "--keep", "user_id,name", "--format", "parquet", "--partitions", "3",
+                "--ship-threshold", "1k");
+
+        assertThat(plan.exitCode()).as(plan.err()).isZero();
+        assertThat(plan.out()).contains("\ninputs        [300,1,8]\n").contains("source        dataset of 1 file, 300"
+                + " rows");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Row> rows = read(output).collectAsList();
+        assertThat(rows).hasSize(300);
+        for (Row row : rows) {
+            long r = row.getLong(0);
+            // the file holds rows 300..599 of the table
+            assertThat(row.getLong(row.fieldIndex("user_id"))).isEqualTo(300 + r);
+            assertThat((String) row.getAs("name")).isEqualTo((300 + r) % 7 == 0 ? null : "u" + (300 + r));
+            assertThat(row.getList(1).get(17)).isEqualTo((float) (300 + r + 1 / 8.0));
+        }
     }
 
     @Test

@@ -438,6 +438,15 @@ class OptionContractTest {
         checks.put("cluster start --worker-memory", withSparkHome(refused("Cannot give a worker memory 'lots'",
                 "cluster", "start", "--worker-memory", "lots")));
         checks.put("cluster start --hdfs", elsewhere("ClusterHdfsIT", "hdfs = true"));
+        checks.put("cluster start --s3", elsewhere("ClusterS3SettingsTest", "s3Settings"));
+        checks.put("cluster start --yarn", elsewhere("ClusterYarnCommandIT", "\"--yarn\""));
+        // a Spark setting is refused where no Spark starts; the Hadoop ones reach S3A (S3StorageIT)
+        checks.put("inspect --conf", refused("this command starts no Spark, so it takes Hadoop settings only",
+                "inspect", out("expanded"), "--conf", "spark.executor.memory=1g"));
+        checks.put("verify --conf", refused("this command starts no Spark, so it takes Hadoop settings only",
+                "verify", out("expanded"), "--conf", "spark.executor.memory=1g"));
+        checks.put("export --conf", refused("this command starts no Spark, so it takes Hadoop settings only",
+                "export", out("expanded"), "--npy", out("conf.npy"), "--conf", "spark.executor.memory=1g"));
         return checks;
     }
 

@@ -61,7 +61,7 @@ class BatchExpansionTest {
         long c = Files.size(features.resolve("c-spark.parquet"));
 
         TensorBroadcast broadcast = expand(features, output).shipThreshold(0).build();
-        assertThat(broadcast.prepare(spark.sparkContext().hadoopConfiguration()).source(0).strategy())
+        assertThat(broadcast.prepare(spark.sparkContext().hadoopConfiguration()).sourceStrategy(0))
                 .isEqualTo("slices");
         Manifest manifest = broadcast.run(spark);
 

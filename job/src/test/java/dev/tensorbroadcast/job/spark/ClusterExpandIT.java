@@ -57,7 +57,7 @@ class ClusterExpandIT {
         // 40 KiB of values: over this threshold, so the tasks read the files themselves
         TensorBroadcast broadcast = FeatureTable.expand(hdfs + "/features", hdfs + "/expanded")
                 .shipThreshold(16 << 10).build();
-        assertThat(broadcast.prepare(conf).source(0).strategy()).isEqualTo("slices");
+        assertThat(broadcast.prepare(conf).sourceStrategy(0)).isEqualTo("slices");
 
         Manifest manifest = broadcast.run(spark);
 

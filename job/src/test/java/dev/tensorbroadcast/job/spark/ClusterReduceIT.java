@@ -2,10 +2,10 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
@@ -58,7 +58,7 @@ class ClusterReduceIT {
         SparkSession local = LocalSpark.start();
         try {
             TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(8, 96, 64)
-                    .format(dev.tensorbroadcast.job.sink.OutputFormat.PARQUET).partitions(3)
+                    .format(dev.tensorbroadcast.job.OutputFormat.PARQUET).partitions(3)
                     .output(gradientDataset.toString()).build().run(local);
             reduce(gradientNpy.toString(), "[1,64]", dir.resolve("local-summed.npy").toString()).run(local);
             reduce(gradientDataset.toString(), "[8,1,64]", dir.resolve("local-kept").toString()).run(local);

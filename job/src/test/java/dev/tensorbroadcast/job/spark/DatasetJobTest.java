@@ -3,10 +3,10 @@ package dev.tensorbroadcast.job.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Dialect;

@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ class ProgressTest {
     Path dir;
 
     /** What a job said, in order: partitions done and bytes of values done. */
-    private static final class Recorder implements JobProgress {
+    private static final class Recorder implements Progress {
         final List<long[]> heard = new ArrayList<>();
         long planned;
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.sink.OutputFormat;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -139,7 +139,7 @@ class ReduceJobTest {
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
         List<ReduceResult> results = TensorReduce.builder().gradient(gradient).dialect(Dialect.PADDLE)
                 .inputShape(Shape.of(4, 1, 3)).inputShape(Shape.of(2, 1)).partitions(2)
-                .format(TensorReduce.Format.ARROW).output(output.toString()).build().run(SPARK.session());
+                .format(OutputFormat.ARROW).output(output.toString()).build().run(SPARK.session());
         assertThat(results).extracting(ReduceResult::regime)
                 .containsExactly(ReducePlan.Regime.ROWS_KEPT, ReducePlan.Regime.ROWS_SUMMED);
         Manifest kept = DatasetFiles.manifest(output.resolve("0"));

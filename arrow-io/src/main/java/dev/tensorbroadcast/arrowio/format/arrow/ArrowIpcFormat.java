@@ -20,13 +20,18 @@ import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Arrow IPC files: {@link ArrowTensorFileWriter} writes them, {@link ArrowParts} reads them. */
+/**
+ * Arrow IPC files: {@link ArrowTensorFileWriter} writes them, {@link ArrowParts} reads them, and Arrow IPC streams
+ * too (such as Hugging Face {@code datasets} and {@code pa.ipc.new_stream} write), which it recognises by their first
+ * message's continuation marker.
+ */
 public record ArrowIpcFormat() implements DatasetFileFormat {
     private static final long serialVersionUID = 1L;
 
@@ -48,6 +53,15 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     @Override
     public byte[] magic() {
         return new byte[] {'A', 'R', 'R', 'O', 'W', '1'};
+    }
+
+    /** A stream's first message starts with the continuation marker, as every stream since Arrow 0.15 does. */
+    private static final byte[] STREAM_START = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+
+    @Override
+    public boolean recognises(byte[] head) {
+        return DatasetFileFormat.super.recognises(head) || head.length >= STREAM_START.length
+                && Arrays.equals(head, 0, STREAM_START.length, STREAM_START, 0, STREAM_START.length);
     }
 
     @Override

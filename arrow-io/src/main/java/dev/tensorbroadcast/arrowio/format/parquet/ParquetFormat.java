@@ -10,8 +10,7 @@ import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.ParquetFileBatches;
-import dev.tensorbroadcast.arrowio.source.ParquetParts;
+import dev.tensorbroadcast.arrowio.source.ParquetTensorReader;
 import dev.tensorbroadcast.arrowio.source.PartFooter;
 import dev.tensorbroadcast.arrowio.source.SliceBuffer;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
@@ -25,7 +24,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Parquet files: {@link ParquetTensorFileWriter} writes them, {@link ParquetParts} reads them. */
+/** Parquet files: {@link ParquetTensorFileWriter} writes them, {@link ParquetTensorReader} reads them (slices for tasks, whole files for verify and export). */
 public record ParquetFormat() implements DatasetFileFormat {
     private static final long serialVersionUID = 1L;
 
@@ -71,24 +70,24 @@ public record ParquetFormat() implements DatasetFileFormat {
     @Override
     public PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> column)
             throws IOException {
-        return ParquetParts.footer(fileSystem, path, length, column);
+        return ParquetTensorReader.footer(fileSystem, path, length, column);
     }
 
     @Override
     public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
             SliceBuffer out, long outRow) throws IOException {
-        ParquetParts.read(fileSystem, part, dataset, from, to, out, outRow);
+        ParquetTensorReader.read(fileSystem, part, dataset, from, to, out, outRow);
     }
 
     @Override
     public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
             DType dtype, Shape rowShape, RowLayout layout) throws IOException {
-        return new ParquetFileBatches(fileSystem, path, length, allocator, dtype, rowShape, layout);
+        return ParquetTensorReader.batches(fileSystem, path, length, allocator, dtype, rowShape, layout);
     }
 
     @Override
     public void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)
             throws IOException {
-        ParquetParts.readKept(fileSystem, part, kept, from, to, at);
+        ParquetTensorReader.readKept(fileSystem, part, kept, from, to, at);
     }
 }

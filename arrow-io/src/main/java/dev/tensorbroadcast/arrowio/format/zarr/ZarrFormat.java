@@ -27,6 +27,11 @@ public record ZarrFormat() implements ArrayFileFormat {
     public static final long MAX_CHUNK_BYTES = 1L << 30;
 
     @Override
+    public long maxChunkBytes() {
+        return MAX_CHUNK_BYTES;
+    }
+
+    @Override
     public String name() {
         return "zarr";
     }

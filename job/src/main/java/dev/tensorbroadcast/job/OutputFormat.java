@@ -1,18 +1,15 @@
-package dev.tensorbroadcast.job.sink;
+package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
-import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
-import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.UserText;
 import java.io.Serializable;
 import java.util.List;
@@ -21,9 +18,9 @@ import java.util.stream.Stream;
 
 /**
  * The file format of a dataset, by the name {@code --format} takes: one file per partition, named {@code part-NNNNN}
- * plus the extension. A thin name over arrow-io's {@link DatasetFileFormat}, which does the work; every dataset
- * format in {@link TensorFileFormats} is one. Or one N-d array of chunk objects, an {@link ArrayFileFormat} (Zarr),
- * with its {@link ArrayChunking}.
+ * plus the extension. The API's name for arrow-io's {@link DatasetFileFormat}, which does the work (the pipeline
+ * takes that one); every dataset format in {@link TensorFileFormats} is one. Or one N-d array of chunk objects, an
+ * {@link ArrayFileFormat} (Zarr), with its {@link ArrayChunking} (the pipeline takes both, through its file options).
  */
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -66,18 +63,9 @@ public final class OutputFormat implements Serializable {
         return chunking;
     }
 
-    /**
-     * {@code plan} with partitions of whole chunks (or shards) when this format writes an array, checking that the
-     * values and {@code codec} fit it; {@code plan} itself otherwise.
-     */
-    public PartitionPlan partitions(PartitionPlan plan, DType dtype, Compression codec) {
-        Optional<ArrayFileFormat> array = array();
-        return array.isEmpty() ? plan : chunking.align(chunking.layout(array.get(), plan, dtype, codec), plan);
-    }
-
-    /** The array's layout for partitions {@link #partitions} gave. */
-    public ArrayLayout layout(PartitionPlan plan, DType dtype, Compression codec) {
-        return chunking.layout(array().orElseThrow(), plan, dtype, codec);
+    /** The arrow-io format, dataset or array, for the pipeline's file options. */
+    TensorFileFormat fileFormat() {
+        return format;
     }
 
     public String formatName() {
@@ -112,43 +100,6 @@ public final class OutputFormat implements Serializable {
         List<String> names = values().stream().map(OutputFormat::formatName).toList();
         return names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1)) + " or "
                 + names.get(names.size() - 1);
-    }
-
-    /**
-     * Whether {@code name} is what a task of ours names a partition's file: {@code part-00000.arrow},
-     * {@code part-00001.parquet}, or the extension of another registered dataset format.
-     */
-    public static boolean isPartFileName(String name) {
-        if (!name.startsWith(Manifest.PART_PREFIX)) {
-            return false;
-        }
-        for (DatasetFileFormat format : TensorFileFormats.datasetFormats()) {
-            if (name.endsWith(format.extension())) {
-                String digits = name.substring(Manifest.PART_PREFIX.length(),
-                        name.length() - format.extension().length());
-                return digits.length() >= 5 && digits.chars().allMatch(c -> c >= '0' && c <= '9');
-            }
-        }
-        return false;
-    }
-
-    /** Where an array's chunk objects are: {@code c/0/1}, or {@code c} for a scalar. */
-    public static final String CHUNK_DIRECTORY = "c";
-
-    /**
-     * Whether {@code name}, at the top of an output, is what an array format of ours writes there: its metadata
-     * (or the staged copy of it) or its chunk directory.
-     */
-    public static boolean isArrayName(String name) {
-        if (name.equals(CHUNK_DIRECTORY)) {
-            return true;
-        }
-        for (ArrayFileFormat format : TensorFileFormats.arrayFormats()) {
-            if (name.equals(format.metadataName()) || name.equals(format.metadataName() + Manifest.STAGED_SUFFIX)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

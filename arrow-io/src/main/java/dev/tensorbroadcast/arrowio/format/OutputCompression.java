@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.sink;
+package dev.tensorbroadcast.arrowio.format;
 
 import dev.tensorbroadcast.arrowio.IpcCompression;
 import dev.tensorbroadcast.planner.EnumNames;

@@ -1,7 +1,5 @@
-package dev.tensorbroadcast.job.sink;
+package dev.tensorbroadcast.arrowio.format;
 
-import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
-import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
@@ -15,10 +13,13 @@ import java.util.stream.Collectors;
 /**
  * How an array format's output is chunked: the chunk shape ({@code --chunks}; empty for the default, a partition's
  * rows by the whole of the other dims) and the shard shape ({@code --shard}; empty for none). Partitions follow the
- * chunks (or shards): a task writes whole objects, a slab of the first dim each.
+ * chunks (or shards): a task writes whole objects, a slab of the first dim each. A value of arrow-io's so that the
+ * API's name of a format and the pipeline that writes it both carry it.
  */
 public record ArrayChunking(long[] chunks, long[] shard) implements Serializable {
     public static final ArrayChunking DEFAULT = new ArrayChunking(new long[0], new long[0]);
+    /** A default chunk is a partition's rows, and at most this. */
+    static final long DEFAULT_CHUNK_BYTES = 128L << 20;
 
     public ArrayChunking {
         chunks = chunks.clone();
@@ -103,10 +104,10 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
                     + " for output " + shape + ": give one size per dim (" + shape.rank() + ")");
         }
         ArrayLayout layout = new ArrayLayout(shape, dtype, chosen, shard, codecName, codec.level());
-        if (layout.chunkBytes() > ArrayFormatLimits.MAX_CHUNK_BYTES) {
+        if (layout.chunkBytes() > format.maxChunkBytes()) {
             throw new InvalidRequestException("Cannot use " + Param.CHUNKS.given(text(chosen), text(chosen))
                     + ": a chunk would be " + layout.chunkBytes() + " bytes; at most "
-                    + ArrayFormatLimits.MAX_CHUNK_BYTES + " (a task fills one chunk on its heap)");
+                    + format.maxChunkBytes() + " (a task fills one chunk on its heap)");
         }
         return layout;
     }
@@ -141,7 +142,7 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
             return chunk;
         }
         long perIndex = Math.max(1, plan.rows() / Math.max(1, dims[0]));
-        long target = Math.min(ArrayFormatLimits.DEFAULT_CHUNK_BYTES, Math.max(1, plan.maxPartitionRows()
+        long target = Math.min(DEFAULT_CHUNK_BYTES, Math.max(1, plan.maxPartitionRows()
                 * plan.rowBytes()));
         long width = ArrayLayout.storedBytes(dtype);
         chunk[0] = Math.max(1, Math.min(Math.max(1, dims[0]), plan.maxPartitionRows() / perIndex));

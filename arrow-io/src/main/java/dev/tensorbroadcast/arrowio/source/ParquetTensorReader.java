@@ -1,19 +1,21 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptParquetValues;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.parquet.ParquetTensorSchema;
+import dev.tensorbroadcast.arrowio.parquet.RowLayout;
 import dev.tensorbroadcast.arrowio.parquet.SizedInputFile;
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.planner.Param;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.ParquetReadOptions;
@@ -29,17 +31,17 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a list of numbers
- * (any of the list layouts; the Arrow schema under {@code ARROW:schema} gives a tensor column its row shape). The
- * footer gives each row group's rows; a slice reads only the row groups that hold its rows, and only the column
- * and {@code index}.
+ * The one reader of Parquet files of a dataset, as pyarrow, Spark, DuckDB and this tool write them: the column is a
+ * list of numbers (any of the list layouts; the Arrow schema under {@code ARROW:schema} gives a tensor column its row
+ * shape). It reads a file's footer (for planning), its tensor rows and kept columns in slices (for tasks: only the row
+ * groups that hold the slice's rows, and only the columns wanted), and a file this tool wrote whole, a row group per
+ * batch, in any dtype ({@link #batches}, for {@code verify} and {@code export}). Every path walks the rows with
+ * {@link ParquetRows} and checks the {@code index} column the same way.
  */
-public final class ParquetParts {
+public final class ParquetTensorReader {
     /**
      * Options for one reader. Reads on the calling thread: vectored reads complete on other threads, where the file
      * system statistics that count a task's input do not see them. A new set per reader, because the options hold
@@ -50,7 +52,7 @@ public final class ParquetParts {
         return ParquetReadOptions.builder().withUseHadoopVectoredIo(false).build();
     }
 
-    private ParquetParts() {}
+    private ParquetTensorReader() {}
 
     public static PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> requested)
             throws IOException {
@@ -89,12 +91,15 @@ public final class ParquetParts {
             // a page reader per file: it keeps its level and index arrays from group to group
             BulkListPages bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
                     leaf.entryDefinition(), out.width());
+            ParquetRows.Target slice = ParquetRows.into(out, leaf.descriptor().getPrimitiveType()
+                    .getPrimitiveTypeName());
             forRowGroups(reader, part, leaf.projection(), from, to, (group, pages, store, first, last, start) -> {
                 long target = outRow + start + first - from;
                 if (BulkListPages.covers(leaf.descriptor(), chunk(group, leaf.descriptor()), out.width())) {
                     bulk.read(pages.getPageReader(leaf.descriptor()), first, last, start, out, target);
                 } else {
-                    readRows(name, store.getColumnReader(leaf.descriptor()), leaf, first, last, start, out, target);
+                    ParquetRows.read(name, store.getColumnReader(leaf.descriptor()), leaf, out.rowElements(),
+                            out.innerLength(), first, last, start, slice, target);
                 }
                 if (leaf.index() != null) {
                     checkIndex(name, store.getColumnReader(leaf.index()), first, last, part.firstRow() + start);
@@ -135,13 +140,18 @@ public final class ParquetParts {
                 reader.skipNextRowGroup();
             } else {
                 PageReadStore pages = reader.readNextRowGroup();
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
-                        new GroupRecordConverter(projection).getRootConverter(), projection, createdBy);
+                ColumnReadStoreImpl store = store(pages, projection, createdBy);
                 rows.read(groups.get(i), pages, store, Math.max(from, start) - start, Math.min(to, end) - start,
                         start);
             }
             start = end;
         }
+    }
+
+    /** Reads {@code projection}'s columns of one row group value by value. */
+    private static ColumnReadStoreImpl store(PageReadStore pages, MessageType projection, String createdBy) {
+        return new ColumnReadStoreImpl(pages, new GroupRecordConverter(projection).getRootConverter(), projection,
+                createdBy);
     }
 
     private static ColumnChunkMetaData chunk(BlockMetaData group, ColumnDescriptor descriptor) {
@@ -151,104 +161,6 @@ public final class ParquetParts {
             }
         }
         throw new IllegalStateException("a row group has no chunk of column " + Arrays.toString(descriptor.getPath()));
-    }
-
-    /** Reads group rows {@code [first, last)} of one row group into {@code out} from {@code outRow} on. */
-    private static void readRows(String name, ColumnReader values, ParquetLeaf leaf, long first, long last, long fileRow,
-            SliceBuffer out, long outRow) {
-        ByteBuffer target = ByteBuffer.wrap(out.values()).order(ByteOrder.LITTLE_ENDIAN);
-        PrimitiveTypeName physical = leaf.descriptor().getPrimitiveType().getPrimitiveTypeName();
-        int width = out.width();
-        int maxDefinition = leaf.descriptor().getMaxDefinitionLevel();
-        long rowElements = out.rowElements();
-        long total = values.getTotalValueCount();
-        long consumed = 0;
-        // lists of lists: every innermost list holds one last dim of the row
-        int nesting = leaf.descriptor().getMaxRepetitionLevel();
-        for (long row = 0; row < last; row++) {
-            boolean keep = row >= first;
-            long at = outRow + row - first;
-            long count = 0;
-            boolean nullRow = false;
-            long innerLength = -1;
-            long badInner = -1;
-            boolean missingInner = false;
-            do {
-                if (consumed == total) {
-                    throw new SourceFormatException(name, "a row group ends before its row " + (fileRow + row));
-                }
-                int definition = values.getCurrentDefinitionLevel();
-                if (nesting > 1 && values.getCurrentRepetitionLevel() < nesting) {
-                    if (innerLength >= 0 && innerLength != out.innerLength() && badInner < 0) {
-                        badInner = innerLength;
-                    }
-                    innerLength = 0;
-                }
-                boolean present = definition == maxDefinition;
-                if (definition >= leaf.entryDefinition()) {
-                    if (keep && count < rowElements) {
-                        if (present) {
-                            put(values, physical, width, target, out.offset(at, count));
-                        } else {
-                            out.setNull(at, count);
-                        }
-                    } else if (present) {
-                        values.skip();
-                    }
-                    count++;
-                    innerLength++;
-                } else if (definition < leaf.rowDefinition()) {
-                    nullRow = true;
-                } else if (nesting > 1 && definition > leaf.rowDefinition()) {
-                    missingInner = true;
-                }
-                values.consume();
-                consumed++;
-            } while (consumed < total && values.getCurrentRepetitionLevel() > 0);
-            if (keep && nullRow) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " is null; every row needs values");
-            }
-            if (keep && missingInner) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has a null or empty inner list;"
-                        + " every row needs all its values");
-            }
-            if (keep && count != rowElements) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
-                        + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
-            }
-            if (nesting > 1 && innerLength != out.innerLength() && badInner < 0) {
-                badInner = innerLength;
-            }
-            if (keep && badInner >= 0) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of " + badInner
-                        + " values; its innermost lists are the row's last dim, " + out.innerLength()
-                        + " (" + Param.ROW_SHAPE.named() + ")");
-            }
-        }
-    }
-
-    private static void put(ColumnReader values, PrimitiveTypeName physical, int width, ByteBuffer target,
-            int offset) {
-        switch (physical) {
-            case FLOAT -> target.putFloat(offset, values.getFloat());
-            case DOUBLE -> target.putDouble(offset, values.getDouble());
-            case INT64 -> target.putLong(offset, values.getLong());
-            case INT32 -> {
-                int value = values.getInteger();
-                switch (width) {
-                    case 1 -> target.put(offset, (byte) value);
-                    case 2 -> target.putShort(offset, (short) value);
-                    default -> target.putInt(offset, value);
-                }
-            }
-            case FIXED_LEN_BYTE_ARRAY -> {
-                // Parquet's FLOAT16 is two little-endian bytes, as Arrow's
-                ByteBuffer half = values.getBinary().toByteBuffer();
-                target.put(offset, half.get(half.position()));
-                target.put(offset + 1, half.get(half.position() + 1));
-            }
-            default -> throw new IllegalStateException("no numbers stored as " + physical);
-        }
     }
 
     private static void checkIndex(String name, ColumnReader index, long first, long last, long firstIndex) {
@@ -289,8 +201,8 @@ public final class ParquetParts {
                 continue;
             }
             PageReadStore pages = reader.readNextRowGroup();
-            ColumnReader index = new ColumnReadStoreImpl(pages, new GroupRecordConverter(indexOnly).getRootConverter(),
-                    indexOnly, reader.getFooter().getFileMetaData().getCreatedBy()).getColumnReader(leaf.index());
+            ColumnReader index = store(pages, indexOnly, reader.getFooter().getFileMetaData().getCreatedBy())
+                    .getColumnReader(leaf.index());
             return index.getCurrentDefinitionLevel() == index.getDescriptor().getMaxDefinitionLevel()
                     ? index.getLong() : -1;
         }
@@ -355,6 +267,102 @@ public final class ParquetParts {
                             first, last, kept.vector(c), target);
                 }
             });
+        }
+    }
+
+    /**
+     * Opens the file at {@code path} ({@code length} bytes) for reading its tensor column whole, one row group per
+     * batch: the file must be one this tool wrote, its {@code index} and tensor columns exactly what
+     * {@link ParquetTensorSchema} lays out for {@code dtype} rows of {@code rowShape} in {@code layout} (its kept
+     * columns, after them, are not read). Reading says in an {@link IOException} why a file is not.
+     */
+    public static DatasetFileReader batches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
+            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+        ParquetTensorSchema written = new ParquetTensorSchema(
+                new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
+        // no task counts this read's input, so parquet-java's vectored reads may run ahead on their threads
+        ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length),
+                ParquetReadOptions.builder().build());
+        try {
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            MessageType tensorPart = new MessageType(fileSchema.getName(), fileSchema.getFields().subList(0,
+                    Math.min(2, fileSchema.getFieldCount())));
+            if (!tensorPart.equals(written.messageType())) {
+                throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape
+                        + ": found " + ParquetLeaf.describe(fileSchema));
+            }
+            return new Batches(path.toString(), reader, written, allocator);
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+    }
+
+    /** A file this tool wrote, a row group at a time. */
+    private static final class Batches implements DatasetFileReader {
+        private final String name;
+        private final ParquetFileReader reader;
+        private final ParquetLeaf leaf;
+        private final String createdBy;
+        private final long rowElements;
+        /** Entries of a row's values: two per complex element. */
+        private final long rowEntries;
+        private final long innerLength;
+        private final ElementBatch batch;
+        private final ParquetRows.BatchTarget target;
+        private long fileRow;
+
+        Batches(String name, ParquetFileReader reader, ParquetTensorSchema written, BufferAllocator allocator) {
+            this.name = name;
+            this.reader = reader;
+            this.leaf = ParquetLeaf.ofWritten(written);
+            this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+            reader.setRequestedSchema(leaf.projection());
+            Shape storage = written.column().storageShape();
+            this.rowElements = written.column().rowShape().elements();
+            this.rowEntries = storage.elements();
+            this.innerLength = storage.rank() == 0 ? 1 : storage.dim(storage.rank() - 1);
+            this.batch = new ElementBatch(allocator, written.column().dtype());
+            this.target = new ParquetRows.BatchTarget(batch);
+        }
+
+        @Override
+        public ElementBatch next() throws IOException {
+            PageReadStore pages = reader.readNextRowGroup();
+            if (pages == null) {
+                return null;
+            }
+            int rows = Math.toIntExact(pages.getRowCount());
+            ColumnReadStoreImpl store = store(pages, leaf.projection(), createdBy);
+            try {
+                ColumnReader index = store.getColumnReader(leaf.index());
+                long firstRow = rows == 0 ? 0 : index.getLong();
+                checkIndex(name, index, 0, rows, firstRow);
+                batch.reset(firstRow, rows, Math.toIntExact(rows * rowElements));
+                target.start();
+                ColumnReader values = store.getColumnReader(leaf.descriptor());
+                long consumed = ParquetRows.read(name, values, leaf, rowEntries, innerLength, 0, rows, fileRow,
+                        target, 0);
+                if (consumed != values.getTotalValueCount()) {
+                    throw new SourceFormatException(name, "a row group of " + rows + " rows holds "
+                            + values.getTotalValueCount() + " list entries, " + (values.getTotalValueCount()
+                            - consumed) + " more than its rows");
+                }
+            } catch (SourceFormatException e) {
+                // the report names the file: the reason alone
+                throw new IOException(e.reason(), e);
+            }
+            fileRow += rows;
+            return batch;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                batch.close();
+            } finally {
+                reader.close();
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.sink;
+package dev.tensorbroadcast.arrowio.format;
 
 import static java.util.Objects.requireNonNull;
 

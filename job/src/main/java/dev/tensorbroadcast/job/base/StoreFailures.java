@@ -1,0 +1,41 @@
+package dev.tensorbroadcast.job.base;
+
+import java.net.ConnectException;
+import java.util.Optional;
+
+/**
+ * What an object store's answer means, in a few words a user can act on, in place of the S3 client's paragraph (a
+ * service name, a request id, the SDK's attempt count, twice). Recognised by the exception types hadoop-aws turns
+ * S3's answers into and by their names, so this class needs no S3 class loaded: it runs where hadoop-aws is not.
+ */
+public final class StoreFailures {
+    private static final String CREDENTIAL_SETTINGS = "give the bucket's keys with --conf"
+            + " spark.hadoop.fs.s3a.access.key=... --conf spark.hadoop.fs.s3a.secret.key=..., or in AWS_ACCESS_KEY_ID"
+            + " and AWS_SECRET_ACCESS_KEY";
+
+    private StoreFailures() {}
+
+    /** The short reason for {@code error} or a cause of it, when it is an object store's refusal or silence. */
+    public static Optional<String> reason(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            String type = cause.getClass().getName();
+            String message = cause.getMessage() == null ? "" : cause.getMessage();
+            if (type.equals("org.apache.hadoop.fs.s3a.UnknownStoreException") || message.contains("NoSuchBucket")) {
+                return Optional.of("its bucket does not exist (the S3 server answered NoSuchBucket)");
+            }
+            if (type.equals("org.apache.hadoop.fs.s3a.auth.NoAuthWithAWSException")) {
+                return Optional.of("no S3 credentials were found; " + CREDENTIAL_SETTINGS);
+            }
+            if (message.contains("s3a://") && (cause instanceof java.nio.file.AccessDeniedException
+                    || message.contains("Status Code: 403"))) {
+                return Optional.of("the S3 server refused access (403 Forbidden): wrong keys, or keys without"
+                        + " access to this bucket; " + CREDENTIAL_SETTINGS);
+            }
+            if (cause instanceof ConnectException || message.contains("Connection refused")) {
+                return Optional.of("the S3 endpoint does not answer (connection refused); check"
+                        + " spark.hadoop.fs.s3a.endpoint and that the server runs");
+            }
+        }
+        return Optional.empty();
+    }
+}

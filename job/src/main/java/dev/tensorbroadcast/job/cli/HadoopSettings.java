@@ -1,0 +1,41 @@
+package dev.tensorbroadcast.job.cli;
+
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/**
+ * The Hadoop configuration of the checks a command makes before Spark starts (and of the commands that start no
+ * Spark): the {@code spark.hadoop.*} settings Spark would give its own, so an {@code s3a://} location is reached with
+ * the same endpoint and credentials before the job as in it. Values are never printed: they may be secrets.
+ */
+final class HadoopSettings {
+    private static final String PREFIX = "spark.hadoop.";
+
+    private HadoopSettings() {}
+
+    /**
+     * Hadoop's defaults (its {@code core-site.xml} on the class path), then {@code spark.hadoop.*} of the running
+     * application when there is one, else of the system properties spark-submit sets, then those of {@code conf}
+     * ({@code --conf}).
+     */
+    static Configuration configuration(Map<String, String> conf) {
+        var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
+                : SparkSession.getDefaultSession();
+        Configuration configuration = existing.isDefined()
+                ? new Configuration(existing.get().sparkContext().hadoopConfiguration()) : new Configuration();
+        if (existing.isEmpty()) {
+            for (Tuple2<String, String> setting : new SparkConf().getAllWithPrefix(PREFIX)) {
+                configuration.set(setting._1(), setting._2());
+            }
+        }
+        conf.forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                configuration.set(key.substring(PREFIX.length()), value);
+            }
+        });
+        return configuration;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.tensorbroadcast.job.commit;
+
+import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.sink.PartFileNames;
+import java.io.IOException;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The commit on an object store ({@code s3a://}), where a rename is a copy of every byte and not atomic. Each task
+ * writes its part file through hadoop-aws's S3A magic committer: the bytes go up as a multipart upload that the task
+ * does not complete, so no reader sees the file; the task's commit records the pending upload, and the job's commit
+ * completes the uploads of exactly the committed attempts (one per partition) under the file's final name, and
+ * aborts the rest. No byte is copied at commit. Local disks and HDFS keep Hadoop's {@code FileOutputCommitter},
+ * whose renames are atomic and cheap there.
+ *
+ * <p>{@code --overwrite} on an object store moves nothing aside (that would be a copy): the old dataset stays in
+ * place, whole and readable, while the tasks upload; the job's commit then takes its markers away ({@code _SUCCESS},
+ * then the manifest), completes the uploads, which replace the old part files of the same names one by one, deletes
+ * the old part files the new dataset does not have, and the driver writes the new manifest and {@code _SUCCESS}.
+ */
+public final class ObjectStoreCommit {
+    /** The committer factory S3A registers for its committers. */
+    private static final String S3A_COMMITTER_FACTORY = "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory";
+
+    private ObjectStoreCommit() {}
+
+    /** Whether {@code output} is on an object store whose commit is this one rather than a rename. */
+    public static boolean applies(Path output) {
+        return "s3a".equals(output.toUri().getScheme());
+    }
+
+    /**
+     * Makes {@code conf}'s file output commit S3A's magic committer, for the job {@code jobUuid} (which names its
+     * staging directory, {@code __magic_job-<uuid>}, so two jobs never share one).
+     */
+    public static void configure(Configuration conf, String jobUuid) {
+        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", S3A_COMMITTER_FACTORY);
+        conf.set("fs.s3a.committer.name", "magic");
+        conf.setBoolean("fs.s3a.committer.magic.enabled", true);
+        conf.set("fs.s3a.committer.uuid", jobUuid);
+        // a job that fails aborts its own uploads; others' uploads under the same output are theirs
+        conf.setBoolean("fs.s3a.committer.abort.pending.uploads", true);
+    }
+
+    /**
+     * Right before the job's commit: the old dataset's markers go, {@code _SUCCESS} first, so that while the part
+     * files change under it no reader takes the output for a complete dataset.
+     */
+    public static void takeMarkers(FileSystem fileSystem, Path output) throws IOException {
+        fileSystem.delete(new Path(output, Manifest.SUCCESS_FILE_NAME), false);
+        fileSystem.delete(new Path(output, Manifest.FILE_NAME), false);
+    }
+
+    /**
+     * After the job's commit: deletes the part files an overwritten dataset had beyond the new one's {@code names}
+     * (it had more partitions), and the job's staging directory, which S3A's cleanup empties but an S3 server that
+     * keeps objects as files (S3Proxy's filesystem backend) may still list as an empty directory. Only part-file
+     * names and the job's own staging directory are touched, which the output check found to be ours.
+     */
+    public static void afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
+            throws IOException {
+        fileSystem.delete(new Path(output, "__magic_job-" + jobUuid), true);
+        for (FileStatus status : fileSystem.listStatus(output)) {
+            String name = status.getPath().getName();
+            if (status.isFile() && PartFileNames.isOurs(name) && !names.contains(name)) {
+                fileSystem.delete(status.getPath(), false);
+            }
+        }
+    }
+}

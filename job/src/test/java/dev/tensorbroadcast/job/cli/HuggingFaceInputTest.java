@@ -1,0 +1,88 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.spark.SparkPerClass;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Hugging Face {@code save_to_disk} directory as {@code --input} (arrow-io's fixtures/huggingface, made with
+ * {@code datasets}): its shards in order, its JSON files ignored, its other columns kept; read back by Spark.
+ */
+class HuggingFaceInputTest {
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
+
+    @TempDir
+    Path dir;
+
+    private Path fixture() throws Exception {
+        Path source = Path.of(HuggingFaceInputTest.class.getResource("/fixtures/huggingface/make_fixtures.py")
+                .toURI()).getParent().resolve("two-shards");
+        Path copy = Files.createDirectory(dir.resolve("hf"));
+        try (Stream<Path> files = Files.list(source)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, copy.resolve(file.getFileName()));
+            }
+        }
+        return copy;
+    }
+
+    @Test
+    void aSequenceColumnExpandsWithItsOtherColumns() throws Exception {
+        Path input = fixture();
+        Path output = dir.resolve("out");
+
+        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
+                "--dialect", "pytorch", "--shape", "[-1,3,8]", "--format", "parquet", "--ship-threshold", "0",
+                "--partitions", "3", "--keep", "user_id,label,name", "--output", output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        assertThat(rows).hasSize(40);
+        for (Row row : rows) {
+            long r = row.getLong(0);
+            assertThat(row.getLong(row.fieldIndex("user_id"))).isEqualTo(r);
+            assertThat(row.getInt(row.fieldIndex("label"))).isEqualTo((int) (r % 3));
+            assertThat((String) row.getAs("name")).isEqualTo("u" + r);
+            List<Object> tensor = row.getList(1);
+            assertThat(tensor).hasSize(24);
+            for (int k = 0; k < 24; k++) {
+                assertThat(tensor.get(k)).isEqualTo((float) (r + (k % 8) / 8.0));
+            }
+        }
+    }
+
+    @Test
+    void anArray2DColumnHasItsShapeFromTheDataset() throws Exception {
+        Path input = fixture();
+        Path output = dir.resolve("out");
+
+        CliRun plan = CliRun.of("plan", "--input", input.toString(), "--column", "grid", "--dialect", "numpy",
+                "--shape", "40,2,4", "--keep", "none");
+        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "grid", "--row-shape", "[1,2,4]",
+                "--dialect", "pytorch", "--shape", "[-1,3,2,4]", "--format", "parquet", "--keep", "user_id",
+                "--output", output.toString());
+
+        assertThat(plan.exitCode()).as(plan.err()).isZero();
+        assertThat(plan.out()).contains("\ninputs        [40,2,4]\n");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        assertThat(rows).hasSize(40);
+        for (Row row : rows) {
+            long r = row.getLong(0);
+            assertThat(row.getLong(row.fieldIndex("user_id"))).isEqualTo(r);
+            List<Object> tensor = row.getList(1);
+            for (int k = 0; k < 24; k++) {
+                assertThat(tensor.get(k)).isEqualTo((float) (10 * r + k % 8));
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.tensorbroadcast.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.localcluster.SparkHome;
+import dev.tensorbroadcast.localcluster.junit.WithS3Server;
+import dev.tensorbroadcast.localcluster.s3.S3Server;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line as a user starts it (a JVM of its own, its stdout and stderr in one log) against a real S3
+ * server: the secret key given with {@code --conf} is nowhere in what a run writes or prints; wrong keys are one line
+ * before Spark starts; a server that stops while the tasks upload is one line, exit 1, and no dataset.
+ */
+@WithS3Server
+class S3CredentialsAndFaultsIT {
+    @TempDir
+    Path dir;
+
+    private static List<String> arguments(S3Server s3, Map<String, String> settings, String... command) {
+        List<String> args = new ArrayList<>(List.of(command));
+        settings.forEach((key, value) -> args.addAll(List.of("--conf", key + "=" + value)));
+        return args;
+    }
+
+    private CliOutcome run(String name, List<String> args) throws Exception {
+        Path log = dir.resolve(name + ".log");
+        Process process = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
+        assertThat(process.waitFor(240, TimeUnit.SECONDS)).as("%s ended in time", name).isTrue();
+        return new CliOutcome(process.exitValue(), CliProcess.read(log));
+    }
+
+    private record CliOutcome(int exitCode, String output) {}
+
+    private static void assertNowhere(String secret, Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as("%s", file)
+                        .doesNotContain(secret);
+            }
+        }
+    }
+
+    @Test
+    void theSecretKeyIsInNothingARunWritesOrPrints(S3Server s3) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        String output = s3.uri("secret-check");
+
+        CliOutcome expand = run("expand", arguments(s3, s3.sparkSettings(), "expand", "--input", source.toString(),
+                "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output", output, "--json"));
+        CliOutcome inspect = run("inspect", arguments(s3, s3.sparkSettings(), "inspect", output, "--json"));
+        CliOutcome verify = run("verify", arguments(s3, s3.sparkSettings(), "verify", output, "--source",
+                source.toString(), "--json"));
+        CliOutcome refused = run("refused", arguments(s3, s3.sparkSettings(), "expand", "--input", source.toString(),
+                "--dialect", "numpy", "--shape", "64,8", "--output", output, "--json"));
+
+        assertThat(expand.exitCode()).as(expand.output()).isZero();
+        assertThat(inspect.exitCode()).as(inspect.output()).isZero();
+        assertThat(verify.exitCode()).as(verify.output()).isZero();
+        assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
+        assertThat(expand.output()).contains("\"rows\"");
+        for (CliOutcome outcome : List.of(expand, inspect, verify, refused)) {
+            assertThat(outcome.output()).doesNotContain(s3.secretKey());
+        }
+        // every object the run left on the server (the manifest among them), and every file of the test's own
+        assertNowhere(s3.secretKey(), s3.bucketDirectory().resolve("secret-check"));
+        assertNowhere(s3.secretKey(), dir);
+    }
+
+    @Test
+    void wrongKeysAreOneLineBeforeSparkStarts(S3Server s3) throws Exception {
+        Map<String, String> wrong = new java.util.LinkedHashMap<>(s3.sparkSettings());
+        wrong.put("spark.hadoop.fs.s3a.secret.key", "not-the-secret-key");
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+
+        CliOutcome run = run("wrong", arguments(s3, wrong, "expand", "--input", source.toString(), "--dialect",
+                "numpy", "--shape", "64,8", "--output", s3.uri("wrong-keys")));
+
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
+        assertThat(run.output()).isEqualTo("Cannot write to '" + s3.uri("wrong-keys") + "': the S3 server refused"
+                + " access (403 Forbidden): wrong keys, or keys without access to this bucket; give the bucket's keys"
+                + " with --conf spark.hadoop.fs.s3a.access.key=... --conf spark.hadoop.fs.s3a.secret.key=..., or in"
+                + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\n");
+        assertThat(run.output()).doesNotContain("not-the-secret-key");
+        assertThat(s3.bucketDirectory().resolve("wrong-keys")).doesNotExist();
+    }
+
+    /** A server of the test's own, stopped while the tasks wait to upload: the job fails in one line, exit 1. */
+    @Test
+    void aServerStoppedMidJobIsOneLineExitOneAndNoDataset() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        S3Server s3 = S3Server.start(SparkHome.locate(), dir.resolve("server"));
+        Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
+        // a server that is gone stays gone: few retries, short waits
+        settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
+        settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
+        settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
+        settings.put("spark.tensorbroadcast.test.taskDelayMillis", "6000");
+        Path log = dir.resolve("stopped.log");
+        Process process;
+        try {
+            process = CliProcess.start(Map.of(), log, arguments(s3, settings, "expand", "--input",
+                    source.toString(), "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output",
+                    s3.uri("stopped")).toArray(String[]::new));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!CliProcess.read(log).contains("writing ") && System.nanoTime() < deadline && process.isAlive()) {
+                Thread.sleep(200);
+            }
+            Thread.sleep(1000);
+        } finally {
+            s3.close();
+        }
+        assertThat(process.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        String output = CliProcess.read(log);
+
+        assertThat(process.exitValue()).as(output).isEqualTo(1);
+        List<String> lines = output.lines().filter(line -> !line.startsWith("writing ")).toList();
+        assertThat(lines).as(output).hasSize(1);
+        assertThat(lines.get(0)).startsWith("Cannot write '" + s3.uri("stopped") + "': ")
+                .contains("the S3 endpoint does not answer");
+        Path written = s3.bucketDirectory().resolve("stopped");
+        List<String> visible = Files.exists(written) ? Files.list(written).filter(Files::isRegularFile)
+                .map(path -> path.getFileName().toString()).toList() : List.of();
+        assertThat(visible).noneMatch(name -> name.startsWith("part-") || name.equals("_SUCCESS")
+                || name.equals("_manifest.json"));
+    }
+}

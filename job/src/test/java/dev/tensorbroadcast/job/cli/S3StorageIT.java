@@ -1,0 +1,216 @@
+package dev.tensorbroadcast.job.cli;
+
+import static dev.tensorbroadcast.job.cli.OutputIsInputTest.checksums;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.job.commit.OutputLock;
+import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.localcluster.junit.WithS3Server;
+import dev.tensorbroadcast.localcluster.s3.S3Server;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.SparkContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The commands on {@code s3a://} against a real S3 server (S3Proxy, one per class): in-process on the class's Spark,
+ * whose Hadoop settings point S3A at the server, as {@code --conf spark.hadoop.fs.s3a.*} would. What the server
+ * keeps is checked on its disk too ({@link S3Server#bucketDirectory()}: one file per visible object).
+ */
+@WithS3Server
+class S3StorageIT {
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
+
+    @TempDir
+    Path dir;
+
+    private Path source;
+
+    @BeforeAll
+    static void pointS3AtTheServer(S3Server s3) {
+        Configuration conf = SPARK.session().sparkContext().hadoopConfiguration();
+        s3.hadoopSettings().forEach(conf::set);
+    }
+
+    @BeforeEach
+    void writeSource() throws Exception {
+        source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+    }
+
+    @AfterEach
+    void stopFailing() {
+        failPartitionZero(false);
+    }
+
+    private static void failPartitionZero(boolean fail) {
+        SparkContext context = SPARK.session().sparkContext();
+        context.setLocalProperty("tensorbroadcast.test.failPartition", fail ? "0" : null);
+        context.setLocalProperty("tensorbroadcast.test.failAttempts", fail ? "all" : null);
+    }
+
+    private static CliRun expand(String input, String output, String shape, String... more) {
+        List<String> args = new ArrayList<>(List.of("expand", "--input", input, "--dialect", "numpy", "--shape",
+                shape, "--output", output));
+        args.addAll(List.of(more));
+        if (!args.contains("--partitions")) {
+            args.addAll(List.of("--partitions", "4"));
+        }
+        return CliRun.of(args.toArray(String[]::new));
+    }
+
+    /** The {@code --conf} arguments of a command that starts no Spark (inspect, verify, export). */
+    private static String[] withConf(S3Server s3, String... arguments) {
+        List<String> args = new ArrayList<>(List.of(arguments));
+        s3.sparkSettings().forEach((key, value) -> args.addAll(List.of("--conf", key + "=" + value)));
+        return args.toArray(String[]::new);
+    }
+
+    /** The visible objects under {@code key}, by name: what a listing reader of the prefix finds. */
+    private static List<String> objects(S3Server s3, String key) throws IOException {
+        Path prefix = s3.bucketDirectory().resolve(key);
+        try (Stream<Path> entries = Files.list(prefix)) {
+            // S3Proxy's filesystem backend lists an emptied prefix (the committer's staging) as an empty directory
+            return entries.filter(Files::isRegularFile).map(path -> path.getFileName().toString()).sorted()
+                    .toList();
+        }
+    }
+
+    /** The int32 values of an exported [rows,8] .npy of the test source broadcast: row r is the source row. */
+    private static void assertBroadcastRows(Path npy, int rows) throws IOException {
+        byte[] bytes = Files.readAllBytes(npy);
+        ByteBuffer data = ByteBuffer.wrap(bytes, bytes.length - rows * 8 * 4, rows * 8 * 4)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < 8; c++) {
+                assertThat(data.getInt()).as("row %d column %d", r, c).isEqualTo(NpyFiles.value(c));
+            }
+        }
+    }
+
+    @Test
+    void expandWritesArrowAndParquetToS3WhichInspectVerifyAndExportReadBack(S3Server s3) throws Exception {
+        for (String format : List.of("arrow", "parquet")) {
+            String output = s3.uri("expand-" + format);
+
+            CliRun run = expand(source.toString(), output, "64,8", "--format", format);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(objects(s3, "expand-" + format)).containsExactly("_SUCCESS", "_manifest.json",
+                    "part-00000." + format, "part-00001." + format, "part-00002." + format, "part-00003." + format);
+            CliRun inspect = CliRun.of(withConf(s3, "inspect", output));
+            assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+            assertThat(inspect.out()).contains("complete");
+            CliRun verify = CliRun.of(withConf(s3, "verify", output, "--source", source.toString()));
+            assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+            Path npy = dir.resolve(format + ".npy");
+            CliRun export = CliRun.of(withConf(s3, "export", output, "--npy", npy.toString()));
+            assertThat(export.exitCode()).as(export.err()).isZero();
+            assertBroadcastRows(npy, 64);
+        }
+    }
+
+    @Test
+    void expandReadsItsInputFromS3(S3Server s3) throws Exception {
+        FileSystem fileSystem = new org.apache.hadoop.fs.Path(s3.uri("in/row.npy"))
+                .getFileSystem(SPARK.session().sparkContext().hadoopConfiguration());
+        fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(source.toUri()),
+                new org.apache.hadoop.fs.Path(s3.uri("in/row.npy")));
+        Path output = dir.resolve("from-s3");
+
+        CliRun run = expand(s3.uri("in/row.npy"), output.toString(), "16,8");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("export", output.toString(), "--npy", dir.resolve("x.npy").toString()).exitCode())
+                .isZero();
+        assertBroadcastRows(dir.resolve("x.npy"), 16);
+    }
+
+    @Test
+    void reduceAndBroadcastTensorsWriteToS3(S3Server s3) throws Exception {
+        Path grad = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {4, 2, 3});
+        CliRun reduce = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape",
+                "[1,2,3]", "--shape", "[4,2,3]", "--output", s3.uri("reduced"));
+        assertThat(reduce.exitCode()).as(reduce.err()).isZero();
+        assertThat(objects(s3, "reduced")).contains("_SUCCESS", "_manifest.json", "part-00000.arrow");
+        Path sums = dir.resolve("sums.npy");
+        assertThat(CliRun.of(withConf(s3, "export", s3.uri("reduced"), "--npy", sums.toString())).exitCode())
+                .isZero();
+        byte[] bytes = Files.readAllBytes(sums);
+        ByteBuffer data = ByteBuffer.wrap(bytes, bytes.length - 6 * 4, 6 * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int c = 0; c < 6; c++) {
+            int sum = 0;
+            for (int r = 0; r < 4; r++) {
+                sum += NpyFiles.value(6L * r + c);
+            }
+            assertThat(data.getInt()).isEqualTo(sum);
+        }
+
+        Path column = NpyFiles.int32(dir.resolve("column.npy"), new long[] {3, 1});
+        CliRun pair = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
+                "--dialect", "paddle", "--output", s3.uri("pair"));
+        assertThat(pair.exitCode()).as(pair.err()).isZero();
+        for (String index : List.of("0", "1")) {
+            CliRun inspect = CliRun.of(withConf(s3, "inspect", s3.uri("pair/" + index)));
+            assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+        }
+    }
+
+    /**
+     * Overwrite moves nothing aside on S3: the old dataset stays in place while the new one's tasks upload, and
+     * a job that fails before its commit leaves every old object as it was, byte for byte, and no new one.
+     */
+    @Test
+    void aFailedOverwriteLeavesTheOldDatasetOnS3AsItWas(S3Server s3) throws Exception {
+        String output = s3.uri("overwritten");
+        assertThat(expand(source.toString(), output, "64,8").exitCode()).isZero();
+        Map<String, String> before = checksums(s3.bucketDirectory().resolve("overwritten"));
+
+        failPartitionZero(true);
+        CliRun failed = expand(source.toString(), output, "32,8", "--overwrite", "--format", "parquet");
+        failPartitionZero(false);
+
+        assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
+        assertThat(failed.err()).contains("injected failure in partition 0, attempt ");
+        assertThat(objects(s3, "overwritten")).doesNotContain(OutputLock.FILE_NAME)
+                .noneMatch(name -> name.endsWith(".parquet"));
+        assertThat(checksums(s3.bucketDirectory().resolve("overwritten"))).containsAllEntriesOf(before);
+        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString())).exitCode()).isZero();
+
+        // and one that succeeds replaces it whole, fewer partitions included
+        CliRun replaced = expand(source.toString(), output, "32,8", "--overwrite", "--partitions", "2");
+        assertThat(replaced.exitCode()).as(replaced.err()).isZero();
+        assertThat(objects(s3, "overwritten")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.arrow",
+                "part-00001.arrow");
+        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString())).exitCode()).isZero();
+    }
+
+    @Test
+    void aBucketThatDoesNotExistIsOneLineBeforeSparkRuns(S3Server s3) {
+        CliRun run = expand(source.toString(), "s3a://no-such-bucket/out", "64,8");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("Cannot write to 's3a://no-such-bucket/out': its bucket does not exist (the S3"
+                + " server answered NoSuchBucket)\n");
+        CliRun inspect = CliRun.of(withConf(s3, "inspect", "s3a://no-such-bucket/out"));
+        assertThat(inspect.exitCode()).isEqualTo(2);
+        assertThat(inspect.err()).isEqualTo("Cannot inspect s3a://no-such-bucket/out: its bucket does not exist (the"
+                + " S3 server answered NoSuchBucket)\n");
+    }
+}

@@ -1,0 +1,119 @@
+package dev.tensorbroadcast.job.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
+import dev.tensorbroadcast.arrowio.source.NpyLayout;
+import dev.tensorbroadcast.job.sink.NpyWriter;
+import dev.tensorbroadcast.planner.BroadcastRequest;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.ReducePlan;
+import dev.tensorbroadcast.planner.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code .npy} gradient read in the small chunks that stay in cache sums to the bits the 16 MiB chunks gave, and to
+ * a float64 reference added in the same order: the chunk only decides how many rows one read brings.
+ */
+class GradientChunksTest {
+    /** 2048 rows of 16 KiB: 32 MiB, two old chunks and 32 new ones. */
+    private static final int ROWS = 2048;
+    private static final int COLUMNS = 4096;
+
+    @TempDir
+    Path dir;
+
+    private static ReducePlan plan(String input, long... target) {
+        return ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.parse(input)).target(target).build()
+                .plan(), 0);
+    }
+
+    private Path gradient(float[] values) throws Exception {
+        ByteBuffer data = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float value : values) {
+            data.putFloat(value);
+        }
+        byte[] header = NpyWriter.header("<f4", Shape.of(ROWS, COLUMNS));
+        byte[] bytes = Arrays.copyOf(header, header.length + data.capacity());
+        System.arraycopy(data.array(), 0, bytes, header.length, data.capacity());
+        Path file = dir.resolve("gradient.npy");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    /**
+     * Large values that the second half of the rows cancels, plus small noise: the sums keep only the noise, and a
+     * float64 sum added in another order keeps other bits of it.
+     */
+    private static float[] values() {
+        Random random = new Random(5);
+        float[] values = new float[ROWS * COLUMNS];
+        int half = ROWS * COLUMNS / 2;
+        for (int i = 0; i < half; i++) {
+            values[i] = (float) (random.nextGaussian() * 1e14);
+            values[half + i] = -values[i] + (float) random.nextGaussian();
+        }
+        return values;
+    }
+
+    private static byte[] reduce(GradientRows rows, ReducePlan plan, long chunkBytes) {
+        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, plan.input().elements());
+        rows.reduce(plan, 0, ROWS, partial, 0, new Configuration(), chunkBytes);
+        return partial.result(plan.input()).values();
+    }
+
+    private GradientRows open(Path file) throws Exception {
+        long dataStart = Files.size(file) - 4L * ROWS * COLUMNS;
+        NpyLayout layout = new NpyLayout(DType.FLOAT32, Shape.of(ROWS, COLUMNS), dataStart, 0);
+        return GradientRows.open(new Gradient.NpyFile(file.toString(), layout), null);
+    }
+
+    @Test
+    void rowsSummedInSmallChunksGiveTheOldBitsAndTheFloat64Reference() throws Exception {
+        float[] values = values();
+        GradientRows rows = open(gradient(values));
+        ReducePlan plan = plan("[1,4096]", ROWS, COLUMNS);
+        assertThat(rows.chunkBytes(plan)).isEqualTo(GradientRows.NPY_CHUNK_BYTES);
+        byte[] small = reduce(rows, plan, rows.chunkBytes(plan));
+        assertThat(small).isEqualTo(reduce(rows, plan, GradientRows.CHUNK_BYTES));
+        double[] reference = new double[COLUMNS];
+        for (int row = 0; row < ROWS; row++) {
+            for (int column = 0; column < COLUMNS; column++) {
+                reference[column] += values[row * COLUMNS + column];
+            }
+        }
+        ByteBuffer sums = ByteBuffer.wrap(small).order(ByteOrder.LITTLE_ENDIAN);
+        for (int column = 0; column < COLUMNS; column++) {
+            assertThat(sums.getFloat()).isEqualTo((float) reference[column]);
+        }
+    }
+
+    @Test
+    void rowsKeptInSmallChunksGiveTheOldBits() throws Exception {
+        GradientRows rows = open(gradient(values()));
+        // each row summed into one element: a run inside one row, whichever chunk holds it
+        ReducePlan plan = plan("[2048,1]", ROWS, COLUMNS);
+        assertThat(rows.chunkBytes(plan)).isEqualTo(GradientRows.NPY_CHUNK_BYTES);
+        assertThat(reduce(rows, plan, rows.chunkBytes(plan))).isEqualTo(reduce(rows, plan, GradientRows.CHUNK_BYTES));
+    }
+
+    @Test
+    void aSumAcrossRowsKeepsTheOldChunk() throws Exception {
+        GradientRows rows = open(gradient(values()));
+        // [2048,4096] -> [1]: one run of every element, whose four accumulators restart per chunk
+        ReducePlan plan = plan("[1]", ROWS, COLUMNS);
+        assertThat(rows.chunkBytes(plan)).isEqualTo(GradientRows.CHUNK_BYTES);
+        assertThat(reduce(rows, plan, GradientRows.NPY_CHUNK_BYTES))
+                .as("the small chunk would change this sum's bits").isNotEqualTo(reduce(rows, plan,
+                        GradientRows.CHUNK_BYTES));
+    }
+}
