@@ -76,8 +76,8 @@ public final class TensorReduce {
         given.format().flatMap(OutputFormat::array).ifPresent(array -> {
             throw new InvalidRequestException("Cannot write a reduce's result as format " + array.name() + ": it is"
                     + " written as rows of a dataset or as one .npy; give " + Param.FORMAT.given(
-                            "OutputFormat.ARROW or PARQUET", "arrow or parquet") + ", or " + Param.FORMAT.given(
-                            "npy()", "npy"));
+                            "OutputFormat.ARROW or PARQUET", "arrow or parquet") + ", or " + Param.mention(
+                            "npy()", "--format npy"));
         });
         this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
         this.partitionBytes = builder.partitionBytes;

@@ -106,6 +106,22 @@ class WriteRequestTest {
         assertThatThrownBy(() -> reduce().format("csv"))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot use format 'csv': expected npy, arrow or parquet");
+        // zarr is a broadcast's array, not a reduce's output: refused by name and as a value
+        assertThatThrownBy(() -> reduce().format("zarr"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot use format 'zarr': expected npy, arrow or parquet");
+        assertThatThrownBy(() -> reduce().output("/tmp/out").format(OutputFormat.parse("zarr")).build())
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("Cannot write a reduce's result as format zarr: it is written as rows of a dataset or as"
+                        + " one .npy; give format(OutputFormat.ARROW or PARQUET), or npy()");
+        // a Zarr array is not written to s3a:// (its commit renames), refused before anything is read
+        assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .output("s3a://bucket/out").format(OutputFormat.parse("zarr")).build())
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageStartingWith("Cannot write format zarr to 's3a://bucket/out': an array is not written to"
+                        + " s3a:// yet");
+        assertThat(TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .output("/tmp/out").format(OutputFormat.parse("zarr")).build().files().array()).isPresent();
         // a broadcast writes datasets only
         assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
                 .write(WriteSpec.builder().npy().build()).build())
