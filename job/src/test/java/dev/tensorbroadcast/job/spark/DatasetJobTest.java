@@ -71,7 +71,8 @@ class DatasetJobTest {
     void everyDialectInBothFormatsMatchesThePlannersReference() throws Exception {
         for (Case c : everyDialect()) {
             Path source = NpyFiles.int32(dir.resolve(c.dialect() + ".npy"), c.source());
-            for (OutputFormat format : OutputFormat.values()) {
+            // the dataset formats: an array's objects are not part files (ZarrCommandTest writes those)
+            for (OutputFormat format : OutputFormat.values().stream().filter(f -> f.array().isEmpty()).toList()) {
                 Path output = dir.resolve(c.dialect() + "-" + format);
                 TensorBroadcast broadcast = request(c, source, format, output).build();
                 CopyProgram program = program(broadcast);
