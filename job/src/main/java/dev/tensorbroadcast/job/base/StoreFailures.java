@@ -17,6 +17,7 @@ public final class StoreFailures {
 
     /** The short reason for {@code error} or a cause of it, when it is an object store's refusal or silence. */
     public static Optional<String> reason(Throwable error) {
+        boolean fromStore = fromStore(error);
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             String type = cause.getClass().getName();
             String message = cause.getMessage() == null ? "" : cause.getMessage();
@@ -31,11 +32,23 @@ public final class StoreFailures {
                 return Optional.of("the S3 server refused access (403 Forbidden): wrong keys, or keys without"
                         + " access to this bucket; " + CREDENTIAL_SETTINGS);
             }
-            if (cause instanceof ConnectException || message.contains("Connection refused")) {
+            // a refused connection is the store's only when the store's client met it: a Spark master's is not
+            if (fromStore && (cause instanceof ConnectException || message.contains("Connection refused"))) {
                 return Optional.of("the S3 endpoint does not answer (connection refused); check"
                         + " spark.hadoop.fs.s3a.endpoint and that the server runs");
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean fromStore(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            String type = cause.getClass().getName();
+            if (type.startsWith("org.apache.hadoop.fs.s3a.") || type.startsWith("software.amazon.awssdk.")
+                    || (cause.getMessage() != null && cause.getMessage().contains("s3a://"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -3,10 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.spark.SparkPerClass;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,15 +22,7 @@ class HuggingFaceInputTest {
     Path dir;
 
     private Path fixture() throws Exception {
-        Path source = Path.of(HuggingFaceInputTest.class.getResource("/fixtures/huggingface/make_fixtures.py")
-                .toURI()).getParent().resolve("two-shards");
-        Path copy = Files.createDirectory(dir.resolve("hf"));
-        try (Stream<Path> files = Files.list(source)) {
-            for (Path file : files.toList()) {
-                Files.copy(file, copy.resolve(file.getFileName()));
-            }
-        }
-        return copy;
+        return ClasspathFixtures.copy("/fixtures/huggingface/two-shards", dir.resolve("hf"));
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.spark.SparkPerClass;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -28,7 +27,7 @@ class PolarsInputTest {
     @ValueSource(strings = {"table.arrow", "table-stream.arrow"})
     void aPolarsTableExpandsWithItsOtherColumns(String file) throws Exception {
         Path input = dir.resolve(file);
-        Files.copy(Path.of(PolarsInputTest.class.getResource("/fixtures/polars/" + file).toURI()), input);
+        ClasspathFixtures.copy("/fixtures/polars/" + file, input);
         Path output = dir.resolve("out");
 
         CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
