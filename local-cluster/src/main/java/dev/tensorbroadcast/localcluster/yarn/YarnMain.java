@@ -109,7 +109,12 @@ public final class YarnMain {
         conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
         // the capacity scheduler's default of 10% would leave room for one application master at most
         conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
-        conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 20_000);
+        // a stopped NodeManager (stop-node-manager) does not say goodbye: the ResourceManager counts it alive until
+        // this expires, and may hand out its memory meanwhile. 10 s is still 40 missed heartbeats
+        conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 10_000);
+        // the capacity scheduler hands out containers when a NodeManager heartbeats: every 1 s by default, so an
+        // application master, then its executors, each waited up to a second for nothing on an idle cluster
+        conf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
         conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
         return conf;
     }
