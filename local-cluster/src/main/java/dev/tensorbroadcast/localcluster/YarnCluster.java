@@ -351,6 +351,14 @@ public final class YarnCluster implements LocalCluster {
             // an application master and two executors of 512m (and Spark's 384m overhead) fit on two 2g nodes
             properties.setProperty("spark.executor.memory", "512m");
             properties.setProperty("spark.yarn.am.memory", "512m");
+            // one executor a NodeManager, the application master's beside one: Spark's default of two on a single
+            // 2g NodeManager asked for a container that never came, and every job then waited 30 s
+            // (spark.scheduler.maxRegisteredResourcesWaitingTime) for 80% of its executors before its first task
+            properties.setProperty("spark.executor.instances", Integer.toString(nodeManagers));
+            // everything is on loopback: ask and report at short intervals rather than Spark's 3 s and 1 s
+            properties.setProperty("spark.yarn.scheduler.heartbeat.interval-ms", "1000");
+            properties.setProperty("spark.yarn.report.interval", "250ms");
+            properties.setProperty("spark.yarn.client.launchMonitorInterval", "250ms");
             // every JVM of an application on loopback, as every port of YARN and HDFS: the driver (here, or in
             // the application master's container in cluster mode) without its web UI, which would listen on every
             // interface; the application master's and the executors' own ports

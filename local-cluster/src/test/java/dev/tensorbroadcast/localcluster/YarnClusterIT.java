@@ -68,6 +68,7 @@ class YarnClusterIT {
         assertThat(cluster.sparkConf()).containsEntry("spark.master", "yarn")
                 .containsEntry("spark.submit.deployMode", "client")
                 .containsEntry("spark.yarn.jars", "local:" + SparkHome.locate().jars() + "/*")
+                .containsEntry("spark.executor.instances", "2")
                 .containsEntry("spark.hadoop.fs.defaultFS", cluster.hdfsUri().orElseThrow().toString())
                 .containsEntry("spark.driver.host", "127.0.0.1")
                 .containsKey("spark.hadoop.yarn.resourcemanager.scheduler.address")

@@ -114,8 +114,13 @@ final class JobRun {
                 context.removeSparkListener(listener);
                 tracking.progress().finished();
             }
-            for (Runnable release : releases) {
-                release.run();
+            // what is held lives in the context's block managers: a context stopped under the job (YARN killed its
+            // application) took them with it, and a broadcast's removal then waited out its 120 s ask timeout for
+            // executors that are gone and printed the stopped pool's RejectedExecutionException
+            if (!context.isStopped()) {
+                for (Runnable release : releases) {
+                    release.run();
+                }
             }
         }
     }
@@ -148,7 +153,10 @@ final class JobRun {
         return values;
     }
 
-    /** {@code resource}, released by {@code release} when the job ends, in the order taken. */
+    /**
+     * {@code resource}, released by {@code release} when the job ends, in the order taken; not when the context
+     * stopped under the job, which released it.
+     */
     <R> R hold(R resource, Consumer<? super R> release) {
         releases.add(() -> release.accept(resource));
         return resource;

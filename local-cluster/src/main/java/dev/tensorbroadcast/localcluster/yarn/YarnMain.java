@@ -37,6 +37,8 @@ public final class YarnMain {
             YarnConfiguration.NM_PMEM_MB);
     private static final long REGISTRATION_MILLIS = 120_000;
     private static final long ADDRESS_MILLIS = 30_000;
+    /** How long a signal's stop waits for the mini cluster's own stop; see {@link #stopWithin}. */
+    private static final long STOP_MILLIS = 3_000;
 
     private YarnMain() {}
 
@@ -66,7 +68,7 @@ public final class YarnMain {
         System.setProperty("test.build.data", Path.of("").toAbsolutePath().toString());
         MiniYARNCluster cluster = new MiniYARNCluster("yarn", nodeManagers, 1, 1);
         cluster.init(configuration(memory, cores));
-        Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop, "yarn-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopWithin(cluster, STOP_MILLIS), "yarn-shutdown"));
         cluster.start();
         awaitAddress(cluster.getConfig());
         if (!cluster.waitForNodeManagersToConnect(REGISTRATION_MILLIS)) {
@@ -109,9 +111,31 @@ public final class YarnMain {
         conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
         // the capacity scheduler's default of 10% would leave room for one application master at most
         conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
-        conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 20_000);
+        // a stopped NodeManager (stop-node-manager) does not say goodbye: the ResourceManager counts it alive until
+        // this expires, and may hand out its memory meanwhile. 10 s is still 40 missed heartbeats
+        conf.setLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, 10_000);
+        // the capacity scheduler hands out containers when a NodeManager heartbeats: every 1 s by default, so an
+        // application master, then its executors, each waited up to a second for nothing on an idle cluster
+        conf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
         conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, false);
         return conf;
+    }
+
+    /**
+     * Stops the cluster, waiting for it {@code millis} at most: a NodeManager that ran an application waits out its
+     * log handler's pending deletions (up to 10 s, each in turn) before it stops, and the process that stops this JVM
+     * (ProcessGroup) stops the containers itself and kills what is left after its own grace: waiting longer here
+     * only made every stop after a job take that grace in full.
+     */
+    private static void stopWithin(MiniYARNCluster cluster, long millis) {
+        Thread stop = new Thread(cluster::stop, "yarn-stop");
+        stop.setDaemon(true);
+        stop.start();
+        try {
+            stop.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The ResourceManager's port is in the configuration some time after {@code start} returns. */
