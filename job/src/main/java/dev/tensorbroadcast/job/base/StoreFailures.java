@@ -31,6 +31,13 @@ public final class StoreFailures {
                 return Optional.of("the S3 server refused access (403 Forbidden): wrong keys, or keys without"
                         + " access to this bucket; " + CREDENTIAL_SETTINGS);
             }
+            // S3Proxy serving a bucket read-only answers every write so (AWS S3 answers a read-only policy with 403)
+            if (message.contains("Status Code: 501")) {
+                return Optional.of("the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
+                        + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
+                        + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
+                        + " keys may write to");
+            }
             if (cause instanceof ConnectException || message.contains("Connection refused")) {
                 return Optional.of("the S3 endpoint does not answer (connection refused); check"
                         + " spark.hadoop.fs.s3a.endpoint and that the server runs");
