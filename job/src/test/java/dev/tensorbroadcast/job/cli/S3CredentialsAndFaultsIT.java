@@ -179,6 +179,31 @@ class S3CredentialsAndFaultsIT {
         }
     }
 
+    /**
+     * A read S3A's reader fails (a manifest object without the ETag S3Proxy keeps in the file's attributes, as when
+     * a file is put in its directory by hand): one line, without the reader's ERROR telemetry lines.
+     */
+    @Test
+    void aFailedReadIsOneLineWithoutTheReadersTelemetry(S3Server s3) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        CliOutcome written = run("written-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
+                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--output", s3.uri("no-etag")));
+        assertThat(written.exitCode()).as(written.output()).isZero();
+        Path manifest = s3.bucketDirectory().resolve("no-etag").resolve("_manifest.json");
+        byte[] bytes = Files.readAllBytes(manifest);
+        Files.delete(manifest);
+        Files.write(manifest, bytes);
+
+        CliOutcome refused = run("refused-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
+                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--overwrite", "--output",
+                s3.uri("no-etag")));
+
+        assertThat(refused.exitCode()).as(refused.output()).isNotZero();
+        assertThat(refused.output().lines().toList()).as(refused.output()).hasSize(1);
+        assertThat(refused.output()).startsWith("Cannot overwrite '" + s3.uri("no-etag") + "': ");
+        assertThat(Files.readAllBytes(manifest)).isEqualTo(bytes);
+    }
+
     /** A copy with the objects' user attributes, where S3Proxy's filesystem backend keeps their ETags. */
     private static void copyTree(Path from, Path to) throws Exception {
         Files.createDirectories(to.getParent());
