@@ -17,7 +17,14 @@ if ! python3 -c "import pyarrow, polars, duckdb, torch, datasets, tensorstore" 2
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr' EXIT
+cluster=
+stop_cluster() {
+    if [[ -n $cluster ]]; then
+        TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast cluster stop >/dev/null 2>&1 || kill "$cluster" || true
+        wait "$cluster" 2>/dev/null || true
+    fi
+}
+trap 'stop_cluster; rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr' EXIT
 rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr
 # the README's own commands for the outputs the recipes read, as they are written there
 for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr; do
@@ -28,16 +35,57 @@ for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp
     eval "$command" >/dev/null
 done
 
-# every python block of the section, in order, then SQL blocks through DuckDB's Python API
-python3 - "$work" <<'EOF'
+# the README's S3 recipe on the README's S3 command: 'cluster start --s3' as the README starts it (one small worker),
+# the README's expand to s3a:// with the endpoint, key and secret file it printed in place of PORT, KEY, SECRET_FILE
+TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast cluster start --workers 1 --worker-memory 1g --s3 \
+    >"$work/cluster.log" 2>&1 &
+cluster=$!
+for _ in $(seq 600); do
+    grep -q '^run a job with' "$work/cluster.log" 2>/dev/null && break
+    kill -0 "$cluster" 2>/dev/null || { cat "$work/cluster.log" >&2; echo "ci: cluster start --s3 failed" >&2; exit 1; }
+    sleep 0.2
+done
+grep -q '^run a job with' "$work/cluster.log" || { cat "$work/cluster.log" >&2; echo "ci: cluster start --s3 timed out" >&2; exit 1; }
+endpoint=$(sed -n 's/^s3 endpoint: //p' "$work/cluster.log")
+s3_key=$(sed -n 's/.*spark\.hadoop\.fs\.s3a\.access\.key=\([^ ]*\).*/\1/p' "$work/cluster.log")
+secret_file=$(sed -n 's/^s3 settings: (secret key in \(.*\))$/\1/p' "$work/cluster.log")
+[[ -n $endpoint && -n $s3_key && -f $secret_file ]] || { cat "$work/cluster.log" >&2; echo "ci: cluster start --s3 printed no S3 settings" >&2; exit 1; }
+# the README's multi-line expand to s3a://, its continuation lines joined
+command=$(awk '/^\$ \.\/tensor-broadcast expand / { take = 1; text = "" }
+    take { line = $0; sub(/^\$ /, "", line); more = sub(/\\$/, "", line); text = text line
+           if (!more) { take = 0; if (text ~ /--output s3a:\/\//) { print text; exit } } }' README.md)
+[[ -n $command ]] || { echo "ci: README has no expand to s3a://" >&2; exit 1; }
+command=$(printf '%s' "$command" | sed -e "s|http://127.0.0.1:PORT|$endpoint|" -e "s|access.key=KEY|access.key=$s3_key|" \
+    -e "s|SECRET_FILE|$secret_file|")
+echo "ci: $command" | sed 's/secret\.key=[^ ]*/secret.key=.../' >&2
+eval "$command" >/dev/null
+# examples/python/read_s3.py, which the README names, reads the same dataset
+read_s3=$(python3 examples/python/read_s3.py "$endpoint" "$s3_key" "$secret_file" tensor-broadcast/numpy)
+[[ $read_s3 == "(1000, 4096) "* ]] || { echo "ci: examples/python/read_s3.py read $read_s3" >&2; exit 1; }
+
+# every python block of the section, in order (the S3 one on its own, on the server above), then SQL blocks through
+# DuckDB's Python API
+python3 - "$work" "$endpoint" "$s3_key" "$secret_file" <<'EOF'
 import re, sys
 readme = open("README.md", encoding="utf-8").read()
 section = readme[readme.index("### Reading the output"):]
 section = section[:section.index("\n## ")]
-python = "\n".join(re.findall(r"```python\n(.*?)```", section, re.S))
+blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+python = "\n".join(block for block in blocks if "S3FileSystem" not in block)
+s3_blocks = [block for block in blocks if "S3FileSystem" in block]
 sql = re.findall(r"```sql\n(.*?)```", section, re.S)
 scope = {}
 exec(compile(python, "README.md (Reading the output)", "exec"), scope)
+# the S3 recipe, its placeholders the server's
+endpoint, s3_key, secret_file = sys.argv[2:5]
+assert len(s3_blocks) == 1, len(s3_blocks)
+s3_recipe = s3_blocks[0].replace("http://127.0.0.1:PORT", endpoint)
+s3_recipe = re.sub(r"\bKEY\b", repr(s3_key), s3_recipe)
+s3_recipe = re.sub(r"\bSECRET_FILE\b", repr(secret_file), s3_recipe)
+s3_scope = {}
+exec(compile(s3_recipe, "README.md (Reading the output, S3)", "exec"), s3_scope)
+assert s3_scope["array"].shape == (1000, 4096), s3_scope["array"].shape
+assert (s3_scope["array"] == scope["array"]).all()
 # what the recipes' comments promise
 assert scope["array"].shape == (1000, 4096), scope["array"].shape
 assert scope["rows"].shape == (2, 3, 6), scope["rows"].shape
@@ -72,7 +120,8 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
-print("ci: README reader recipes ran: pyarrow, polars, torch, DuckDB, nested rows, datasets, tensorstore (Zarr);"
+print("ci: README reader recipes ran: pyarrow (local and S3), polars, torch, DuckDB, nested rows, datasets,"
+      " tensorstore (Zarr);"
       " broadcast-tensors' parent reads as no dataset",
       file=sys.stderr)
 EOF

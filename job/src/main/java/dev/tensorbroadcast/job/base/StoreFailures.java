@@ -27,10 +27,18 @@ public final class StoreFailures {
             if (type.equals("org.apache.hadoop.fs.s3a.auth.NoAuthWithAWSException")) {
                 return Optional.of("no S3 credentials were found; " + CREDENTIAL_SETTINGS);
             }
-            if (message.contains("s3a://") && (cause instanceof java.nio.file.AccessDeniedException
-                    || message.contains("Status Code: 403"))) {
+            // a refused write names the object's key, not its s3a:// URI: AWS S3's answer to keys that may only read
+            if (message.contains("s3a://") && cause instanceof java.nio.file.AccessDeniedException
+                    || message.contains("Status Code: 403")) {
                 return Optional.of("the S3 server refused access (403 Forbidden): wrong keys, or keys without"
                         + " access to this bucket; " + CREDENTIAL_SETTINGS);
+            }
+            // S3Proxy serving a bucket read-only answers every write so (AWS S3 answers a read-only policy with 403)
+            if (message.contains("Status Code: 501")) {
+                return Optional.of("the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
+                        + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
+                        + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
+                        + " keys may write to");
             }
             // a refused connection is the store's only when the store's client met it: a Spark master's is not
             if (fromStore && (cause instanceof ConnectException || message.contains("Connection refused"))) {

@@ -18,6 +18,14 @@ final class CliProcess {
 
     /** Starts the command line; arguments starting with -D are JVM options. */
     static Process start(Map<String, String> environment, Path log, String... arguments) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command(arguments)).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    /** The command that runs the command line with {@code arguments}; those starting with -D are JVM options. */
+    static List<String> command(String... arguments) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // the module openings this JVM got from the build
@@ -35,9 +43,7 @@ final class CliProcess {
         command.add(Optional.ofNullable(System.getProperty("tensorbroadcast.cli.classpath")).orElseThrow());
         command.add(TensorBroadcastCli.class.getName());
         command.addAll(cliArguments);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(environment);
-        return builder.start();
+        return command;
     }
 
     static String read(Path log) throws IOException {

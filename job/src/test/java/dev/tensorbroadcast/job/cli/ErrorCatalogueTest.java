@@ -96,6 +96,8 @@ class ErrorCatalogueTest {
             Map.entry("output-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
             Map.entry("dataset-no-bucket", "S3StorageIT#aBucketThatDoesNotExistIsOneLineBeforeSparkRuns"),
             Map.entry("output-s3-refused", "S3CredentialsAndFaultsIT#wrongKeysAreOneLineBeforeSparkStarts"),
+            Map.entry("output-s3-read-only",
+                    "S3CredentialsAndFaultsIT#aReadOnlyBucketIsOneLineAndLeavesTheDatasetAsItWas"),
             Map.entry("job-s3-gone", "S3CredentialsAndFaultsIT#aServerStoppedMidJobIsOneLineExitOneAndNoDataset"));
 
     private static Map<String, Case> cases() {

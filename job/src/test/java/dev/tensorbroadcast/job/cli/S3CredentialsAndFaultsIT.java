@@ -135,4 +135,80 @@ class S3CredentialsAndFaultsIT {
         assertThat(visible).noneMatch(name -> name.startsWith("part-") || name.equals("_SUCCESS")
                 || name.equals("_manifest.json"));
     }
+
+    /**
+     * A bucket the keys may only read: S3Proxy's read-only mode over a copy of a dataset the class's server wrote.
+     * Overwriting it is one line, exit 2, and leaves every object as it was.
+     */
+    @Test
+    void aReadOnlyBucketIsOneLineAndLeavesTheDatasetAsItWas(S3Server s3) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        CliOutcome written = run("written", arguments(s3, s3.sparkSettings(), "expand", "--input",
+                source.toString(), "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output",
+                s3.uri("read-only")));
+        assertThat(written.exitCode()).as(written.output()).isZero();
+        try (S3Server readOnly = S3Server.start(SparkHome.locate(), dir.resolve("read-only-server"), true)) {
+            Path dataset = readOnly.bucketDirectory().resolve("read-only");
+            copyTree(s3.bucketDirectory().resolve("read-only"), dataset);
+            Map<String, String> before = OutputIsInputTest.checksums(dataset);
+
+            CliOutcome refused = run("refused-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
+                    "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--partitions", "2",
+                    "--overwrite", "--output", readOnly.uri("read-only")));
+            CliOutcome fresh = run("fresh-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
+                    "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--output",
+                    readOnly.uri("fresh")));
+            CliOutcome verify = run("verify-read-only", arguments(readOnly, readOnly.sparkSettings(), "verify",
+                    readOnly.uri("read-only"), "--source", source.toString()));
+
+            String reason = "the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
+                    + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
+                    + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
+                    + " keys may write to";
+            for (CliOutcome outcome : List.of(refused, fresh)) {
+                assertThat(outcome.exitCode()).as(outcome.output()).isEqualTo(2);
+            }
+            // the line before, on stdout, says what the run was about to write
+            assertThat(refused.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
+                    "Cannot write to '" + readOnly.uri("read-only") + "': cannot lock it: " + reason);
+            assertThat(fresh.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
+                    "Cannot write to '" + readOnly.uri("fresh") + "': cannot lock it: " + reason);
+            assertThat(OutputIsInputTest.checksums(dataset)).isEqualTo(before);
+            assertThat(readOnly.bucketDirectory().resolve("fresh")).doesNotExist();
+            assertThat(verify.exitCode()).as(verify.output()).isZero();
+        }
+    }
+
+    /**
+     * A read S3A's reader fails (a manifest object without the ETag S3Proxy keeps in the file's attributes, as when
+     * a file is put in its directory by hand): one line, without the reader's ERROR telemetry lines.
+     */
+    @Test
+    void aFailedReadIsOneLineWithoutTheReadersTelemetry(S3Server s3) throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        CliOutcome written = run("written-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
+                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--output", s3.uri("no-etag")));
+        assertThat(written.exitCode()).as(written.output()).isZero();
+        Path manifest = s3.bucketDirectory().resolve("no-etag").resolve("_manifest.json");
+        byte[] bytes = Files.readAllBytes(manifest);
+        Files.delete(manifest);
+        Files.write(manifest, bytes);
+
+        CliOutcome refused = run("refused-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
+                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--overwrite", "--output",
+                s3.uri("no-etag")));
+
+        assertThat(refused.exitCode()).as(refused.output()).isNotZero();
+        assertThat(refused.output().lines().toList()).as(refused.output()).hasSize(1);
+        assertThat(refused.output()).startsWith("Cannot overwrite '" + s3.uri("no-etag") + "': ");
+        assertThat(Files.readAllBytes(manifest)).isEqualTo(bytes);
+    }
+
+    /** A copy with the objects' user attributes, where S3Proxy's filesystem backend keeps their ETags. */
+    private static void copyTree(Path from, Path to) throws Exception {
+        Files.createDirectories(to.getParent());
+        Process copy = new ProcessBuilder("cp", "-a", from.toString(), to.toString()).inheritIO().start();
+        assertThat(copy.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(copy.exitValue()).isZero();
+    }
 }

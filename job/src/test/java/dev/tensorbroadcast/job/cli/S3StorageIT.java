@@ -213,4 +213,25 @@ class S3StorageIT {
         assertThat(inspect.err()).isEqualTo("Cannot inspect s3a://no-such-bucket/out: its bucket does not exist (the"
                 + " S3 server answered NoSuchBucket)\n");
     }
+
+    /** Re-expanding a dataset on S3 into itself is refused before anything is read or written, as on disk. */
+    @Test
+    void reExpandingADatasetIntoItselfOnS3IsRefused(S3Server s3) throws Exception {
+        String dataset = s3.uri("self");
+        assertThat(expand(source.toString(), dataset, "64,8", "--format", "parquet").exitCode()).isZero();
+        Map<String, String> before = checksums(s3.bucketDirectory().resolve("self"));
+
+        for (String output : List.of(dataset, dataset + "/inside")) {
+            CliRun run = expand(dataset, output, "64,8", "--overwrite");
+
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+            String relation = output.equals(dataset) ? "is" : "lies inside";
+            String where = output.equals(dataset) ? "both " + dataset : output + " inside " + dataset;
+            assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': it " + relation + " the input '"
+                    + dataset + "' (" + where + "), and a job must not write where it reads; write to a path outside"
+                    + " every input, then move the result where you want it\n");
+            assertThat(checksums(s3.bucketDirectory().resolve("self"))).isEqualTo(before);
+        }
+        assertThat(CliRun.of(withConf(s3, "verify", dataset, "--source", source.toString())).exitCode()).isZero();
+    }
 }

@@ -59,14 +59,27 @@ public final class S3Server implements AutoCloseable {
 
     /** Starts S3Proxy from the jar {@code home} holds, keeping its objects, settings and log in {@code directory}. */
     public static S3Server start(SparkHome home, Path directory) {
+        return start(home, directory, false);
+    }
+
+    /**
+     * As {@link #start(SparkHome, Path)}; a {@code readOnly} server serves reads and refuses every write, which is
+     * the nearest S3Proxy comes to a bucket whose keys may only read: it refuses with 501 NotImplemented (its
+     * read-only middleware's answer) where AWS S3 answers a read-only bucket policy with 403 AccessDenied.
+     */
+    public static S3Server start(SparkHome home, Path directory, boolean readOnly) {
         Path jar = home.s3ProxyJar().orElseThrow(() -> new LocalClusterException("Cannot start the S3 server: the"
                 + " Spark home '" + home.path() + "' has no s3proxy directory; use the one the build assembles at"
                 + " local-cluster/target/spark-home"));
-        return start(jar, directory);
+        return start(jar, directory, readOnly);
     }
 
     /** Starts the S3Proxy {@code jar} (its jar-with-dependencies) with its state in {@code directory}. */
     public static S3Server start(Path jar, Path directory) {
+        return start(jar, directory, false);
+    }
+
+    private static S3Server start(Path jar, Path directory, boolean readOnly) {
         requireNonNull(jar, "jar is null");
         requireNonNull(directory, "directory is null");
         int port = FreePorts.next();
@@ -87,7 +100,8 @@ public final class S3Server implements AutoCloseable {
             Files.writeString(settings, String.join("\n", "s3proxy.endpoint=" + endpoint,
                     "s3proxy.authorization=aws-v2-or-v4", "s3proxy.identity=" + accessKey,
                     "s3proxy.credential=" + secretKey, "jclouds.provider=filesystem",
-                    "jclouds.filesystem.basedir=" + data.toAbsolutePath(), ""), StandardCharsets.UTF_8);
+                    "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
+                    "s3proxy.read-only-blobstore=" + readOnly, ""), StandardCharsets.UTF_8);
             Path secretFile = directory.resolve(SECRET_KEY_FILE);
             Files.deleteIfExists(secretFile);
             Files.createFile(secretFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
