@@ -15,6 +15,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.JobSource;
+import dev.tensorbroadcast.job.sink.OutputPartitions;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.RowGroupCuts;
@@ -27,6 +28,7 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.SourceRows;
@@ -53,10 +55,13 @@ public final class PreparedBroadcast {
     private final List<PartitionPlan> partitions;
     private final OutputDirectory output;
     private final List<Optional<KeptSpec>> kept;
+    private final List<Optional<OutputPartitions>> directories;
 
     private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
-            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept) {
+            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept,
+            List<Optional<OutputPartitions>> directories) {
         this.broadcast = broadcast;
+        this.directories = List.copyOf(directories);
         this.sources = List.copyOf(sources);
         this.kept = List.copyOf(kept);
         this.plan = plan;
@@ -87,6 +92,13 @@ public final class PreparedBroadcast {
         List<PartitionPlan> partitions = new ArrayList<>();
         List<JobSource> sources = new ArrayList<>();
         List<Optional<KeptSpec>> kept = new ArrayList<>();
+        List<Optional<OutputPartitions>> directories = new ArrayList<>();
+        if (!broadcast.partitionBy().isEmpty() && loaded.size() > 1) {
+            throw new InvalidRequestException("Cannot partition the output by "
+                    + String.join(",", broadcast.partitionBy()) + ": it has " + loaded.size() + " inputs, each"
+                    + " written as a dataset of its own; " + Param.PARTITION_BY.named() + " partitions one input's"
+                    + " output (expand)");
+        }
         for (int i = 0; i < loaded.size(); i++) {
             LoadedSource source = loaded.get(i);
             // strings are sized by the source's real average length, not the planner's guess
@@ -102,9 +114,14 @@ public final class PreparedBroadcast {
                 partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
                         broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
             }
-            partitions.add(partitionPlan);
             Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);
+            PartitionByChoice.Chosen chosen = PartitionByChoice.choose(broadcast.partitionBy(), source,
+                    broadcast.sources().get(i).name(), keptColumns, lineage, partitionPlan);
+            partitionPlan = chosen.plan();
+            keptColumns = chosen.kept();
+            directories.add(chosen.partitions());
+            partitions.add(partitionPlan);
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
@@ -118,7 +135,7 @@ public final class PreparedBroadcast {
             requireRoom(broadcast, output, partitions);
         }
         partitions.forEach(TaskCountGuard::check);
-        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept);
+        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept, directories);
     }
 
     /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
@@ -301,6 +318,17 @@ public final class PreparedBroadcast {
                     broadcast.rowShape().map(ManifestShapes::list).orElse(null)));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.files(),
-                kept.get(input), directory, description(input), request, inputs);
+                kept.get(input), directories.get(input), directory, description(input), withPartitionBy(request),
+                inputs);
+    }
+
+    /** The request as the manifest records it, with the partition-by keys when there are any. */
+    private Map<String, String> withPartitionBy(Map<String, String> request) {
+        if (broadcast.partitionBy().isEmpty()) {
+            return request;
+        }
+        Map<String, String> recorded = new java.util.LinkedHashMap<>(request);
+        recorded.put(ManifestRequests.PARTITION_BY, String.join(",", broadcast.partitionBy()));
+        return recorded;
     }
 }

@@ -225,6 +225,11 @@ public final class DatasetDirectory implements Closeable {
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 stray.remove(file.path());
+                // a partitioned dataset's key=value directory holds listed files: not stray
+                int slash = file.path().indexOf('/');
+                if (slash > 0) {
+                    stray.remove(file.path().substring(0, slash));
+                }
             }
         }
         return stray;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.job.sink.OutputPartitions;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.PartitionPlan;
@@ -11,14 +12,21 @@ import java.io.Serializable;
 
 /**
  * What every task of one dataset needs besides the source: the partitions, the copy program, how the files are
- * written, and the columns kept next to the rows ({@code kept}, null when none are).
+ * written, the columns kept next to the rows ({@code kept}, null when none are), and the {@code key=value}
+ * directories the files go under ({@code directories}, null when all are at the top).
  */
-record DatasetSpec(PartitionPlan partitions, CopyProgram program, FileOptions files, KeptSpec kept)
+record DatasetSpec(PartitionPlan partitions, CopyProgram program, FileOptions files, KeptSpec kept,
+        OutputPartitions directories)
         implements Serializable {
     DatasetSpec {
         requireNonNull(partitions, "partitions is null");
         requireNonNull(program, "program is null");
         requireNonNull(files, "files is null");
+    }
+
+    /** The directory, relative to the output, of the partition that starts at {@code firstRow}: "" at the top. */
+    String directoryOf(long firstRow) {
+        return directories == null ? "" : directories.directoryOf(firstRow);
     }
 
     DatasetFileFormat format() {
