@@ -295,6 +295,7 @@ class OptionContractTest {
         checks.put("expand --row-shape", elsewhere("ExpandCommandTest", "\"--row-shape\""));
         checks.put("expand --ship-threshold", elsewhere("NullFormatTest", "\"--ship-threshold\""));
         checks.put("expand --keep", elsewhere("KeptColumnsCommandTest", "\"--keep\""));
+        checks.put("expand --partition-by", elsewhere("PartitionByCommandTest", "\"--partition-by\""));
 
         String[] joined = joint("--output", out("joint"), "--format", "parquet", "--partitions", "1");
         checks.put("broadcast-tensors --input", ok(run -> assertThat(manifest(out("joint") + "/1").inputs().stream()
