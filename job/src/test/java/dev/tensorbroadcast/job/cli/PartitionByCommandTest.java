@@ -66,7 +66,7 @@ class PartitionByCommandTest {
     private CliRun expand(String output, String... more) {
         List<String> args = new ArrayList<>(List.of("expand", "--input", input.toString(), "--column", "features",
                 "--row-shape", "[1,8]", "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet",
-                "--ship-threshold", "0", "--partitions", "4", "--output", output));
+                "--partitions", "4", "--output", output));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
@@ -75,7 +75,8 @@ class PartitionByCommandTest {
     void writesSparksLayoutReadBackWithTheKeysAsColumns() throws Exception {
         Path output = dir.resolve("out");
 
-        CliRun run = expand(output.toString(), "--partition-by", "day,tag");
+        // read in slices by the tasks (the second run below ships the small source whole)
+        CliRun run = expand(output.toString(), "--partition-by", "day,tag", "--ship-threshold", "0");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Manifest manifest;
@@ -116,6 +117,13 @@ class PartitionByCommandTest {
         assertThat(inspect.out()).doesNotContain("stray");
         CliRun verify = CliRun.of("verify", output.toString());
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        Path stray = output.resolve(directories.get(1)).resolve("part-00099.parquet");
+        Files.write(stray, new byte[] {1});
+        CliRun extra = CliRun.of("verify", output.toString());
+        assertThat(extra.exitCode()).isEqualTo(1);
+        assertThat(extra.out()).contains(directories.get(1) + "/part-00099.parquet: extra file, not listed in the"
+                + " manifest");
+        Files.delete(stray);
         Path npy = dir.resolve("x.npy");
         CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
         assertThat(export.exitCode()).as(export.err()).isZero();
@@ -133,7 +141,13 @@ class PartitionByCommandTest {
                     .containsExactlyInAnyOrder("day=2024-03-01", "day=2024-03-02", "day=2024-03-03");
         }
         assertThat(output.resolve("day=2024-03-01")).isDirectoryNotContaining("glob:**/tag=*");
-        assertThat(SPARK.session().read().parquet(output.toString()).count()).isEqualTo(ROWS);
+        List<Row> shipped = SPARK.session().read().parquet(output.toString()).orderBy("user_id").collectAsList();
+        assertThat(shipped).hasSize(ROWS);
+        for (Row row : shipped) {
+            long u = row.getLong(row.fieldIndex("user_id"));
+            assertThat(row.<Date>getAs("day").toLocalDate()).isEqualTo(LocalDate.of(2024, 3, 1 + (int) u / 20));
+            assertThat(row.getList(row.fieldIndex("tensor")).get(15)).isEqualTo(u + 7 / 8f);
+        }
     }
 
     @Test
