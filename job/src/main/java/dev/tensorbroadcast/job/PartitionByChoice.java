@@ -55,8 +55,8 @@ final class PartitionByChoice {
             }
             if (!dataset.partitionKeys().contains(key)) {
                 throw new InvalidRequestException("Cannot partition the output by '" + key + "': it is a column of"
-                        + " the files of input '" + location + "', not one of its partition keys (key=value"
-                        + " directories: " + (dataset.partitionKeys().isEmpty() ? "none"
+                        + " the files of input '" + location + "', not a partition key taken from its"
+                        + " key=value directories alone (those: " + (dataset.partitionKeys().isEmpty() ? "none"
                         : String.join(", ", dataset.partitionKeys())) + "); " + Param.PARTITION_BY.named()
                         + " takes those");
             }

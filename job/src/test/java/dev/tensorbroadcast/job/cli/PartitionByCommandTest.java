@@ -168,7 +168,7 @@ class PartitionByCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("Cannot partition the output by 'user_id': it is a column of the files of"
-                + " input '" + input + "', not one of its partition keys (key=value directories: day, tag);"
+                + " input '" + input + "', not a partition key taken from its key=value directories alone (those: day, tag);"
                 + " --partition-by takes those\n");
     }
 
