@@ -8,6 +8,7 @@ import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
+import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
@@ -15,6 +16,7 @@ import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.JobSource;
+import dev.tensorbroadcast.job.sink.OutputPartitions;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.RowGroupCuts;
@@ -54,10 +56,13 @@ public final class PreparedBroadcast {
     private final List<PartitionPlan> partitions;
     private final OutputDirectory output;
     private final List<Optional<KeptSpec>> kept;
+    private final List<Optional<OutputPartitions>> directories;
 
     private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
-            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept) {
+            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept,
+            List<Optional<OutputPartitions>> directories) {
         this.broadcast = broadcast;
+        this.directories = List.copyOf(directories);
         this.sources = List.copyOf(sources);
         this.kept = List.copyOf(kept);
         this.plan = plan;
@@ -88,6 +93,13 @@ public final class PreparedBroadcast {
         List<PartitionPlan> partitions = new ArrayList<>();
         List<JobSource> sources = new ArrayList<>();
         List<Optional<KeptSpec>> kept = new ArrayList<>();
+        List<Optional<OutputPartitions>> directories = new ArrayList<>();
+        if (!broadcast.partitionBy().isEmpty() && loaded.size() > 1) {
+            throw new InvalidRequestException("Cannot partition the output by "
+                    + String.join(",", broadcast.partitionBy()) + ": it has " + loaded.size() + " inputs, each"
+                    + " written as a dataset of its own; " + Param.PARTITION_BY.named() + " partitions one input's"
+                    + " output (expand)");
+        }
         for (int i = 0; i < loaded.size(); i++) {
             LoadedSource source = loaded.get(i);
             // strings are sized by the source's real average length, not the planner's guess
@@ -103,11 +115,15 @@ public final class PreparedBroadcast {
                 partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
                         broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
             }
-            // an array format's partitions are whole chunks (or shards) of the first dim
-            partitionPlan = broadcast.files().partitions(partitionPlan, source.dtype());
-            partitions.add(partitionPlan);
-            Optional<KeptSpec> keptColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
+            Optional<KeptSpec> chosenColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);
+            PartitionByChoice.Chosen chosen = PartitionByChoice.choose(broadcast.partitionBy(), source,
+                    broadcast.sources().get(i).name(), chosenColumns, lineage, partitionPlan);
+            // an array format's partitions are whole chunks (or shards) of the first dim
+            partitionPlan = broadcast.files().partitions(chosen.plan(), source.dtype());
+            Optional<KeptSpec> keptColumns = chosen.kept();
+            directories.add(chosen.partitions());
+            partitions.add(partitionPlan);
             broadcast.files().array().ifPresent(array -> keptColumns.ifPresent(columns -> {
                 throw new InvalidRequestException("Cannot keep columns " + columns.columns().stream()
                         .map(column -> column.name()).toList() + " of input '" + broadcast.sources().get(0).name()
@@ -123,11 +139,18 @@ public final class PreparedBroadcast {
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
+        if (output != null && !broadcast.partitionBy().isEmpty() && ObjectStoreCommit.applies(output.path())) {
+            // its overwrite deletes the old part files by their top-level names only: old key=value files would stay
+            throw new InvalidRequestException("Cannot partition the output '" + broadcast.output().orElseThrow()
+                    + "' by " + String.join(",", broadcast.partitionBy()) + ": " + Param.PARTITION_BY.named()
+                    + " writes to local disks and HDFS, not yet to an object store (s3a://); write it without "
+                    + Param.PARTITION_BY.named() + ", or to HDFS");
+        }
         if (output != null) {
             requireRoom(broadcast, output, partitions);
         }
         partitions.forEach(TaskCountGuard::check);
-        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept);
+        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept, directories);
     }
 
     /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
@@ -310,6 +333,17 @@ public final class PreparedBroadcast {
                     broadcast.rowShape().map(ManifestShapes::list).orElse(null)));
         }
         return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.files(),
-                kept.get(input), directory, description(input), request, inputs);
+                kept.get(input), directories.get(input), directory, description(input), withPartitionBy(request),
+                inputs);
+    }
+
+    /** The request as the manifest records it, with the partition-by keys when there are any. */
+    private Map<String, String> withPartitionBy(Map<String, String> request) {
+        if (broadcast.partitionBy().isEmpty()) {
+            return request;
+        }
+        Map<String, String> recorded = new java.util.LinkedHashMap<>(request);
+        recorded.put(ManifestRequests.PARTITION_BY, String.join(",", broadcast.partitionBy()));
+        return recorded;
     }
 }

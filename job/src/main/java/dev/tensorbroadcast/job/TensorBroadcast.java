@@ -54,6 +54,7 @@ public final class TensorBroadcast {
     private final Shape rowShape;
     private final long shipThreshold;
     private final KeepColumns keep;
+    private final List<String> partitionBy;
 
     private TensorBroadcast(Builder builder, WriteSpec write) {
         this.sources = List.copyOf(builder.sources);
@@ -68,6 +69,7 @@ public final class TensorBroadcast {
         this.rowShape = builder.rowShape;
         this.shipThreshold = builder.shipThreshold;
         this.keep = builder.keep;
+        this.partitionBy = List.copyOf(builder.partitionBy);
     }
 
     public static Builder builder() {
@@ -201,6 +203,11 @@ public final class TensorBroadcast {
         return keep;
     }
 
+    /** The keys whose values name the output's {@code key=value} directories, outermost first; none by default. */
+    public List<String> partitionBy() {
+        return partitionBy;
+    }
+
     /** A size per partition or a count, never both: neither builder lets the last one set win. */
     static void requireOnePartitioning(Long partitionBytes, Long partitions) {
         if (partitionBytes != null && partitions != null) {
@@ -226,6 +233,7 @@ public final class TensorBroadcast {
         private Shape rowShape;
         private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
         private KeepColumns keep = KeepColumns.all();
+        private List<String> partitionBy = List.of();
 
         private Builder() {}
 
@@ -305,6 +313,27 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /**
+         * Writes the output in Spark's {@code partitionBy} layout: each file under the {@code key=value/}
+         * directories of its rows' values of {@code keys}, outermost first. The keys are partition keys of the
+         * dataset input ({@code key=value} directories) that the output keeps; they leave the files for the paths.
+         * None (the default) writes every file at the top.
+         */
+        public Builder partitionBy(String... keys) {
+            List<String> given = List.of(requireNonNull(keys, "keys is null"));
+            for (int i = 0; i < given.size(); i++) {
+                String key = given.get(i);
+                if (key.isBlank() || given.subList(0, i).contains(key)) {
+                    throw new InvalidRequestException("Cannot partition by '" + String.join(",", given) + "': "
+                            + (key.isBlank() ? "a key is empty" : "key '" + key + "' is given twice")
+                            + "; give each partition key once, such as "
+                            + Param.PARTITION_BY.given("\"day\"", "day"));
+                }
+            }
+            this.partitionBy = given;
+            return this;
+        }
+
         public TensorBroadcast build() {
             if (sources.isEmpty()) {
                 throw new InvalidRequestException("Cannot build a broadcast without a source: give an input file or"
@@ -329,6 +358,13 @@ public final class TensorBroadcast {
          * on an object store the commit is S3A's magic committer, which renames nothing: not there yet.
          */
         private void requireArrayOutputFits(String formatName) {
+            if (!partitionBy.isEmpty()) {
+                // one N-d array has no rows to file under key=value directories
+                throw new InvalidRequestException("Cannot partition a " + formatName + " array by "
+                        + String.join(",", partitionBy) + ": an array is one chunk grid, not files under key=value"
+                        + " directories; give " + Param.FORMAT.given("OutputFormat.ARROW or PARQUET",
+                                "arrow or parquet") + ", or leave out " + Param.PARTITION_BY.named());
+            }
             boolean objectStore;
             try {
                 objectStore = output != null && !output.isEmpty() && ObjectStoreCommit.applies(new Path(output));

@@ -18,6 +18,7 @@ public enum Param {
     COLUMN("column", "--column"),
     ROW_SHAPE("rowShape", "--row-shape"),
     KEEP("keep", "--keep"),
+    PARTITION_BY("partitionBy", "--partition-by"),
     OUTPUT("output", "--output"),
     FORMAT("format", "--format"),
     CHUNKS("chunks", "--chunks"),

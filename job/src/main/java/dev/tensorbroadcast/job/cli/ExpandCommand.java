@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +43,12 @@ final class ExpandCommand implements Callable<Integer> {
     @Mixin
     KeepOptions keep;
 
+    @Option(names = "--partition-by", paramLabel = "<keys>", split = ",",
+            description = "Writes the files in Spark's partitionBy layout, under key=value/ directories of these"
+                    + " partition keys of a Hive-partitioned input (such as day or day,hour), so each day's"
+                    + " output lies beside the day; the keys move from the files into the paths.")
+    List<String> partitionBy = List.of();
+
     @Mixin
     DatasetOutputOptions target;
 
@@ -57,6 +64,9 @@ final class ExpandCommand implements Callable<Integer> {
         SparkRun run = SparkCommands.run(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().source(input)
                 .dialect(arguments.dialect())));
+        if (!partitionBy.isEmpty()) {
+            builder.partitionBy(partitionBy.toArray(String[]::new));
+        }
         arguments.target().ifPresent(builder::shape);
         arguments.mode().ifPresent(builder::mode);
         arguments.axesMapping().ifPresent(builder::axesMapping);

@@ -52,7 +52,10 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     public String newTaskTempFile(TaskAttemptContext taskContext, Option<String> dir, FileNameSpec spec) {
         if (committer instanceof PathOutputCommitter pathCommitter && !(committer instanceof FileOutputCommitter)) {
             try {
-                return new Path(pathCommitter.getWorkPath(), getFilename(taskContext, spec)).toString();
+                Path workPath = pathCommitter.getWorkPath();
+                // a partitioned output's file goes under its key=value directories, as Spark puts it
+                Path parent = dir.isDefined() ? new Path(workPath, dir.get()) : workPath;
+                return new Path(parent, getFilename(taskContext, spec)).toString();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -176,7 +176,7 @@ public final class OutputDirectory {
 
     /** A name our jobs write at the top of an output: a dataset's files, numbered datasets, their index. */
     static boolean isOurName(String name) {
-        return (ours(name) && !name.equals(OutputLock.FILE_NAME))
+        return (ours(name) && !name.equals(OutputLock.FILE_NAME)) || isPartitionName(name)
                 || INDEX.matcher(name).matches() || isIndexName(name);
     }
 
@@ -276,8 +276,8 @@ public final class OutputDirectory {
                     continue;
                 }
                 boolean link = isSymlink(fileSystem, child.getPath(), status);
-                allOurs &= !link && ours(name)
-                        && hasOurKind(fileSystem, child.getPath(), name, status);
+                allOurs &= !link && (isPartitionName(name) ? isPartitionTree(fileSystem, child.getPath())
+                        : ours(name) && hasOurKind(fileSystem, child.getPath(), name, status));
                 // a link named 0 would make the target's files look like output/0's, and replacing would delete them
                 boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
                         && isDataset(fileSystem, child.getPath(), false);
@@ -289,6 +289,34 @@ public final class OutputDirectory {
         }
         // an index is ours only beside the datasets it names: alone it is a file like any other
         return allOurs || (allNested && (!index || datasets > 0));
+    }
+
+    /** A {@code key=value} directory of a partitioned dataset ({@code --partition-by}). */
+    private static boolean isPartitionName(String name) {
+        return name.indexOf('=') > 0 && !name.startsWith("_") && !name.startsWith(".");
+    }
+
+    /**
+     * A {@code key=value} directory as a partitioned job of ours writes it: a real directory holding part files
+     * (and checksum side files), or further {@code key=value} directories of the same kind, and nothing else.
+     */
+    private static boolean isPartitionTree(FileSystem fileSystem, Path directory) throws IOException {
+        FileStatus status = linkStatus(fileSystem, directory);
+        if (!status.isDirectory() || isSymlink(fileSystem, directory, status)) {
+            return false;
+        }
+        FileStatus[] children = fileSystem.listStatus(directory);
+        for (FileStatus child : children) {
+            FileStatus childStatus = linkStatus(fileSystem, child.getPath());
+            String name = child.getPath().getName();
+            boolean ours = isPartitionName(name) ? isPartitionTree(fileSystem, child.getPath())
+                    : !isSymlink(fileSystem, child.getPath(), childStatus) && childStatus.isFile()
+                            && (PartFileNames.isOurs(name) || name.matches("\\.[^/]*\\.crc"));
+            if (!ours) {
+                return false;
+            }
+        }
+        return children.length > 0;
     }
 
     /** The index of numbered datasets, or the staged copy a full disk may have left of it. */

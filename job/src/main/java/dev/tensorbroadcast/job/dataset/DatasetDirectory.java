@@ -225,7 +225,8 @@ public final class DatasetDirectory implements Closeable {
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 stray.remove(file.path());
-                // an array's chunk objects are nested (c/0/1): their top directory is accounted for by them
+                // an array's chunk objects (c/0/1) and a partitioned dataset's key=value directories hold listed
+                // files: their top directory is not stray
                 stray.remove(file.path().split("/", 2)[0]);
             }
         }

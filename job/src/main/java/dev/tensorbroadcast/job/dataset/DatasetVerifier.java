@@ -100,6 +100,10 @@ public final class DatasetVerifier {
             if (entry.getKey().startsWith(Manifest.PART_PREFIX) && !listed.contains(entry.getKey())) {
                 problems.add(entry.getKey() + ": extra file, not listed in the manifest");
             }
+            if (entry.getValue() < 0 && entry.getKey().indexOf('=') > 0 && !entry.getKey().startsWith("_")) {
+                // a partitioned dataset's key=value directory (--partition-by): its part files are listed too
+                extraPartFiles(dir.resolve(entry.getKey()), entry.getKey() + "/", listed, problems);
+            }
         }
         OptionalLong compared = OptionalLong.empty();
         Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
@@ -111,6 +115,18 @@ public final class DatasetVerifier {
             compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems, progress));
         }
         return new VerifyReport(problems, manifest.files().size(), bytes, compared);
+    }
+
+    private void extraPartFiles(org.apache.hadoop.fs.Path directory, String relative, Set<String> listed,
+            List<String> problems) throws IOException {
+        for (org.apache.hadoop.fs.FileStatus status : dir.fileSystem().listStatus(directory)) {
+            String name = relative + status.getPath().getName();
+            if (status.isDirectory()) {
+                extraPartFiles(status.getPath(), name + "/", listed, problems);
+            } else if (status.getPath().getName().startsWith(Manifest.PART_PREFIX) && !listed.contains(name)) {
+                problems.add(name + ": extra file, not listed in the manifest");
+            }
+        }
     }
 
     private TensorKernel kernel(Manifest manifest, SourceTensor source) {

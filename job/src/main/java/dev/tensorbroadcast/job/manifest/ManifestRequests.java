@@ -30,6 +30,11 @@ public final class ManifestRequests {
     /** {@code reduce} for the result of {@code reduce}, whose inputs are the gradient; absent for a broadcast. */
     public static final String OPERATION = "operation";
     public static final String REDUCE = "reduce";
+    /**
+     * The {@code --partition-by} keys, comma-separated, when the files lie under {@code key=value/} directories
+     * (each file's {@code path} says which); absent when every file is at the top.
+     */
+    public static final String PARTITION_BY = "partition_by";
 
     private ManifestRequests() {}
 

@@ -17,6 +17,7 @@ import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sink.PartFileNames;
+import dev.tensorbroadcast.job.sink.OutputPartitions;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.TaskSource;
@@ -84,8 +85,16 @@ public final class DatasetJob {
     public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
             PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept, Path output, String description,
             Map<String, String> request, List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, files, kept.orElse(null)), output,
-                description, request, inputs);
+        return of(source, program, partitions, files, kept, Optional.empty(), output, description, request, inputs);
+    }
+
+    /** As {@link #of}, each file under the {@code key=value} directories {@code directories} gives its rows. */
+    public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
+            PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept,
+            Optional<OutputPartitions> directories, Path output, String description, Map<String, String> request,
+            List<Manifest.ManifestInput> inputs) {
+        return new DatasetJob(source, new DatasetSpec(partitions, program, files, kept.orElse(null),
+                directories.orElse(null)), output, description, request, inputs);
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {
@@ -217,13 +226,36 @@ public final class DatasetJob {
                 }
             }
         }
-        for (FileStatus status : fileSystem.listStatus(output)) {
-            if (status.getPath().getName().startsWith(Manifest.PART_PREFIX)) {
-                found.put(status.getPath().getName(), status.getLen());
+        if (spec.directories() == null) {
+            for (FileStatus status : fileSystem.listStatus(output)) {
+                if (status.getPath().getName().startsWith(Manifest.PART_PREFIX)) {
+                    found.put(status.getPath().getName(), status.getLen());
+                }
             }
+        } else {
+            listPartitioned(fileSystem, output, "", found);
         }
         if (!found.equals(expected)) {
             throw new IOException("the committed files " + found + " are not the files the tasks wrote " + expected);
+        }
+    }
+
+    /**
+     * The part files under the {@code key=value} directories, by their paths relative to the output; not under
+     * {@code _} or {@code .} names (the old dataset set aside, Spark's staging).
+     */
+    private static void listPartitioned(FileSystem fileSystem, Path directory, String relative,
+            Map<String, Long> found) throws IOException {
+        for (FileStatus status : fileSystem.listStatus(directory)) {
+            String name = status.getPath().getName();
+            if (name.startsWith("_") || name.startsWith(".")) {
+                continue;
+            }
+            if (status.isDirectory()) {
+                listPartitioned(fileSystem, status.getPath(), relative + name + "/", found);
+            } else if (name.startsWith(Manifest.PART_PREFIX)) {
+                found.put(relative + name, status.getLen());
+            }
         }
     }
 

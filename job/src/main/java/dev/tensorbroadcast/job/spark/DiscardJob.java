@@ -45,7 +45,7 @@ public final class DiscardJob {
     public DiscardedDataset run(SparkSession spark, JobProgress progress) {
         int partitionCount = Math.toIntExact(partitions.partitionCount());
         // the format and codec are not used by the null sink's tasks
-        DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null);
+        DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null, null);
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes filled", partitionCount,
                 partitions.bytes());
         List<DiscardedPartition> discarded = JobRun.tracked(spark, description, tracking)

@@ -96,7 +96,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             return writeArray(context, index, task);
         }
         try {
-            Path file = new Path(committer.newTaskTempFile(context, Option.empty(),
+            String directory = spec.directoryOf(partition.firstRow());
+            Path file = new Path(committer.newTaskTempFile(context,
+                    directory.isEmpty() ? Option.empty() : Option.apply(directory),
                     org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension())));
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             // a named accumulator shows each task's reads in Spark's UI and listener events
@@ -114,7 +116,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
             SparkEnv env = SparkEnv.get();
-            WrittenFile written = new WrittenFile(file.getName(), index, partition.firstRow(), partition.rowCount(),
+            String name = directory.isEmpty() ? file.getName() : directory + "/" + file.getName();
+            WrittenFile written = new WrittenFile(name, index, partition.firstRow(), partition.rowCount(),
                     checksum.bytes(), checksum.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(),
                     input.rows().first(), input.rows().count(), input.bytesRead(), message);
             return List.of(written).iterator();

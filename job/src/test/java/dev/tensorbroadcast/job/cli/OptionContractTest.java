@@ -301,6 +301,7 @@ class OptionContractTest {
                 joint("--output", out("x"), "--chunks", "3,4")));
         checks.put("broadcast-tensors --shard", refused("Cannot use --shard 6,4 without --chunks",
                 joint("--output", out("x"), "--format", "zarr", "--shard", "6,4")));
+        checks.put("expand --partition-by", elsewhere("PartitionByCommandTest", "\"--partition-by\""));
 
         String[] joined = joint("--output", out("joint"), "--format", "parquet", "--partitions", "1");
         checks.put("broadcast-tensors --input", ok(run -> assertThat(manifest(out("joint") + "/1").inputs().stream()

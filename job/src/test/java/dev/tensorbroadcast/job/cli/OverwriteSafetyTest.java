@@ -165,4 +165,27 @@ class OverwriteSafetyTest {
             assertThat(DatasetFiles.names(output)).containsExactly(name);
         }
     }
+
+    @Test
+    void aKeyValueDirectoryIsOursOnlyWhenItHoldsOnlyOurPartFiles() throws Exception {
+        // a partitioned dataset's directory (--partition-by) is replaced; one holding anything else is not ours
+        Path ours = Files.createDirectories(dir.resolve("ours"));
+        Files.writeString(Files.createDirectories(ours.resolve("day=2024-03-01/tag=a")).resolve("part-00000.arrow"),
+                "ours");
+        Path theirs = Files.createDirectories(dir.resolve("theirs"));
+        Files.writeString(Files.createDirectories(theirs.resolve("day=2024-03-01")).resolve("part-00000.arrow"),
+                "ours");
+        Files.writeString(theirs.resolve("day=2024-03-01").resolve("notes.txt"), "precious");
+
+        CliRun replaced = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", ours.toString(), "--overwrite");
+        CliRun refused = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", theirs.toString(), "--overwrite");
+
+        assertThat(replaced.exitCode()).as(replaced.err()).isZero();
+        assertThat(ours.resolve("day=2024-03-01")).doesNotExist();
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err()).isEqualTo(notOurs(theirs));
+        assertThat(Files.readString(theirs.resolve("day=2024-03-01").resolve("notes.txt"))).isEqualTo("precious");
+    }
 }
