@@ -122,6 +122,11 @@ public final class PreparedReduce {
                     : OptionalLong.empty());
             return new PreparedReduce(reduce, gradient, plan, reduces, npy, null);
         }
+        for (ReducePlan reducePlan : reduces) {
+            // an array result: its dtype, codec and chunks checked before Spark starts
+            reduce.files().partitions(PartitionPlan.builder(reducePlan.input(), reducePlan.dtype()).build(),
+                    reducePlan.dtype());
+        }
         OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
         requireRoom(reduce, reduces, directory.path().toString(), true, reduce.checkFreeSpace()
                 ? directory.usableBytes() : OptionalLong.empty());
@@ -309,6 +314,8 @@ public final class PreparedReduce {
             source = new JobSource.Shipped(sum(spark, reducePlan));
             partitions = PartitionPlan.builder(input, reducePlan.dtype()).build();
         }
+        // an array format's partitions are whole chunks (or shards) of the first dim
+        partitions = reduce.files().partitions(partitions, reducePlan.dtype());
         Map<String, String> request = new LinkedHashMap<>(ManifestRequests.of(plan.request(),
                 reduces.size() > 1 || reduce.inputIndex().isPresent()
                         ? OptionalInt.of(reducePlan.inputIndex()) : OptionalInt.empty()));

@@ -73,12 +73,7 @@ public final class TensorReduce {
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
-        given.format().flatMap(OutputFormat::array).ifPresent(array -> {
-            throw new InvalidRequestException("Cannot write a reduce's result as format " + array.name() + ": it is"
-                    + " written as rows of a dataset or as one .npy; give " + Param.FORMAT.given(
-                            "OutputFormat.ARROW or PARQUET", "arrow or parquet") + ", or " + Param.mention(
-                            "npy()", "--format npy"));
-        });
+        given.format().flatMap(OutputFormat::array).ifPresent(array -> requireArrayOutputFits(array.name(), output));
         this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
@@ -87,6 +82,26 @@ public final class TensorReduce {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * A result written as an array (Zarr) goes where expand's array goes: not yet to an object store, whose commit
+     * renames nothing (the same refusal as expand's, {@code request-zarr-s3}).
+     */
+    private static void requireArrayOutputFits(String formatName, String output) {
+        boolean objectStore;
+        try {
+            objectStore = !output.isEmpty()
+                    && dev.tensorbroadcast.job.commit.ObjectStoreCommit.applies(new org.apache.hadoop.fs.Path(output));
+        } catch (IllegalArgumentException e) {
+            objectStore = false; // not a location at all: preparing the output says why
+        }
+        if (objectStore) {
+            throw new InvalidRequestException("Cannot write format " + formatName + " to '"
+                    + UserText.shown(output) + "': an array is not written to s3a:// yet (its commit renames,"
+                    + " which S3's magic committer does not); write it to a local or hdfs:// path, or give "
+                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
+        }
     }
 
     /** Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the output. */
@@ -253,9 +268,11 @@ public final class TensorReduce {
             if (name.equals(NPY)) {
                 return npy();
             }
-            if (TensorFileFormats.datasetFormat(name).isEmpty()) {
+            if (TensorFileFormats.datasetFormat(name).isEmpty() && TensorFileFormats.arrayFormats().stream()
+                    .noneMatch(format -> format.name().equals(name.strip().toLowerCase(java.util.Locale.ROOT)))) {
                 throw new InvalidRequestException("Cannot use format '" + UserText.shown(name) + "': expected "
-                        + NPY + ", " + TensorFileFormats.datasetFormats().stream().map(format -> format.name())
+                        + NPY + ", " + java.util.stream.Stream.concat(TensorFileFormats.datasetFormats().stream(),
+                                TensorFileFormats.arrayFormats().stream()).map(format -> format.name())
                         .collect(Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
             }
             return format(OutputFormat.parse(name));

@@ -13,6 +13,15 @@ public interface ArrayReader {
      */
     byte[] readSlab(long first, long count) throws IOException;
 
+    /**
+     * {@link #readSlab} into {@code into} from byte {@code offset} on, without a slab of its own: what a task reading
+     * its rows of a large array holds is its rows and one decoded chunk.
+     */
+    default void readRows(long first, long count, byte[] into, int offset) throws IOException {
+        byte[] slab = readSlab(first, count);
+        System.arraycopy(slab, 0, into, offset, slab.length);
+    }
+
     /** Every object key the metadata's chunk grid names, whether present or not, in C order. */
     java.util.List<String> blockKeys();
 }

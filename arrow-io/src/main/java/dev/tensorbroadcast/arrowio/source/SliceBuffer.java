@@ -7,13 +7,15 @@ import java.util.Arrays;
 
 /**
  * The heap tensor a slice of dataset rows is read into: fixed-width little-endian values, and a validity bitmap made
- * only when an element is null.
+ * only when an element is null. {@code bool} values (an array's, read by {@link ArrayRows}) take one byte each here
+ * and are packed to bits, as a tensor holds them, when the slice is done.
  */
 public final class SliceBuffer {
     private final DType dtype;
     private final Shape shape;
     private final long rowElements;
     private final long innerLength;
+    private final int width;
     private final byte[] values;
     private byte[] validity;
 
@@ -26,7 +28,8 @@ public final class SliceBuffer {
         this.shape = Shape.of(dims);
         this.rowElements = rowShape.elements();
         this.innerLength = rowShape.rank() == 0 ? 1 : rowShape.dim(rowShape.rank() - 1);
-        long bytes = shape.elements() * dtype.byteWidth();
+        this.width = dtype == DType.BOOL ? 1 : dtype.byteWidth();
+        long bytes = shape.elements() * width;
         if (shape.elements() > SourceLimits.MAX_HEAP_BYTES || bytes > SourceLimits.MAX_HEAP_BYTES) {
             throw new SourceFormatException(location, rows + " rows of " + rowShape.toList() + " " + dtype.typeName()
                     + " need " + bytes + " bytes, more than one task holds on its heap; use more partitions");
@@ -39,7 +42,7 @@ public final class SliceBuffer {
     }
 
     public int width() {
-        return dtype.byteWidth();
+        return width;
     }
 
     /** The last dim of a row: the length every innermost list of a nested list column must have. */
@@ -57,7 +60,7 @@ public final class SliceBuffer {
 
     /** The byte offset of element {@code element} of row {@code row}. */
     public int offset(long row, long element) {
-        return (int) ((row * rowElements + element) * dtype.byteWidth());
+        return (int) ((row * rowElements + element) * width);
     }
 
     /** Marks element {@code element} of row {@code row} null. */
@@ -72,6 +75,10 @@ public final class SliceBuffer {
     }
 
     SourceTensor toTensor() {
+        if (dtype == DType.BOOL) {
+            return SourceTensor.fixedWidth(dtype, shape, Layouts.packBits(values, Math.toIntExact(shape.elements())),
+                    validity);
+        }
         return SourceTensor.fixedWidth(dtype, shape, values, validity);
     }
 }

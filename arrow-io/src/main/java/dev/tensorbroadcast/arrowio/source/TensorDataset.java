@@ -64,7 +64,9 @@ public record TensorDataset(String location, String column, DType dtype, Shape r
 
     /** The bytes the whole tensor takes on the heap, which decides whether it is shipped whole. */
     public long valueBytes() {
-        return Math.multiplyExact(shape().elements(), (long) dtype.byteWidth());
+        long elements = shape().elements();
+        // bool values (an array's) are held as bits
+        return dtype == DType.BOOL ? (elements + 7) / 8 : Math.multiplyExact(elements, (long) dtype.byteWidth());
     }
 
     /** The files' total length. */

@@ -2,11 +2,14 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.job.spark.ReduceJob;
+import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.PrintWriter;
@@ -70,9 +73,19 @@ final class ReduceCommand implements Callable<Integer> {
     String outputLocation;
 
     @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
-            description = "npy, arrow (Arrow IPC files) or parquet; by default npy for an --output ending in .npy,"
-                    + " else arrow. A dataset format with an --output ending in .npy is refused.")
+            description = "npy, arrow (Arrow IPC files), parquet or zarr (one Zarr v3 array); by default npy for an"
+                    + " --output ending in .npy, else arrow. Another format with an --output ending in .npy is"
+                    + " refused.")
     String format;
+
+    @Option(names = DatasetOutputOptions.CHUNKS, paramLabel = "<sizes>",
+            description = "With --format zarr: the result's chunk shape, one size per dim of the input. Default: a"
+                    + " partition's rows by the whole of the other dims.")
+    String chunks;
+
+    @Option(names = DatasetOutputOptions.SHARD, paramLabel = "<sizes>",
+            description = "With --format zarr: the shard shape (sharding_indexed), each dim a multiple of --chunks.")
+    String shard;
 
     @Mixin
     WriteOptions write;
@@ -92,8 +105,18 @@ final class ReduceCommand implements Callable<Integer> {
         TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
                 .output(outputLocation)
                 .write(write.spec().build());
+        ArrayChunking chunking = new ArrayChunking(chunks == null ? new long[0]
+                : ArrayChunking.parse(chunks, Param.CHUNKS), shard == null ? new long[0]
+                : ArrayChunking.parse(shard, Param.SHARD));
         if (format != null) {
             builder.format(format);
+        }
+        if (format != null && !format.strip().equalsIgnoreCase("npy")) {
+            // refuses --chunks and --shard unless the format writes an array
+            builder.format(OutputFormat.parse(format).withChunking(chunking));
+        } else {
+            chunking.requireFits(format != null || outputLocation.endsWith(".npy") ? "npy"
+                    : OutputFormat.ARROW.formatName(), false);
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {

@@ -122,7 +122,9 @@ public final class SourceLoader {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
         if (status.isDirectory()) {
-            return new Gradient.Stored(dataset(location, input));
+            LoadedSource loaded = arrayOrDataset(location, input);
+            return loaded.dataset() != null ? new Gradient.Stored(loaded.dataset())
+                    : new Gradient.InMemory(loaded.tensor());
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
@@ -170,7 +172,10 @@ public final class SourceLoader {
         return new ArrowSourceReader(limits).read(location, in, status.getLen(), arrowOptions);
     }
 
-    /** A Zarr array (its metadata in the directory) read whole onto the heap, or a dataset of files opened. */
+    /**
+     * A Zarr array (its metadata in the directory) opened as a dataset of its first dim's rows, read by the tasks in
+     * slices (a scalar one read whole onto the heap), or a dataset of files opened.
+     */
     private LoadedSource arrayOrDataset(String location, Locations.Located input) {
         try {
             Optional<ArrayFileFormat> array = ArraySources.formatOf(input.fileSystem(), input.path());
@@ -182,8 +187,11 @@ public final class SourceLoader {
                         + UserText.shown(location) + "': it is a " + array.get().description()
                         + " array, whose shape is its own; drop " + Param.ROW_SHAPE.named());
             }
-            return LoadedSource.of(ArraySources.read(array.get(), input.fileSystem(), input.path(), location,
-                    limits));
+            if (ArraySources.rank(array.get(), input.fileSystem(), input.path()) == 0) {
+                return LoadedSource.of(ArraySources.read(array.get(), input.fileSystem(), input.path(), location,
+                        limits));
+            }
+            return LoadedSource.of(ArraySources.dataset(array.get(), input.fileSystem(), input.path(), location));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }
