@@ -266,4 +266,118 @@ class ZarrCommandTest {
                 + " core data types; cast to float32 or float16 first, or write arrow or parquet\n");
         assertThat(zarr).doesNotExist();
     }
+
+    /** A tensorstore-written input of {@code fixtures/zarr/tensorstore_inputs.py}, committed in arrow-io. */
+    private static Path tensorstoreInput(String name) {
+        return Path.of("..", "arrow-io", "src", "test", "resources", "zarr", "inputs", name);
+    }
+
+    @Test
+    void aLargeZarrInputIsReadInSlicesByExpandAndReduceTasks() throws Exception {
+        // float32 [1024,2048] (8 MiB), element i (i % 1000) / 4 (sums exact in any order), as a Zarr array of 64
+        // chunk rows of [16,2048] (128 KiB each)
+        ByteBuffer data = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 1024 * 2048; i++) {
+            data.putFloat(i % 1000 * 0.25f);
+        }
+        Path npy = NpyFiles.write(dir.resolve("big.npy"), "<f4", new long[] {1024, 2048}, data.array());
+        Path zarr = dir.resolve("big.zarr");
+        CliRun write = CliRun.of("expand", "--input", npy.toString(), "--dialect", "numpy", "--shape", "1024,2048",
+                "--format", "zarr", "--chunks", "16,2048", "--compression", "zstd", "--output", zarr.toString());
+        assertThat(write.exitCode()).as(write.err()).isZero();
+        String[] budget = {"--ship-threshold", "512k", "--partition-size", "512k"};
+
+        // each task reads 4 chunk rows (512 KiB) of the 8 MiB, whatever the array's size
+        CliRun plan = CliRun.of(Stream.concat(Stream.of("plan", "--input", zarr.toString(), "--dialect", "numpy",
+                "--shape", "1024,2048", "--json"), Stream.of(budget)).toArray(String[]::new));
+        assertThat(plan.exitCode()).as(plan.err()).isZero();
+        JsonNode source = JSON.readTree(plan.out()).get("source");
+        assertThat(source.get("strategy").asText()).isEqualTo("slices");
+        assertThat(source.get("array").asText()).isEqualTo("Zarr v3");
+        assertThat(source.at("/task_read_bytes/max").asLong()).isEqualTo(512L << 10);
+
+        Path out = dir.resolve("out");
+        CliRun expand = CliRun.of(Stream.concat(Stream.of("expand", "--input", zarr.toString(), "--dialect",
+                "numpy", "--shape", "1024,2048", "--output", out.toString()), Stream.of(budget))
+                .toArray(String[]::new));
+        assertThat(expand.exitCode()).as(expand.err()).isZero();
+        assertThat(expand.err()).contains(" in 16 arrow files ");
+        CliRun verify = CliRun.of("verify", out.toString(), "--source", npy.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).endsWith(", 2097152 values match the source\n");
+
+        // reduce reads the array as its gradient in slices; its Zarr result holds the .npy result's bytes
+        for (String inputShape : List.of("1,2048", "1024,1")) {
+            byte[][] results = new byte[2][];
+            for (String format : List.of("zarr", "npy")) {
+                Path result = dir.resolve("sum-" + inputShape.replace(',', 'x') + "." + format);
+                CliRun reduce = CliRun.of(Stream.concat(Stream.of("reduce", "--input", zarr.toString(), "--dialect",
+                        "numpy", "--input-shape", inputShape, "--shape", "1024,2048", "--output", result.toString(),
+                        "--format", format), Stream.of(budget)).toArray(String[]::new));
+                assertThat(reduce.exitCode()).as(reduce.err()).isZero();
+                if (format.equals("zarr")) {
+                    ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(
+                            FileSystem.getLocal(new Configuration()),
+                            new org.apache.hadoop.fs.Path(result.toAbsolutePath().toUri()));
+                    assertThat(reader.layout().shape().toString()).isEqualTo("(" + inputShape + ")");
+                    results[0] = reader.readSlab(0, reader.layout().shape().dim(0));
+                } else {
+                    byte[] file = Files.readAllBytes(result);
+                    int bytes = inputShape.equals("1,2048") ? 2048 * 4 : 1024 * 4;
+                    results[1] = java.util.Arrays.copyOfRange(file, file.length - bytes, file.length);
+                }
+            }
+            assertThat(results[0]).as(inputShape).isEqualTo(results[1]);
+        }
+        // the first column's sum, by hand: row r holds (r * 2048 % 1000) / 4
+        ByteBuffer sums = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("sum-1x2048.npy")))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        float expected = 0;
+        for (long r = 0; r < 1024; r++) {
+            expected += r * 2048 % 1000 * 0.25f;
+        }
+        assertThat(sums.getFloat(sums.capacity() - 2048 * 4)).isEqualTo(expected);
+    }
+
+    @Test
+    void tensorstoreArraysAreReadInSlicesAsInputs() throws Exception {
+        // bool (packed to bits once read), complex128, and a sharded gzip array with missing chunks (fill 1.5)
+        for (String name : List.of("dtype-bool", "dtype-complex128", "sharded-gzip-missing", "v2-keys")) {
+            Path input = tensorstoreInput(name);
+            Path zarr = dir.resolve(name + ".zarr");
+            JsonNode metadata = JSON.readTree(input.resolve("zarr.json").toFile());
+            String shape = "2," + metadata.get("shape").toString().replaceAll("[\\[\\]]", "");
+
+            CliRun run = CliRun.of("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", shape,
+                    "--format", "zarr", "--output", zarr.toString(), "--ship-threshold", "1", "--partitions", "3");
+
+            assertThat(run.exitCode()).as(name + ": " + run.err()).isZero();
+            CliRun verify = CliRun.of("verify", zarr.toString(), "--source", input.toString());
+            assertThat(verify.exitCode()).as(name + ": " + verify.out() + verify.err()).isZero();
+            assertThat(verify.out()).as(name).contains(" values match the source");
+        }
+        // the values themselves: missing chunks read as the fill value
+        ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(dir.resolve("sharded-gzip-missing.zarr").toAbsolutePath().toUri()));
+        ByteBuffer values = ByteBuffer.wrap(reader.readSlab(1, 1)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int e = 0; e < 66; e++) {
+            assertThat(values.getFloat(4 * e)).as("element %d", e).isEqualTo(e < 36 ? e * 0.5f - 3 : 1.5f);
+        }
+    }
+
+    @Test
+    void reduceToZarrRefusesWhatAnArrayCannotHold() throws Exception {
+        Path npy = NpyFiles.int32(dir.resolve("g.npy"), new long[] {4, 6});
+        CliRun chunks = CliRun.of("reduce", "--input", npy.toString(), "--dialect", "numpy", "--input-shape", "1,6",
+                "--shape", "4,6", "--output", dir.resolve("r").toString(), "--chunks", "1,6");
+        assertThat(chunks.exitCode()).isEqualTo(2);
+        assertThat(chunks.err()).isEqualTo("Cannot use --chunks with format arrow: chunks and shards are Zarr's; add"
+                + " --format zarr\n");
+        CliRun s3 = CliRun.of("reduce", "--input", npy.toString(), "--dialect", "numpy", "--input-shape", "1,6",
+                "--shape", "4,6", "--output", "s3a://bucket/r", "--format", "zarr");
+        assertThat(s3.exitCode()).isEqualTo(2);
+        assertThat(s3.err()).startsWith("Cannot write format zarr to 's3a://bucket/r': an array is not written to"
+                + " s3a:// yet");
+        assertThat(dir.resolve("r")).doesNotExist();
+    }
 }
