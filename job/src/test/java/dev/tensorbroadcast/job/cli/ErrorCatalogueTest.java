@@ -205,6 +205,16 @@ class ErrorCatalogueTest {
             Files.writeString(table.resolve("notes.txt"), "mine");
             return args("plan", "--dialect", "numpy", "--input", table.toString(), "--row-shape", "[4]");
         });
+        cases.put("input-zarr-unsupported", d -> {
+            Path zarr = Files.createDirectories(d.resolve("t.zarr"));
+            Files.writeString(zarr.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"array\","
+                    + " \"shape\": [4, 6], \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\","
+                    + " \"configuration\": {\"chunk_shape\": [2, 3]}}, \"chunk_key_encoding\": {\"name\":"
+                    + " \"default\"}, \"fill_value\": 0, \"codecs\": [{\"name\": \"transpose\","
+                    + " \"configuration\": {\"order\": [1, 0]}}, {\"name\": \"bytes\"}]}");
+            return args("expand", "--input", zarr.toString(), "--dialect", "numpy", "--shape", "2,4,6", "--output",
+                    d.resolve("out").toString());
+        });
         cases.put("input-scheme", d -> args("plan", "--dialect", "numpy", "--input", "nosuch://host/x.npy"));
         cases.put("input-empty", d -> args("plan", "--dialect", "numpy", "--input", " "));
         cases.put("output-exists", d -> {
