@@ -24,11 +24,11 @@ stop_cluster() {
         wait "$cluster" 2>/dev/null || true
     fi
 }
-trap 'stop_cluster; rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr' EXIT
-rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr
+trap 'stop_cluster; rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad' EXIT
+rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad
 # the README's own commands for the outputs the recipes read, as they are written there
-for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr; do
-    command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors) .*--output $output( |$)" README.md \
+for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad; do
+    command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors|reduce) .*--output $output( |$)" README.md \
         | sed 's/^\$ //')
     [[ -n $command ]] || { echo "ci: README has no command writing $output" >&2; exit 1; }
     echo "ci: $command" >&2
@@ -103,6 +103,9 @@ row = numpy.load("examples/row4096.npy")
 assert scope["block"].shape == (10, 96), scope["block"].shape
 assert (scope["block"] == numpy.broadcast_to(row[:, 4000:4096], (10, 96))).all()
 assert scope["zarr"].shape == (1000, 4096) and scope["zarr"].dtype.name == "float32"
+# reduce's Zarr result (the README's reduce of that array, read as its input): the row summed 1000 times
+assert scope["summed"].shape == (1, 4096) and scope["summed"].dtype.name == "float32", scope["summed"].shape
+assert (scope["summed"] == row * 1000).all()
 import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()
