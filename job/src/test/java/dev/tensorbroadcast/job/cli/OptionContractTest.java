@@ -297,6 +297,8 @@ class OptionContractTest {
         checks.put("expand --keep", elsewhere("KeptColumnsCommandTest", "\"--keep\""));
         checks.put("expand --chunks", elsewhere("ZarrCommandTest", "\"--chunks\""));
         checks.put("expand --shard", elsewhere("ZarrCommandTest", "\"--shard\""));
+        checks.put("reduce --chunks", elsewhere("ZarrCommandTest", "reduceToZarrRefusesWhatAnArrayCannotHold"));
+        checks.put("reduce --shard", elsewhere("ZarrCommandTest", "aLargeZarrInputIsReadInSlicesByExpandAndReduceTasks"));
         checks.put("broadcast-tensors --chunks", refused("Cannot use --chunks with format arrow",
                 joint("--output", out("x"), "--chunks", "3,4")));
         checks.put("broadcast-tensors --shard", refused("Cannot use --shard 6,4 without --chunks",

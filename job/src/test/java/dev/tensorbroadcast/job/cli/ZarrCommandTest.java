@@ -311,15 +311,22 @@ class ZarrCommandTest {
             byte[][] results = new byte[2][];
             for (String format : List.of("zarr", "npy")) {
                 Path result = dir.resolve("sum-" + inputShape.replace(',', 'x') + "." + format);
-                CliRun reduce = CliRun.of(Stream.concat(Stream.of("reduce", "--input", zarr.toString(), "--dialect",
+                // the Zarr result in shards of chunks: [1,2048] as 4 chunks of 512, [1024,1] as 4 shards of 2 chunks
+                String[] chunking = !format.equals("zarr") ? new String[0] : inputShape.equals("1,2048")
+                        ? new String[] {"--chunks", "1,512", "--shard", "1,2048"}
+                        : new String[] {"--chunks", "128,1", "--shard", "256,1"};
+                CliRun reduce = CliRun.of(Stream.of(Stream.of("reduce", "--input", zarr.toString(), "--dialect",
                         "numpy", "--input-shape", inputShape, "--shape", "1024,2048", "--output", result.toString(),
-                        "--format", format), Stream.of(budget)).toArray(String[]::new));
+                        "--format", format), Stream.of(budget), Stream.of(chunking)).flatMap(s -> s)
+                        .toArray(String[]::new));
                 assertThat(reduce.exitCode()).as(reduce.err()).isZero();
                 if (format.equals("zarr")) {
                     ArrayReader reader = TensorFileFormats.arrayFormats().get(0).open(
                             FileSystem.getLocal(new Configuration()),
                             new org.apache.hadoop.fs.Path(result.toAbsolutePath().toUri()));
                     assertThat(reader.layout().shape().toString()).isEqualTo("(" + inputShape + ")");
+                    assertThat(reader.layout().shard()).containsExactly(inputShape.equals("1,2048")
+                            ? new long[] {1, 2048} : new long[] {256, 1});
                     results[0] = reader.readSlab(0, reader.layout().shape().dim(0));
                 } else {
                     byte[] file = Files.readAllBytes(result);
