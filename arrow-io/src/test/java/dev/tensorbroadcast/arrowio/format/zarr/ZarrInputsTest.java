@@ -150,6 +150,9 @@ class ZarrInputsTest {
         ArrayReader v2 = open("v2-keys");
         assertThat(v2.blockKeys()).containsExactly("0.0", "0.1", "1.0", "1.1");
         assertValues(v2.readSlab(0, 6), DType.INT32, 0, 24, "v2 keys");
+        ArrayReader slashes = open("v2-slash-keys");
+        assertThat(slashes.blockKeys()).containsExactly("0/0", "1/0");
+        assertValues(slashes.readSlab(0, 5), DType.INT64, 0, 20, "v2 keys with /, sharded");
 
         ArrayReader big = open("big-endian-index-start");
         assertThat(big.layout()).isEqualTo(new ArrayLayout(Shape.of(5, 6), DType.FLOAT64, new long[] {2, 3},
