@@ -272,9 +272,38 @@ public final class CopyProgram implements Serializable {
         long block = blocks[level];
         long first = (lo - base) / block;
         long last = (hi - 1 - base) / block;
+        if (stride == 0 && level == counts.length - 2 && strides[level + 1] == 1) {
+            gatherRepeatedRuns(source, base, lo, hi, origin, sink, block, first, last);
+            return;
+        }
         for (long index = first; index <= last; index++) {
             long at = base + index * block;
             gather(level + 1, source + index * stride, at, Math.max(lo, at), Math.min(hi, at + block), origin, sink);
+        }
+    }
+
+    /**
+     * The level above a contiguous run repeats it (a summed axis over a kept run, as in {@code [N,K] -> [1,K]}): its
+     * whole blocks add into the same source run, so they go to the sink as one {@link ReduceSink#addRepeated} call
+     * instead of one {@code add} per block (per gradient row), with a partial block at either end as an {@code add}.
+     */
+    private static void gatherRepeatedRuns(long source, long base, long lo, long hi, long origin, ReduceSink sink,
+            long block, long first, long last) {
+        long index = first;
+        long at = base + first * block;
+        if (lo > at || hi < at + block) {
+            long to = Math.min(hi, at + block);
+            sink.add(source + (lo - at), lo - origin, to - lo);
+            index++;
+        }
+        long wholeEnd = (hi - base) / block;
+        if (wholeEnd > index) {
+            sink.addRepeated(source, base + index * block - origin, block, wholeEnd - index, block);
+            index = wholeEnd;
+        }
+        if (index <= last) {
+            at = base + index * block;
+            sink.add(source, at - origin, hi - at);
         }
     }
 

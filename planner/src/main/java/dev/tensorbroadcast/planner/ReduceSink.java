@@ -12,4 +12,16 @@ public interface ReduceSink {
 
     /** {@code sum[sourceOffset] += gradient[gradientOffset] + ... + gradient[gradientOffset + length - 1]}. */
     void sum(long sourceOffset, long gradientOffset, long length);
+
+    /**
+     * {@code count} runs of {@code length} gradient elements, {@code gradientStride} apart, all added into the same
+     * {@code length} sums, in run order: {@code add(sourceOffset, gradientOffset + k * gradientStride, length)} for
+     * {@code k = 0 .. count - 1}. A kernel overrides it with one loop (a gradient chunk of rows in one call); each sum
+     * still adds its values in the same order, so the bits are those of the single {@code add}s.
+     */
+    default void addRepeated(long sourceOffset, long gradientOffset, long length, long count, long gradientStride) {
+        for (long k = 0; k < count; k++) {
+            add(sourceOffset, gradientOffset + k * gradientStride, length);
+        }
+    }
 }

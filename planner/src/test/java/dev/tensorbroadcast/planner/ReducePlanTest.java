@@ -127,5 +127,76 @@ class ReducePlanTest {
                 sum[Math.toIntExact(sourceOffset)] += gradient[gradientStart + Math.toIntExact(gradientOffset) + i];
             }
         }
+
+        /** Its own loop, not the default's adds: the properties check the program's runs against the meaning. */
+        @Override
+        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
+                long gradientStride) {
+            for (long k = 0; k < count; k++) {
+                for (int i = 0; i < length; i++) {
+                    sum[Math.toIntExact(sourceOffset) + i] +=
+                            gradient[gradientStart + Math.toIntExact(gradientOffset + k * gradientStride) + i];
+                }
+            }
+        }
+    }
+
+    /** The sink calls a reverse program makes, as text. */
+    record CallLog(java.util.List<String> calls) implements ReduceSink {
+        @Override
+        public void add(long sourceOffset, long gradientOffset, long length) {
+            calls.add("add " + sourceOffset + " " + gradientOffset + " " + length);
+        }
+
+        @Override
+        public void sum(long sourceOffset, long gradientOffset, long length) {
+            calls.add("sum " + sourceOffset + " " + gradientOffset + " " + length);
+        }
+
+        @Override
+        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
+                long gradientStride) {
+            calls.add("addRepeated " + sourceOffset + " " + gradientOffset + " " + length + " x" + count + " by "
+                    + gradientStride);
+        }
+    }
+
+    @Test
+    void rowsAddedIntoOneRunAreOneCallPerRange() {
+        // [1,4] -> [5,4]: the five gradient rows add into the same four sums, one call for all of them
+        CopyProgram rows = ReducePlan.of(request(Dialect.NUMPY, "[1,4]").target(TargetShape.parse("[5,4]")).build()
+                .plan(), 0).program();
+        CallLog whole = new CallLog(new java.util.ArrayList<>());
+        rows.reduce(0, 20, 0, whole);
+        assertThat(whole.calls()).containsExactly("addRepeated 0 0 4 x5 by 4");
+        // a range that starts and ends inside rows: its partial rows are adds, the whole ones between one call
+        CallLog partial = new CallLog(new java.util.ArrayList<>());
+        rows.reduce(6, 17, 0, partial);
+        assertThat(partial.calls()).containsExactly("add 2 0 2", "addRepeated 0 2 4 x2 by 4", "add 0 10 1");
+        // rows kept, [4,1,2] -> [4,3,2]: each result row's three gradient runs in one call
+        CopyProgram kept = ReducePlan.of(request(Dialect.NUMPY, "[4,1,2]").target(TargetShape.parse("[4,3,2]"))
+                .build().plan(), 0).program();
+        CallLog keptCalls = new CallLog(new java.util.ArrayList<>());
+        kept.reduce(0, 24, 0, keptCalls);
+        assertThat(keptCalls.calls()).containsExactly("addRepeated 0 0 2 x3 by 2", "addRepeated 2 6 2 x3 by 2",
+                "addRepeated 4 12 2 x3 by 2", "addRepeated 6 18 2 x3 by 2");
+    }
+
+    @Test
+    void theDefaultRepeatedAddIsTheAddsInRunOrder() {
+        CallLog calls = new CallLog(new java.util.ArrayList<>());
+        ReduceSink adds = new ReduceSink() {
+            @Override
+            public void add(long sourceOffset, long gradientOffset, long length) {
+                calls.add(sourceOffset, gradientOffset, length);
+            }
+
+            @Override
+            public void sum(long sourceOffset, long gradientOffset, long length) {
+                calls.sum(sourceOffset, gradientOffset, length);
+            }
+        };
+        adds.addRepeated(3, 10, 4, 3, 7);
+        assertThat(calls.calls()).containsExactly("add 3 10 4", "add 3 17 4", "add 3 24 4");
     }
 }

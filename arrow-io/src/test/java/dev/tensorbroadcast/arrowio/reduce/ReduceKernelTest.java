@@ -95,6 +95,58 @@ class ReduceKernelTest {
         assertThat(floatsOf(whole)).containsExactly(36, 48, 53, 37);
     }
 
+    /**
+     * Rows added into one run of sums go to the kernel as one call per range (a chunk of rows), summed row by row:
+     * the bits are those of adding each gradient element into its sum in output order, for every float dtype, whole
+     * and from ranges that start and end inside rows.
+     */
+    @Test
+    void rowsInOneCallAddInOutputOrder() {
+        java.util.Random random = new java.util.Random(28);
+        for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128}) {
+            int lanes = dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128 ? 2 : 1;
+            int width = dtype.byteWidth() / lanes;
+            for (ReducePlan plan : new ReducePlan[] {plan("[1,7]", 9, 7), plan("[5,1,3]", 5, 4, 3)}) {
+                long elements = plan.output().elements();
+                ByteBuffer bytes = little((int) elements * dtype.byteWidth());
+                double[] values = new double[(int) elements * lanes];
+                for (int i = 0; i < values.length; i++) {
+                    // values whose float64 sum depends on the order of the adds
+                    double value = random.nextGaussian() * Math.pow(2, random.nextInt(40) - 20);
+                    values[i] = width == 4 ? (float) value : value;
+                    if (width == 4) {
+                        bytes.putFloat((float) value);
+                    } else {
+                        bytes.putDouble(value);
+                    }
+                }
+                SourceTensor gradient = SourceTensor.fixedWidth(dtype, plan.output(), bytes.array(), null);
+                for (long[] range : new long[][] {{0, elements}, {2, elements - 3}, {elements / 2, elements / 2 + 1}}) {
+                    double[] expected = new double[(int) plan.input().elements() * lanes];
+                    for (long c = range[0]; c < range[1]; c++) {
+                        long source = plan.program().sourceIndex(c);
+                        for (int lane = 0; lane < lanes; lane++) {
+                            expected[(int) source * lanes + lane] += values[(int) c * lanes + lane];
+                        }
+                    }
+                    ReduceKernel kernel = ReduceKernel.create(dtype, plan.input().elements());
+                    kernel.accumulate(gradient, 0, plan.program(), range[0], range[1], 0);
+                    ByteBuffer result = ByteBuffer.wrap(kernel.result(plan.input()).values())
+                            .order(ByteOrder.LITTLE_ENDIAN);
+                    for (int i = 0; i < expected.length; i++) {
+                        if (width == 4) {
+                            assertThat(result.getFloat()).as("%s %s element %d", dtype, plan, i)
+                                    .isEqualTo((float) expected[i]);
+                        } else {
+                            assertThat(Double.doubleToRawLongBits(result.getDouble())).as("%s %s element %d", dtype,
+                                    plan, i).isEqualTo(Double.doubleToRawLongBits(expected[i]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aSliceOfTheResultStartsAtItsOrigin() {
         ReducePlan plan = plan("[3,1,2]", 3, 2, 2);

@@ -54,6 +54,55 @@ class NpyRowsTest {
         }
     }
 
+    /**
+     * A local file is read through its own channel: the right bytes, without Hadoop's stream (whose statistics
+     * count every byte read through it), and a file cut short after its header was read reads as changed.
+     */
+    @Test
+    void aLocalFileIsReadThroughItsChannel() throws Exception {
+        Path file = Files.copy(NpyFixturesTest.dir().resolve("float32.npy"), dir.resolve("rows.npy"));
+        SourceTensor whole = READER.read(file);
+        NpyLayout layout = layout(file).orElseThrow();
+        FileSystem local = FileSystem.getLocal(new Configuration());
+        long before = localBytesRead();
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+        assertThat(NpyRows.read(local, path, layout, new SourceRows(0, layout.rows())).values())
+                .isEqualTo(whole.values());
+        assertThat(localBytesRead()).isEqualTo(before);
+        try (java.nio.channels.FileChannel cut = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            cut.truncate(Files.size(file) - 4);
+        }
+        assertThatThrownBy(() -> NpyRows.read(local, path, layout, new SourceRows(0, layout.rows())))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessageContaining("the file ends before row " + (layout.rows() - 1)
+                        + "; it was changed while being read");
+    }
+
+    /** What Hadoop's streams of local files have read in this JVM. */
+    @SuppressWarnings("deprecation")
+    private static long localBytesRead() {
+        return FileSystem.getAllStatistics().stream().filter(statistics -> statistics.getScheme().equals("file"))
+                .mapToLong(FileSystem.Statistics::getBytesRead).sum();
+    }
+
+    /** A local file with a Hadoop checksum beside it is read through Hadoop, which verifies it. */
+    @Test
+    void aLocalFileWithAChecksumIsStillVerified() throws Exception {
+        byte[] bytes = Files.readAllBytes(NpyFixturesTest.dir().resolve("float32.npy"));
+        FileSystem local = FileSystem.getLocal(new Configuration());
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("checked.npy").toUri());
+        try (var out = local.create(path)) {
+            out.write(bytes);
+        }
+        assertThat(Files.exists(dir.resolve(".checked.npy.crc"))).isTrue();
+        NpyLayout layout = layout(dir.resolve("checked.npy")).orElseThrow();
+        bytes[bytes.length - 1] ^= 0x40;
+        Files.write(dir.resolve("checked.npy"), bytes);
+        assertThatThrownBy(() -> NpyRows.read(local, path, layout, new SourceRows(0, layout.rows())))
+                .isInstanceOf(org.apache.hadoop.fs.ChecksumException.class);
+    }
+
     @Test
     void aScalarIsOneRow() throws Exception {
         Path file = NpyFixturesTest.dir().resolve("scalar_f8.npy");

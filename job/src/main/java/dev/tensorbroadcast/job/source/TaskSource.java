@@ -108,6 +108,9 @@ public interface TaskSource extends Serializable {
     record ReducedRows(SourceTensor slice, long origin, SourceRows rows, long bytesRead) {}
 
     record FromReduction(GradientRows gradient, ReducePlan plan) implements TaskSource {
+        /** The float64 sums a rows-kept task holds at once: small enough to stay in a core's cache. */
+        static final long KEPT_BLOCK_BYTES = 1L << 20;
+
         public FromReduction {
             requireNonNull(gradient, "gradient is null");
             requireNonNull(plan, "plan is null");
@@ -121,19 +124,33 @@ public interface TaskSource extends Serializable {
             return new TaskInput(kernel, reduced.rows(), reduced.bytesRead());
         }
 
-        /** The whole result rows that {@code partition}'s elements lie in, summed from their gradient rows. */
+        /**
+         * The whole result rows that {@code partition}'s elements lie in, summed from their gradient rows, a block
+         * of rows at a time ({@link #KEPT_BLOCK_BYTES} of float64 sums): result row r sums gradient row r alone (the
+         * rows-kept regime), so a block's sums are final once its rows are read, and the float64 sums of a whole
+         * task's rows (twice the float32 result's bytes) are never allocated, zeroed and read back from memory.
+         */
         public ReducedRows rows(Partition partition, Configuration conf) {
             long rowElements = plan.inputRowElements();
             long firstRow = partition.firstElement() / rowElements;
             long endRow = (partition.endElement() + rowElements - 1) / rowElements;
             long origin = firstRow * rowElements;
-            ReduceKernel partial = ReduceKernel.create(plan.dtype(), (endRow - firstRow) * rowElements);
-            // result row r sums gradient row r alone (the rows-kept regime)
-            long bytesRead = gradient.reduce(plan, firstRow, endRow, partial, origin, conf);
+            int width = plan.dtype().byteWidth();
+            byte[] values = new byte[Math.toIntExact((endRow - firstRow) * rowElements * width)];
+            long blockRows = Math.max(1, KEPT_BLOCK_BYTES / (16 * Math.max(1, rowElements)));
+            long bytesRead = 0;
+            for (long row = firstRow; row < endRow; row += blockRows) {
+                long end = Math.min(endRow, row + blockRows);
+                long elements = (end - row) * rowElements;
+                ReduceKernel partial = ReduceKernel.create(plan.dtype(), elements);
+                bytesRead += gradient.reduce(plan, row, end, partial, row * rowElements, conf);
+                System.arraycopy(partial.result(Shape.of(elements)).values(), 0, values,
+                        Math.toIntExact((row - firstRow) * rowElements * width), Math.toIntExact(elements * width));
+            }
             long[] dims = plan.input().dims();
             dims[0] = endRow - firstRow;
-            return new ReducedRows(partial.result(Shape.of(dims)), origin, new SourceRows(firstRow, endRow),
-                    bytesRead);
+            return new ReducedRows(SourceTensor.fixedWidth(plan.dtype(), Shape.of(dims), values, null), origin,
+                    new SourceRows(firstRow, endRow), bytesRead);
         }
 
         @Override

@@ -106,6 +106,30 @@ class GradientChunksTest {
         assertThat(reduce(rows, plan, rows.chunkBytes(plan))).isEqualTo(reduce(rows, plan, GradientRows.CHUNK_BYTES));
     }
 
+    /**
+     * Rows kept are summed a block of result rows at a time, each block with its own small float64 partial: the
+     * bytes are those of one partial over the task's rows, a task spanning several blocks.
+     */
+    @Test
+    void rowsKeptSummedABlockAtATimeGiveTheBitsOfOnePartial() throws Exception {
+        Path file = gradient(values());
+        long dataStart = Files.size(file) - 4L * ROWS * COLUMNS;
+        NpyLayout layout = new NpyLayout(DType.FLOAT32, Shape.of(ROWS, 64, 64), dataStart, 0);
+        GradientRows rows = GradientRows.open(new Gradient.NpyFile(file.toString(), layout), null);
+        ReducePlan plan = plan("[2048,1,64]", ROWS, 64, 64);
+        assertThat(plan.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
+        // 2048 rows of 64 float64 sums are 1 MiB: two blocks
+        assertThat(TaskSource.FromReduction.KEPT_BLOCK_BYTES).isLessThan(16L * ROWS * 64);
+        dev.tensorbroadcast.planner.Partition whole = dev.tensorbroadcast.planner.PartitionPlan
+                .builder(plan.input(), plan.dtype()).partitions(1).build().partition(0);
+        TaskSource.ReducedRows blocks = new TaskSource.FromReduction(rows, plan).rows(whole, new Configuration());
+        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, plan.input().elements());
+        rows.reduce(plan, 0, ROWS, partial, 0, new Configuration());
+        assertThat(blocks.slice().shape()).isEqualTo(plan.input());
+        assertThat(blocks.slice().values()).isEqualTo(partial.result(plan.input()).values());
+        assertThat(blocks.bytesRead()).isEqualTo(4L * ROWS * COLUMNS);
+    }
+
     @Test
     void aSumAcrossRowsKeepsTheOldChunk() throws Exception {
         GradientRows rows = open(gradient(values()));
