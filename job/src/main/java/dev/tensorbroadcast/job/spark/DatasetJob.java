@@ -109,15 +109,23 @@ public final class DatasetJob {
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());
+        // an array's objects go where they live on a local disk (see PartitionTask.writeArray)
+        String arrayInPlace = spec.array().isPresent() && "file".equals(output.toUri().getScheme())
+                ? output.toString() : null;
         List<WrittenFile> written = JobRun.tracked(spark, description, tracking)
-                .onFailure(() -> committer.abortJob(job))
+                .onFailure(() -> {
+                    committer.abortJob(job);
+                    if (arrayInPlace != null) {
+                        deleteChunks(job.getConfiguration());
+                    }
+                })
                 .run("Cannot write '" + output + "'", run -> {
                     // in the run: a directory that cannot be set up (say, under a file) is a failed job, and aborted
                     committer.setupJob(job);
                     TaskSource taskSource = run.hold(source.open(run.java()), TaskSource::release);
                     LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
                     PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
-                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead);
+                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead, arrayInPlace);
                     List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
                     List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
                             .mapPartitionsWithIndex(task, false));
@@ -206,6 +214,18 @@ public final class DatasetJob {
                 spec.partitions().rows(), 0, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
                 last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
+    }
+
+    /**
+     * A failed job's chunk objects written in place: without {@code zarr.json} and the manifest they never read as
+     * an array, and they go (a --overwrite's old array then comes back, see SetAside).
+     */
+    private void deleteChunks(Configuration conf) {
+        try {
+            output.getFileSystem(conf).delete(new Path(output, PartFileNames.CHUNK_DIRECTORY), true);
+        } catch (IOException e) {
+            // the job's failure is what the user is told; a later --overwrite deletes what is left (our names)
+        }
     }
 
     /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */

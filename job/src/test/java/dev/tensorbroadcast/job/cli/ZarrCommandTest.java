@@ -116,6 +116,59 @@ class ZarrCommandTest {
         assertThat(corrupt.out()).contains("c/1/1: checksum mismatch");
     }
 
+    /** InjectedFailure's hooks: the first {@code attempts} attempts of partition 0 fail after writing. */
+    private static void failPartitionZero(String attempts) {
+        org.apache.spark.SparkContext context = SPARK.session().sparkContext();
+        context.setLocalProperty("tensorbroadcast.test.failPartition", attempts == null ? null : "0");
+        context.setLocalProperty("tensorbroadcast.test.failAttempts", attempts);
+    }
+
+    @Test
+    void aRetriedTaskWritesOverTheChunksItsFailedAttemptLeftInPlace() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        // the first attempt of partition 0 writes its chunks where they live, then fails before its commit
+        failPartitionZero("1");
+        CliRun run;
+        try {
+            run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                    "--format", "zarr", "--chunks", "2,6", "--compression", "zstd", "--partitions", "2",
+                    "--output", zarr.toString());
+        } finally {
+            failPartitionZero(null);
+        }
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        // one object per key, no staging directory, and the manifest's checksums are the objects'
+        assertThat(objects(zarr)).containsExactly("c/0/0", "c/1/0", "c/2/0", "c/3/0", "c/4/0");
+        assertThat(DatasetFiles.names(zarr)).containsExactlyInAnyOrder("_SUCCESS", "_manifest.json", "c",
+                "zarr.json");
+        CliRun verify = CliRun.of("verify", zarr.toString(), "--source", source.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("checksums match", "60 values match the source");
+    }
+
+    @Test
+    void aFailedJobLeavesNoChunksOfANewArray() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        failPartitionZero("all");
+        CliRun run;
+        try {
+            run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                    "--format", "zarr", "--chunks", "5,6", "--partitions", "2", "--output", zarr.toString());
+        } finally {
+            failPartitionZero(null);
+        }
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err()).contains("injected failure in partition 0");
+        assertThat(zarr.resolve("c")).doesNotExist();
+        assertThat(zarr.resolve("zarr.json")).doesNotExist();
+    }
+
     @Test
     void theDefaultChunkIsAPartitionsRowsByTheOtherDimsWhole() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
