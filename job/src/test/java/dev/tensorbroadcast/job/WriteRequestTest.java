@@ -34,12 +34,17 @@ class WriteRequestTest {
         assertThat(Compression.parse("lz4")).isEqualTo(Compression.of(OutputCompression.LZ4));
         assertThat(Compression.parse("zstd:9").toString()).isEqualTo("zstd:9");
         assertThatThrownBy(() -> WriteSpec.builder().compression(OutputCompression.LZ4).compressionLevel(3))
-                .hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd or zstd:1 to"
-                        + " zstd:22");
+                .hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd, zstd:1 to"
+                        + " zstd:22, gzip or gzip:1 to gzip:9");
         assertThatThrownBy(() -> Compression.parse("zstd:23")).hasMessage("Cannot use compression 'zstd:23': zstd"
-                + " levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd or zstd:1 to zstd:22");
+                + " levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip or"
+                + " gzip:1 to gzip:9");
         assertThatThrownBy(() -> Compression.parse("zstd:high")).hasMessage("Cannot use compression 'zstd:high':"
-                + " 'high' is not a level; expected none, lz4, zstd or zstd:1 to zstd:22");
+                + " 'high' is not a level; expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to gzip:9");
+        assertThat(Compression.parse("gzip:9")).isEqualTo(new Compression(OutputCompression.GZIP, 9));
+        assertThatThrownBy(() -> Compression.parse("gzip:10")).hasMessage("Cannot use compression 'gzip:10': gzip"
+                + " levels go from 1 (fastest) to 9 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip or"
+                + " gzip:1 to gzip:9");
     }
 
     @Test

@@ -170,6 +170,33 @@ class ZarrCommandTest {
     }
 
     @Test
+    void gzipChunksAndDimensionNamesAreWrittenAsZarrV3SaysThem() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
+        Path zarr = dir.resolve("out.zarr");
+
+        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--chunks", "5,3", "--compression", "gzip:7", "--dimension-names", "time,x",
+                "--output", zarr.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode json = JSON.readTree(zarr.resolve("zarr.json").toFile());
+        assertThat(json.at("/codecs/1").toString()).isEqualTo("{\"configuration\":{\"level\":7},\"name\":\"gzip\"}");
+        assertThat(json.get("dimension_names").toString()).isEqualTo("[\"time\",\"x\"]");
+        // a gzip member (RFC 1952) per chunk, as Zarr v3's gzip codec is
+        byte[] chunk = Files.readAllBytes(zarr.resolve("c/1/1"));
+        assertThat(chunk[0] & 0xff).isEqualTo(0x1f);
+        assertThat(chunk[1] & 0xff).isEqualTo(0x8b);
+        ByteBuffer decoded = ByteBuffer.wrap(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(chunk))
+                .readAllBytes()).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(decoded.capacity()).isEqualTo(5 * 3 * 4);
+        assertThat(decoded.getInt(0)).isEqualTo(NpyFiles.value(3));
+        assertThat(DatasetFiles.manifest(zarr).compression()).isEqualTo("gzip:7");
+        CliRun verify = CliRun.of("verify", zarr.toString(), "--source", source.toString());
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("60 values match the source");
+    }
+
+    @Test
     void theDefaultChunkIsAPartitionsRowsByTheOtherDimsWhole() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("a.npy"), new long[] {1, 6});
         Path zarr = dir.resolve("out.zarr");
@@ -246,13 +273,29 @@ class ZarrCommandTest {
         assertThat(shard.err()).isEqualTo("Cannot use --shard 4,4: each dim must be a multiple of --chunks 3,4, one"
                 + " per dim (a shard holds whole chunks)\n");
         assertThat(rank.err()).isEqualTo("Cannot use --chunks 3 for output (10,6): give one size per dim (2)\n");
-        assertThat(lz4.err()).isEqualTo("Cannot use --compression lz4 with format zarr: Zarr chunks take zstd or"
-                + " none here\n");
+        assertThat(lz4.err()).isEqualTo("Cannot use --compression lz4 with format zarr: Zarr chunks take zstd,"
+                + " gzip or none here\n");
         assertThat(arrow.err()).isEqualTo("Cannot use --chunks with format arrow: chunks and shards are Zarr's; add"
                 + " --format zarr\n");
         assertThat(groups.err()).isEqualTo("Cannot use --row-group-size with format zarr: an array is cut into"
                 + " chunks, not row groups; give --chunks instead\n");
-        for (CliRun run : List.of(shard, rank, lz4, arrow, groups)) {
+        CliRun names = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--dimension-names", "time,lat,lon", "--output", zarr.toString());
+        CliRun twice = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[10,6]",
+                "--format", "zarr", "--dimension-names", "x,x", "--output", zarr.toString());
+        CliRun namesArrow = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
+                "[10,6]", "--dimension-names", "time,x", "--output", zarr.toString());
+        CliRun gzipParquet = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
+                "[10,6]", "--format", "parquet", "--compression", "gzip", "--output", zarr.toString());
+        assertThat(names.err()).isEqualTo("Cannot use --dimension-names time,lat,lon for output (10,6): 3 names for"
+                + " 2 dims; give one name per dim\n");
+        assertThat(twice.err()).isEqualTo("Cannot use --dimension-names x,x: 'x' is given twice; expected one"
+                + " distinct name per output dim, such as time,lat,lon\n");
+        assertThat(namesArrow.err()).isEqualTo("Cannot use --dimension-names with format arrow: dimension names are"
+                + " a Zarr array's; add --format zarr\n");
+        assertThat(gzipParquet.err()).isEqualTo("Cannot use --compression gzip with format parquet: gzip is Zarr's"
+                + " codec here; arrow and parquet files take none, lz4 or zstd\n");
+        for (CliRun run : List.of(shard, rank, lz4, arrow, groups, names, twice, namesArrow, gzipParquet)) {
             assertThat(run.exitCode()).isEqualTo(2);
         }
         assertThat(zarr).doesNotExist();
