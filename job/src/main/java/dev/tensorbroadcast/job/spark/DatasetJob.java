@@ -149,6 +149,7 @@ public final class DatasetJob {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
             if (spec.array().isPresent()) {
+                files = arrayRows(files);
                 files.add(writeArrayMetadata(fileSystem, files));
             }
             Manifest manifest = manifest(files);
@@ -210,8 +211,9 @@ public final class DatasetJob {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes);
         WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);
+        long covered = last == null ? 0 : last.firstRow() + last.rows();
         return new WrittenFile(format.metadataName(), Math.max(0, spec.partitions().partitionCount() - 1),
-                spec.partitions().rows(), 0, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
+                covered, spec.partitions().rows() - covered, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
                 last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
     }
@@ -226,6 +228,24 @@ public final class DatasetJob {
         } catch (IOException e) {
             // the job's failure is what the user is told; a later --overwrite deletes what is left (our names)
         }
+    }
+
+    /**
+     * An array's objects with the rows the manifest lists on them: a partition's rows on its first object, as the
+     * task said, and the rows of partitions that wrote no object (every chunk the fill value) on the next object
+     * listed (the metadata, after the last), so that the listed rows still run from 0 to the end without a gap.
+     */
+    private static List<WrittenFile> arrayRows(List<WrittenFile> files) {
+        List<WrittenFile> listed = new ArrayList<>();
+        long next = 0;
+        for (WrittenFile file : files) {
+            long end = file.rows() > 0 ? file.firstRow() + file.rows() : next;
+            listed.add(new WrittenFile(file.name(), file.partition(), next, end - next, file.bytes(), file.crc32c(),
+                    file.executorId(), file.host(), file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead(),
+                    file.commitMessage()));
+            next = end;
+        }
+        return listed;
     }
 
     /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */
