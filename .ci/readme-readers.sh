@@ -103,6 +103,7 @@ row = numpy.load("examples/row4096.npy")
 assert scope["block"].shape == (10, 96), scope["block"].shape
 assert (scope["block"] == numpy.broadcast_to(row[:, 4000:4096], (10, 96))).all()
 assert scope["zarr"].shape == (1000, 4096) and scope["zarr"].dtype.name == "float32"
+assert tuple(scope["labels"]) == ("row", "col"), scope["labels"]
 import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()
