@@ -135,7 +135,14 @@ public final class DatasetVerifier {
             }
             return;
         }
-        for (org.apache.hadoop.fs.FileStatus status : dir.fileSystem().listStatus(path)) {
+        org.apache.hadoop.fs.FileStatus[] children;
+        try {
+            children = dir.fileSystem().listStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+            // an object store's emptied prefix, still listed as a directory above it
+            return;
+        }
+        for (org.apache.hadoop.fs.FileStatus status : children) {
             extraChunks(status.getPath(), key + "/" + status.getPath().getName(), listed, problems);
         }
     }

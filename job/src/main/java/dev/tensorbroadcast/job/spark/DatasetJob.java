@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -135,11 +136,21 @@ public final class DatasetJob {
                                     (first, same) -> first, TreeMap::new)).values());
                     if (objectStore) {
                         ObjectStoreCommit.takeMarkers(output.getFileSystem(job.getConfiguration()), output);
+                        if (spec.array().isPresent()) {
+                            // an overwritten array stops reading as one before its chunks change under it
+                            output.getFileSystem(job.getConfiguration()).delete(
+                                    new Path(output, spec.array().get().metadataName()), false);
+                        }
                     }
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
                     if (objectStore) {
-                        ObjectStoreCommit.afterCommit(output.getFileSystem(job.getConfiguration()), output, jobUuid,
-                                done.stream().map(WrittenFile::name).collect(Collectors.toSet()));
+                        Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
+                        FileSystem store = output.getFileSystem(job.getConfiguration());
+                        ObjectStoreCommit.afterCommit(store, output, jobUuid, names);
+                        if (spec.array().isPresent()) {
+                            deleteStaleChunks(store, new Path(output, PartFileNames.CHUNK_DIRECTORY),
+                                    PartFileNames.CHUNK_DIRECTORY, names);
+                        }
                     }
                     return done;
                 });
@@ -203,10 +214,15 @@ public final class DatasetJob {
         ArrayFileFormat format = spec.array().orElseThrow();
         ArrayLayout layout = spec.layout(source.dtype());
         byte[] bytes = format.metadata(layout);
-        Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
-        writeFile(fileSystem, staged, bytes);
-        if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
-            throw new IOException("cannot rename " + staged + " to " + format.metadataName());
+        if (ObjectStoreCommit.applies(output)) {
+            // an object appears whole when its upload ends, or not at all
+            writeFile(fileSystem, new Path(output, format.metadataName()), bytes);
+        } else {
+            Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
+            writeFile(fileSystem, staged, bytes);
+            if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
+                throw new IOException("cannot rename " + staged + " to " + format.metadataName());
+            }
         }
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes);
@@ -216,6 +232,32 @@ public final class DatasetJob {
                 covered, spec.partitions().rows() - covered, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
                 last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
+    }
+
+    /**
+     * On an object store, after an overwrite's commit: the old array's chunk objects the new one did not write (a
+     * smaller grid, or chunks of the fill value now), which would otherwise read as the new array's values.
+     */
+    private static void deleteStaleChunks(FileSystem fileSystem, Path path, String key, Set<String> names)
+            throws IOException {
+        if (!fileSystem.exists(path)) {
+            return;
+        }
+        if (!fileSystem.getFileStatus(path).isDirectory()) {
+            if (!names.contains(key)) {
+                fileSystem.delete(path, false);
+            }
+            return;
+        }
+        FileStatus[] children;
+        try {
+            children = fileSystem.listStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+            return;
+        }
+        for (FileStatus status : children) {
+            deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
+        }
     }
 
     /**
@@ -288,7 +330,15 @@ public final class DatasetJob {
      */
     private static void listChunks(FileSystem fileSystem, Path directory, String relative, Map<String, Long> found)
             throws IOException {
-        for (FileStatus status : fileSystem.listStatus(directory)) {
+        FileStatus[] children;
+        try {
+            children = fileSystem.listStatus(directory);
+        } catch (java.io.FileNotFoundException e) {
+            // an object store's prefix whose objects were deleted (an overwritten array's stale chunks), which
+            // the listing above it may still show as a directory
+            return;
+        }
+        for (FileStatus status : children) {
             String key = relative + status.getPath().getName();
             if (status.isDirectory()) {
                 listChunks(fileSystem, status.getPath(), key + "/", found);

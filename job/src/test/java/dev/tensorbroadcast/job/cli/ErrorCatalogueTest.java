@@ -149,8 +149,6 @@ class ErrorCatalogueTest {
             return args("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "4,2,3", "--format",
                     "zarr", "--output", d.resolve("out").toString());
         });
-        cases.put("request-zarr-s3", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape", "6,8",
-                "--format", "zarr", "--output", "s3a://bucket/out"));
         cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
         cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
                 "onnx", "--output", d.resolve("out").toString()));
