@@ -106,6 +106,7 @@ assert scope["zarr"].shape == (1000, 4096) and scope["zarr"].dtype.name == "floa
 # reduce's Zarr result (the README's reduce of that array, read as its input): the row summed 1000 times
 assert scope["summed"].shape == (1, 4096) and scope["summed"].dtype.name == "float32", scope["summed"].shape
 assert (scope["summed"] == row * 1000).all()
+assert tuple(scope["labels"]) == ("row", "col"), scope["labels"]
 import duckdb
 for query in sql:
     result = duckdb.sql(query).fetchall()

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.source.SourceLimits;
-import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;
@@ -16,12 +15,10 @@ import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
-import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -353,10 +350,7 @@ public final class TensorBroadcast {
             return new TensorBroadcast(this, spec.withDefault(OutputFormat.ARROW));
         }
 
-        /**
-         * An array's objects and its metadata are put in place by renames (the task commit's and the driver's), and
-         * on an object store the commit is S3A's magic committer, which renames nothing: not there yet.
-         */
+        /** An array is one chunk grid: it has no rows to partition by. */
         private void requireArrayOutputFits(String formatName) {
             if (!partitionBy.isEmpty()) {
                 // one N-d array has no rows to file under key=value directories
@@ -364,18 +358,6 @@ public final class TensorBroadcast {
                         + String.join(",", partitionBy) + ": an array is one chunk grid, not files under key=value"
                         + " directories; give " + Param.FORMAT.given("OutputFormat.ARROW or PARQUET",
                                 "arrow or parquet") + ", or leave out " + Param.PARTITION_BY.named());
-            }
-            boolean objectStore;
-            try {
-                objectStore = output != null && !output.isEmpty() && ObjectStoreCommit.applies(new Path(output));
-            } catch (IllegalArgumentException e) {
-                objectStore = false; // not a location at all: preparing the output says why
-            }
-            if (objectStore) {
-                throw new InvalidRequestException("Cannot write format " + formatName + " to '"
-                        + UserText.shown(output) + "': an array is not written to s3a:// yet (its commit renames,"
-                        + " which S3's magic committer does not); write it to a local or hdfs:// path, or give "
-                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }
         }
     }

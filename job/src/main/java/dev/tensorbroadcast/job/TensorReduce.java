@@ -73,7 +73,6 @@ public final class TensorReduce {
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
-        given.format().flatMap(OutputFormat::array).ifPresent(array -> requireArrayOutputFits(array.name(), output));
         this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
         this.partitionBytes = builder.partitionBytes;
         this.partitions = builder.partitions;
@@ -82,26 +81,6 @@ public final class TensorReduce {
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    /**
-     * A result written as an array (Zarr) goes where expand's array goes: not yet to an object store, whose commit
-     * renames nothing (the same refusal as expand's, {@code request-zarr-s3}).
-     */
-    private static void requireArrayOutputFits(String formatName, String output) {
-        boolean objectStore;
-        try {
-            objectStore = !output.isEmpty()
-                    && dev.tensorbroadcast.job.commit.ObjectStoreCommit.applies(new org.apache.hadoop.fs.Path(output));
-        } catch (IllegalArgumentException e) {
-            objectStore = false; // not a location at all: preparing the output says why
-        }
-        if (objectStore) {
-            throw new InvalidRequestException("Cannot write format " + formatName + " to '"
-                    + UserText.shown(output) + "': an array is not written to s3a:// yet (its commit renames,"
-                    + " which S3's magic committer does not); write it to a local or hdfs:// path, or give "
-                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
-        }
     }
 
     /** Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the output. */

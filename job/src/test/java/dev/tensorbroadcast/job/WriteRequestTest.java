@@ -34,12 +34,17 @@ class WriteRequestTest {
         assertThat(Compression.parse("lz4")).isEqualTo(Compression.of(OutputCompression.LZ4));
         assertThat(Compression.parse("zstd:9").toString()).isEqualTo("zstd:9");
         assertThatThrownBy(() -> WriteSpec.builder().compression(OutputCompression.LZ4).compressionLevel(3))
-                .hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd or zstd:1 to"
-                        + " zstd:22");
+                .hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd, zstd:1 to"
+                        + " zstd:22, gzip or gzip:1 to gzip:9");
         assertThatThrownBy(() -> Compression.parse("zstd:23")).hasMessage("Cannot use compression 'zstd:23': zstd"
-                + " levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd or zstd:1 to zstd:22");
+                + " levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip or"
+                + " gzip:1 to gzip:9");
         assertThatThrownBy(() -> Compression.parse("zstd:high")).hasMessage("Cannot use compression 'zstd:high':"
-                + " 'high' is not a level; expected none, lz4, zstd or zstd:1 to zstd:22");
+                + " 'high' is not a level; expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to gzip:9");
+        assertThat(Compression.parse("gzip:9")).isEqualTo(new Compression(OutputCompression.GZIP, 9));
+        assertThatThrownBy(() -> Compression.parse("gzip:10")).hasMessage("Cannot use compression 'gzip:10': gzip"
+                + " levels go from 1 (fastest) to 9 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip or"
+                + " gzip:1 to gzip:9");
     }
 
     @Test
@@ -106,20 +111,14 @@ class WriteRequestTest {
         assertThatThrownBy(() -> reduce().format("csv"))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot use format 'csv': expected npy, arrow, parquet or zarr");
-        // a reduce's result may be a Zarr array too, by name and as a value; not on s3a:// yet, as expand's
+        // a reduce's result may be a Zarr array too, by name and as a value
         assertThat(reduce().output("/tmp/out").format("zarr").build().files().array()).isPresent();
         assertThat(reduce().output("/tmp/out").format(OutputFormat.parse("zarr")).build().formatName())
                 .isEqualTo("zarr");
-        assertThatThrownBy(() -> reduce().output("s3a://bucket/out").format("zarr").build())
-                .isInstanceOf(InvalidRequestException.class)
-                .hasMessageStartingWith("Cannot write format zarr to 's3a://bucket/out': an array is not written to"
-                        + " s3a:// yet");
-        // a Zarr array is not written to s3a:// (its commit renames), refused before anything is read
-        assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
-                .output("s3a://bucket/out").format(OutputFormat.parse("zarr")).build())
-                .isInstanceOf(InvalidRequestException.class)
-                .hasMessageStartingWith("Cannot write format zarr to 's3a://bucket/out': an array is not written to"
-                        + " s3a:// yet");
+        // a Zarr array goes to s3a:// too, a reduce's result as expand's (S3StorageIT writes one)
+        assertThat(reduce().output("s3a://bucket/out").format("zarr").build().files().array()).isPresent();
+        assertThat(TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .output("s3a://bucket/out").format(OutputFormat.parse("zarr")).build().files().array()).isPresent();
         assertThat(TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
                 .output("/tmp/out").format(OutputFormat.parse("zarr")).build().files().array()).isPresent();
         // a broadcast writes datasets only

@@ -23,6 +23,7 @@ public enum Param {
     FORMAT("format", "--format"),
     CHUNKS("chunks", "--chunks"),
     SHARD("shard", "--shard"),
+    DIMENSION_NAMES("dimensionNames", "--dimension-names"),
     COMPRESSION("compression", "--compression"),
     ROW_GROUP_SIZE("rowGroupBytes", "--row-group-size"),
     ENCODING("byteStreamSplit", "--encoding"),

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.arrowio.format;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
@@ -7,16 +9,20 @@ import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * How an array format's output is chunked: the chunk shape ({@code --chunks}; empty for the default, a partition's
  * rows by the whole of the other dims) and the shard shape ({@code --shard}; empty for none). Partitions follow the
  * chunks (or shards): a task writes whole objects, a slab of the first dim each. A value of arrow-io's so that the
- * API's name of a format and the pipeline that writes it both carry it.
+ * API's name of a format and the pipeline that writes it both carry it. With them go the names of the array's dims
+ * ({@code --dimension-names}; empty for none), which Zarr keeps in its metadata.
  */
-public record ArrayChunking(long[] chunks, long[] shard) implements Serializable {
+public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionNames) implements Serializable {
     public static final ArrayChunking DEFAULT = new ArrayChunking(new long[0], new long[0]);
     /** A default chunk is a partition's rows, and at most this. */
     static final long DEFAULT_CHUNK_BYTES = 128L << 20;
@@ -24,6 +30,17 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
     public ArrayChunking {
         chunks = chunks.clone();
         shard = shard.clone();
+        dimensionNames = List.copyOf(requireNonNull(dimensionNames, "dimensionNames is null"));
+        Set<String> seen = new HashSet<>();
+        for (String name : dimensionNames) {
+            if (name.isBlank() || !seen.add(name)) {
+                String shown = String.join(",", dimensionNames);
+                throw new InvalidRequestException("Cannot use " + Param.DIMENSION_NAMES.given(
+                        "List.of(" + dimensionNames.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(
+                        ", ")) + ")", shown) + ": " + (name.isBlank() ? "a name is empty" : "'" + name
+                        + "' is given twice") + "; expected one distinct name per output dim, such as time,lat,lon");
+            }
+        }
         if (shard.length > 0 && chunks.length == 0) {
             throw new InvalidRequestException("Cannot use " + Param.SHARD.given(text(shard), text(shard))
                     + " without " + Param.CHUNKS.named() + ": a shard holds whole chunks, so give their shape too");
@@ -41,8 +58,18 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
         }
     }
 
+    /** Chunks and a shard, without dimension names. */
+    public ArrayChunking(long[] chunks, long[] shard) {
+        this(chunks, shard, List.of());
+    }
+
     public boolean isDefault() {
-        return chunks.length == 0 && shard.length == 0;
+        return chunks.length == 0 && shard.length == 0 && dimensionNames.isEmpty();
+    }
+
+    /** {@code time,lat,lon} as {@code --dimension-names} takes it. */
+    public static List<String> parseNames(String text) {
+        return Arrays.stream(requireNonNull(text, "text is null").split(",", -1)).map(String::strip).toList();
     }
 
     @Override
@@ -76,6 +103,10 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
 
     /** Refuses chunks or a shard with a format that is not an array's. */
     public void requireFits(String formatName, boolean arrayFormat) {
+        if (!dimensionNames.isEmpty() && !arrayFormat) {
+            throw new InvalidRequestException("Cannot use " + Param.DIMENSION_NAMES.named() + " with format "
+                    + formatName + ": dimension names are a Zarr array's; add " + Param.FORMAT.given("zarr", "zarr"));
+        }
         if (!isDefault() && !arrayFormat) {
             Param param = chunks.length > 0 ? Param.CHUNKS : Param.SHARD;
             throw new InvalidRequestException("Cannot use " + param.named() + " with format " + formatName
@@ -95,7 +126,7 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
         String codecName = codec.codec().codecName();
         if (!format.hasCodec(codecName)) {
             throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(codec.toString(),
-                    codec.toString()) + " with format " + format.name() + ": Zarr chunks take zstd or none here");
+                    codec.toString()) + " with format " + format.name() + ": Zarr chunks take zstd, gzip or none here");
         }
         Shape shape = plan.output();
         long[] chosen = chunks.length > 0 ? chunks : defaultChunks(plan, dtype);
@@ -103,7 +134,13 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
             throw new InvalidRequestException("Cannot use " + Param.CHUNKS.given(text(chosen), text(chosen))
                     + " for output " + shape + ": give one size per dim (" + shape.rank() + ")");
         }
-        ArrayLayout layout = new ArrayLayout(shape, dtype, chosen, shard, codecName, codec.level());
+        if (!dimensionNames.isEmpty() && dimensionNames.size() != shape.rank()) {
+            String shown = String.join(",", dimensionNames);
+            throw new InvalidRequestException("Cannot use " + Param.DIMENSION_NAMES.given("List.of(...)", shown)
+                    + " for output " + shape + ": " + dimensionNames.size() + " names for " + shape.rank()
+                    + " dims; give one name per dim");
+        }
+        ArrayLayout layout = new ArrayLayout(shape, dtype, chosen, shard, codecName, codec.level(), dimensionNames);
         if (layout.chunkBytes() > format.maxChunkBytes()) {
             throw new InvalidRequestException("Cannot use " + Param.CHUNKS.given(text(chosen), text(chosen))
                     + ": a chunk would be " + layout.chunkBytes() + " bytes; at most "
@@ -169,17 +206,18 @@ public record ArrayChunking(long[] chunks, long[] shard) implements Serializable
     @Override
     public boolean equals(Object other) {
         return other instanceof ArrayChunking that && Arrays.equals(chunks, that.chunks)
-                && Arrays.equals(shard, that.shard);
+                && Arrays.equals(shard, that.shard) && dimensionNames.equals(that.dimensionNames);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(chunks) * 31 + Arrays.hashCode(shard);
+        return (Arrays.hashCode(chunks) * 31 + Arrays.hashCode(shard)) * 31 + dimensionNames.hashCode();
     }
 
     @Override
     public String toString() {
-        return "chunks " + text(chunks) + (shard.length == 0 ? "" : " shard " + text(shard));
+        return "chunks " + text(chunks) + (shard.length == 0 ? "" : " shard " + text(shard))
+                + (dimensionNames.isEmpty() ? "" : " dimension names " + String.join(",", dimensionNames));
     }
 
     static String text(long[] dims) {

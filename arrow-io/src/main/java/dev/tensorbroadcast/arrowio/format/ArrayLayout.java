@@ -6,18 +6,23 @@ import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * How an N-d array is cut into objects: its shape and dtype, the chunk shape, the shard shape (empty when not
  * sharded; each dim a multiple of the chunk's), and the codec of each chunk ({@code none} or {@code zstd}) with its
- * level (0 for the codec's default).
+ * level (0 for the codec's default), and the names of the dims (empty when not given, else one per dim).
  */
-public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level)
-        implements Serializable {
+public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level,
+        List<String> dimensionNames) implements Serializable {
     public ArrayLayout {
         requireNonNull(shape, "shape is null");
         requireNonNull(dtype, "dtype is null");
         requireNonNull(codec, "codec is null");
+        dimensionNames = List.copyOf(requireNonNull(dimensionNames, "dimensionNames is null"));
+        if (!dimensionNames.isEmpty() && dimensionNames.size() != shape.rank()) {
+            throw new IllegalArgumentException("dimension names " + dimensionNames + " for shape " + shape);
+        }
         chunks = chunks.clone();
         shard = shard.clone();
         if (chunks.length != shape.rank()) {
@@ -35,6 +40,11 @@ public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard,
         if (shard.length != 0 && shard.length != chunks.length) {
             throw new IllegalArgumentException("shard " + Arrays.toString(shard) + " for shape " + shape);
         }
+    }
+
+    /** A layout without dimension names. */
+    public ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level) {
+        this(shape, dtype, chunks, shard, codec, level, List.of());
     }
 
     public boolean sharded() {
@@ -74,7 +84,7 @@ public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard,
     public boolean equals(Object other) {
         return other instanceof ArrayLayout that && shape.equals(that.shape) && dtype == that.dtype
                 && Arrays.equals(chunks, that.chunks) && Arrays.equals(shard, that.shard)
-                && codec.equals(that.codec) && level == that.level;
+                && codec.equals(that.codec) && level == that.level && dimensionNames.equals(that.dimensionNames);
     }
 
     @Override
@@ -85,6 +95,7 @@ public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard,
     @Override
     public String toString() {
         return "ArrayLayout[" + shape + " " + dtype + " chunks " + Arrays.toString(chunks) + " shard "
-                + Arrays.toString(shard) + " " + codec + (level == 0 ? "" : ":" + level) + "]";
+                + Arrays.toString(shard) + " " + codec + (level == 0 ? "" : ":" + level)
+                + (dimensionNames.isEmpty() ? "" : " " + dimensionNames) + "]";
     }
 }

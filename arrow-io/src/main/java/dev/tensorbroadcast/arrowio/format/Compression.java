@@ -9,17 +9,21 @@ import java.io.Serializable;
  * The compression of a dataset's files, the one form of {@code --compression}: a codec and, for zstd, a level. The
  * level is checked here and nowhere else.
  *
- * @param level the zstd level, 1 (fastest) to 22 (smallest), or 0 for the codec's own default (zstd's is 3)
+ * @param level the zstd level, 1 (fastest) to 22 (smallest), or gzip's, 1 to 9 (gzip a Zarr array's codec only), or
+ *     0 for the codec's own default (zstd's is 3, gzip's 6)
  */
 public record Compression(OutputCompression codec, int level) implements Serializable {
     public static final Compression NONE = new Compression(OutputCompression.NONE, 0);
-    private static final String EXPECTED = "; expected none, lz4, zstd or zstd:1 to zstd:22";
+    private static final String EXPECTED = "; expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to"
+            + " gzip:9";
 
     public Compression {
         requireNonNull(codec, "codec is null");
-        if (level != 0 && (codec != OutputCompression.ZSTD || level < 1 || level > 22)) {
+        if (level != 0 && (codec == OutputCompression.ZSTD ? level < 1 || level > 22
+                : codec != OutputCompression.GZIP || level < 1 || level > 9)) {
             throw new InvalidRequestException("Cannot use compression '" + codec + ":" + level + "': "
                     + (codec == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 (smallest)"
+                    : codec == OutputCompression.GZIP ? "gzip levels go from 1 (fastest) to 9 (smallest)"
                     : codec + " takes no level") + EXPECTED);
         }
     }

@@ -11,6 +11,7 @@ final class DatasetOutputOptions {
     static final String FORMAT = "--format";
     static final String CHUNKS = "--chunks";
     static final String SHARD = "--shard";
+    static final String DIMENSION_NAMES = "--dimension-names";
 
     /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkCommands}). */
     @Option(names = OUTPUT, paramLabel = "<dir>",
@@ -32,10 +33,16 @@ final class DatasetOutputOptions {
             description = "With --format zarr: the shard shape (sharding_indexed), each dim a multiple of --chunks.")
     String shard;
 
-    /** The chunks and shard given, refused unless the format writes an array. */
+    @Option(names = DIMENSION_NAMES, paramLabel = "<names>",
+            description = "With --format zarr: the names of the output's dims, one per dim (time,lat,lon), kept in"
+                    + " zarr.json as dimension_names (xarray's dims).")
+    String dimensionNames;
+
+    /** The chunks, shard and dimension names given, refused unless the format writes an array. */
     ArrayChunking chunking() {
         return new ArrayChunking(chunks == null ? new long[0] : ArrayChunking.parse(chunks, Param.CHUNKS),
-                shard == null ? new long[0] : ArrayChunking.parse(shard, Param.SHARD));
+                shard == null ? new long[0] : ArrayChunking.parse(shard, Param.SHARD),
+                dimensionNames == null ? java.util.List.of() : ArrayChunking.parseNames(dimensionNames));
     }
 
     boolean discards() {

@@ -25,7 +25,7 @@ final class WriteOptions {
 
     @Option(names = COMPRESSION, paramLabel = "<codec>", defaultValue = "none",
             description = "none (default), lz4 or zstd; zstd:1 (fastest) to zstd:22 (smallest) sets zstd's level"
-                    + " (plain zstd is level 3).")
+                    + " (plain zstd is level 3); gzip or gzip:1 to gzip:9 (plain gzip is 6) for --format zarr only.")
     String compression;
 
     @Mixin

@@ -13,6 +13,7 @@ import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.source.ElementBatch;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
@@ -108,6 +109,12 @@ public final class DatasetVerifier {
         OptionalLong compared = OptionalLong.empty();
         Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
                 .filter(format -> format.name().equals(manifest.format())).findFirst();
+        if (array.isPresent()) {
+            // an array's manifest lists every object written; a chunk of the fill value is absent, so an object
+            // it does not list is one this job did not write, with values no checksum covers
+            extraChunks(dir.resolve(PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY, listed,
+                    problems);
+        }
         if (kernel != null && array.isPresent()) {
             compared = OptionalLong.of(new ArrayValues(dir, array.get(), kernel, MAX_LISTED_DIFFERENCES)
                     .compare(problems, progress));
@@ -115,6 +122,29 @@ public final class DatasetVerifier {
             compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems, progress));
         }
         return new VerifyReport(problems, manifest.files().size(), bytes, compared);
+    }
+
+    private void extraChunks(org.apache.hadoop.fs.Path path, String key, Set<String> listed, List<String> problems)
+            throws IOException {
+        if (!dir.fileSystem().exists(path)) {
+            return;
+        }
+        if (!dir.fileSystem().getFileStatus(path).isDirectory()) {
+            if (!listed.contains(key)) {
+                problems.add(key + ": extra chunk object, not listed in the manifest");
+            }
+            return;
+        }
+        org.apache.hadoop.fs.FileStatus[] children;
+        try {
+            children = dir.fileSystem().listStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+            // an object store's emptied prefix, still listed as a directory above it
+            return;
+        }
+        for (org.apache.hadoop.fs.FileStatus status : children) {
+            extraChunks(status.getPath(), key + "/" + status.getPath().getName(), listed, problems);
+        }
     }
 
     private void extraPartFiles(org.apache.hadoop.fs.Path directory, String relative, Set<String> listed,

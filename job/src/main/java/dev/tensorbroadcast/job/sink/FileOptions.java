@@ -51,6 +51,11 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
         }
         chunking.requireFits(format.name(), format instanceof ArrayFileFormat);
         new Compression(compression, compressionLevel); // the one check of the level
+        if (!compression.forDatasetFiles() && format instanceof DatasetFileFormat) {
+            throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(compression.codecName(),
+                    compression.codecName()) + " with format " + format.name() + ": gzip is Zarr's codec here;"
+                    + " arrow and parquet files take none, lz4 or zstd");
+        }
         requireRowGroupBytes(rowGroupBytes);
     }
 

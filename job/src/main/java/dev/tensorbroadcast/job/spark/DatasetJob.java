@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,15 +110,23 @@ public final class DatasetJob {
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());
+        // an array's objects go where they live on a local disk (see PartitionTask.writeArray)
+        String arrayInPlace = spec.array().isPresent() && "file".equals(output.toUri().getScheme())
+                ? output.toString() : null;
         List<WrittenFile> written = JobRun.tracked(spark, description, tracking)
-                .onFailure(() -> committer.abortJob(job))
+                .onFailure(() -> {
+                    committer.abortJob(job);
+                    if (arrayInPlace != null) {
+                        deleteChunks(job.getConfiguration());
+                    }
+                })
                 .run("Cannot write '" + output + "'", run -> {
                     // in the run: a directory that cannot be set up (say, under a file) is a failed job, and aborted
                     committer.setupJob(job);
                     TaskSource taskSource = run.hold(source.open(run.java()), TaskSource::release);
                     LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
                     PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
-                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead);
+                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead, arrayInPlace);
                     List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
                     List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
                             .mapPartitionsWithIndex(task, false));
@@ -127,11 +136,21 @@ public final class DatasetJob {
                                     (first, same) -> first, TreeMap::new)).values());
                     if (objectStore) {
                         ObjectStoreCommit.takeMarkers(output.getFileSystem(job.getConfiguration()), output);
+                        if (spec.array().isPresent()) {
+                            // an overwritten array stops reading as one before its chunks change under it
+                            output.getFileSystem(job.getConfiguration()).delete(
+                                    new Path(output, spec.array().get().metadataName()), false);
+                        }
                     }
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
                     if (objectStore) {
-                        ObjectStoreCommit.afterCommit(output.getFileSystem(job.getConfiguration()), output, jobUuid,
-                                done.stream().map(WrittenFile::name).collect(Collectors.toSet()));
+                        Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
+                        FileSystem store = output.getFileSystem(job.getConfiguration());
+                        ObjectStoreCommit.afterCommit(store, output, jobUuid, names);
+                        if (spec.array().isPresent()) {
+                            deleteStaleChunks(store, new Path(output, PartFileNames.CHUNK_DIRECTORY),
+                                    PartFileNames.CHUNK_DIRECTORY, names);
+                        }
                     }
                     return done;
                 });
@@ -141,6 +160,7 @@ public final class DatasetJob {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
             checkCommitted(fileSystem, files);
             if (spec.array().isPresent()) {
+                files = arrayRows(files);
                 files.add(writeArrayMetadata(fileSystem, files));
             }
             Manifest manifest = manifest(files);
@@ -194,18 +214,80 @@ public final class DatasetJob {
         ArrayFileFormat format = spec.array().orElseThrow();
         ArrayLayout layout = spec.layout(source.dtype());
         byte[] bytes = format.metadata(layout);
-        Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
-        writeFile(fileSystem, staged, bytes);
-        if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
-            throw new IOException("cannot rename " + staged + " to " + format.metadataName());
+        if (ObjectStoreCommit.applies(output)) {
+            // an object appears whole when its upload ends, or not at all
+            writeFile(fileSystem, new Path(output, format.metadataName()), bytes);
+        } else {
+            Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
+            writeFile(fileSystem, staged, bytes);
+            if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
+                throw new IOException("cannot rename " + staged + " to " + format.metadataName());
+            }
         }
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes);
         WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);
+        long covered = last == null ? 0 : last.firstRow() + last.rows();
         return new WrittenFile(format.metadataName(), Math.max(0, spec.partitions().partitionCount() - 1),
-                spec.partitions().rows(), 0, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
+                covered, spec.partitions().rows() - covered, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
                 last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
+    }
+
+    /**
+     * On an object store, after an overwrite's commit: the old array's chunk objects the new one did not write (a
+     * smaller grid, or chunks of the fill value now), which would otherwise read as the new array's values.
+     */
+    private static void deleteStaleChunks(FileSystem fileSystem, Path path, String key, Set<String> names)
+            throws IOException {
+        if (!fileSystem.exists(path)) {
+            return;
+        }
+        if (!fileSystem.getFileStatus(path).isDirectory()) {
+            if (!names.contains(key)) {
+                fileSystem.delete(path, false);
+            }
+            return;
+        }
+        FileStatus[] children;
+        try {
+            children = fileSystem.listStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+            return;
+        }
+        for (FileStatus status : children) {
+            deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
+        }
+    }
+
+    /**
+     * A failed job's chunk objects written in place: without {@code zarr.json} and the manifest they never read as
+     * an array, and they go (a --overwrite's old array then comes back, see SetAside).
+     */
+    private void deleteChunks(Configuration conf) {
+        try {
+            output.getFileSystem(conf).delete(new Path(output, PartFileNames.CHUNK_DIRECTORY), true);
+        } catch (IOException e) {
+            // the job's failure is what the user is told; a later --overwrite deletes what is left (our names)
+        }
+    }
+
+    /**
+     * An array's objects with the rows the manifest lists on them: a partition's rows on its first object, as the
+     * task said, and the rows of partitions that wrote no object (every chunk the fill value) on the next object
+     * listed (the metadata, after the last), so that the listed rows still run from 0 to the end without a gap.
+     */
+    private static List<WrittenFile> arrayRows(List<WrittenFile> files) {
+        List<WrittenFile> listed = new ArrayList<>();
+        long next = 0;
+        for (WrittenFile file : files) {
+            long end = file.rows() > 0 ? file.firstRow() + file.rows() : next;
+            listed.add(new WrittenFile(file.name(), file.partition(), next, end - next, file.bytes(), file.crc32c(),
+                    file.executorId(), file.host(), file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead(),
+                    file.commitMessage()));
+            next = end;
+        }
+        return listed;
     }
 
     /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */
@@ -218,11 +300,12 @@ public final class DatasetJob {
         if (spec.array().isPresent()) {
             Path chunks = new Path(output, PartFileNames.CHUNK_DIRECTORY);
             if (fileSystem.exists(chunks)) {
-                var listed = fileSystem.listFiles(chunks, true);
-                String root = output.toUri().getPath().replaceAll("/+$", "") + "/";
-                while (listed.hasNext()) {
-                    FileStatus status = listed.next();
-                    found.put(status.getPath().toUri().getPath().substring(root.length()), status.getLen());
+                FileStatus top = fileSystem.getFileStatus(chunks);
+                if (top.isDirectory()) {
+                    listChunks(fileSystem, chunks, PartFileNames.CHUNK_DIRECTORY + "/", found);
+                } else {
+                    // a scalar's one chunk is the object c itself
+                    found.put(PartFileNames.CHUNK_DIRECTORY, top.getLen());
                 }
             }
         }
@@ -237,6 +320,31 @@ public final class DatasetJob {
         }
         if (!found.equals(expected)) {
             throw new IOException("the committed files " + found + " are not the files the tasks wrote " + expected);
+        }
+    }
+
+    /**
+     * The objects under an array's chunk directory, by their keys. Through {@code listStatus}, not
+     * {@code listFiles}: Hadoop's local file system makes each listed file's {@code LocatedFileStatus} read its
+     * permissions by running {@code ls} in a child process, which made checking a thousand chunks cost seconds.
+     */
+    private static void listChunks(FileSystem fileSystem, Path directory, String relative, Map<String, Long> found)
+            throws IOException {
+        FileStatus[] children;
+        try {
+            children = fileSystem.listStatus(directory);
+        } catch (java.io.FileNotFoundException e) {
+            // an object store's prefix whose objects were deleted (an overwritten array's stale chunks), which
+            // the listing above it may still show as a directory
+            return;
+        }
+        for (FileStatus status : children) {
+            String key = relative + status.getPath().getName();
+            if (status.isDirectory()) {
+                listChunks(fileSystem, status.getPath(), key + "/", found);
+            } else {
+                found.put(key, status.getLen());
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
+import dev.tensorbroadcast.job.sink.InPlaceObject;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.Partition;
 import java.io.IOException;
@@ -56,10 +57,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     /** Bytes of values written, added batch by batch: Spark's heartbeats carry a running task's share. */
     private final LongAccumulator valuesWritten;
     private final LongAccumulator sourceBytesRead;
+    /** An array's directory when its objects are written in place ({@link InPlaceObject}); null to stage them. */
+    private final String arrayInPlace;
 
     PartitionTask(TaskSource source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
             int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator valuesWritten,
-            LongAccumulator sourceBytesRead) {
+            LongAccumulator sourceBytesRead, String arrayInPlace) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.committer = requireNonNull(committer, "committer is null");
@@ -68,6 +71,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         this.conf = requireNonNull(conf, "conf is null");
         this.valuesWritten = requireNonNull(valuesWritten, "valuesWritten is null");
         this.sourceBytesRead = requireNonNull(sourceBytesRead, "sourceBytesRead is null");
+        this.arrayInPlace = arrayInPlace;
     }
 
     /** The Hadoop ids of an attempt, as Spark's writers set them. */
@@ -132,9 +136,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     }
 
     /**
-     * An array format's task: the chunk (or shard) objects of its slab of the first dim, written under the attempt's
-     * directory by their keys ({@code c/3/0}), so that the commit moves them into the array with the rest. The
-     * partition's rows are listed on its first object; the metadata is the driver's, after every task committed.
+     * An array format's task: the chunk (or shard) objects of its slab of the first dim, by their keys
+     * ({@code c/3/0}). On a local disk they are written where they live ({@link InPlaceObject}: every attempt writes
+     * the same bytes, never truncating); elsewhere under the attempt's directory, so that the commit moves them into
+     * the array with the rest. Either way the task commits through the protocol, which lets one attempt per partition
+     * report its objects. The partition's rows are listed on its first object; the metadata is the driver's, after
+     * every task committed.
      */
     private Iterator<WrittenFile> writeArray(TaskAttemptContextImpl context, Integer index, TaskContext task)
             throws IOException {
@@ -146,6 +153,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             sourceBytesRead.add(input.bytesRead());
             FileSystem fileSystem = attempt.getFileSystem(context.getConfiguration());
+            Path root = arrayInPlace != null && fileSystem instanceof RawLocalFileSystem ? new Path(arrayInPlace)
+                    : attempt;
+            boolean inPlace = root != attempt;
             ArrayFileFormat format = spec.array().orElseThrow();
             ArrayLayout layout = spec.layout(input.kernel().dtype());
             long perIndex = layout.shape().rank() == 0 ? 1 : spec.partitions().rows() / layout.shape().dim(0);
@@ -155,7 +165,10 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             format.write(input.kernel(), layout, partition.firstRow() / perIndex, partition.endRow() / perIndex,
                     key -> {
                         keys.add(key);
-                        ChecksumOutputStream out = new ChecksumOutputStream(createObject(fileSystem, attempt, key));
+                        ChecksumOutputStream out = new ChecksumOutputStream(inPlace
+                                ? InPlaceObject.open(((RawLocalFileSystem) fileSystem).pathToFile(
+                                        new Path(root, key)).toPath())
+                                : createObject(fileSystem, attempt, key));
                         streams.add(out);
                         return out;
                     }, elements -> valuesWritten.add(rowElements == 0 ? 0

@@ -135,7 +135,8 @@ class ErrorCatalogueTest {
         cases.put("request-partitions", d -> args("plan", "--dialect", "numpy", "--input-shape", "3",
                 "--partitions", "0"));
         cases.put("request-format", d -> expand(d, "6,8", "--format", "csv"));
-        cases.put("request-compression", d -> expand(d, "6,8", "--compression", "gzip"));
+        cases.put("request-compression", d -> expand(d, "6,8", "--compression", "brotli"));
+        cases.put("request-compression-gzip", d -> expand(d, "6,8", "--compression", "gzip", "--format", "parquet"));
         cases.put("request-compression-level", d -> expand(d, "6,8", "--compression", "zstd:99"));
         cases.put("request-encoding", d -> expand(d, "6,8", "--encoding", "byte-stream-split"));
         cases.put("request-row-layout", d -> expand(d, "6,8", "--row-layout", "nested"));
@@ -148,8 +149,6 @@ class ErrorCatalogueTest {
             return args("expand", "--input", input.toString(), "--dialect", "numpy", "--shape", "4,2,3", "--format",
                     "zarr", "--output", d.resolve("out").toString());
         });
-        cases.put("request-zarr-s3", d -> args("expand", "--input", source(d), "--dialect", "numpy", "--shape", "6,8",
-                "--format", "zarr", "--output", "s3a://bucket/out"));
         cases.put("request-max-output", d -> expand(d, "6,8", "--max-output", "lots"));
         cases.put("request-broadcast-tensors", d -> args("broadcast-tensors", "--input", source(d), "--dialect",
                 "onnx", "--output", d.resolve("out").toString()));

@@ -299,6 +299,9 @@ class OptionContractTest {
         checks.put("expand --shard", elsewhere("ZarrCommandTest", "\"--shard\""));
         checks.put("reduce --chunks", elsewhere("ZarrCommandTest", "reduceToZarrRefusesWhatAnArrayCannotHold"));
         checks.put("reduce --shard", elsewhere("ZarrCommandTest", "aLargeZarrInputIsReadInSlicesByExpandAndReduceTasks"));
+        checks.put("expand --dimension-names", elsewhere("ZarrCommandTest", "\"--dimension-names\""));
+        checks.put("broadcast-tensors --dimension-names", refused("Cannot use --dimension-names with format arrow",
+                joint("--output", out("x"), "--dimension-names", "a,b")));
         checks.put("broadcast-tensors --chunks", refused("Cannot use --chunks with format arrow",
                 joint("--output", out("x"), "--chunks", "3,4")));
         checks.put("broadcast-tensors --shard", refused("Cannot use --shard 6,4 without --chunks",

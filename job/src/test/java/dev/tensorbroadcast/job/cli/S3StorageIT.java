@@ -161,6 +161,15 @@ class S3StorageIT {
             }
             assertThat(data.getInt()).isEqualTo(sum);
         }
+        // the same sums as a Zarr array on S3, through the array's commit there
+        CliRun zarr = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape",
+                "[1,2,3]", "--shape", "[4,2,3]", "--output", s3.uri("reduced.zarr"), "--format", "zarr");
+        assertThat(zarr.exitCode()).as(zarr.err()).isZero();
+        assertThat(objects(s3, "reduced.zarr")).contains("_SUCCESS", "_manifest.json", "zarr.json");
+        Path zarrSums = dir.resolve("zarr-sums.npy");
+        assertThat(CliRun.of(withConf(s3, "export", s3.uri("reduced.zarr"), "--npy", zarrSums.toString()))
+                .exitCode()).isZero();
+        assertThat(Files.readAllBytes(zarrSums)).isEqualTo(bytes);
 
         Path column = NpyFiles.int32(dir.resolve("column.npy"), new long[] {3, 1});
         CliRun pair = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
@@ -176,6 +185,40 @@ class S3StorageIT {
      * Overwrite moves nothing aside on S3: the old dataset stays in place while the new one's tasks upload, and
      * a job that fails before its commit leaves every old object as it was, byte for byte, and no new one.
      */
+    @Test
+    void aZarrArrayGoesToS3AndAnOverwriteLeavesNoChunkOfTheOldOne(S3Server s3) throws Exception {
+        String output = s3.uri("array.zarr");
+        Path chunks = s3.bucketDirectory().resolve("array.zarr").resolve("c");
+
+        CliRun run = expand(source.toString(), output, "64,8", "--format", "zarr", "--chunks", "16,8",
+                "--compression", "zstd");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(objects(s3, "array.zarr")).containsExactly("_SUCCESS", "_manifest.json", "zarr.json");
+        try (Stream<Path> rows = Files.list(chunks)) {
+            assertThat(rows.map(path -> path.getFileName().toString()).sorted()).containsExactly("0", "1", "2", "3");
+        }
+        CliRun verify = CliRun.of(withConf(s3, "verify", output, "--source", source.toString()));
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("checksums match", "512 values match the source");
+        Path npy = dir.resolve("zarr.npy");
+        CliRun export = CliRun.of(withConf(s3, "export", output, "--npy", npy.toString()));
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        assertBroadcastRows(npy, 64);
+
+        // a smaller array over it: the chunk rows it does not have go, so none of the old values stays readable
+        CliRun replaced = expand(source.toString(), output, "32,8", "--format", "zarr", "--chunks", "16,8",
+                "--overwrite", "--partitions", "2");
+        assertThat(replaced.exitCode()).as(replaced.err()).isZero();
+        try (Stream<Path> rows = Files.list(chunks)) {
+            assertThat(rows.filter(path -> Files.isRegularFile(path.resolve("0")))
+                    .map(path -> path.getFileName().toString()).sorted()).containsExactly("0", "1");
+        }
+        CliRun again = CliRun.of(withConf(s3, "verify", output, "--source", source.toString()));
+        assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
+        assertThat(again.out()).contains("256 values match the source");
+    }
+
     @Test
     void aFailedOverwriteLeavesTheOldDatasetOnS3AsItWas(S3Server s3) throws Exception {
         String output = s3.uri("overwritten");

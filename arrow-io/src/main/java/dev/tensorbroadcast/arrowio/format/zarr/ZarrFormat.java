@@ -79,8 +79,7 @@ public record ZarrFormat() implements ArrayFileFormat {
 
     @Override
     public boolean hasCodec(String codec) {
-        // gzip is read (another writer's arrays) but --compression offers none: no other format has it
-        return codec.equals("none") || codec.equals("zstd");
+        return codec.equals("none") || codec.equals("zstd") || codec.equals("gzip");
     }
 
     @Override

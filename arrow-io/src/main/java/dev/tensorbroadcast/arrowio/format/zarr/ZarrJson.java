@@ -39,6 +39,9 @@ final class ZarrJson {
         } else {
             root.put("codecs", chunkCodecs);
         }
+        if (!layout.dimensionNames().isEmpty()) {
+            root.put("dimension_names", layout.dimensionNames());
+        }
         root.put("attributes", Map.of());
         try {
             return JSON.writeValueAsString(root).getBytes(StandardCharsets.UTF_8);

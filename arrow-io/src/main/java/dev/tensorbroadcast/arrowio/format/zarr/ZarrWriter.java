@@ -25,7 +25,9 @@ import org.apache.arrow.memory.RootAllocator;
  * Writes the chunk or shard objects of one slab of an array's first dim. A chunk is filled whole on the heap (its
  * positions outside the array hold the fill value, zero), encoded, and written; a shard streams its chunks one after
  * another and ends with its index and the index's CRC-32C. A chunk the copy program proves equal to the last chunk
- * written at the same place of the other dims takes that chunk's encoded bytes, compressed once.
+ * written at the same place of the other dims takes that chunk's encoded bytes, compressed once. A chunk whose bytes
+ * are all zero, the fill value, is not written, as Zarr allows: no object, or an empty entry of its shard's index
+ * (and no shard object when all its chunks are); readers take a missing chunk as the fill value.
  */
 final class ZarrWriter {
     /** Encoded chunks kept for reuse, at most this many bytes in all. */
@@ -34,6 +36,10 @@ final class ZarrWriter {
     private static final long FILL_BYTES = 4L << 20;
     /** An empty chunk's offset and length in a shard index. */
     private static final long EMPTY = -1L;
+    /** What a chunk of the fill value encodes to: nothing is written. */
+    private static final byte[] SKIPPED = new byte[0];
+    /** Zeros to compare a chunk with, a stretch at a time. */
+    private static final byte[] ZEROS = new byte[64 << 10];
 
     private final TensorKernel kernel;
     private final CopyProgram program;
@@ -46,6 +52,7 @@ final class ZarrWriter {
     private final Map<List<Long>, Encoded> last = new HashMap<>();
     private long reusedBytes;
     private long reusedChunks;
+    private long skippedChunks;
 
     /** A chunk already encoded: where it starts in the array, its extent, its bytes. */
     private record Encoded(long origin, long[] extent, byte[] bytes) {}
@@ -87,8 +94,11 @@ final class ZarrWriter {
                     if (layout.sharded()) {
                         writeShard(coordinates, key, chunk, scratch);
                     } else {
-                        try (OutputStream out = sink.create(key)) {
-                            out.write(encodedChunk(coordinates.clone(), chunk, scratch));
+                        byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                        if (bytes != SKIPPED) {
+                            try (OutputStream out = sink.create(key)) {
+                                out.write(bytes);
+                            }
                         }
                     }
                 } catch (IOException e) {
@@ -115,7 +125,9 @@ final class ZarrWriter {
         ByteBuffer index = ByteBuffer.allocate(count * 16 + 4).order(ByteOrder.LITTLE_ENDIAN);
         long[] offset = {0};
         IOException[] failure = {null};
-        try (OutputStream out = sink.create(key)) {
+        // opened at the shard's first chunk that is not the fill value: a shard of none is not written
+        OutputStream[] opened = {null};
+        try (ShardStream out = new ShardStream(() -> sink.create(key), opened)) {
             ChunkGrid.forEach(from, to, coordinates -> {
                 if (failure[0] != null) {
                     return;
@@ -130,6 +142,10 @@ final class ZarrWriter {
                 }
                 try {
                     byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                    if (bytes == SKIPPED) {
+                        index.putLong(EMPTY).putLong(EMPTY);
+                        return;
+                    }
                     out.write(bytes);
                     index.putLong(offset[0]).putLong(bytes.length);
                     offset[0] += bytes.length;
@@ -140,11 +156,44 @@ final class ZarrWriter {
             if (failure[0] != null) {
                 throw failure[0];
             }
+            if (opened[0] == null) {
+                return;
+            }
             CRC32C crc = new CRC32C();
             crc.update(index.array(), 0, count * 16);
             index.putInt((int) crc.getValue());
             out.write(index.array());
         }
+    }
+
+    /** Where a shard's bytes go: the object, created at the first bytes written, closed if it was. */
+    private static final class ShardStream implements AutoCloseable {
+        private final ObjectOpener opener;
+        private final OutputStream[] opened;
+
+        ShardStream(ObjectOpener opener, OutputStream[] opened) {
+            this.opener = opener;
+            this.opened = opened;
+        }
+
+        void write(byte[] bytes) throws IOException {
+            if (opened[0] == null) {
+                opened[0] = opener.open();
+            }
+            opened[0].write(bytes);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (opened[0] != null) {
+                opened[0].close();
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface ObjectOpener {
+        OutputStream open() throws IOException;
     }
 
     /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
@@ -164,7 +213,11 @@ final class ZarrWriter {
         if (previous != null && Arrays.equals(previous.extent(), extent)
                 && provenEqual(runs, previous.origin(), originIndex)) {
             progress.accept(elements);
-            reusedChunks++;
+            if (previous.bytes() == SKIPPED) {
+                skippedChunks++;
+            } else {
+                reusedChunks++;
+            }
             return previous.bytes();
         }
         boolean partial = elements < ChunkGrid.product(chunks, 0);
@@ -174,7 +227,10 @@ final class ZarrWriter {
         for (int r = 0; r < runs.arrayStarts().length; r++) {
             fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
         }
-        byte[] bytes = ZarrCodecs.encode(layout.codec(), layout.level(), chunk);
+        byte[] bytes = isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk);
+        if (bytes == SKIPPED) {
+            skippedChunks++;
+        }
         if (previous != null) {
             reusedBytes -= previous.bytes().length;
         }
@@ -191,6 +247,22 @@ final class ZarrWriter {
     /** How many chunks took an earlier chunk's encoded bytes. */
     long reusedChunks() {
         return reusedChunks;
+    }
+
+    /** How many chunks were the fill value throughout, and not written. */
+    long skippedChunks() {
+        return skippedChunks;
+    }
+
+    /** Whether every byte of {@code chunk} is zero: every value the fill value ({@code -0.0} is not). */
+    private static boolean isZero(byte[] chunk) {
+        for (int at = 0; at < chunk.length; at += ZEROS.length) {
+            int length = Math.min(ZEROS.length, chunk.length - at);
+            if (Arrays.mismatch(chunk, at, at + length, ZEROS, 0, length) >= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where a chunk is in the dims after the first: chunks along the first dim at one place repeat most often. */
