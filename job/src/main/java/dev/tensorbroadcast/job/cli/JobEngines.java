@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.spark.JobEngine;
+import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -40,8 +42,16 @@ final class JobEngines {
      * The driver for a small {@code job} without {@code --master}, else the Spark session on {@code master} with
      * {@code conf}; {@code hadoop} is what the driver's tasks read and write with.
      */
-    static Engine obtain(String master, Map<String, String> conf, Job job, Configuration hadoop) {
+    static Engine obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
+            OutputOptions output, PrintWriter err) {
         if (inDriver(master, conf, job, sparkRunning())) {
+            if (output.verbose) {
+                // said with --verbose only: the result is the same either way
+                err.println(String.format(Locale.ROOT, "running the job in this process without Spark: a small job"
+                        + " (%s, %s); --master 'local[*]' runs it on Spark", ByteSize.format(job.bytes()),
+                        Plural.of(job.tasks(), "task")));
+                err.flush();
+            }
             return new Engine(JobEngine.driver(hadoop, Interruption::signalled), null);
         }
         SparkSessions.Session session = SparkSessions.obtain(master, conf);

@@ -121,7 +121,8 @@ final class ReduceCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         List<ReduceResult> results;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop, output,
+                err)) {
             announce(err, prepared, reduce);
             Interruption.stopIfSignalled();
             results = prepared.run(engine.engine(), Progress.NONE);

@@ -76,7 +76,7 @@ final class SparkRun {
         List<Manifest> manifests;
         Progress progress = progress();
         long jobStart;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
             // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
             if (!output.json) {
                 err.println(announcement(prepared, target, perInput));
@@ -128,7 +128,7 @@ final class SparkRun {
         List<DiscardedBroadcast> results = new ArrayList<>();
         Progress progress = progress();
         long jobStart;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {
