@@ -238,11 +238,12 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, Progress progress) {
-        return run(JobEngine.spark(spark), progress);
+        return run(TaskRunner.spark(spark), progress);
     }
 
     /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
-    public Manifest run(JobEngine engine, Progress progress) {
+    public Manifest run(TaskRunner runner, Progress progress) {
+        JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
@@ -257,11 +258,12 @@ public final class PreparedBroadcast {
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, Progress progress) {
-        return runAll(JobEngine.spark(spark), progress);
+        return runAll(TaskRunner.spark(spark), progress);
     }
 
     /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code engine}. */
-    public List<Manifest> runAll(JobEngine engine, Progress progress) {
+    public List<Manifest> runAll(TaskRunner runner, Progress progress) {
+        JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
@@ -284,11 +286,12 @@ public final class PreparedBroadcast {
      * {@code --format null}): writes nothing and needs no output.
      */
     public DiscardedBroadcast discard(SparkSession spark, Progress progress, int input) {
-        return discard(JobEngine.spark(spark), progress, input);
+        return discard(TaskRunner.spark(spark), progress, input);
     }
 
     /** As {@link #discard(SparkSession, Progress, int)}, with the tasks on {@code engine}. */
-    public DiscardedBroadcast discard(JobEngine engine, Progress progress, int input) {
+    public DiscardedBroadcast discard(TaskRunner runner, Progress progress, int input) {
+        JobEngine engine = runner.engine();
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");

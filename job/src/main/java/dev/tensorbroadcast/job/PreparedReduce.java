@@ -243,11 +243,12 @@ public final class PreparedReduce {
     }
 
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
-        return run(JobEngine.spark(spark), progress);
+        return run(TaskRunner.spark(spark), progress);
     }
 
     /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
-    public List<ReduceResult> run(JobEngine spark, Progress progress) {
+    public List<ReduceResult> run(TaskRunner runner, Progress progress) {
+        JobEngine spark = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (directory == null) {
             return write(spark, heard);

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.spark.JobEngine;
+import dev.tensorbroadcast.job.TaskRunner;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +29,7 @@ final class JobEngines {
     record Job(long bytes, long tasks, boolean localOutput) {}
 
     /** A job's engine; stops the Spark session it started, if it started one. */
-    record Engine(JobEngine engine, SparkSessions.Session session) implements AutoCloseable {
+    record Engine(TaskRunner engine, SparkSessions.Session session) implements AutoCloseable {
         @Override
         public void close() {
             if (session != null) {
@@ -52,10 +52,10 @@ final class JobEngines {
                         Plural.of(job.tasks(), "task")));
                 err.flush();
             }
-            return new Engine(JobEngine.driver(hadoop, Interruption::signalled), null);
+            return new Engine(TaskRunner.inThisThread(hadoop, Interruption::signalled), null);
         }
         SparkSessions.Session session = SparkSessions.obtain(master, conf);
-        return new Engine(JobEngine.spark(session.spark()), session);
+        return new Engine(TaskRunner.spark(session.spark()), session);
     }
 
     /** Whether {@code job} runs in the driver; {@code sparkRunning}: a Spark application runs in this JVM. */
