@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.classic.SparkSession;
 
 /**
  * Where a command's job runs. A small job on the embedded default runs its tasks in this process's main thread,
@@ -76,7 +75,7 @@ final class JobEngines {
 
     /** A session started in this JVM (an application calling the command line), or a master spark-submit set. */
     private static boolean sparkRunning() {
-        return System.getProperty("spark.master") != null || SparkSession.getActiveSession().isDefined()
-                || SparkSession.getDefaultSession().isDefined();
+        return System.getProperty("spark.master") != null
+                || SparkSessions.mayRun() && SparkSessions.running().isPresent();
     }
 }

@@ -52,6 +52,7 @@ public final class TensorBroadcastCli implements Callable<Integer> {
             }
         }
         Interruption.install();
+        SparkSessions.ownJvm();
         int exitCode = run(args, System.out, System.err);
         Interruption.finished();
         // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
