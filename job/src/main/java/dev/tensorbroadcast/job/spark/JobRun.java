@@ -176,8 +176,7 @@ final class JobRun implements Shipping {
         if (context != null) {
             return context.longAccumulator(name);
         }
-        LongAccumulator accumulator = new LongAccumulator();
-        return accumulator;
+        return new LongAccumulator();
     }
 
     /** {@code value} for the tasks: a broadcast variable, or in the driver the object itself. */
