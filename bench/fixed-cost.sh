@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The fixed cost of a run (issue 28), before and after: a small expand to the null sink, a small reduce into a .npy
+# The fixed cost of a run (issue 28), before and after: a small expand to the null sink, the same on Spark (--master
+# 'local[*]', which a small job needs to start Spark since it runs in the driver otherwise), a small reduce into a .npy
 # and a plan, each as a whole process from the shell to exit, with this checkout's launcher and, alternating run by
 # run, with another checkout's (--base DIR, built by its own launcher). Prints a TSV line per run with the wall time
 # and the CPU time (user + sys) the process used, which a shared machine's noise moves less; then the medians.
@@ -34,6 +35,8 @@ run() { # build case: prints wall and cpu seconds
     rm -rf "$dir/out.npy"
     case "$2" in
         expand) set -- "$cli" expand --input "$root/examples/row4096.npy" --dialect numpy --shape 64,4096 --format null ;;
+        expand-spark) set -- "$cli" expand --input "$root/examples/row4096.npy" --dialect numpy --shape 64,4096 \
+            --format null --master 'local[*]' ;;
         reduce) set -- "$cli" reduce --input "$dir/g.npy" --dialect numpy --input-shape '[1,16]' --shape '[64,16]' \
             --output "$dir/out.npy" ;;
         plan) set -- "$cli" plan --dialect numpy --input-shape '[1,16]' --shape '[64,16]' ;;
@@ -42,15 +45,17 @@ run() { # build case: prints wall and cpu seconds
     read -r wall user sys <"$dir/time"
     echo "$wall $(echo "$user + $sys" | bc -l)"
 }
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'case\trep\tbuild\twall s\tcpu s\n' | tee "$dir/runs.tsv"
 for rep in $(seq 1 "$reps"); do
-    for case in expand reduce plan; do
+    for case in expand expand-spark reduce plan; do
         for build in "${builds[@]}"; do
             read -r wall cpu < <(run "$build" "$case")
             printf '%s\t%d\t%s\t%.2f\t%.2f\n' "$case" "$rep" "$build" "$wall" "$cpu" | tee -a "$dir/runs.tsv"
         done
     done
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 python3 - "$dir/runs.tsv" <<'PY2'
 import csv, statistics, sys

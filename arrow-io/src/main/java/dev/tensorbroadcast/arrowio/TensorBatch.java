@@ -255,6 +255,11 @@ public final class TensorBatch implements AutoCloseable {
         long end = start + rows * rowElements;
         boolean repeated = repeats != null && repeats.before(firstRow, rows);
         kernel.fillStorageValidity(start, end, values.getValidityBuffer());
+        // the last byte's bits past the batch's values: a spare batch still holds its last file's bits there, which
+        // made a file's bytes depend on what its thread had written before (a driver's tasks in one thread, a Spark
+        // task after another on the same executor thread, wrote other bytes than a fresh batch)
+        long storageBits = (end - start) * (ArrowDTypes.isComplex(kernel.dtype()) ? 2 : 1);
+        Bits.fill(values.getValidityBuffer().memoryAddress(), storageBits, (8 - (storageBits & 7)) & 7, false);
         if (values instanceof VarCharVector strings) {
             // offsets size the data buffer when the value count is set, so strings are always filled
             kernel.fillStringOffsets(start, end, strings.getOffsetBuffer());

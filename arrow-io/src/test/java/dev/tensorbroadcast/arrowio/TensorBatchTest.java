@@ -51,6 +51,32 @@ class TensorBatchTest {
         }
     }
 
+    /**
+     * A batch refilled with fewer values than its thread's last file clears the validity bits past its values in
+     * their last byte: the bytes written (the validity buffer up to that byte) are a fresh batch's, whatever the
+     * thread wrote before.
+     */
+    @Test
+    void aReusedBatchWritesTheValidityBytesOfAFreshOne() {
+        Shape input = Shape.of(3, 5);
+        SourceTensor source = RandomTensors.source(new Random(5), DType.INT32, input, false);
+        TensorKernel kernel = TensorKernel.of(source, RandomTensors.program(input, Shape.of(40, 3, 5)));
+        // 13 rows of 15 values: 195 bits, the last byte's bits 3 to 7 past the values
+        byte fresh;
+        try (TensorBatch batch = TensorBatch.allocate(kernel, input, new Partition(1, 27, 13, 15), 1 << 20)) {
+            batch.fill(27, 13);
+            fresh = batch.values().getValidityBuffer().getByte(195 / 8);
+        }
+        assertThat(fresh).isEqualTo((byte) 0b111);
+        try (TensorBatch batch = TensorBatch.allocate(kernel, input, new Partition(0, 0, 14, 15), 1 << 20)) {
+            batch.fill(0, 14);
+        }
+        try (TensorBatch batch = TensorBatch.allocate(kernel, input, new Partition(1, 27, 13, 15), 1 << 20)) {
+            batch.fill(27, 13);
+            assertThat(batch.values().getValidityBuffer().getByte(195 / 8)).isEqualTo(fresh);
+        }
+    }
+
     @Test
     void aFillSetsTheRowCountOfEveryVector() {
         SourceTensor source = RandomTensors.source(new Random(1), DType.COMPLEX64, Shape.of(3), true);

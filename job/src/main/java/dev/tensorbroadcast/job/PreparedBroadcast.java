@@ -24,6 +24,7 @@ import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.spark.DatasetJob;
 import dev.tensorbroadcast.job.spark.DiscardJob;
 import dev.tensorbroadcast.job.spark.DiscardedDataset;
+import dev.tensorbroadcast.job.spark.JobEngine;
 import dev.tensorbroadcast.job.spark.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -237,6 +238,12 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, Progress progress) {
+        return run(TaskRunner.spark(spark), progress);
+    }
+
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public Manifest run(TaskRunner runner, Progress progress) {
+        JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
@@ -245,12 +252,18 @@ public final class PreparedBroadcast {
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             return directory.replaceWith(() -> job(0, directory.path(),
-                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, heard));
+                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(engine, heard));
         }
     }
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, Progress progress) {
+        return runAll(TaskRunner.spark(spark), progress);
+    }
+
+    /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public List<Manifest> runAll(TaskRunner runner, Progress progress) {
+        JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
@@ -260,7 +273,7 @@ public final class PreparedBroadcast {
                 for (int i = 0; i < sources.size(); i++) {
                     names.add(Integer.toString(i));
                     manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(spark, heard));
+                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(engine, heard));
                 }
                 DatasetIndex.write(directory.fileSystem(), directory.path(), names);
                 return manifests;
@@ -273,12 +286,18 @@ public final class PreparedBroadcast {
      * {@code --format null}): writes nothing and needs no output.
      */
     public DiscardedBroadcast discard(SparkSession spark, Progress progress, int input) {
+        return discard(TaskRunner.spark(spark), progress, input);
+    }
+
+    /** As {@link #discard(SparkSession, Progress, int)}, with the tasks on {@code engine}. */
+    public DiscardedBroadcast discard(TaskRunner runner, Progress progress, int input) {
+        JobEngine engine = runner.engine();
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");
         }
         DiscardedDataset discarded = DiscardJob.of(sources.get(input), plan.copyProgram(input),
-                partitions.get(input), description(input, DiscardJob.FORMAT_NAME)).run(spark,
+                partitions.get(input), description(input, DiscardJob.FORMAT_NAME)).run(engine,
                 ProgressBridge.of(progress));
         // the API's own record: the pipeline's stays below it
         return new DiscardedBroadcast(discarded.shape(), discarded.dtype(), discarded.rows(), discarded.bytes(),

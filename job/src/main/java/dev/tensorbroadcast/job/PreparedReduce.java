@@ -19,6 +19,7 @@ import dev.tensorbroadcast.job.source.Gradient;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.spark.DatasetJob;
+import dev.tensorbroadcast.job.spark.JobEngine;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.spark.ReduceJob;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -247,6 +248,12 @@ public final class PreparedReduce {
     }
 
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
+        return run(TaskRunner.spark(spark), progress);
+    }
+
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public List<ReduceResult> run(TaskRunner runner, Progress progress) {
+        JobEngine spark = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (directory == null) {
             return write(spark, heard);
@@ -256,7 +263,7 @@ public final class PreparedReduce {
         }
     }
 
-    private List<ReduceResult> write(SparkSession spark, JobProgress progress) {
+    private List<ReduceResult> write(JobEngine spark, JobProgress progress) {
         List<ReduceResult> results = new ArrayList<>();
         for (int i = 0; i < reduces.size(); i++) {
             ReducePlan reducePlan = reduces.get(i);
@@ -276,7 +283,7 @@ public final class PreparedReduce {
         return results;
     }
 
-    private void writeNpy(SparkSession spark, ReducePlan reducePlan) {
+    private void writeNpy(JobEngine spark, ReducePlan reducePlan) {
         byte[] header = NpyWriter.header(NpyExporter.descr(reducePlan.dtype()), reducePlan.input());
         Path temp = LocalFiles.createTemp("write", npyTarget, npyTarget.getParent());
         try {
@@ -301,7 +308,7 @@ public final class PreparedReduce {
         }
     }
 
-    private void writeDataset(SparkSession spark, JobProgress progress, ReducePlan reducePlan,
+    private void writeDataset(JobEngine spark, JobProgress progress, ReducePlan reducePlan,
             org.apache.hadoop.fs.Path target) {
         Shape input = reducePlan.input();
         CopyProgram identity = CopyProgram.of(input, input.strides());
@@ -326,7 +333,7 @@ public final class PreparedReduce {
                 description(reducePlan), request, inputs).run(spark, progress);
     }
 
-    private SourceTensor sum(SparkSession spark, ReducePlan reducePlan) {
+    private SourceTensor sum(JobEngine spark, ReducePlan reducePlan) {
         return ReduceJob.of(gradient, reducePlan, tasks(reducePlan)).run(spark, description(reducePlan));
     }
 

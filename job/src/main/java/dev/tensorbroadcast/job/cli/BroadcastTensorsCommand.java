@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Broadcasts inputs against each other and writes each one's broadcast as a dataset: DIR/0, DIR/1, ...",
-            "All datasets have the same shape. Runs on an embedded local Spark unless --master is given."
+            "All datasets have the same shape. Runs on an embedded local Spark unless --master is given; a small"
+                    + " job (up to 32 MiB) runs in this process without Spark (--master 'local[*]' forces Spark)."
         },
         footerHeading = "%nExample:%n",
         footer = {

@@ -1,10 +1,10 @@
 package dev.tensorbroadcast.job.cli;
 
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.SparkConf;
-import org.apache.spark.sql.SparkSession;
-import scala.Tuple2;
+import org.apache.spark.sql.classic.SparkSession;
 
 /**
  * The Hadoop configuration of the checks a command makes before Spark starts (and of the commands that start no
@@ -22,13 +22,16 @@ final class HadoopSettings {
      * ({@code --conf}).
      */
     static Configuration configuration(Map<String, String> conf) {
-        var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
-                : SparkSession.getDefaultSession();
-        Configuration configuration = existing.isDefined()
+        var existing = SparkSessions.mayRun() ? SparkSessions.running() : Optional.<SparkSession>empty();
+        Configuration configuration = existing.isPresent()
                 ? new Configuration(existing.get().sparkContext().hadoopConfiguration()) : new Configuration();
         if (existing.isEmpty()) {
-            for (Tuple2<String, String> setting : new SparkConf().getAllWithPrefix(PREFIX)) {
-                configuration.set(setting._1(), setting._2());
+            // what new SparkConf() would hold: spark.* system properties (spark-submit's), read without loading Spark
+            Properties properties = System.getProperties();
+            for (String key : properties.stringPropertyNames()) {
+                if (key.startsWith(PREFIX) && key.length() > PREFIX.length()) {
+                    configuration.set(key.substring(PREFIX.length()), properties.getProperty(key));
+                }
             }
         }
         conf.forEach((key, value) -> {

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -133,7 +134,8 @@ final class ReduceCommand implements Callable<Integer> {
         write.partitioning.bytes().ifPresent(builder::partitionBytes);
         write.partitioning.count().ifPresent(builder::partitions);
         TensorReduce reduce = builder.build();
-        PreparedReduce prepared = reduce.prepare(HadoopSettings.configuration(write.conf));
+        Configuration hadoop = HadoopSettings.configuration(write.conf);
+        PreparedReduce prepared = reduce.prepare(hadoop);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (dryRun) {
@@ -142,10 +144,11 @@ final class ReduceCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         List<ReduceResult> results;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop, output,
+                err)) {
             announce(err, prepared, reduce);
             Interruption.stopIfSignalled();
-            results = prepared.run(session.spark(), Progress.NONE);
+            results = prepared.run(engine.engine(), Progress.NONE);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
@@ -156,6 +159,21 @@ final class ReduceCommand implements Callable<Integer> {
             }
         });
         return ExitCode.OK;
+    }
+
+    /** What decides whether the reduce runs in the driver: the gradient's bytes, the tasks, where it writes. */
+    private static JobEngines.Job job(PreparedReduce prepared) {
+        long tasks = 0;
+        long bytes = 0;
+        boolean local = true;
+        for (int i = 0; i < prepared.reduces().size(); i++) {
+            ReducePlan reducePlan = prepared.reduces().get(i);
+            tasks += prepared.tasks(reducePlan);
+            bytes += Math.max(reducePlan.output().elements(), reducePlan.input().elements())
+                    * reducePlan.dtype().byteWidth();
+            local &= JobEngines.local(prepared.location(i));
+        }
+        return new JobEngines.Job(bytes, tasks, local);
     }
 
     /** What will be written, said once Spark runs. */

@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -63,16 +64,19 @@ final class SparkRun {
 
     /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
     int run(TensorBroadcast broadcast, boolean perInput) {
-        PreparedBroadcast prepared = broadcast.prepare(HadoopSettings.configuration(write.conf));
+        Configuration hadoop = HadoopSettings.configuration(write.conf);
+        PreparedBroadcast prepared = broadcast.prepare(hadoop);
+        JobEngines.Job job = new JobEngines.Job(prepared.outputBytes(), partitionCount(prepared),
+                JobEngines.local(prepared.outputPath().map(Path::toString).orElse(null)));
         if (destination.discards()) {
-            return discard(prepared);
+            return discard(prepared, job, hadoop);
         }
         Path target = prepared.outputPath().orElseThrow();
         long start = System.nanoTime();
         List<Manifest> manifests;
         Progress progress = progress();
         long jobStart;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
             // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
             if (!output.json) {
                 err.println(announcement(prepared, target, perInput));
@@ -80,8 +84,8 @@ final class SparkRun {
             }
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
-            manifests = perInput ? prepared.runAll(session.spark(), progress)
-                    : List.of(prepared.run(session.spark(), progress));
+            manifests = perInput ? prepared.runAll(engine.engine(), progress)
+                    : List.of(prepared.run(engine.engine(), progress));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
@@ -94,6 +98,15 @@ final class SparkRun {
         return ExitCode.OK;
     }
 
+    /** The tasks of every input's job. */
+    private static long partitionCount(PreparedBroadcast prepared) {
+        long tasks = 0;
+        for (int i = 0; i < prepared.inputCount(); i++) {
+            tasks += prepared.partitions(i).partitionCount();
+        }
+        return tasks;
+    }
+
     /** A live line on a terminal, a line every ten seconds elsewhere, nothing with --json (stdout is the result). */
     private Progress progress() {
         if (output.json) {
@@ -103,7 +116,7 @@ final class SparkRun {
     }
 
     /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
-    private int discard(PreparedBroadcast prepared) {
+    private int discard(PreparedBroadcast prepared, JobEngines.Job job, Configuration hadoop) {
         if (!output.json) {
             err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
                     prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
@@ -115,11 +128,11 @@ final class SparkRun {
         List<DiscardedBroadcast> results = new ArrayList<>();
         Progress progress = progress();
         long jobStart;
-        try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
+        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {
-                results.add(prepared.discard(session.spark(), progress, i));
+                results.add(prepared.discard(engine.engine(), progress, i));
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;

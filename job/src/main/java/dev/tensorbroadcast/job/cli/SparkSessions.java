@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,31 @@ final class SparkSessions {
     /** How long a master's port may take to accept a connection before it counts as not answering. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
+    /**
+     * Set by {@code main}: this JVM was started for the command alone, so no Spark application runs in it unless
+     * spark-submit started it (and set {@code spark.master}). Spark's session classes are then not loaded just to
+     * find that no session exists, which costs a small job a good part of its run (docs/benchmarks.md, issue 28).
+     */
+    private static volatile boolean ownJvm;
+
     private SparkSessions() {}
+
+    /** This JVM runs the command line's {@code main}. */
+    static void ownJvm() {
+        ownJvm = true;
+    }
+
+    /** Whether a Spark application may run in this JVM: one that called the command line, or spark-submit's. */
+    static boolean mayRun() {
+        return !ownJvm || System.getProperty("spark.master") != null;
+    }
+
+    /** The session running in this JVM: the thread's active one, else the default one. */
+    static Optional<SparkSession> running() {
+        var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
+                : SparkSession.getDefaultSession();
+        return existing.isDefined() ? Optional.of(existing.get()) : Optional.empty();
+    }
 
     /** A session and whether this command started it (and so stops it). */
     record Session(SparkSession spark, boolean owned) implements AutoCloseable {

@@ -41,17 +41,11 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     private static volatile PrintWriter consoleErr;
 
     public static void main(String[] args) {
-        // Spark and Hadoop log only warnings and errors that matter, so a user sees our lines; must precede logging
-        if (System.getProperty(LOG_CONFIG) == null) {
-            java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
-            if (quiet != null) {
-                System.setProperty(LOG_CONFIG, quiet.toString());
-            }
-            if (java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
-                System.setProperty(TASK_LOG, "error");
-            }
+        if (quietLogging() && java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
+            System.setProperty(TASK_LOG, "error");
         }
         Interruption.install();
+        SparkSessions.ownJvm();
         int exitCode = run(args, System.out, System.err);
         Interruption.finished();
         // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
@@ -64,6 +58,21 @@ public final class TensorBroadcastCli implements Callable<Integer> {
             return;
         }
         System.exit(exitCode);
+    }
+
+    /**
+     * Spark and Hadoop log only warnings and errors that matter, so a user sees our lines; must precede logging.
+     * Returns whether the quiet configuration applies (none was given).
+     */
+    static boolean quietLogging() {
+        if (System.getProperty(LOG_CONFIG) != null) {
+            return false;
+        }
+        java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
+        if (quiet != null) {
+            System.setProperty(LOG_CONFIG, quiet.toString());
+        }
+        return true;
     }
 
     static boolean onConsole(PrintWriter err) {

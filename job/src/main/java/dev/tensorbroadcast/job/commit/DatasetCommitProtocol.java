@@ -3,6 +3,8 @@ package dev.tensorbroadcast.job.commit;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -10,7 +12,11 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
+import org.apache.spark.TaskContext;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import scala.Option;
+import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
 
@@ -28,6 +34,8 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     /** The committer of this JVM's job or task; Spark's own field for it is private. */
     private transient OutputCommitter committer;
+    /** The partition directories a task of a job in the driver wrote into, for its commit message. */
+    private transient Set<String> partitionPaths;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
@@ -50,6 +58,12 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
      */
     @Override
     public String newTaskTempFile(TaskAttemptContext taskContext, Option<String> dir, FileNameSpec spec) {
+        if (dir.isDefined()) {
+            if (partitionPaths == null) {
+                partitionPaths = new LinkedHashSet<>();
+            }
+            partitionPaths.add(dir.get());
+        }
         if (committer instanceof PathOutputCommitter pathCommitter && !(committer instanceof FileOutputCommitter)) {
             try {
                 Path workPath = pathCommitter.getWorkPath();
@@ -79,6 +93,29 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
             return;
         }
         super.abortJob(jobContext);
+    }
+
+    /**
+     * A task the driver calls itself (a small job without Spark, which has no {@code SparkEnv}) is its partition's
+     * only attempt: there is no other attempt for the driver's commit coordinator to arbitrate, so the committer
+     * commits it as Spark's does once the coordinator allowed it, and the message is the one Spark's would be (no
+     * files at absolute paths; the partition directories written into).
+     */
+    @Override
+    public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
+        if (TaskContext.get() != null) {
+            return super.commitTask(taskContext);
+        }
+        try {
+            if (committer.needsTaskCommit(taskContext)) {
+                committer.commitTask(taskContext);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Set<String> written = partitionPaths == null ? Set.of() : partitionPaths;
+        return new TaskCommitMessage(new Tuple2<>(scala.collection.immutable.Map$.MODULE$.<String, String>empty(),
+                CollectionConverters.asScala(written).toSet()));
     }
 
     @Override

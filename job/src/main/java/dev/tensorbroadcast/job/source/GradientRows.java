@@ -45,7 +45,7 @@ public final class GradientRows implements Serializable {
     }
 
     /** Ships a tensor gradient once; a dataset or a large .npy is read by the tasks. */
-    public static GradientRows open(Gradient gradient, org.apache.spark.api.java.JavaSparkContext spark) {
+    public static GradientRows open(Gradient gradient, Shipping spark) {
         requireNonNull(gradient, "gradient is null");
         if (gradient instanceof Gradient.InMemory memory) {
             return new GradientRows(spark.broadcast(memory.tensor()), null, null);

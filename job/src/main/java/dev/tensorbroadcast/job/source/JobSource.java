@@ -8,7 +8,6 @@ import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * How a job's tasks get their source: shipped whole to every executor as a Spark broadcast variable (a small source,
@@ -24,7 +23,7 @@ public sealed interface JobSource {
     String strategy();
 
     /** Makes what the tasks receive; {@link TaskSource#release} frees it after the job. */
-    TaskSource open(JavaSparkContext spark);
+    TaskSource open(Shipping spark);
 
     /**
      * The source on the driver's heap, shipped whole; a dataset's kept columns with it, as an Arrow IPC stream of all
@@ -55,7 +54,7 @@ public sealed interface JobSource {
         }
 
         @Override
-        public TaskSource open(JavaSparkContext spark) {
+        public TaskSource open(Shipping spark) {
             return new TaskSource.FromBroadcast(spark.broadcast(tensor),
                     keptRows == null ? null : spark.broadcast(keptRows));
         }
@@ -87,7 +86,7 @@ public sealed interface JobSource {
         }
 
         @Override
-        public TaskSource open(JavaSparkContext spark) {
+        public TaskSource open(Shipping spark) {
             return new TaskSource.FromDataset(dataset, plan, input);
         }
     }
@@ -121,7 +120,7 @@ public sealed interface JobSource {
         }
 
         @Override
-        public TaskSource open(JavaSparkContext spark) {
+        public TaskSource open(Shipping spark) {
             return new TaskSource.FromReduction(GradientRows.open(gradient, spark), plan);
         }
     }

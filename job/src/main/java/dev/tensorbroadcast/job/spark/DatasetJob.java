@@ -40,7 +40,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileStatus;
@@ -49,7 +48,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.spark.SparkContext;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileCommitProtocol;
 import org.apache.spark.sql.SparkSession;
@@ -99,10 +97,14 @@ public final class DatasetJob {
     }
 
     public Manifest run(SparkSession spark, JobProgress progress) {
-        SparkContext context = spark.sparkContext();
+        return run(JobEngine.spark(spark), progress);
+    }
+
+    /** Writes the dataset with tasks on {@code engine}. */
+    public Manifest run(JobEngine engine, JobProgress progress) {
         String jobUuid = UUID.randomUUID().toString();
         boolean objectStore = ObjectStoreCommit.applies(output);
-        Job job = hadoopJob(context.hadoopConfiguration(), objectStore ? Optional.of(jobUuid) : Optional.empty());
+        Job job = hadoopJob(engine.hadoopConfiguration(), objectStore ? Optional.of(jobUuid) : Optional.empty());
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
@@ -113,7 +115,7 @@ public final class DatasetJob {
         // an array's objects go where they live on a local disk (see PartitionTask.writeArray)
         String arrayInPlace = spec.array().isPresent() && "file".equals(output.toUri().getScheme())
                 ? output.toString() : null;
-        List<WrittenFile> written = JobRun.tracked(spark, description, tracking)
+        List<WrittenFile> written = JobRun.tracked(engine, description, tracking)
                 .onFailure(() -> {
                     committer.abortJob(job);
                     if (arrayInPlace != null) {
@@ -123,13 +125,11 @@ public final class DatasetJob {
                 .run("Cannot write '" + output + "'", run -> {
                     // in the run: a directory that cannot be set up (say, under a file) is a failed job, and aborted
                     committer.setupJob(job);
-                    TaskSource taskSource = run.hold(source.open(run.java()), TaskSource::release);
-                    LongAccumulator sourceBytesRead = context.longAccumulator("tensor-broadcast source bytes read");
+                    TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
+                    LongAccumulator sourceBytesRead = run.accumulator("tensor-broadcast source bytes read");
                     PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
                             run.ship(job.getConfiguration()), run.values(), sourceBytesRead, arrayInPlace);
-                    List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
-                    List<WrittenFile> done = run.collect(run.java().parallelize(indexes, partitionCount)
-                            .mapPartitionsWithIndex(task, false));
+                    List<WrittenFile> done = run.tasks(partitionCount, task);
                     // an array's task reports each of its objects with the one message of its commit
                     List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
                             Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,

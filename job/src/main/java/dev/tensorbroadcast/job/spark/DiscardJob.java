@@ -12,7 +12,6 @@ import dev.tensorbroadcast.planner.PartitionPlan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -43,19 +42,22 @@ public final class DiscardJob {
     }
 
     public DiscardedDataset run(SparkSession spark, JobProgress progress) {
+        return run(JobEngine.spark(spark), progress);
+    }
+
+    /** Computes and discards the broadcast with tasks on {@code engine}. */
+    public DiscardedDataset run(JobEngine engine, JobProgress progress) {
         int partitionCount = Math.toIntExact(partitions.partitionCount());
         // the format and codec are not used by the null sink's tasks
         DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null, null);
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes filled", partitionCount,
                 partitions.bytes());
-        List<DiscardedPartition> discarded = JobRun.tracked(spark, description, tracking)
+        List<DiscardedPartition> discarded = JobRun.tracked(engine, description, tracking)
                 .run("Cannot compute the broadcast", run -> {
-                    TaskSource taskSource = run.hold(source.open(run.java()), TaskSource::release);
+                    TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
                     DiscardTask task = new DiscardTask(taskSource, spec,
-                            run.ship(run.context().hadoopConfiguration()), run.values());
-                    List<Integer> indexes = IntStream.range(0, partitionCount).boxed().toList();
-                    return run.collect(run.java().parallelize(indexes, partitionCount)
-                            .mapPartitionsWithIndex(task, false));
+                            run.ship(run.hadoopConfiguration()), run.values());
+                    return run.tasks(partitionCount, task);
                 });
         List<DiscardedPartition> sorted = new ArrayList<>(discarded);
         sorted.sort(Comparator.comparingLong(DiscardedPartition::partition));

@@ -9,7 +9,6 @@ import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.Partition;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
@@ -40,6 +39,6 @@ final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterato
                 .write(input.kernel(), spec.partitions().rowShape(), partition);
         bytesFilled.add(result.valueBytes());
         return List.of(new DiscardedPartition(index, partition.firstRow(), result.rows(), result.valueBytes(),
-                result.batches(), Crc32c.hex(result.crc32c()), SparkEnv.get().executorId())).iterator();
+                result.batches(), Crc32c.hex(result.crc32c()), TaskPlace.executorId())).iterator();
     }
 }

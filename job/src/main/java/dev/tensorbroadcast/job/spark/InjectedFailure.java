@@ -49,6 +49,10 @@ final class InjectedFailure {
     }
 
     static void maybeDelay(TaskContext context, long partition) {
+        if (context == null) {
+            // a task the driver calls (a small job without Spark): no local properties, no executors' settings
+            return;
+        }
         long millis = 0;
         String delay = setting(context, TASK_DELAY_MILLIS);
         if (delay != null) {
@@ -73,6 +77,9 @@ final class InjectedFailure {
     }
 
     static void maybeFail(TaskContext context, long partition) {
+        if (context == null) {
+            return;
+        }
         String failing = context.getLocalProperty(PARTITION);
         if (failing == null || Long.parseLong(failing) != partition) {
             return;

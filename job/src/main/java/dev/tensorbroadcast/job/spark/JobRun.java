@@ -7,18 +7,21 @@ import dev.tensorbroadcast.job.base.Broadcasts;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.source.Shipping;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.LongAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 
@@ -28,10 +31,14 @@ import org.apache.spark.util.SerializableConfiguration;
  * and broadcasts only while it runs, and fails one way: a refusal a task found (a malformed source, a sum that leaves
  * its type) is thrown as it is, the user's input as the driver would report it; anything else is a
  * {@link JobFailedException} saying what could not be done. Each job gives only its work, and what to undo on failure.
+ * Its tasks run on Spark, or one after another in the driver's thread ({@link JobEngine#driver}): the same task
+ * objects, given the same partition index and the same shipped values.
  */
-final class JobRun {
+final class JobRun implements Shipping {
+    /** Null when the tasks run in the driver. */
     private final SparkContext context;
     private final JavaSparkContext java;
+    private final JobEngine engine;
     private final String description;
     private final String group = "tensor-broadcast-" + UUID.randomUUID();
     private final Tracking tracking;
@@ -53,23 +60,25 @@ final class JobRun {
         }
     }
 
-    private JobRun(SparkSession spark, String description, Tracking tracking) {
-        this.context = requireNonNull(spark, "spark is null").sparkContext();
-        this.java = JavaSparkContext.fromSparkContext(context);
+    private JobRun(JobEngine engine, String description, Tracking tracking) {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.context = engine.session().map(spark -> spark.sparkContext()).orElse(null);
+        this.java = context == null ? null : JavaSparkContext.fromSparkContext(context);
         this.description = requireNonNull(description, "description is null");
         this.tracking = tracking;
-        this.values = tracking == null ? null : context.longAccumulator(tracking.accumulator());
-        this.listener = tracking == null ? null : new ProgressListener(group, values, tracking.progress());
+        this.values = tracking == null ? null : accumulator(tracking.accumulator());
+        this.listener = tracking == null || context == null ? null
+                : new ProgressListener(group, values, tracking.progress());
     }
 
     /** A job nobody follows. */
-    static JobRun untracked(SparkSession spark, String description) {
-        return new JobRun(spark, description, null);
+    static JobRun untracked(JobEngine engine, String description) {
+        return new JobRun(engine, description, null);
     }
 
     /** A job whose progress {@code tracking} hears. */
-    static JobRun tracked(SparkSession spark, String description, Tracking tracking) {
-        return new JobRun(spark, description, requireNonNull(tracking, "tracking is null"));
+    static JobRun tracked(JobEngine engine, String description, Tracking tracking) {
+        return new JobRun(engine, description, requireNonNull(tracking, "tracking is null"));
     }
 
     /** Done on failure, before the failure is thrown (say, aborting the commit). */
@@ -91,9 +100,12 @@ final class JobRun {
         if (listener != null) {
             context.addSparkListener(listener);
         }
-        StoppedContextWatch watch = StoppedContextWatch.start(context::isStopped, Thread.currentThread());
+        StoppedContextWatch watch = context == null ? null
+                : StoppedContextWatch.start(context::isStopped, Thread.currentThread());
         try {
-            context.setJobGroup(group, description, false);
+            if (context != null) {
+                context.setJobGroup(group, description, false);
+            }
             return work.run(this);
         } catch (Exception failure) {
             // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
@@ -108,16 +120,20 @@ final class JobRun {
             throw new JobFailedException(failing + ": the Spark job failed: " + ended() + Reasons.of(failure),
                     failure);
         } finally {
-            watch.close();
-            context.clearJobGroup();
+            if (context != null) {
+                watch.close();
+                context.clearJobGroup();
+            }
             if (listener != null) {
                 context.removeSparkListener(listener);
+            }
+            if (tracking != null) {
                 tracking.progress().finished();
             }
             // what is held lives in the context's block managers: a context stopped under the job (YARN killed its
             // application) took them with it, and a broadcast's removal then waited out its 120 s ask timeout for
             // executors that are gone and printed the stopped pool's RejectedExecutionException
-            if (!context.isStopped()) {
+            if (context == null || !context.isStopped()) {
                 for (Runnable release : releases) {
                     release.run();
                 }
@@ -130,19 +146,43 @@ final class JobRun {
      * Spark's own reason only says that the context was shut down.
      */
     private String ended() {
-        if (!context.isStopped() || !context.master().startsWith("yarn")) {
+        if (context == null || !context.isStopped() || !context.master().startsWith("yarn")) {
             return "";
         }
         return "its YARN application " + context.applicationId() + " ended under it (killed, or its application"
                 + " master lost); ";
     }
 
+    /** Whether the tasks run in the driver's thread, with no Spark context. */
+    boolean inDriver() {
+        return context == null;
+    }
+
+    /** The Spark context's Java face; only for a job on Spark. */
     JavaSparkContext java() {
+        if (java == null) {
+            throw new IllegalStateException("a job in the driver has no Spark context");
+        }
         return java;
     }
 
-    SparkContext context() {
-        return context;
+    /** The Hadoop configuration the job's tasks read and write with. */
+    Configuration hadoopConfiguration() {
+        return engine.hadoopConfiguration();
+    }
+
+    /** A named accumulator (Spark's UI and events show it); in the driver a plain one, which its tasks add to. */
+    LongAccumulator accumulator(String name) {
+        if (context != null) {
+            return context.longAccumulator(name);
+        }
+        return new LongAccumulator();
+    }
+
+    /** {@code value} for the tasks: a broadcast variable, or in the driver the object itself. */
+    @Override
+    public <T> Broadcast<T> broadcast(T value) {
+        return java != null ? java.broadcast(value) : new DriverBroadcast<>(value);
     }
 
     /** The accumulator a tracked job's tasks add their bytes of values to. */
@@ -164,11 +204,35 @@ final class JobRun {
 
     /** {@code conf} shipped to the tasks, destroyed when the job ends. */
     Broadcast<SerializableConfiguration> ship(Configuration conf) {
-        return hold(java.broadcast(new SerializableConfiguration(conf)), Broadcasts::destroy);
+        return hold(broadcast(new SerializableConfiguration(conf)), Broadcasts::destroy);
+    }
+
+    /**
+     * Runs {@code task} once per partition {@code 0 .. count - 1} (a partition holding its own index) and returns
+     * what they return, in partition order: as Spark tasks, or one after another in this thread. The progress hears
+     * their start, each finished task, and the end from the driver's total.
+     */
+    <R> List<R> tasks(int count, Function2<Integer, Iterator<Integer>, Iterator<R>> task) throws Exception {
+        if (context != null) {
+            List<Integer> indexes = IntStream.range(0, count).boxed().toList();
+            return collect(java.parallelize(indexes, count).mapPartitionsWithIndex(task, false));
+        }
+        if (tracking != null) {
+            tracking.progress().started(description, tracking.partitions(), tracking.bytes());
+        }
+        List<R> results = new ArrayList<>();
+        for (int index = 0; index < count; index++) {
+            engine.checkCancelled();
+            task.call(index, List.of(index).iterator()).forEachRemaining(results::add);
+            if (tracking != null) {
+                tracking.progress().advanced(index + 1, values.value());
+            }
+        }
+        return results;
     }
 
     /** Collects {@code tasks}, one per partition: the progress hears their start and, from the driver's total, end. */
-    <R> List<R> collect(JavaRDD<R> tasks) {
+    private <R> List<R> collect(JavaRDD<R> tasks) {
         if (tracking == null) {
             return tasks.collect();
         }

@@ -31,7 +31,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
@@ -93,11 +92,13 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         TaskContext task = TaskContext.get();
         Partition partition = spec.partitions().partition(index);
         TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
-                task.attemptNumber());
+                TaskPlace.attempt());
         InjectedFailure.maybeDelay(task, index);
+        // the task's own protocol, holding its attempt's committer, as a Spark task's deserialized copy does
+        FileCommitProtocol committer = TaskPlace.own(this.committer);
         committer.setupTask(context);
         if (spec.array().isPresent()) {
-            return writeArray(context, index, task);
+            return writeArray(committer, context, index, task);
         }
         try {
             String directory = spec.directoryOf(partition.firstRow());
@@ -119,10 +120,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             }
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
-            SparkEnv env = SparkEnv.get();
             String name = directory.isEmpty() ? file.getName() : directory + "/" + file.getName();
             WrittenFile written = new WrittenFile(name, index, partition.firstRow(), partition.rowCount(),
-                    checksum.bytes(), checksum.crc32c(), env.executorId(), env.blockManager().blockManagerId().host(),
+                    checksum.bytes(), checksum.crc32c(), TaskPlace.executorId(), TaskPlace.host(),
                     input.rows().first(), input.rows().count(), input.bytesRead(), message);
             return List.of(written).iterator();
         } catch (Throwable failure) {
@@ -143,8 +143,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
      * report its objects. The partition's rows are listed on its first object; the metadata is the driver's, after
      * every task committed.
      */
-    private Iterator<WrittenFile> writeArray(TaskAttemptContextImpl context, Integer index, TaskContext task)
-            throws IOException {
+    private Iterator<WrittenFile> writeArray(FileCommitProtocol committer, TaskAttemptContextImpl context,
+            Integer index, TaskContext task) throws IOException {
         Partition partition = spec.partitions().partition(index);
         try {
             Path attempt = new Path(committer.newTaskTempFile(context, Option.empty(),
@@ -175,13 +175,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                             : elements * spec.partitions().rowBytes() / rowElements));
             InjectedFailure.maybeFail(task, index);
             TaskCommitMessage message = committer.commitTask(context);
-            SparkEnv env = SparkEnv.get();
             List<WrittenFile> written = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
                 boolean first = i == 0;
                 written.add(new WrittenFile(keys.get(i), index, first ? partition.firstRow() : partition.endRow(),
                         first ? partition.rowCount() : 0, streams.get(i).bytes(), streams.get(i).crc32c(),
-                        env.executorId(), env.blockManager().blockManagerId().host(), input.rows().first(),
+                        TaskPlace.executorId(), TaskPlace.host(), input.rows().first(),
                         first ? input.rows().count() : 0, first ? input.bytesRead() : 0, message));
             }
             return written.iterator();

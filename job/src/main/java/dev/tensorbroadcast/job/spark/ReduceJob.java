@@ -98,15 +98,29 @@ public final class ReduceJob {
 
     /** Runs the sums and the tree; returns the result in the input's dtype and shape. */
     public SourceTensor run(SparkSession spark, String description) {
+        return run(JobEngine.spark(spark), description);
+    }
+
+    /** As {@link #run(SparkSession, String)}, with tasks on {@code engine}. */
+    public SourceTensor run(JobEngine engine, String description) {
         if (plan.output().elements() == 0) {
             // an empty gradient adds nothing: the result is zeros
             return ReduceKernel.create(plan.dtype(), plan.input().elements()).result(plan.input());
         }
-        return JobRun.untracked(spark, description).run(FAILING, run -> {
-            GradientRows rows = run.hold(GradientRows.open(gradient, run.java()), GradientRows::release);
-            Broadcast<SerializableConfiguration> conf = run.ship(run.context().hadoopConfiguration());
+        return JobRun.untracked(engine, description).run(FAILING, run -> {
+            GradientRows rows = run.hold(GradientRows.open(gradient, run), GradientRows::release);
+            Broadcast<SerializableConfiguration> conf = run.ship(run.hadoopConfiguration());
+            SumShare sumShare = new SumShare(rows, plan, tasks, rows(plan), conf);
+            if (run.inDriver()) {
+                // the driver's tasks, in index order, merged in the tree's shape: the bits of the Spark job's
+                List<ReduceKernel> sums = new ArrayList<>(tasks);
+                for (long share = 0; share < tasks; share++) {
+                    sums.add(sumShare.call(share)._2());
+                }
+                return mergeTree(sums).result(plan.input());
+            }
             JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
-                    .mapToPair(new SumShare(rows, plan, tasks, rows(plan), conf));
+                    .mapToPair(sumShare);
             if (mergesOnDriver(plan, tasks, driverMergeBytes)) {
                 List<ReduceKernel> sums = new ArrayList<>(tasks);
                 for (Tuple2<Long, ReduceKernel> partial : partials.collect()) {
@@ -193,14 +207,27 @@ public final class ReduceJob {
      */
     public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
             String description, OutputStream out) throws IOException {
+        writeKept(JobEngine.spark(spark), gradient, plan, partitions, description, out);
+    }
+
+    /** As {@link #writeKept(SparkSession, Gradient, ReducePlan, PartitionPlan, String, OutputStream)}, on {@code engine}. */
+    public static void writeKept(JobEngine engine, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
+            String description, OutputStream out) throws IOException {
         int count = Math.toIntExact(partitions.partitionCount());
         // a failure to write the stream is the stream's, not the Spark job's
-        JobRun.untracked(spark, description).run(FAILING, IOException.class, run -> {
+        JobRun.untracked(engine, description).run(FAILING, IOException.class, run -> {
             TaskSource.FromReduction source = run.hold(
-                    (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(run.java()),
+                    (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(run),
                     TaskSource::release);
-            JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count)
-                    .map(new KeptSlice(source, partitions, run.ship(run.context().hadoopConfiguration())));
+            KeptSlice task = new KeptSlice(source, partitions, run.ship(run.hadoopConfiguration()));
+            if (run.inDriver()) {
+                // the driver's tasks in partition order, each slice written as it is summed
+                for (long index = 0; index < count; index++) {
+                    out.write(task.call(index));
+                }
+                return null;
+            }
+            JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count).map(task);
             // as many slices per job as the driver's budget holds: each job is a barrier (its start, then the
             // driver writes while no task runs), so a group of only as many as run at once left the cores idle
             long sliceBytes = Math.max(1, partitions.bytes() / count);

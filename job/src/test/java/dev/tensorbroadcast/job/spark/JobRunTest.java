@@ -29,7 +29,7 @@ class JobRunTest {
     @Test
     void whatAJobHeldIsReleasedWhenItEnds() {
         List<String> released = new ArrayList<>();
-        String result = JobRun.untracked(spark, "holds").run("Cannot write 'x'", run -> {
+        String result = JobRun.untracked(JobEngine.spark(spark), "holds").run("Cannot write 'x'", run -> {
             run.ship(new Configuration(false));
             run.hold("the source", released::add);
             return "done";
@@ -42,7 +42,7 @@ class JobRunTest {
     @Test
     void aContextStoppedUnderTheJobFailsItWithoutReleasingWhatWentWithTheContext() {
         List<String> released = new ArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(spark, "stopped under").run("Cannot write 'x'", run -> {
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.spark(spark), "stopped under").run("Cannot write 'x'", run -> {
             run.ship(new Configuration(false));
             run.hold("the source", released::add);
             spark.stop();

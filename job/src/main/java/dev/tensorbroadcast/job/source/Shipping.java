@@ -1,0 +1,11 @@
+package dev.tensorbroadcast.job.source;
+
+import org.apache.spark.broadcast.Broadcast;
+
+/**
+ * How a job gives its tasks a value the driver holds: a Spark broadcast variable, or, for a job whose tasks run in
+ * the driver itself (a small job on the embedded default), the driver's own object behind the same interface.
+ */
+public interface Shipping {
+    <T> Broadcast<T> broadcast(T value);
+}

@@ -1,0 +1,43 @@
+package dev.tensorbroadcast.job.spark;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.broadcast.Broadcast;
+import scala.reflect.ClassTag$;
+
+/**
+ * A value "shipped" to tasks that run in the driver (see {@link JobEngine#driver}): the driver's own object, behind
+ * Spark's {@link Broadcast} so that the tasks read it the way they read a broadcast variable. Never serialized: the
+ * driver's tasks are called, not shipped.
+ */
+final class DriverBroadcast<T> extends Broadcast<T> {
+    private static final long serialVersionUID = 1L;
+    /** Ids apart from Spark's (which count up from 0), so that a log line never confuses the two. */
+    private static final AtomicLong IDS = new AtomicLong(Long.MIN_VALUE);
+
+    private transient T value;
+
+    @SuppressWarnings("unchecked")
+    DriverBroadcast(T value) {
+        super(IDS.getAndIncrement(), (scala.reflect.ClassTag<T>) ClassTag$.MODULE$.AnyRef());
+        this.value = requireNonNull(value, "value is null");
+    }
+
+    @Override
+    public T getValue() {
+        return value;
+    }
+
+    @Override
+    public void doUnpersist(boolean blocking) {}
+
+    @Override
+    public void doDestroy(boolean blocking) {
+        value = null;
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.NotSerializableException {
+        throw new java.io.NotSerializableException("a driver's value is not shipped to executors");
+    }
+}
