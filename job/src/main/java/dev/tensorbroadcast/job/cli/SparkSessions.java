@@ -91,9 +91,15 @@ final class SparkSessions {
         }
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast")
                 .config("spark.ui.showConsoleProgress", "false");
-        if (!new org.apache.spark.SparkConf().contains(HEARTBEAT)) {
+        org.apache.spark.SparkConf submitted = new org.apache.spark.SparkConf();
+        if (!submitted.contains(HEARTBEAT)) {
             // running tasks report their written batches with heartbeats: every 2 s, not 10, moves the progress line
             builder.config(HEARTBEAT, "2s");
+        }
+        if (!submitted.contains(DIRECT_RESULT)) {
+            // a rows-kept reduce task returns up to 16 MiB of sums: above 1 MiB Spark parks a result in the block
+            // manager and the driver fetches it again, a third of such a run's CPU (docs/benchmarks.md, issue 28)
+            builder.config(DIRECT_RESULT, "64m");
         }
         String url = null;
         // spark-submit sets the master; only a plain java start needs one
@@ -101,7 +107,7 @@ final class SparkSessions {
             Map<String, String> settings = ClusterMasters.settings(master);
             settings.forEach(builder::config);
             url = settings.get("spark.master");
-        } else if (!new org.apache.spark.SparkConf().contains("spark.master")) {
+        } else if (!submitted.contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
         conf.forEach(builder::config);
@@ -123,6 +129,7 @@ final class SparkSessions {
     }
 
     private static final String HEARTBEAT = "spark.executor.heartbeatInterval";
+    private static final String DIRECT_RESULT = "spark.task.maxDirectResultSize";
 
     /** A {@code --conf} key must name a Spark setting other than the master, which has an option of its own. */
     private static void requireSettable(String key) {
