@@ -237,6 +237,16 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, Progress progress) {
+        return run(spark, progress, () -> {});
+    }
+
+    /**
+     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * right before the job: where a caller says what it is about to write, so that a refusal of the output (another
+     * job writing it) is never preceded by the promise.
+     */
+    public Manifest run(SparkSession spark, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
@@ -244,6 +254,7 @@ public final class PreparedBroadcast {
         }
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> job(0, directory.path(),
                     ManifestRequests.of(plan.request(), OptionalInt.empty())).run(spark, heard));
         }
@@ -251,9 +262,16 @@ public final class PreparedBroadcast {
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, Progress progress) {
+        return runAll(spark, progress, () -> {});
+    }
+
+    /** As {@link #runAll(SparkSession, Progress)}, with {@code taken} as {@link #run(SparkSession, Progress, Runnable)}'s. */
+    public List<Manifest> runAll(SparkSession spark, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> {
                 List<Manifest> manifests = new ArrayList<>();
                 List<String> names = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.job;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
@@ -242,11 +244,23 @@ public final class PreparedReduce {
     }
 
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
+        return run(spark, progress, () -> {});
+    }
+
+    /**
+     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held, where
+     * it is a dataset), right before the job: where a caller says what it is about to write, so that a refusal of
+     * the output (another job writing it) is never preceded by the promise.
+     */
+    public List<ReduceResult> run(SparkSession spark, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobProgress heard = ProgressBridge.of(progress);
         if (directory == null) {
+            taken.run();
             return write(spark, heard);
         }
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> write(spark, heard));
         }
     }

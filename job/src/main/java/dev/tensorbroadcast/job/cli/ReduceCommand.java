@@ -120,9 +120,9 @@ final class ReduceCommand implements Callable<Integer> {
         long start = System.nanoTime();
         List<ReduceResult> results;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
-            announce(err, prepared, reduce);
             Interruption.stopIfSignalled();
-            results = prepared.run(session.spark(), Progress.NONE);
+            // said once the output is ours: a second writer's refusal is its only line
+            results = prepared.run(session.spark(), Progress.NONE, () -> announce(err, prepared, reduce));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
@@ -135,7 +135,7 @@ final class ReduceCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /** What will be written, said once Spark runs. */
+    /** What will be written, said once Spark runs and the output is this job's. */
     private void announce(PrintWriter err, PreparedReduce prepared, TensorReduce reduce) {
         if (!output.json) {
             for (int i = 0; i < prepared.reduces().size(); i++) {

@@ -73,15 +73,18 @@ final class SparkRun {
         Progress progress = progress();
         long jobStart;
         try (SparkSessions.Session session = SparkSessions.obtain(write.master, write.conf)) {
-            // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
-            if (!output.json) {
-                err.println(announcement(prepared, target, perInput));
-                err.flush();
-            }
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
-            manifests = perInput ? prepared.runAll(session.spark(), progress)
-                    : List.of(prepared.run(session.spark(), progress));
+            // said once Spark runs and the output is this job's (its lock taken), so that neither a master that
+            // cannot be reached nor another job writing the output is preceded by a promise to write
+            Runnable announce = () -> {
+                if (!output.json) {
+                    err.println(announcement(prepared, target, perInput));
+                    err.flush();
+                }
+            };
+            manifests = perInput ? prepared.runAll(session.spark(), progress, announce)
+                    : List.of(prepared.run(session.spark(), progress, announce));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
