@@ -2,7 +2,10 @@ package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -10,9 +13,12 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import scala.Option;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
+import scala.Option;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Spark's commit protocol over the committer Hadoop's output format picks for the output's file system: Hadoop's
@@ -21,17 +27,23 @@ import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
  * the file names, a partition's file being {@code part-NNNNN} plus the extension, without Spark's job id, so the
  * names of a dataset depend only on the plan; and in where a task writes under a committer other than
  * {@code FileOutputCommitter}: its work path, as that committer says. Retried and speculative attempts write into
- * their own attempt paths; the committer makes exactly one attempt per partition visible.
+ * their own attempt paths; the committer makes exactly one attempt per partition visible. On an object store the
+ * committer is {@link MagicCommitter}, whose tasks' pending uploads travel to the driver in the task commit messages.
  */
 public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private static final long serialVersionUID = 1L;
 
     /** The committer of this JVM's job or task; Spark's own field for it is private. */
     private transient OutputCommitter committer;
+    private final String output;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
+        this.output = path;
     }
+
+    /** A task's commit message on an object store: Spark's own, and the task's pending uploads (a pendingset). */
+    private record PendingUploads(Object spark, byte[] pendingSet) implements Serializable {}
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
@@ -40,8 +52,52 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     @Override
     public OutputCommitter setupCommitter(TaskAttemptContext context) {
-        committer = super.setupCommitter(context);
+        if (ObjectStoreCommit.applies(new Path(output))) {
+            try {
+                committer = new MagicCommitter(new Path(output), context);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        } else {
+            committer = super.setupCommitter(context);
+        }
         return committer;
+    }
+
+    /** On an object store, the message carries the task's pending uploads to the driver's job commit. */
+    @Override
+    public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
+        TaskCommitMessage message = super.commitTask(taskContext);
+        if (committer instanceof MagicCommitter magic) {
+            try {
+                return new TaskCommitMessage(new PendingUploads(message.obj(), magic.committedBytes()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
+        return message;
+    }
+
+    /** On an object store, the committed tasks' pending uploads are staged for the committer's job commit first. */
+    @Override
+    public void commitJob(JobContext jobContext, Seq<TaskCommitMessage> taskCommits) {
+        if (committer instanceof MagicCommitter magic) {
+            List<byte[]> pending = new ArrayList<>();
+            List<TaskCommitMessage> messages = new ArrayList<>();
+            for (TaskCommitMessage message : CollectionConverters.asJava(taskCommits)) {
+                PendingUploads uploads = (PendingUploads) message.obj();
+                pending.add(uploads.pendingSet());
+                messages.add(new TaskCommitMessage(uploads.spark()));
+            }
+            try {
+                magic.stageJobCommit(jobContext, pending);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+            super.commitJob(jobContext, CollectionConverters.asScala(messages).toSeq());
+            return;
+        }
+        super.commitJob(jobContext, taskCommits);
     }
 
     /**

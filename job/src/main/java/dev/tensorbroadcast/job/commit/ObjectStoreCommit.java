@@ -23,9 +23,6 @@ import org.apache.hadoop.fs.Path;
  * the old part files the new dataset does not have, and the driver writes the new manifest and {@code _SUCCESS}.
  */
 public final class ObjectStoreCommit {
-    /** The committer factory S3A registers for its committers. */
-    private static final String S3A_COMMITTER_FACTORY = "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory";
-
     private ObjectStoreCommit() {}
 
     /** Whether {@code output} is on an object store whose commit is this one rather than a rename. */
@@ -38,7 +35,6 @@ public final class ObjectStoreCommit {
      * staging directory, {@code __magic_job-<uuid>}, so two jobs never share one).
      */
     public static void configure(Configuration conf, String jobUuid) {
-        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", S3A_COMMITTER_FACTORY);
         conf.set("fs.s3a.committer.name", "magic");
         conf.setBoolean("fs.s3a.committer.magic.enabled", true);
         conf.set("fs.s3a.committer.uuid", jobUuid);
