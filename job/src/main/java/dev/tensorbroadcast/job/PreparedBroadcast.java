@@ -8,7 +8,6 @@ import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
-import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
@@ -139,13 +138,6 @@ public final class PreparedBroadcast {
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
-        if (output != null && !broadcast.partitionBy().isEmpty() && ObjectStoreCommit.applies(output.path())) {
-            // its overwrite deletes the old part files by their top-level names only: old key=value files would stay
-            throw new InvalidRequestException("Cannot partition the output '" + broadcast.output().orElseThrow()
-                    + "' by " + String.join(",", broadcast.partitionBy()) + ": " + Param.PARTITION_BY.named()
-                    + " writes to local disks and HDFS, not yet to an object store (s3a://); write it without "
-                    + Param.PARTITION_BY.named() + ", or to HDFS");
-        }
         if (output != null) {
             requireRoom(broadcast, output, partitions);
         }

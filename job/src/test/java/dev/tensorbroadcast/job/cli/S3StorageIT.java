@@ -263,6 +263,72 @@ class S3StorageIT {
         }
     }
 
+    /** The subdirectories (prefixes) under {@code key} the S3 server holds objects in. */
+    private static List<String> prefixes(S3Server s3, String key) throws IOException {
+        try (Stream<Path> entries = Files.list(s3.bucketDirectory().resolve(key))) {
+            return entries.filter(Files::isDirectory).filter(path -> {
+                try (Stream<Path> inside = Files.walk(path)) {
+                    return inside.anyMatch(Files::isRegularFile);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(path -> path.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /**
+     * {@code --partition-by} on S3: the files under {@code key=value/} prefixes through the same magic commit, read
+     * back by verify; an overwrite without it leaves no old {@code key=value/} file, and one with it no old top-level
+     * part file.
+     */
+    @Test
+    void partitionByWritesKeyValuePrefixesAndOverwriteReplacesThem(S3Server s3) throws Exception {
+        List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+        for (int r = 0; r < 20; r++) {
+            float[] features = new float[8];
+            for (int e = 0; e < 8; e++) {
+                features[e] = r + e / 8f;
+            }
+            rows.add(org.apache.spark.sql.RowFactory.create((long) r, "d" + r / 10, features));
+        }
+        var schema = new org.apache.spark.sql.types.StructType()
+                .add("user_id", org.apache.spark.sql.types.DataTypes.LongType)
+                .add("day", org.apache.spark.sql.types.DataTypes.StringType)
+                .add("features", org.apache.spark.sql.types.DataTypes.createArrayType(
+                        org.apache.spark.sql.types.DataTypes.FloatType, false));
+        Path table = dir.resolve("table");
+        SPARK.session().createDataFrame(rows, schema).repartition(1).write().partitionBy("day")
+                .parquet(table.toString());
+        String output = s3.uri("partitioned");
+        List<String> args = List.of("expand", "--input", table.toString(), "--column", "features", "--row-shape",
+                "[1,8]", "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet", "--partitions", "2",
+                "--output", output);
+
+        CliRun run = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day"))
+                .toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json");
+        assertThat(prefixes(s3, "partitioned")).containsExactly("day=d0", "day=d1");
+        assertThat(objects(s3, "partitioned/day=d0")).containsExactly("part-00000.parquet");
+        CliRun verify = CliRun.of(withConf(s3, "verify", output));
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+
+        CliRun flat = CliRun.of(Stream.concat(args.stream(), Stream.of("--overwrite")).toArray(String[]::new));
+        assertThat(flat.exitCode()).as(flat.err()).isZero();
+        assertThat(prefixes(s3, "partitioned")).isEmpty();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet",
+                "part-00001.parquet");
+
+        CliRun back = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day", "--overwrite"))
+                .toArray(String[]::new));
+        assertThat(back.exitCode()).as(back.err()).isZero();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json");
+        assertThat(prefixes(s3, "partitioned")).containsExactly("day=d0", "day=d1");
+        verify = CliRun.of(withConf(s3, "verify", output));
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+    }
+
     @Test
     void aBucketThatDoesNotExistIsOneLineBeforeSparkRuns(S3Server s3) {
         CliRun run = expand(source.toString(), "s3a://no-such-bucket/out", "64,8");
