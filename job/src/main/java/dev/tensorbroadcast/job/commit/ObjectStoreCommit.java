@@ -12,9 +12,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * The commit on an object store ({@code s3a://}), where a rename is a copy of every byte and not atomic. Each task
  * writes its part file through hadoop-aws's S3A magic committer: the bytes go up as a multipart upload that the task
- * does not complete, so no reader sees the file; the task's commit hands the pending upload to the driver, and the job's commit
- * completes the uploads of exactly the committed attempts (one per partition) under the file's final name, and
- * aborts the rest. No byte is copied at commit. Local disks and HDFS keep Hadoop's {@code FileOutputCommitter},
+ * does not complete, so no reader sees the file; the task's commit hands the pending upload to the driver, and the
+ * job's commit completes the uploads of exactly the committed attempts (one per partition) under the file's final
+ * name, and aborts the rest. No byte is copied at commit. Local disks and HDFS keep Hadoop's {@code FileOutputCommitter},
  * whose renames are atomic and cheap there.
  *
  * <p>{@code --overwrite} on an object store moves nothing aside (that would be a copy): the old dataset stays in
