@@ -16,10 +16,16 @@ import org.apache.hadoop.fs.Path;
 public final class S3aDefaults {
     /**
      * The settings. The magic committer's tasks keep their pending uploads in memory and hand them to the driver
-     * (see {@code commit.MagicCommitter}) rather than write two objects per file and read them back.
+     * (see {@code commit.MagicCommitter}) rather than write two objects per file and read them back. A file's
+     * parts are buffered off the heap, not in a local file written and read back (Hadoop's {@code disk}), in
+     * parts of 32 MiB, two of them uploading while the next fills: at most 96 MiB per writing task, where Hadoop's
+     * 64 MiB parts, four uploading, would hold 320 MiB in memory (docs/benchmarks.md, issue 26's upload).
      */
     static final Map<String, String> SETTINGS = Map.of(
-            "fs.s3a.committer.magic.track.commits.in.memory.enabled", "true");
+            "fs.s3a.committer.magic.track.commits.in.memory.enabled", "true",
+            "fs.s3a.fast.upload.buffer", "bytebuffer",
+            "fs.s3a.multipart.size", "32M",
+            "fs.s3a.fast.upload.active.blocks", "2");
 
     private S3aDefaults() {}
 
@@ -27,7 +33,7 @@ public final class S3aDefaults {
     public static Configuration apply(Configuration conf) {
         Configuration applied = null;
         for (Map.Entry<String, String> setting : SETTINGS.entrySet()) {
-            if (!userSet(conf, setting.getKey())) {
+            if (!setting.getValue().equals(conf.get(setting.getKey())) && !userSet(conf, setting.getKey())) {
                 if (applied == null) {
                     applied = new Configuration(conf);
                 }
