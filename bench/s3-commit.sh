@@ -2,7 +2,8 @@
 # The commit of a many-file dataset on S3 (not run by CI): ours (S3A's magic committer: one request per file to
 # complete its upload) against Spark's own df.write.parquet with Hadoop's FileOutputCommitter (a rename per file at
 # task commit and at job commit, each a copy on S3), on the same S3 server (S3Proxy, started here on 127.0.0.1) and
-# the same Spark (local[2]). Prints each write's job time and commit time (last task's end to the write's return).
+# the same Spark (local[2]). Prints each write's job time and commit time (last task's end to the write's return),
+# and the S3 requests each sent, by kind, before and after its last task's end (S3A's own statistics).
 #
 #   bench/s3-commit.sh [PARTITIONS]      (default 1000)
 set -euo pipefail

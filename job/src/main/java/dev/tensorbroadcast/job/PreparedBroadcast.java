@@ -8,7 +8,6 @@ import dev.tensorbroadcast.arrowio.source.KeptReader;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
-import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
@@ -140,13 +139,6 @@ public final class PreparedBroadcast {
         OutputDirectory output = broadcast.output()
                 .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
                 .orElse(null);
-        if (output != null && !broadcast.partitionBy().isEmpty() && ObjectStoreCommit.applies(output.path())) {
-            // its overwrite deletes the old part files by their top-level names only: old key=value files would stay
-            throw new InvalidRequestException("Cannot partition the output '" + broadcast.output().orElseThrow()
-                    + "' by " + String.join(",", broadcast.partitionBy()) + ": " + Param.PARTITION_BY.named()
-                    + " writes to local disks and HDFS, not yet to an object store (s3a://); write it without "
-                    + Param.PARTITION_BY.named() + ", or to HDFS");
-        }
         if (output != null) {
             requireRoom(broadcast, output, partitions);
         }
@@ -238,11 +230,26 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, Progress progress) {
-        return run(TaskRunner.spark(spark), progress);
+        return run(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    /**
+     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * right before the job: where a caller says what it is about to write, so that a refusal of the output (another
+     * job writing it) is never preceded by the promise.
+     */
+    public Manifest run(SparkSession spark, Progress progress, Runnable taken) {
+        return run(TaskRunner.spark(spark), progress, taken);
+    }
+
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public Manifest run(TaskRunner runner, Progress progress) {
+        return run(runner, progress, () -> {});
+    }
+
+    /** As {@link #run(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    public Manifest run(TaskRunner runner, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (sources.size() != 1) {
@@ -251,6 +258,7 @@ public final class PreparedBroadcast {
         }
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> job(0, directory.path(),
                     ManifestRequests.of(plan.request(), OptionalInt.empty())).run(engine, heard));
         }
@@ -258,15 +266,27 @@ public final class PreparedBroadcast {
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, Progress progress) {
-        return runAll(TaskRunner.spark(spark), progress);
+        return runAll(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    /** As {@link #runAll(SparkSession, Progress)}, with {@code taken} as {@link #run(SparkSession, Progress, Runnable)}'s. */
+    public List<Manifest> runAll(SparkSession spark, Progress progress, Runnable taken) {
+        return runAll(TaskRunner.spark(spark), progress, taken);
+    }
+
+    /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public List<Manifest> runAll(TaskRunner runner, Progress progress) {
+        return runAll(runner, progress, () -> {});
+    }
+
+    /** As {@link #runAll(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    public List<Manifest> runAll(TaskRunner runner, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> {
                 List<Manifest> manifests = new ArrayList<>();
                 List<String> names = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.tensorbroadcast.job;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
@@ -248,17 +250,34 @@ public final class PreparedReduce {
     }
 
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
-        return run(TaskRunner.spark(spark), progress);
+        return run(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    /**
+     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held, where
+     * it is a dataset), right before the job: where a caller says what it is about to write, so that a refusal of
+     * the output (another job writing it) is never preceded by the promise.
+     */
+    public List<ReduceResult> run(SparkSession spark, Progress progress, Runnable taken) {
+        return run(TaskRunner.spark(spark), progress, taken);
+    }
+
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public List<ReduceResult> run(TaskRunner runner, Progress progress) {
+        return run(runner, progress, () -> {});
+    }
+
+    /** As {@link #run(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    public List<ReduceResult> run(TaskRunner runner, Progress progress, Runnable taken) {
+        requireNonNull(taken, "taken is null");
         JobEngine spark = runner.engine();
         JobProgress heard = ProgressBridge.of(progress);
         if (directory == null) {
+            taken.run();
             return write(spark, heard);
         }
         try (OutputLock lock = directory.lock()) {
+            taken.run();
             return directory.replaceWith(() -> write(spark, heard));
         }
     }

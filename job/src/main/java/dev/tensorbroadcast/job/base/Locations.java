@@ -35,7 +35,8 @@ public final class Locations {
                     + e.getMessage() + ")");
         }
         try {
-            FileSystem fileSystem = path.getFileSystem(conf);
+            // the first s3a:// file system of the JVM is made here, and keeps the settings it is made with
+            FileSystem fileSystem = path.getFileSystem(S3aDefaults.forPath(conf, path));
             return new Located(location, fileSystem, fileSystem.makeQualified(path));
         } catch (IOException | RuntimeException e) {
             throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("

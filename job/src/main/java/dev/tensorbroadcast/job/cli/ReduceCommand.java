@@ -146,9 +146,9 @@ final class ReduceCommand implements Callable<Integer> {
         List<ReduceResult> results;
         try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop, output,
                 err)) {
-            announce(err, prepared, reduce);
             Interruption.stopIfSignalled();
-            results = prepared.run(engine.engine(), Progress.NONE);
+            // said once the output is ours: a second writer's refusal is its only line
+            results = prepared.run(engine.engine(), Progress.NONE, () -> announce(err, prepared, reduce));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
@@ -176,7 +176,7 @@ final class ReduceCommand implements Callable<Integer> {
         return new JobEngines.Job(bytes, tasks, local);
     }
 
-    /** What will be written, said once Spark runs. */
+    /** What will be written, said once Spark runs and the output is this job's. */
     private void announce(PrintWriter err, PreparedReduce prepared, TensorReduce reduce) {
         if (!output.json) {
             for (int i = 0; i < prepared.reduces().size(); i++) {

@@ -77,15 +77,18 @@ final class SparkRun {
         Progress progress = progress();
         long jobStart;
         try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
-            // said once Spark runs, so a master that cannot be reached is not preceded by a promise to write
-            if (!output.json) {
-                err.println(announcement(prepared, target, perInput));
-                err.flush();
-            }
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
-            manifests = perInput ? prepared.runAll(engine.engine(), progress)
-                    : List.of(prepared.run(engine.engine(), progress));
+            // said once Spark runs and the output is this job's (its lock taken), so that neither a master that
+            // cannot be reached nor another job writing the output is preceded by a promise to write
+            Runnable announce = () -> {
+                if (!output.json) {
+                    err.println(announcement(prepared, target, perInput));
+                    err.flush();
+                }
+            };
+            manifests = perInput ? prepared.runAll(engine.engine(), progress, announce)
+                    : List.of(prepared.run(engine.engine(), progress, announce));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;

@@ -2,8 +2,11 @@ package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -14,11 +17,12 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
 import org.apache.spark.TaskContext;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
-import scala.Option;
-import scala.Tuple2;
-import scala.jdk.javaapi.CollectionConverters;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
+import scala.Option;
+import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Spark's commit protocol over the committer Hadoop's output format picks for the output's file system: Hadoop's
@@ -27,7 +31,8 @@ import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
  * the file names, a partition's file being {@code part-NNNNN} plus the extension, without Spark's job id, so the
  * names of a dataset depend only on the plan; and in where a task writes under a committer other than
  * {@code FileOutputCommitter}: its work path, as that committer says. Retried and speculative attempts write into
- * their own attempt paths; the committer makes exactly one attempt per partition visible.
+ * their own attempt paths; the committer makes exactly one attempt per partition visible. On an object store the
+ * committer is {@link MagicCommitter}, whose tasks' pending uploads travel to the driver in the task commit messages.
  */
 public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private static final long serialVersionUID = 1L;
@@ -36,10 +41,15 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private transient OutputCommitter committer;
     /** The partition directories a task of a job in the driver wrote into, for its commit message. */
     private transient Set<String> partitionPaths;
+    private final String output;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
+        this.output = path;
     }
+
+    /** A task's commit message on an object store: Spark's own, and the task's pending uploads (a pendingset). */
+    private record PendingUploads(Object spark, byte[] pendingSet) implements Serializable {}
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
@@ -48,8 +58,53 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     @Override
     public OutputCommitter setupCommitter(TaskAttemptContext context) {
-        committer = super.setupCommitter(context);
+        if (ObjectStoreCommit.applies(new Path(output))) {
+            try {
+                committer = new MagicCommitter(new Path(output), context);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        } else {
+            committer = super.setupCommitter(context);
+        }
         return committer;
+    }
+
+    /** On an object store, the message carries the task's pending uploads to the driver's job commit. */
+    @Override
+    public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
+        TaskCommitMessage message = TaskContext.get() != null ? super.commitTask(taskContext)
+                : commitDriverTask(taskContext);
+        if (committer instanceof MagicCommitter magic) {
+            try {
+                return new TaskCommitMessage(new PendingUploads(message.obj(), magic.committedBytes()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
+        return message;
+    }
+
+    /** On an object store, the committed tasks' pending uploads are staged for the committer's job commit first. */
+    @Override
+    public void commitJob(JobContext jobContext, Seq<TaskCommitMessage> taskCommits) {
+        if (committer instanceof MagicCommitter magic) {
+            List<byte[]> pending = new ArrayList<>();
+            List<TaskCommitMessage> messages = new ArrayList<>();
+            for (TaskCommitMessage message : CollectionConverters.asJava(taskCommits)) {
+                PendingUploads uploads = (PendingUploads) message.obj();
+                pending.add(uploads.pendingSet());
+                messages.add(new TaskCommitMessage(uploads.spark()));
+            }
+            try {
+                magic.stageJobCommit(jobContext, pending);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+            super.commitJob(jobContext, CollectionConverters.asScala(messages).toSeq());
+            return;
+        }
+        super.commitJob(jobContext, taskCommits);
     }
 
     /**
@@ -101,11 +156,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
      * commits it as Spark's does once the coordinator allowed it, and the message is the one Spark's would be (no
      * files at absolute paths; the partition directories written into).
      */
-    @Override
-    public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
-        if (TaskContext.get() != null) {
-            return super.commitTask(taskContext);
-        }
+    private TaskCommitMessage commitDriverTask(TaskAttemptContext taskContext) {
         try {
             if (committer.needsTaskCommit(taskContext)) {
                 committer.commitTask(taskContext);

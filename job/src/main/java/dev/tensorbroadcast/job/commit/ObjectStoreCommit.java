@@ -12,9 +12,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * The commit on an object store ({@code s3a://}), where a rename is a copy of every byte and not atomic. Each task
  * writes its part file through hadoop-aws's S3A magic committer: the bytes go up as a multipart upload that the task
- * does not complete, so no reader sees the file; the task's commit records the pending upload, and the job's commit
- * completes the uploads of exactly the committed attempts (one per partition) under the file's final name, and
- * aborts the rest. No byte is copied at commit. Local disks and HDFS keep Hadoop's {@code FileOutputCommitter},
+ * does not complete, so no reader sees the file; the task's commit hands the pending upload to the driver, and the
+ * job's commit completes the uploads of exactly the committed attempts (one per partition) under the file's final
+ * name, and aborts the rest. No byte is copied at commit. Local disks and HDFS keep Hadoop's {@code FileOutputCommitter},
  * whose renames are atomic and cheap there.
  *
  * <p>{@code --overwrite} on an object store moves nothing aside (that would be a copy): the old dataset stays in
@@ -23,9 +23,6 @@ import org.apache.hadoop.fs.Path;
  * the old part files the new dataset does not have, and the driver writes the new manifest and {@code _SUCCESS}.
  */
 public final class ObjectStoreCommit {
-    /** The committer factory S3A registers for its committers. */
-    private static final String S3A_COMMITTER_FACTORY = "org.apache.hadoop.fs.s3a.commit.S3ACommitterFactory";
-
     private ObjectStoreCommit() {}
 
     /** Whether {@code output} is on an object store whose commit is this one rather than a rename. */
@@ -34,11 +31,11 @@ public final class ObjectStoreCommit {
     }
 
     /**
-     * Makes {@code conf}'s file output commit S3A's magic committer, for the job {@code jobUuid} (which names its
-     * staging directory, {@code __magic_job-<uuid>}, so two jobs never share one).
+     * Sets {@code conf} up for S3A's magic committer ({@link MagicCommitter}, which {@link DatasetCommitProtocol}
+     * makes for an object store), for the job {@code jobUuid} (which names its staging directory,
+     * {@code __magic_job-<uuid>}, so two jobs never share one).
      */
     public static void configure(Configuration conf, String jobUuid) {
-        conf.set("mapreduce.outputcommitter.factory.scheme.s3a", S3A_COMMITTER_FACTORY);
         conf.set("fs.s3a.committer.name", "magic");
         conf.setBoolean("fs.s3a.committer.magic.enabled", true);
         conf.set("fs.s3a.committer.uuid", jobUuid);
@@ -57,18 +54,44 @@ public final class ObjectStoreCommit {
 
     /**
      * After the job's commit: deletes the part files an overwritten dataset had beyond the new one's {@code names}
-     * (it had more partitions), and the job's staging directory, which S3A's cleanup empties but an S3 server that
-     * keeps objects as files (S3Proxy's filesystem backend) may still list as an empty directory. Only part-file
-     * names and the job's own staging directory are touched, which the output check found to be ours.
+     * (paths relative to the output: it had more partitions, or other {@code key=value/} directories, or was
+     * partitioned and the new one is not, or the other way round), the {@code key=value/} directories that leaves
+     * empty, and the job's staging directory, which S3A's cleanup empties but an S3 server that keeps objects as
+     * files (S3Proxy's filesystem backend) may still list as an empty directory. Only part-file names under
+     * {@code key=value/} names and the job's own staging directory are touched, which the output check found to be
+     * ours.
      */
     public static void afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
             throws IOException {
         fileSystem.delete(new Path(output, "__magic_job-" + jobUuid), true);
-        for (FileStatus status : fileSystem.listStatus(output)) {
+        deleteStale(fileSystem, output, "", names);
+    }
+
+    /**
+     * Deletes what {@link #afterCommit} deletes under {@code directory} ({@code relative} to the output); whether
+     * anything is left in it.
+     */
+    private static boolean deleteStale(FileSystem fileSystem, Path directory, String relative, Set<String> names)
+            throws IOException {
+        boolean left = false;
+        for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
-            if (status.isFile() && PartFileNames.isOurs(name) && !names.contains(name)) {
+            if (status.isFile() && PartFileNames.isOurs(name) && !names.contains(relative + name)) {
                 fileSystem.delete(status.getPath(), false);
+            } else if (status.isDirectory() && isPartitionName(name)) {
+                if (!deleteStale(fileSystem, status.getPath(), relative + name + "/", names)) {
+                    fileSystem.delete(status.getPath(), false);
+                }
+            } else {
+                left = true;
             }
         }
+        // a new file of the dataset is left too: a directory of the new dataset is never deleted
+        return left;
+    }
+
+    /** A {@code key=value} directory of a partitioned dataset. */
+    private static boolean isPartitionName(String name) {
+        return name.indexOf('=') > 0 && !name.startsWith("_") && !name.startsWith(".");
     }
 }

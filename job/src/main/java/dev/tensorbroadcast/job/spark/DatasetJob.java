@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.S3aDefaults;
 import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
 import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
@@ -190,7 +191,7 @@ public final class DatasetJob {
      * output goes through the raw local file system, which writes no {@code .crc} side files.
      */
     private Job hadoopJob(Configuration sparkConf, Optional<String> objectStoreJob) {
-        Configuration conf = new Configuration(sparkConf);
+        Configuration conf = new Configuration(S3aDefaults.apply(sparkConf));
         conf.setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
         objectStoreJob.ifPresent(uuid -> ObjectStoreCommit.configure(conf, uuid));
         if ("file".equals(output.toUri().getScheme())) {

@@ -17,8 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import dev.tensorbroadcast.job.base.S3aDefaults;
+import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.apache.spark.SparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -242,6 +245,131 @@ class S3StorageIT {
         assertThat(objects(s3, "overwritten")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.arrow",
                 "part-00001.arrow");
         assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString())).exitCode()).isZero();
+    }
+
+    /** Every request S3A has sent through {@code fileSystem} (its audit counts each one). */
+    private static long requests(FileSystem fileSystem) {
+        return IOStatisticsSupport.retrieveIOStatistics(fileSystem).counters().get("audit_request_execution");
+    }
+
+    /**
+     * The commit on S3 costs one request per partition (completing its upload) and a task two (starting the upload,
+     * its one part): no per-task setup, probe, .pending or .pendingset object, no read or delete of them. Counted
+     * by S3A's statistics of the bucket's one file system, which the driver and the local tasks share; the S3
+     * server's objects are checked too.
+     */
+    @Test
+    void eachPartitionCostsThreeS3Requests(S3Server s3) throws Exception {
+        Configuration conf = SPARK.session().sparkContext().hadoopConfiguration();
+        // a file system of this JVM made as ours makes them (our S3A settings), not by another test's own calls
+        FileSystem.closeAll();
+        FileSystem fileSystem = FileSystem.get(URI.create(s3.uri("")), S3aDefaults.apply(conf));
+        long start = requests(fileSystem);
+        assertThat(expand(source.toString(), s3.uri("requests-4"), "32,8", "--partitions", "4").exitCode())
+                .isZero();
+        long four = requests(fileSystem) - start;
+        start = requests(fileSystem);
+        CliRun twelve = expand(source.toString(), s3.uri("requests-12"), "96,8", "--partitions", "12");
+        long more = requests(fileSystem) - start - four;
+
+        assertThat(twelve.exitCode()).as(twelve.err()).isZero();
+        assertThat(more).as("requests of 8 more partitions (4 partitions: %d)", four).isLessThanOrEqualTo(3 * 8);
+        assertThat(objects(s3, "requests-12")).hasSize(14).contains("_SUCCESS", "_manifest.json",
+                "part-00011.arrow");
+        assertThat(CliRun.of(withConf(s3, "verify", s3.uri("requests-12"), "--source", source.toString()))
+                .exitCode()).isZero();
+    }
+
+    /**
+     * A file system made before ours (by the application, without our S3A settings) keeps its tasks' pending
+     * uploads as {@code .pending} objects, not in memory: the tasks' commit reads them there, as that file system
+     * wrote them, whatever the job's own settings say.
+     */
+    @Test
+    void aFileSystemMadeWithoutOurSettingsCommitsToo(S3Server s3) throws Exception {
+        Configuration conf = SPARK.session().sparkContext().hadoopConfiguration();
+        FileSystem.closeAll();
+        try {
+            FileSystem theirs = FileSystem.get(URI.create(s3.uri("")), conf);
+            assertThat(theirs.getConf().get("fs.s3a.committer.magic.track.commits.in.memory.enabled")).isNull();
+
+            CliRun run = expand(source.toString(), s3.uri("made-before"), "32,8", "--format", "parquet");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(objects(s3, "made-before")).containsExactly("_SUCCESS", "_manifest.json",
+                    "part-00000.parquet", "part-00001.parquet", "part-00002.parquet", "part-00003.parquet");
+            assertThat(CliRun.of(withConf(s3, "verify", s3.uri("made-before"), "--source", source.toString()))
+                    .exitCode()).isZero();
+        } finally {
+            // the next test's file system is made with our settings again
+            FileSystem.closeAll();
+        }
+    }
+
+    /** The subdirectories (prefixes) under {@code key} the S3 server holds objects in. */
+    private static List<String> prefixes(S3Server s3, String key) throws IOException {
+        try (Stream<Path> entries = Files.list(s3.bucketDirectory().resolve(key))) {
+            return entries.filter(Files::isDirectory).filter(path -> {
+                try (Stream<Path> inside = Files.walk(path)) {
+                    return inside.anyMatch(Files::isRegularFile);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(path -> path.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /**
+     * {@code --partition-by} on S3: the files under {@code key=value/} prefixes through the same magic commit, read
+     * back by verify; an overwrite without it leaves no old {@code key=value/} file, and one with it no old top-level
+     * part file.
+     */
+    @Test
+    void partitionByWritesKeyValuePrefixesAndOverwriteReplacesThem(S3Server s3) throws Exception {
+        List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+        for (int r = 0; r < 20; r++) {
+            float[] features = new float[8];
+            for (int e = 0; e < 8; e++) {
+                features[e] = r + e / 8f;
+            }
+            rows.add(org.apache.spark.sql.RowFactory.create((long) r, "d" + r / 10, features));
+        }
+        var schema = new org.apache.spark.sql.types.StructType()
+                .add("user_id", org.apache.spark.sql.types.DataTypes.LongType)
+                .add("day", org.apache.spark.sql.types.DataTypes.StringType)
+                .add("features", org.apache.spark.sql.types.DataTypes.createArrayType(
+                        org.apache.spark.sql.types.DataTypes.FloatType, false));
+        Path table = dir.resolve("table");
+        SPARK.session().createDataFrame(rows, schema).repartition(1).write().partitionBy("day")
+                .parquet(table.toString());
+        String output = s3.uri("partitioned");
+        List<String> args = List.of("expand", "--input", table.toString(), "--column", "features", "--row-shape",
+                "[1,8]", "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet", "--partitions", "2",
+                "--output", output);
+
+        CliRun run = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day"))
+                .toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json");
+        assertThat(prefixes(s3, "partitioned")).containsExactly("day=d0", "day=d1");
+        assertThat(objects(s3, "partitioned/day=d0")).containsExactly("part-00000.parquet");
+        CliRun verify = CliRun.of(withConf(s3, "verify", output));
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+
+        CliRun flat = CliRun.of(Stream.concat(args.stream(), Stream.of("--overwrite")).toArray(String[]::new));
+        assertThat(flat.exitCode()).as(flat.err()).isZero();
+        assertThat(prefixes(s3, "partitioned")).isEmpty();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet",
+                "part-00001.parquet");
+
+        CliRun back = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day", "--overwrite"))
+                .toArray(String[]::new));
+        assertThat(back.exitCode()).as(back.err()).isZero();
+        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json");
+        assertThat(prefixes(s3, "partitioned")).containsExactly("day=d0", "day=d1");
+        verify = CliRun.of(withConf(s3, "verify", output));
+        assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
     }
 
     @Test
