@@ -29,12 +29,6 @@ public final class ClusterRuns {
     /** The spark-submit jar the build made: the executors load our classes from it, as on any cluster. */
     public static final String JARS_PROPERTY = "tensorbroadcast.spark.jars";
 
-    /**
-     * The executors' JVMs live for one test class and run small tasks: C1 only and the serial GC spare the shared
-     * cores what C2's compiler threads would cost them (as YarnSubmitIT's containers; the same tasks, the same bytes).
-     */
-    private static final String QUICK_EXECUTOR_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-
     private ClusterRuns() {}
 
     /** A driver on {@code cluster}, shipping the spark-submit jar to the executors. */
@@ -50,8 +44,7 @@ public final class ClusterRuns {
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast-it");
         cluster.sparkConf().forEach(builder::config);
         builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
-                .config("spark.executor.memory", "512m")
-                .config("spark.executor.extraJavaOptions", QUICK_EXECUTOR_JVM);
+                .config("spark.executor.memory", "512m");
         settings.forEach(builder::config);
         SparkSession spark = builder.getOrCreate();
         awaitExecutors(spark, cluster.workers());
