@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import dev.tensorbroadcast.localcluster.junit.WithS3Server;
@@ -113,10 +114,13 @@ class S3CredentialsAndFaultsIT {
             process = CliProcess.start(Map.of(), log, arguments(s3, settings, "expand", "--input",
                     source.toString(), "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output",
                     s3.uri("stopped")).toArray(String[]::new));
+            // the job has started once its lock is on the server: its tasks then wait 6 s before they upload
+            Path lock = s3.bucketDirectory().resolve("stopped").resolve(OutputLock.FILE_NAME);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!CliProcess.read(log).contains("writing ") && System.nanoTime() < deadline && process.isAlive()) {
-                Thread.sleep(200);
+            while (!Files.exists(lock) && System.nanoTime() < deadline && process.isAlive()) {
+                Thread.sleep(100);
             }
+            assertThat(lock).as(CliProcess.read(log)).exists();
             Thread.sleep(1000);
         } finally {
             s3.close();
