@@ -233,21 +233,16 @@ public final class PreparedBroadcast {
         return run(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /**
-     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held),
-     * right before the job: where a caller says what it is about to write, so that a refusal of the output (another
-     * job writing it) is never preceded by the promise.
-     */
-    public Manifest run(SparkSession spark, Progress progress, Runnable taken) {
-        return run(TaskRunner.spark(spark), progress, taken);
-    }
-
     /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public Manifest run(TaskRunner runner, Progress progress) {
         return run(runner, progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    /**
+     * As {@link #run(TaskRunner, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * right before the job: where a caller says what it is about to write, so that a refusal of the output
+     * (another job writing it) is never preceded by the promise.
+     */
     public Manifest run(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
@@ -269,17 +264,12 @@ public final class PreparedBroadcast {
         return runAll(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #runAll(SparkSession, Progress)}, with {@code taken} as {@link #run(SparkSession, Progress, Runnable)}'s. */
-    public List<Manifest> runAll(SparkSession spark, Progress progress, Runnable taken) {
-        return runAll(TaskRunner.spark(spark), progress, taken);
-    }
-
     /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public List<Manifest> runAll(TaskRunner runner, Progress progress) {
         return runAll(runner, progress, () -> {});
     }
 
-    /** As {@link #runAll(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    /** As {@link #runAll(TaskRunner, Progress)}, with {@code taken} as {@link #run(TaskRunner, Progress, Runnable)}'s. */
     public List<Manifest> runAll(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();

@@ -253,21 +253,16 @@ public final class PreparedReduce {
         return run(TaskRunner.spark(spark), progress, () -> {});
     }
 
-    /**
-     * As {@link #run(SparkSession, Progress)}; {@code taken} runs once the output is this job's (its lock held, where
-     * it is a dataset), right before the job: where a caller says what it is about to write, so that a refusal of
-     * the output (another job writing it) is never preceded by the promise.
-     */
-    public List<ReduceResult> run(SparkSession spark, Progress progress, Runnable taken) {
-        return run(TaskRunner.spark(spark), progress, taken);
-    }
-
     /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
     public List<ReduceResult> run(TaskRunner runner, Progress progress) {
         return run(runner, progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress, Runnable)}, with the tasks on {@code runner}. */
+    /**
+     * As {@link #run(TaskRunner, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * right before the job: where a caller says what it is about to write, so that a refusal of the output
+     * (another job writing it) is never preceded by the promise.
+     */
     public List<ReduceResult> run(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine spark = runner.engine();
