@@ -138,6 +138,12 @@ public final class ClusterRuns {
                     StandardCharsets.ISO_8859_1);
         } catch (java.nio.file.NoSuchFileException exited) {
             return "";
+        } catch (IOException e) {
+            // a process exiting while its cmdline is read fails the read with ESRCH ("No such process")
+            if (!process.isAlive()) {
+                return "";
+            }
+            throw e;
         }
     }
 
