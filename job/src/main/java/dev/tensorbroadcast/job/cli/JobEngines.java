@@ -8,23 +8,18 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Where a command's job runs. A small job on the embedded default runs its tasks in this process's main thread,
- * without starting Spark: the same task objects write the same files through the same commit protocol, and the
- * manifest and output are the same, but the run takes a fraction of a second instead of the seconds a Spark session
- * and its first job take to start (docs/benchmarks.md, issue 28). Everything else runs on Spark: a job that is not
- * small, any {@code --master} (so {@code --master 'local[*]'} forces Spark), a {@code --conf} other than
- * {@code spark.hadoop.*} (a Spark setting only Spark can honour), a Spark application already running in this JVM or
- * started by spark-submit, and output that is not on a local disk.
+ * Where a command's job runs. A job on the embedded default runs its tasks on a pool of this process's threads, without
+ * starting Spark, whatever its size: {@code local[*]} is nothing but threads of this JVM, and the pool runs the same
+ * task objects, one per core at once, in partition order, writing the same files through the same commit protocol,
+ * with the same manifest, minus the second a Spark session takes to start and Spark's task path (docs/benchmarks.md,
+ * issue 28). Everything else runs on Spark: any {@code --master} (so {@code --master 'local[*]'} forces Spark), a
+ * {@code --conf} other than {@code spark.hadoop.*} (a Spark setting only Spark can honour), a Spark application
+ * already running in this JVM or started by spark-submit, and output that is not on a local disk.
  */
 final class JobEngines {
-    /** The largest job run in the driver, in bytes of values written (or, for a reduce, of gradient read). */
-    static final long DRIVER_BYTES = 32L << 20;
-    /** The most tasks a job run in the driver has: each one after another, on one core. */
-    static final long DRIVER_TASKS = 64;
-
     private JobEngines() {}
 
-    /** What decides the choice, apart from the command's options. */
+    /** What decides the choice, apart from the command's options; the bytes and tasks are only said. */
     record Job(long bytes, long tasks, boolean localOutput) {}
 
     /** A job's engine; stops the Spark session it started, if it started one. */
@@ -38,20 +33,26 @@ final class JobEngines {
     }
 
     /**
-     * The driver for a small {@code job} without {@code --master}, else the Spark session on {@code master} with
-     * {@code conf}; {@code hadoop} is what the driver's tasks read and write with.
+     * This JVM's threads for a {@code job} without {@code --master}, else the Spark session on {@code master} with
+     * {@code conf}; {@code hadoop} is what the driver's tasks read and write with. With {@code --verbose}, says which
+     * and why.
      */
     static Engine obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
             OutputOptions output, PrintWriter err) {
-        if (inDriver(master, conf, job, sparkRunning())) {
-            if (output.verbose) {
-                // said with --verbose only: the result is the same either way
-                err.println(String.format(Locale.ROOT, "running the job in this process without Spark: a small job"
-                        + " (%s, %s); --master 'local[*]' runs it on Spark", ByteSize.format(job.bytes()),
-                        Plural.of(job.tasks(), "task")));
-                err.flush();
-            }
-            return new Engine(TaskRunner.inThisThread(hadoop, Interruption::signalled), null);
+        boolean sparkRunning = sparkRunning();
+        String spark = whySpark(master, conf, job, sparkRunning);
+        if (output.verbose) {
+            // said with --verbose only: the result is the same either way
+            long threads = Math.max(1, Math.min(job.tasks(), Runtime.getRuntime().availableProcessors()));
+            err.println(spark == null
+                    ? String.format(Locale.ROOT, "running the job in this process without Spark, on %s: the"
+                            + " embedded default (%s, %s); --master 'local[*]' runs it on Spark",
+                            Plural.of(threads, "thread"), ByteSize.format(job.bytes()), Plural.of(job.tasks(), "task"))
+                    : "running the job on Spark: " + spark);
+            err.flush();
+        }
+        if (spark == null) {
+            return new Engine(TaskRunner.inThisJvm(hadoop, Interruption::signalled), null);
         }
         SparkSessions.Session session = SparkSessions.obtain(master, conf);
         return new Engine(TaskRunner.spark(session.spark()), session);
@@ -59,9 +60,26 @@ final class JobEngines {
 
     /** Whether {@code job} runs in the driver; {@code sparkRunning}: a Spark application runs in this JVM. */
     static boolean inDriver(String master, Map<String, String> conf, Job job, boolean sparkRunning) {
-        return master == null && !sparkRunning
-                && conf.keySet().stream().allMatch(key -> key.startsWith("spark.hadoop."))
-                && job.localOutput() && job.bytes() <= DRIVER_BYTES && job.tasks() <= DRIVER_TASKS;
+        return whySpark(master, conf, job, sparkRunning) == null;
+    }
+
+    /** Why {@code job} runs on Spark, or null when it runs in the driver. */
+    static String whySpark(String master, Map<String, String> conf, Job job, boolean sparkRunning) {
+        if (master != null) {
+            return "--master " + master + " was given";
+        }
+        if (sparkRunning) {
+            return "a Spark application runs in this JVM";
+        }
+        String setting = conf.keySet().stream().filter(key -> !key.startsWith("spark.hadoop.")).sorted().findFirst()
+                .orElse(null);
+        if (setting != null) {
+            return "--conf " + setting + " is a Spark setting";
+        }
+        if (!job.localOutput()) {
+            return "the output is not on a local disk";
+        }
+        return null;
     }
 
     /** Whether {@code location} (a path or a URI, or null for no output) lies on this machine's disks. */

@@ -10,6 +10,7 @@ import dev.tensorbroadcast.arrowio.source.SourceSlice;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.base.InputException;
 import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.SourceRows;
@@ -79,6 +80,8 @@ public final class GradientRows implements Serializable {
         long bytesRead = 0;
         try (NpyRows file = npy == null ? null : openNpy(conf)) {
             for (long row = firstRow; row < endRow; row += chunkRows) {
+                // a stopped task ends here, not at the end of its rows
+                TaskStop.check();
                 long end = Math.min(endRow, row + chunkRows);
                 SourceRows rows = new SourceRows(row, end);
                 SourceSlice slice;

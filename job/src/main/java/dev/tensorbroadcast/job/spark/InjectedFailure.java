@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
@@ -10,7 +11,9 @@ import org.apache.spark.TaskContext;
  * them nothing happens. The delays may also come from the Spark settings of the same names with a {@code spark.}
  * prefix ({@code --conf spark.tensorbroadcast.test.taskDelayMillis=500}), which executors receive from the driver:
  * a test that runs the command line as a process of its own has no other way in. One partition can be made slow in
- * its first attempt only, so a speculative copy of it overtakes it.
+ * its first attempt only, so a speculative copy of it overtakes it. A task the driver runs without Spark has neither:
+ * it reads the same names from the Hadoop configuration it is given, where {@code --conf spark.hadoop.<name>} puts
+ * them (a setting that keeps a job off Spark).
  */
 final class InjectedFailure {
     /** The partition whose task fails. */
@@ -31,8 +34,8 @@ final class InjectedFailure {
 
     private InjectedFailure() {}
 
-    static void maybeDelayBatch(TaskContext context) {
-        String delay = context == null ? null : setting(context, BATCH_DELAY_MILLIS);
+    static void maybeDelayBatch(TaskContext context, Configuration conf) {
+        String delay = setting(context, conf, BATCH_DELAY_MILLIS);
         if (delay != null) {
             sleep(Long.parseLong(delay));
         }
@@ -48,26 +51,26 @@ final class InjectedFailure {
         }
     }
 
-    static void maybeDelay(TaskContext context, long partition) {
-        if (context == null) {
-            // a task the driver calls (a small job without Spark): no local properties, no executors' settings
-            return;
-        }
+    static void maybeDelay(TaskContext context, Configuration conf, long partition) {
         long millis = 0;
-        String delay = setting(context, TASK_DELAY_MILLIS);
+        String delay = setting(context, conf, TASK_DELAY_MILLIS);
         if (delay != null) {
             millis += Long.parseLong(delay);
         }
-        String slow = setting(context, SLOW_PARTITION);
-        if (slow != null && Long.parseLong(slow) == partition && context.attemptNumber() == 0) {
-            millis += Long.parseLong(setting(context, SLOW_MILLIS));
+        String slow = setting(context, conf, SLOW_PARTITION);
+        if (slow != null && Long.parseLong(slow) == partition && TaskPlace.attempt() == 0) {
+            millis += Long.parseLong(setting(context, conf, SLOW_MILLIS));
         }
         if (millis > 0) {
             sleep(millis);
         }
     }
 
-    private static String setting(TaskContext context, String name) {
+    /** A Spark task's local property or Spark setting; a driver's task's Hadoop setting; or null. */
+    private static String setting(TaskContext context, Configuration conf, String name) {
+        if (context == null) {
+            return conf == null ? null : conf.get(name);
+        }
         String local = context.getLocalProperty(name);
         if (local != null) {
             return local;
@@ -76,18 +79,17 @@ final class InjectedFailure {
         return env == null ? null : env.conf().get("spark." + name, null);
     }
 
-    static void maybeFail(TaskContext context, long partition) {
-        if (context == null) {
-            return;
-        }
-        String failing = context.getLocalProperty(PARTITION);
+    /** Fails partition {@code partition}'s task as asked: by a local property on Spark, a Hadoop setting in the driver. */
+    static void maybeFail(TaskContext context, Configuration conf, long partition) {
+        String failing = context != null ? context.getLocalProperty(PARTITION) : conf == null ? null
+                : conf.get(PARTITION);
         if (failing == null || Long.parseLong(failing) != partition) {
             return;
         }
-        String attempts = context.getLocalProperty(ATTEMPTS);
-        if ("all".equals(attempts) || context.attemptNumber() < Integer.parseInt(attempts == null ? "1" : attempts)) {
-            throw new IllegalStateException("injected failure in partition " + partition + ", attempt "
-                    + context.attemptNumber());
+        String attempts = context != null ? context.getLocalProperty(ATTEMPTS) : conf.get(ATTEMPTS);
+        int attempt = TaskPlace.attempt();
+        if ("all".equals(attempts) || attempt < Integer.parseInt(attempts == null ? "1" : attempts)) {
+            throw new IllegalStateException("injected failure in partition " + partition + ", attempt " + attempt);
         }
     }
 }

@@ -31,8 +31,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * and broadcasts only while it runs, and fails one way: a refusal a task found (a malformed source, a sum that leaves
  * its type) is thrown as it is, the user's input as the driver would report it; anything else is a
  * {@link JobFailedException} saying what could not be done. Each job gives only its work, and what to undo on failure.
- * Its tasks run on Spark, or one after another in the driver's thread ({@link JobEngine#driver}): the same task
- * objects, given the same partition index and the same shipped values.
+ * Its tasks run on Spark, or on a pool of the driver's threads ({@link JobEngine#driver}, {@link DriverPool}): the
+ * same task objects, given the same partition index and the same shipped values.
  */
 final class JobRun implements Shipping {
     /** Null when the tasks run in the driver. */
@@ -153,7 +153,7 @@ final class JobRun implements Shipping {
                 + " master lost); ";
     }
 
-    /** Whether the tasks run in the driver's thread, with no Spark context. */
+    /** Whether the tasks run on the driver's pool, with no Spark context. */
     boolean inDriver() {
         return context == null;
     }
@@ -171,12 +171,15 @@ final class JobRun implements Shipping {
         return engine.hadoopConfiguration();
     }
 
-    /** A named accumulator (Spark's UI and events show it); in the driver a plain one, which its tasks add to. */
+    /**
+     * A named accumulator (Spark's UI and events show it); in the driver one its tasks share and add to from the
+     * pool's threads.
+     */
     LongAccumulator accumulator(String name) {
         if (context != null) {
             return context.longAccumulator(name);
         }
-        return new LongAccumulator();
+        return new DriverAccumulator();
     }
 
     /** {@code value} for the tasks: a broadcast variable, or in the driver the object itself. */
@@ -209,26 +212,45 @@ final class JobRun implements Shipping {
 
     /**
      * Runs {@code task} once per partition {@code 0 .. count - 1} (a partition holding its own index) and returns
-     * what they return, in partition order: as Spark tasks, or one after another in this thread. The progress hears
-     * their start, each finished task, and the end from the driver's total.
+     * what they return, in partition order: as Spark tasks, or on the driver's pool ({@link DriverPool}). The progress
+     * hears their start, each finished task, and the end from the driver's total.
      */
     <R> List<R> tasks(int count, Function2<Integer, Iterator<Integer>, Iterator<R>> task) throws Exception {
         if (context != null) {
             List<Integer> indexes = IntStream.range(0, count).boxed().toList();
             return collect(java.parallelize(indexes, count).mapPartitionsWithIndex(task, false));
         }
+        List<R> results = new ArrayList<>();
+        inDriver(count, index -> {
+            List<R> partition = new ArrayList<>(1);
+            task.call(index, List.of(index).iterator()).forEachRemaining(partition::add);
+            return partition;
+        }, (index, partition) -> results.addAll(partition));
+        return results;
+    }
+
+    /**
+     * Runs {@code task} for partitions {@code 0 .. count - 1} on the driver's pool; {@code results} hears what they
+     * return in partition order, in this thread, while later tasks run (a bounded number ahead of it). Only for a job
+     * in the driver: a Spark job's tasks are an RDD's.
+     */
+    <R> void inDriver(int count, DriverPool.Task<R> task, DriverPool.Results<? super R> results) throws Exception {
+        if (context != null) {
+            throw new IllegalStateException("a Spark job's tasks run on Spark");
+        }
         if (tracking != null) {
             tracking.progress().started(description, tracking.partitions(), tracking.bytes());
         }
-        List<R> results = new ArrayList<>();
-        for (int index = 0; index < count; index++) {
-            engine.checkCancelled();
-            task.call(index, List.of(index).iterator()).forEachRemaining(results::add);
-            if (tracking != null) {
-                tracking.progress().advanced(index + 1, values.value());
+        long[] heard = {-1, -1};
+        DriverPool.run(count, engine.threads(count), engine.cancelled(), task, results, done -> {
+            // every poll while a long task writes, but only what changed: the bytes of its finished batches
+            long bytes = tracking == null ? 0 : values.value();
+            if (tracking != null && (done != heard[0] || bytes != heard[1])) {
+                heard[0] = done;
+                heard[1] = bytes;
+                tracking.progress().advanced(done, bytes);
             }
-        }
-        return results;
+        });
     }
 
     /** Collects {@code tasks}, one per partition: the progress hears their start and, from the driver's total, end. */

@@ -9,6 +9,7 @@ import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
 import dev.tensorbroadcast.job.sink.InPlaceObject;
@@ -93,7 +94,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         Partition partition = spec.partitions().partition(index);
         TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
                 TaskPlace.attempt());
-        InjectedFailure.maybeDelay(task, index);
+        InjectedFailure.maybeDelay(task, context.getConfiguration(), index);
         // the task's own protocol, holding its attempt's committer, as a Spark task's deserialized copy does
         FileCommitProtocol committer = TaskPlace.own(this.committer);
         committer.setupTask(context);
@@ -118,7 +119,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                         ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
                         : write(input.kernel(), partition, kept, fileSystem, file);
             }
-            InjectedFailure.maybeFail(task, index);
+            InjectedFailure.maybeFail(task, context.getConfiguration(), index);
             TaskCommitMessage message = committer.commitTask(context);
             String name = directory.isEmpty() ? file.getName() : directory + "/" + file.getName();
             WrittenFile written = new WrittenFile(name, index, partition.firstRow(), partition.rowCount(),
@@ -171,9 +172,11 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                                 : createObject(fileSystem, attempt, key));
                         streams.add(out);
                         return out;
-                    }, elements -> valuesWritten.add(rowElements == 0 ? 0
-                            : elements * spec.partitions().rowBytes() / rowElements));
-            InjectedFailure.maybeFail(task, index);
+                    }, elements -> {
+                        valuesWritten.add(rowElements == 0 ? 0 : elements * spec.partitions().rowBytes() / rowElements);
+                        TaskStop.check();
+                    });
+            InjectedFailure.maybeFail(task, context.getConfiguration(), index);
             TaskCommitMessage message = committer.commitTask(context);
             List<WrittenFile> written = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
@@ -246,8 +249,10 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                 out);
     }
 
+    /** After each batch: its bytes counted, and the task stops here when it was stopped (see {@link TaskStop}). */
     private void written(long rows) {
         valuesWritten.add(rows * spec.partitions().rowBytes());
-        InjectedFailure.maybeDelayBatch(TaskContext.get());
+        InjectedFailure.maybeDelayBatch(TaskContext.get(), conf.value().value());
+        TaskStop.check();
     }
 }

@@ -112,12 +112,11 @@ public final class ReduceJob {
             Broadcast<SerializableConfiguration> conf = run.ship(run.hadoopConfiguration());
             SumShare sumShare = new SumShare(rows, plan, tasks, rows(plan), conf);
             if (run.inDriver()) {
-                // the driver's tasks, in index order, merged in the tree's shape: the bits of the Spark job's
-                List<ReduceKernel> sums = new ArrayList<>(tasks);
-                for (long share = 0; share < tasks; share++) {
-                    sums.add(sumShare.call(share)._2());
-                }
-                return mergeTree(sums).result(plan.input());
+                // the driver's tasks, merged in index order as they come, in the tree's shape: the bits of the Spark
+                // job's, holding only the pool's window of partials and one open group per level of the tree
+                MergeTree tree = new MergeTree();
+                run.inDriver(tasks, share -> sumShare.call((long) share)._2(), (share, partial) -> tree.add(partial));
+                return tree.result().result(plan.input());
             }
             JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
                     .mapToPair(sumShare);
@@ -165,6 +164,63 @@ public final class ReduceJob {
         return level.get(0);
     }
 
+    /**
+     * {@link #mergeTree} fed one partial at a time, in index order: each level keeps only its open group (the sum of
+     * its first partials so far); a group that has {@link #FANOUT} partials goes up a level as the next level's next
+     * partial. Every add is the one {@link #mergeTree} does, in its order, so the bits are the same.
+     */
+    static final class MergeTree {
+        /** Per level, the open group's sum, and how many partials it holds. */
+        private final List<ReduceKernel> open = new ArrayList<>();
+        private final List<Integer> held = new ArrayList<>();
+
+        void add(ReduceKernel partial) {
+            add(0, partial);
+        }
+
+        private void add(int level, ReduceKernel partial) {
+            if (level == open.size()) {
+                open.add(null);
+                held.add(0);
+            }
+            if (held.get(level) == 0) {
+                open.set(level, partial);
+            } else {
+                open.get(level).merge(partial);
+            }
+            held.set(level, held.get(level) + 1);
+            if (held.get(level) == FANOUT) {
+                ReduceKernel full = open.get(level);
+                open.set(level, null);
+                held.set(level, 0);
+                add(level + 1, full);
+            }
+        }
+
+        /**
+         * The sum: the open groups closed from the bottom up, each going up as its level's last partial, as the
+         * tree's last (short) group of each level does.
+         */
+        ReduceKernel result() {
+            ReduceKernel carried = null;
+            for (int level = 0; level < open.size(); level++) {
+                ReduceKernel group = open.get(level);
+                if (carried != null) {
+                    if (group == null) {
+                        group = carried;
+                    } else {
+                        group.merge(carried);
+                    }
+                }
+                carried = group;
+            }
+            if (carried == null) {
+                throw new IllegalStateException("no partials were added");
+            }
+            return carried;
+        }
+    }
+
     private static List<Long> indexes(int count) {
         return LongStream.range(0, count).boxed().toList();
     }
@@ -190,11 +246,12 @@ public final class ReduceJob {
             implements org.apache.spark.api.java.function.PairFunction<Long, Long, ReduceKernel> {
         @Override
         public Tuple2<Long, ReduceKernel> call(Long share) {
-            InjectedFailure.maybeDelay(TaskContext.get(), share);
+            Configuration hadoop = conf.value().value();
+            InjectedFailure.maybeDelay(TaskContext.get(), hadoop, share);
+            InjectedFailure.maybeFail(TaskContext.get(), hadoop, share);
             long first = Math.multiplyExact(share, rows) / tasks;
             long end = Math.multiplyExact(share + 1, rows) / tasks;
             ReduceKernel partial = ReduceKernel.create(plan.dtype(), plan.input().elements());
-            Configuration hadoop = conf.value().value();
             gradient.reduce(plan, first, end, partial, 0, hadoop);
             return new Tuple2<>(share, partial);
         }
@@ -221,10 +278,9 @@ public final class ReduceJob {
                     TaskSource::release);
             KeptSlice task = new KeptSlice(source, partitions, run.ship(run.hadoopConfiguration()));
             if (run.inDriver()) {
-                // the driver's tasks in partition order, each slice written as it is summed
-                for (long index = 0; index < count; index++) {
-                    out.write(task.call(index));
-                }
+                // the driver's tasks on its pool, each slice written in partition order once it and those before it
+                // are summed, while the next ones are
+                run.inDriver(count, index -> task.call((long) index), (index, slice) -> out.write(slice));
                 return null;
             }
             JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count).map(task);
@@ -249,9 +305,11 @@ public final class ReduceJob {
             Broadcast<SerializableConfiguration> conf) implements Function<Long, byte[]> {
         @Override
         public byte[] call(Long index) {
-            InjectedFailure.maybeDelay(TaskContext.get(), index);
+            Configuration hadoop = conf.value().value();
+            InjectedFailure.maybeDelay(TaskContext.get(), hadoop, index);
+            InjectedFailure.maybeFail(TaskContext.get(), hadoop, index);
             Partition partition = partitions.partition(index);
-            TaskSource.ReducedRows rows = source.rows(partition, conf.value().value());
+            TaskSource.ReducedRows rows = source.rows(partition, hadoop);
             int width = rows.slice().dtype().byteWidth();
             int from = Math.toIntExact((partition.firstElement() - rows.origin()) * width);
             int to = Math.toIntExact((partition.endElement() - rows.origin()) * width);

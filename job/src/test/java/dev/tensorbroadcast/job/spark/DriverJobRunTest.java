@@ -5,16 +5,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.TaskStop;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.LongAccumulator;
 import org.junit.jupiter.api.Test;
 
-/** A job whose tasks run in the driver's thread: no Spark context, the same skeleton around them. */
+/** A job whose tasks run on the driver's pool of threads: no Spark context, the same skeleton around them. */
 class DriverJobRunTest {
     /** What the progress heard, in order. */
     private static final class Heard implements JobProgress {
@@ -59,8 +69,21 @@ class DriverJobRunTest {
                     });
                 });
         assertThat(results).containsExactly("task 0", "task 1", "task 2");
-        assertThat(heard.events).containsExactly("started three tasks 3 300", "advanced 1 100", "advanced 2 200",
-                "advanced 3 300", "finished");
+        // the pool's tasks finish in any order: what is heard only grows, and ends with the whole
+        assertThat(heard.events.get(0)).isEqualTo("started three tasks 3 300");
+        assertThat(heard.events.subList(heard.events.size() - 2, heard.events.size()))
+                .containsExactly("advanced 3 300", "finished");
+        long[] last = {0, 0};
+        for (String event : heard.events.subList(1, heard.events.size() - 1)) {
+            String[] words = event.split(" ");
+            assertThat(words[0]).isEqualTo("advanced");
+            long done = Long.parseLong(words[1]);
+            long bytes = Long.parseLong(words[2]);
+            assertThat(done).isGreaterThanOrEqualTo(last[0]);
+            assertThat(bytes).isGreaterThanOrEqualTo(last[1]).isGreaterThanOrEqualTo(done * 100);
+            last[0] = done;
+            last[1] = bytes;
+        }
         assertThat(released).containsExactly("value");
     }
 
@@ -68,8 +91,8 @@ class DriverJobRunTest {
     @Test
     void aCancelledJobStopsBetweenTasksAndIsUndone() {
         AtomicBoolean cancelled = new AtomicBoolean();
-        List<String> done = new ArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), cancelled::get),
+        List<String> done = new CopyOnWriteArrayList<>();
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 1, cancelled::get),
                 "cancelled").onFailure(() -> done.add("aborted")).run("Cannot write 'x'", run -> {
                     run.hold("the source", done::add);
                     return run.tasks(3, (Integer index, Iterator<Integer> partition) -> {
@@ -80,6 +103,123 @@ class DriverJobRunTest {
                 })).isInstanceOf(JobFailedException.class)
                 .hasMessage("Cannot write 'x': the Spark job failed: the job was cancelled: the process is shutting"
                         + " down");
-        assertThat(done).containsExactly("task 0", "aborted", "the source");
+        // one thread: the first task may have been followed by the second, started before the poll saw the signal
+        assertThat(done).startsWith("task 0").endsWith("aborted", "the source").doesNotContain("task 2");
+    }
+
+    /**
+     * Sixteen tasks on four threads: they run at once (the first four wait for each other), each adds to the shared
+     * accumulator from its own thread without losing an add, and the results come back in partition order.
+     */
+    @Test
+    void theTasksRunOnSeveralThreadsAtOnceAndReturnInPartitionOrder() {
+        CyclicBarrier together = new CyclicBarrier(4);
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        Heard heard = new Heard();
+        List<Integer> results = JobRun.tracked(JobEngine.driver(new Configuration(false), 4, () -> false), "sixteen",
+                new JobRun.Tracking(heard, "bytes", 16, 16 * 100_000)).run("Cannot write 'x'", run -> {
+                    LongAccumulator values = run.values();
+                    return run.tasks(16, (Integer index, Iterator<Integer> partition) -> {
+                        threads.add(Thread.currentThread().getName());
+                        if (index < 4) {
+                            together.await(30, TimeUnit.SECONDS);
+                        }
+                        for (int i = 0; i < 100_000; i++) {
+                            values.add(1);
+                        }
+                        // later partitions finish first
+                        Thread.sleep(16 - index);
+                        return List.of(index).iterator();
+                    });
+                });
+        assertThat(results).containsExactlyElementsOf(IntStream.range(0, 16).boxed().toList());
+        assertThat(threads).hasSize(4).allMatch(name -> name.startsWith(DriverPool.THREAD_NAME));
+        assertThat(heard.events).contains("advanced 16 1600000").endsWith("finished");
+    }
+
+    /**
+     * A task's failure stops the job: no further task starts, the running ones are interrupted (their loops check
+     * TaskStop), and the failure is thrown, the commit undone, only once every task has stopped.
+     */
+    @Test
+    void aFailedTaskStopsTheOthersBeforeTheJobIsUndone() {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger started = new AtomicInteger();
+        List<String> undone = new CopyOnWriteArrayList<>();
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false),
+                "failing").onFailure(() -> undone.add("aborted with " + running.get() + " running"))
+                .run("Cannot write 'x'", run -> run.tasks(64, (Integer index, Iterator<Integer> partition) -> {
+                    running.incrementAndGet();
+                    started.incrementAndGet();
+                    try {
+                        if (index == 1) {
+                            Thread.sleep(200);
+                            throw new IllegalStateException("disk on fire in partition 1");
+                        }
+                        // a huge partition: it ends only when stopped
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                        while (System.nanoTime() < deadline) {
+                            TaskStop.check();
+                            Thread.onSpinWait();
+                        }
+                        return List.of(index).iterator();
+                    } finally {
+                        running.decrementAndGet();
+                    }
+                }))).isInstanceOf(JobFailedException.class)
+                .hasMessage("Cannot write 'x': the Spark job failed: disk on fire in partition 1");
+        assertThat(undone).containsExactly("aborted with 0 running");
+        // partition 0 spun until stopped, partition 1 failed: no third task started
+        assertThat(started.get()).isEqualTo(2);
+    }
+
+    /** A refusal a task found (a malformed source) comes out of the pool as that refusal, the commit undone. */
+    @Test
+    void aTasksRefusalIsThrownAsItIs() {
+        List<String> undone = new CopyOnWriteArrayList<>();
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false),
+                "refused").onFailure(() -> undone.add("aborted")).run("Cannot write 'x'",
+                        run -> run.tasks(8, (Integer index, Iterator<Integer> partition) -> {
+                            if (index == 5) {
+                                throw new InvalidRequestException("the sum of column 'g' leaves int8");
+                            }
+                            return List.of(index).iterator();
+                        }))).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("the sum of column 'g' leaves int8");
+        assertThat(undone).containsExactly("aborted");
+    }
+
+    /**
+     * A signal while tasks run: the running ones stop within a moment, not at the end of their partitions, and the
+     * job fails as cancelled once they have.
+     */
+    @Test
+    void aSignalStopsRunningTasksWithinAMoment() {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        AtomicInteger running = new AtomicInteger();
+        List<String> undone = new CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, cancelled::get),
+                "signalled").onFailure(() -> undone.add("aborted with " + running.get() + " running"))
+                .run("Cannot write 'x'", run -> run.tasks(4, (Integer index, Iterator<Integer> partition) -> {
+                    running.incrementAndGet();
+                    try {
+                        if (index == 1) {
+                            cancelled.set(true);
+                        }
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                        while (System.nanoTime() < deadline) {
+                            TaskStop.check();
+                            Thread.onSpinWait();
+                        }
+                        return List.of(index).iterator();
+                    } finally {
+                        running.decrementAndGet();
+                    }
+                }))).isInstanceOf(JobFailedException.class)
+                .hasMessageEndingWith("the job was cancelled: the process is shutting down");
+        assertThat(undone).containsExactly("aborted with 0 running");
+        // far less than the 60 s a task's partition would take
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     }
 }
