@@ -9,12 +9,15 @@
 #   bench/reduce.sh [--size 8g] [--reps 3] [--patterns rows,kept] [--master 'local[*]'] [--dir /tmp/tb-reduce]
 #                   [--base DIR]
 #
+# Without --master, both builds run on the embedded default, as a user's command does (since issue 28 a job there runs
+# on the driver's threads without Spark); --master 'local[*]' forces Spark.
+#
 # rows: [N,4096] -> [1,4096] (the row axis summed, partials merged in a tree)
 # kept: [N,8,64] -> [N,1,64] (each task writes its own rows of the result)
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-size=8g reps=3 patterns=rows,kept master='local[*]' dir=/tmp/tb-reduce base=
+size=8g reps=3 patterns=rows,kept master= dir=/tmp/tb-reduce base=
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --size) size=$2; shift 2 ;;
@@ -23,7 +26,7 @@ while [[ $# -gt 0 ]]; do
         --master) master=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
         --base) base=$2; shift 2 ;;
-        -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "bench/reduce.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
     esac
 done
@@ -75,7 +78,7 @@ seconds() { # command...: prints the wall time of the whole process
 }
 
 ours_reduce() { # cli gradient input target output: the job's seconds (from --json) into $dir/job
-    "$1" reduce --input "$2" --dialect numpy --input-shape "$3" --shape "$4" --output "$5" --master "$master" --json \
+    "$1" reduce --input "$2" --dialect numpy --input-shape "$3" --shape "$4" --output "$5" ${master:+--master "$master"} --json \
         | python3 -c "import json, sys; print(json.load(sys.stdin)['seconds'])" >"$dir/job"
 }
 
