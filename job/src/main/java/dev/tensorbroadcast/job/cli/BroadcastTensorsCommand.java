@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Broadcasts inputs against each other and writes each one's broadcast as a dataset: DIR/0, DIR/1, ...",
-            "All datasets have the same shape. Runs on an embedded local Spark unless --master is given; a small"
-                    + " job (up to 32 MiB) runs in this process without Spark (--master 'local[*]' forces Spark)."
+            "All datasets have the same shape. Without --master the tasks run on this process's threads (one per"
+                    + " core) without starting Spark (--master 'local[*]' forces Spark)."
         },
         footerHeading = "%nExample:%n",
         footer = {

@@ -16,9 +16,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Broadcasts a tensor (.npy, Arrow IPC or a dataset) to a shape and writes it with Spark.",
-            "Writes one file per partition, _manifest.json and _SUCCESS. Runs on an embedded local Spark unless"
-                    + " --master is given; a small job (up to 32 MiB) runs in this process without Spark, writing the"
-                    + " same files (--master 'local[*]' forces Spark)."
+            "Writes one file per partition, _manifest.json and _SUCCESS. Without --master the tasks run on this"
+                    + " process's threads (one per core) without starting Spark, writing the same files as an embedded"
+                    + " local Spark would (--master 'local[*]' forces Spark)."
         },
         footerHeading = "%nExample:%n",
         footer = {

@@ -33,8 +33,8 @@ final class WriteOptions {
 
     @Option(names = "--master", paramLabel = "<url>",
             description = "Spark master: local[N], spark://host:7077, local-cluster (the one 'cluster start' runs),"
-                    + " yarn, k8s://...; default: embedded local[*], or no Spark at all for a small job (given, even"
-                    + " local[*], it always runs on Spark).")
+                    + " yarn, k8s://...; default: no Spark at all, the tasks on this process's threads, one per core,"
+                    + " as an embedded local[*] would run them (given, even local[*], it always runs on Spark).")
     String master;
 
     @Option(names = "--conf", paramLabel = "<key>=<value>",

@@ -151,7 +151,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     }
 
     /**
-     * A task the driver calls itself (a small job without Spark, which has no {@code SparkEnv}) is its partition's
+     * A task the driver calls itself (a job on the driver's threads without Spark, which has no {@code SparkEnv}) is its partition's
      * only attempt: there is no other attempt for the driver's commit coordinator to arbitrate, so the committer
      * commits it as Spark's does once the coordinator allowed it, and the message is the one Spark's would be (no
      * files at absolute paths; the partition directories written into).

@@ -56,6 +56,44 @@ class InterruptIT {
     }
 
     /**
+     * Ctrl-C while a job on the embedded default runs on the driver's threads, without Spark: the same exit code, line
+     * and output as Spark's stopped job, and the running tasks stop within a moment. Each task would sleep a minute
+     * first (a Hadoop setting the driver's tasks read, which keeps the job off Spark): the process ends well before
+     * its running tasks' sleeps and before the shutdown hook's 30 s, so they were interrupted, not waited out.
+     */
+    @Test
+    void aSignalStopsTheDriversRunningTasksAndLeavesWhatOverwriteReplaces() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = dir.resolve("driver");
+        Path log = dir.resolve("driver.log");
+        Process cli = CliProcess.start(Map.of(), log, "expand", "--input", source.toString(), "--dialect", "numpy",
+                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--verbose", "--conf",
+                "spark.hadoop.tensorbroadcast.test.taskDelayMillis=60000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
+            Thread.sleep(50);
+        }
+        assertThat(cli.isAlive()).as(CliProcess.read(log)).isTrue();
+        Thread.sleep(1500);
+        long signalled = System.nanoTime();
+        new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
+
+        assertThat(cli.waitFor(20, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        assertThat(System.nanoTime() - signalled).isLessThan(TimeUnit.SECONDS.toNanos(20));
+        String printed = CliProcess.read(log);
+        assertThat(printed).contains("running the job in this process without Spark");
+        assertThat(cli.exitValue()).as(printed).isEqualTo(130);
+        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
+                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
+                + " is there"))).as(printed).hasSize(1);
+        assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
+        assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
+        assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+                .isEqualTo("file:" + output);
+    }
+
+    /**
      * Ctrl-C while an {@code --overwrite} job runs over one of our datasets: the dataset it was replacing is moved
      * back before the process ends, every file byte for byte. Before, it was deleted when the job started.
      */
