@@ -12,6 +12,8 @@ import java.io.Serializable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A partial sum of a gradient, input-shaped (or a slice of the input): floats add up in float64, complex numbers as
@@ -114,42 +116,67 @@ public final class ReduceKernel implements Serializable {
             throw new IllegalArgumentException(shape + " does not hold " + elements + " elements");
         }
         byte[] bytes = new byte[Math.toIntExact((long) elements * dtype.byteWidth())];
-        switch (dtype) {
-            case FLOAT64, COMPLEX128 -> {
-                for (int i = 0; i < floats.length; i++) {
-                    DOUBLES.set(bytes, 8 * i, floats[i]);
-                }
-            }
-            case FLOAT32, COMPLEX64 -> {
-                for (int i = 0; i < floats.length; i++) {
-                    FLOATS.set(bytes, 4 * i, (float) floats[i]);
-                }
-            }
-            case FLOAT16 -> {
-                for (int i = 0; i < elements; i++) {
-                    SHORTS.set(bytes, 2 * i, HalfFloats.doubleToHalf(floats[i]));
-                }
-            }
-            case BFLOAT16 -> {
-                for (int i = 0; i < elements; i++) {
-                    SHORTS.set(bytes, 2 * i, HalfFloats.doubleToBfloat16(floats[i]));
-                }
-            }
-            default -> writeIntegers(bytes);
-        }
+        write(elements, bytes, 0);
         return SourceTensor.fixedWidth(dtype, shape, bytes, null);
     }
 
-    private void writeIntegers(byte[] bytes) {
+    /**
+     * Writes the first {@code count} sums, as {@link #result} would, into {@code bytes} from byte {@code offset}, and
+     * sets them back to zero: a task that sums its rows a block at a time reuses one partial and writes each block
+     * once, into its own result, where a partial and a result per block were fresh memory (docs/benchmarks.md).
+     */
+    public void takeResult(int count, byte[] bytes, int offset) {
+        if (count < 0 || count > elements) {
+            throw new IndexOutOfBoundsException(count + " sums asked of a partial of " + elements);
+        }
+        Objects.checkFromIndexSize(offset, count * dtype.byteWidth(), bytes.length);
+        write(count, bytes, offset);
+        if (integers != null) {
+            Arrays.fill(integers, 0, count, 0L);
+        } else {
+            Arrays.fill(floats, 0, isComplex(dtype) ? 2 * count : count, 0.0);
+        }
+    }
+
+    private void write(int count, byte[] bytes, int offset) {
+        switch (dtype) {
+            case FLOAT64, COMPLEX128 -> {
+                int lanes = dtype == DType.COMPLEX128 ? 2 * count : count;
+                for (int i = 0; i < lanes; i++) {
+                    DOUBLES.set(bytes, offset + 8 * i, floats[i]);
+                }
+            }
+            case FLOAT32, COMPLEX64 -> {
+                int lanes = dtype == DType.COMPLEX64 ? 2 * count : count;
+                for (int i = 0; i < lanes; i++) {
+                    FLOATS.set(bytes, offset + 4 * i, (float) floats[i]);
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < count; i++) {
+                    SHORTS.set(bytes, offset + 2 * i, HalfFloats.doubleToHalf(floats[i]));
+                }
+            }
+            case BFLOAT16 -> {
+                for (int i = 0; i < count; i++) {
+                    SHORTS.set(bytes, offset + 2 * i, HalfFloats.doubleToBfloat16(floats[i]));
+                }
+            }
+            default -> writeIntegers(count, bytes, offset);
+        }
+    }
+
+    private void writeIntegers(int count, byte[] bytes, int offset) {
         int width = dtype.byteWidth();
-        for (int i = 0; i < elements; i++) {
+        for (int i = 0; i < count; i++) {
             long value = integers[i];
             checkRange(value, i);
+            int at = offset + width * i;
             switch (width) {
-                case 1 -> bytes[i] = (byte) value;
-                case 2 -> SHORTS.set(bytes, 2 * i, (short) value);
-                case 4 -> INTS.set(bytes, 4 * i, (int) value);
-                default -> LONGS.set(bytes, 8 * i, value);
+                case 1 -> bytes[at] = (byte) value;
+                case 2 -> SHORTS.set(bytes, at, (short) value);
+                case 4 -> INTS.set(bytes, at, (int) value);
+                default -> LONGS.set(bytes, at, value);
             }
         }
     }

@@ -147,6 +147,110 @@ class ReduceKernelTest {
         }
     }
 
+    private static final DType[] NUMERIC = {DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64,
+        DType.COMPLEX64, DType.COMPLEX128, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.UINT8,
+        DType.UINT16, DType.UINT32, DType.UINT64};
+
+    /** A gradient of {@code dtype} whose float sums depend on the order of the adds (integers: small values). */
+    private static SourceTensor randomGradient(DType dtype, Shape shape, java.util.Random random) {
+        int lanes = dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128 ? 2 : 1;
+        long count = shape.elements() * lanes;
+        ByteBuffer bytes = little((int) shape.elements() * dtype.byteWidth());
+        for (long i = 0; i < count; i++) {
+            double value = random.nextGaussian() * Math.pow(2, random.nextInt(30) - 15);
+            long integer = random.nextInt(21) - 10;
+            switch (dtype) {
+                case FLOAT16 -> bytes.putShort(HalfFloats.doubleToHalf(value / 64));
+                case BFLOAT16 -> bytes.putShort(HalfFloats.doubleToBfloat16(value));
+                case FLOAT32, COMPLEX64 -> bytes.putFloat((float) value);
+                case FLOAT64, COMPLEX128 -> bytes.putDouble(value);
+                case INT8 -> bytes.put((byte) integer);
+                case UINT8 -> bytes.put((byte) Math.abs(integer));
+                case INT16, UINT16 -> bytes.putShort((short) (dtype == DType.INT16 ? integer : Math.abs(integer)));
+                case INT32, UINT32 -> bytes.putInt((int) (dtype == DType.INT32 ? integer : Math.abs(integer)));
+                default -> bytes.putLong(dtype == DType.INT64 ? integer : Math.abs(integer));
+            }
+        }
+        return SourceTensor.fixedWidth(dtype, shape, bytes.array(), null);
+    }
+
+    /** Gradient elements {@code [from, to)} as a chunk of their own, as a task reads them. */
+    private static SourceTensor chunk(SourceTensor gradient, long from, long to) {
+        int width = gradient.dtype().byteWidth();
+        byte[] bytes = java.util.Arrays.copyOfRange(gradient.values(), (int) from * width, (int) to * width);
+        return SourceTensor.fixedWidth(gradient.dtype(), Shape.of(to - from), bytes, null);
+    }
+
+    /**
+     * For every dtype the kernel sums, rows summed and rows kept: chunks that split rows (a partial row at both ends
+     * of a chunk), and the whole gradient in one call, give the bits of adding one element at a time in output order.
+     */
+    @Test
+    void chunksThatSplitRowsGiveTheBitsOfOneElementAtATime() {
+        java.util.Random random = new java.util.Random(2811);
+        for (DType dtype : NUMERIC) {
+            for (ReducePlan plan : new ReducePlan[] {plan("[1,7]", 9, 7), plan("[5,1,3]", 5, 4, 3)}) {
+                SourceTensor gradient = randomGradient(dtype, plan.output(), random);
+                long elements = plan.output().elements();
+                ReduceKernel single = ReduceKernel.create(dtype, plan.input().elements());
+                for (long c = 0; c < elements; c++) {
+                    single.accumulate(gradient, 0, plan.program(), c, c + 1, 0);
+                }
+                byte[] expected = single.result(plan.input()).values();
+                ReduceKernel whole = ReduceKernel.create(dtype, plan.input().elements());
+                whole.accumulate(gradient, 0, plan.program(), 0, elements, 0);
+                assertThat(whole.result(plan.input()).values()).as("%s %s whole", dtype, plan).isEqualTo(expected);
+                for (long size : new long[] {5, 11, 16}) {
+                    ReduceKernel chunked = ReduceKernel.create(dtype, plan.input().elements());
+                    for (long from = 0; from < elements; from += size) {
+                        long to = Math.min(elements, from + size);
+                        chunked.accumulate(chunk(gradient, from, to), from, plan.program(), from, to, 0);
+                    }
+                    assertThat(chunked.result(plan.input()).values()).as("%s %s chunks of %d", dtype, plan, size)
+                            .isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    /**
+     * Rows kept a block at a time through one partial: each block's sums land at their offset in the caller's bytes
+     * (nothing outside them written) and the partial starts the next block from zero, so the bytes are those of one
+     * partial over all the rows, for every dtype, with a last block shorter than the others.
+     */
+    @Test
+    void blocksTakenFromOnePartialGiveTheBitsOfOnePartial() {
+        java.util.Random random = new java.util.Random(2812);
+        ReducePlan plan = plan("[7,1,3]", 7, 4, 3);
+        for (DType dtype : NUMERIC) {
+            SourceTensor gradient = randomGradient(dtype, plan.output(), random);
+            byte[] expected = reduceWhole(plan, gradient).values();
+            int width = dtype.byteWidth();
+            int offset = 5;
+            byte[] into = new byte[offset + expected.length + 3];
+            java.util.Arrays.fill(into, (byte) 0x5a);
+            // blocks of 3 result rows (9 sums, 36 gradient elements): 3 + 3 + 1 rows
+            ReduceKernel block = ReduceKernel.create(dtype, 9);
+            for (long row = 0; row < 7; row += 3) {
+                long end = Math.min(7, row + 3);
+                block.accumulate(chunk(gradient, 12 * row, 12 * end), 12 * row, plan.program(), 12 * row, 12 * end,
+                        3 * row);
+                block.takeResult((int) (3 * (end - row)), into, offset + (int) (3 * row) * width);
+            }
+            assertThat(java.util.Arrays.copyOfRange(into, offset, offset + expected.length)).as("%s", dtype)
+                    .isEqualTo(expected);
+            assertThat(java.util.Arrays.copyOfRange(into, 0, offset)).containsOnly((byte) 0x5a);
+            assertThat(java.util.Arrays.copyOfRange(into, offset + expected.length, into.length))
+                    .containsOnly((byte) 0x5a);
+            assertThat(block.result(Shape.of(9)).values()).as("%s: taken sums are zero again", dtype)
+                    .containsOnly((byte) 0);
+        }
+        ReduceKernel kernel = ReduceKernel.create(DType.FLOAT32, 4);
+        assertThatThrownBy(() -> kernel.takeResult(5, new byte[64], 0)).isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("5 sums asked of a partial of 4");
+        assertThatThrownBy(() -> kernel.takeResult(4, new byte[16], 4)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
     @Test
     void aSliceOfTheResultStartsAtItsOrigin() {
         ReducePlan plan = plan("[3,1,2]", 3, 2, 2);

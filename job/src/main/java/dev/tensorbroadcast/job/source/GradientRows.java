@@ -63,43 +63,100 @@ public final class GradientRows implements Serializable {
      */
     public long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
             Configuration conf) {
-        return reduce(plan, firstRow, endRow, partial, sourceOrigin, conf, chunkBytes(plan));
+        try (Reader reader = reader(conf)) {
+            return reader.reduce(plan, firstRow, endRow, partial, sourceOrigin);
+        }
     }
 
     /** {@link #reduce(ReducePlan, long, long, ReduceKernel, long, Configuration)} in chunks of this many bytes. */
     long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
             Configuration conf, long chunkBytes) {
-        long rowElements = plan.outputRowElements();
-        if (shipped != null) {
-            partial.accumulate(shipped.value(), 0, plan.program(), firstRow * rowElements, endRow * rowElements,
-                    sourceOrigin);
-            return 0;
+        try (Reader reader = reader(conf)) {
+            return reader.reduce(plan, firstRow, endRow, partial, sourceOrigin, chunkBytes);
         }
-        long rowBytes = Math.max(1, rowElements * plan.dtype().byteWidth());
-        long chunkRows = Math.max(1, chunkBytes / rowBytes);
-        long bytesRead = 0;
-        try (NpyRows file = npy == null ? null : openNpy(conf)) {
-            for (long row = firstRow; row < endRow; row += chunkRows) {
-                // a stopped task ends here, not at the end of its rows
-                TaskStop.check();
-                long end = Math.min(endRow, row + chunkRows);
-                SourceRows rows = new SourceRows(row, end);
-                SourceSlice slice;
-                if (file != null) {
-                    // one buffer for every chunk: a task allocates its chunk once, not per read
-                    SourceTensor tensor = file.read(rows, true);
-                    slice = new SourceSlice(rows, tensor, tensor.values().length);
-                } else {
-                    slice = DatasetSlices.read(dataset, rows, conf);
-                }
-                partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
-                        end * rowElements, sourceOrigin);
-                bytesRead += slice.bytesRead();
-            }
+    }
+
+    /**
+     * A reader for one task's calls: a {@code .npy} opened once, its chunks read into one buffer, however many
+     * ranges of rows the task sums (a rows-kept task sums a block of rows at a time).
+     */
+    public Reader reader(Configuration conf) {
+        requireNonNull(conf, "conf is null");
+        try {
+            return new Reader(npy == null ? null : openNpy(conf), conf);
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
         }
-        return bytesRead;
+    }
+
+    /** The rows of a chunk of {@code plan}'s gradient, at least one. */
+    long chunkRows(ReducePlan plan) {
+        long rowBytes = Math.max(1, plan.outputRowElements() * plan.dtype().byteWidth());
+        return Math.max(1, chunkBytes(plan) / rowBytes);
+    }
+
+    /** See {@link #reader}; not thread-safe, one per task. */
+    public final class Reader implements AutoCloseable {
+        /** The open {@code .npy}, or null for a shipped tensor or a dataset. */
+        private final NpyRows file;
+        private final Configuration conf;
+
+        private Reader(NpyRows file, Configuration conf) {
+            this.file = file;
+            this.conf = conf;
+        }
+
+        /** As {@link GradientRows#reduce(ReducePlan, long, long, ReduceKernel, long, Configuration)}. */
+        public long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin) {
+            return reduce(plan, firstRow, endRow, partial, sourceOrigin, chunkBytes(plan));
+        }
+
+        long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
+                long chunkBytes) {
+            long rowElements = plan.outputRowElements();
+            if (shipped != null) {
+                partial.accumulate(shipped.value(), 0, plan.program(), firstRow * rowElements,
+                        endRow * rowElements, sourceOrigin);
+                return 0;
+            }
+            long rowBytes = Math.max(1, rowElements * plan.dtype().byteWidth());
+            long chunkRows = Math.max(1, chunkBytes / rowBytes);
+            long bytesRead = 0;
+            try {
+                for (long row = firstRow; row < endRow; row += chunkRows) {
+                    // a stopped task ends here, not at the end of its rows
+                    TaskStop.check();
+                    long end = Math.min(endRow, row + chunkRows);
+                    SourceRows rows = new SourceRows(row, end);
+                    SourceSlice slice;
+                    if (file != null) {
+                        // one buffer for every chunk: a task allocates its chunk once, not per read
+                        SourceTensor tensor = file.read(rows, true);
+                        slice = new SourceSlice(rows, tensor, tensor.values().length);
+                    } else {
+                        slice = DatasetSlices.read(dataset, rows, conf);
+                    }
+                    partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
+                            end * rowElements, sourceOrigin);
+                    bytesRead += slice.bytesRead();
+                }
+            } catch (IOException e) {
+                throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
+            }
+            return bytesRead;
+        }
+
+        @Override
+        public void close() {
+            if (file == null) {
+                return;
+            }
+            try {
+                file.close();
+            } catch (IOException e) {
+                throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
+            }
+        }
     }
 
     /**

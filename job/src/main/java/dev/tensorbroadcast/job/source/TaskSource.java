@@ -128,7 +128,9 @@ public interface TaskSource extends Serializable {
          * The whole result rows that {@code partition}'s elements lie in, summed from their gradient rows, a block
          * of rows at a time ({@link #KEPT_BLOCK_BYTES} of float64 sums): result row r sums gradient row r alone (the
          * rows-kept regime), so a block's sums are final once its rows are read, and the float64 sums of a whole
-         * task's rows (twice the float32 result's bytes) are never allocated, zeroed and read back from memory.
+         * task's rows (twice the float32 result's bytes) are never allocated, zeroed and read back from memory. One
+         * partial, one open file and one read buffer serve every block, and each block's sums are rounded straight
+         * into the result: fresh memory per block cost a task more than its sums (docs/benchmarks.md, issue 28).
          */
         public ReducedRows rows(Partition partition, Configuration conf) {
             long rowElements = plan.inputRowElements();
@@ -137,20 +139,31 @@ public interface TaskSource extends Serializable {
             long origin = firstRow * rowElements;
             int width = plan.dtype().byteWidth();
             byte[] values = new byte[Math.toIntExact((endRow - firstRow) * rowElements * width)];
-            long blockRows = Math.max(1, KEPT_BLOCK_BYTES / (16 * Math.max(1, rowElements)));
+            long blockRows = blockRows(gradient.chunkRows(plan), rowElements);
             long bytesRead = 0;
-            for (long row = firstRow; row < endRow; row += blockRows) {
-                long end = Math.min(endRow, row + blockRows);
-                long elements = (end - row) * rowElements;
-                ReduceKernel partial = ReduceKernel.create(plan.dtype(), elements);
-                bytesRead += gradient.reduce(plan, row, end, partial, row * rowElements, conf);
-                System.arraycopy(partial.result(Shape.of(elements)).values(), 0, values,
-                        Math.toIntExact((row - firstRow) * rowElements * width), Math.toIntExact(elements * width));
+            ReduceKernel partial = ReduceKernel.create(plan.dtype(),
+                    Math.min(blockRows, endRow - firstRow) * rowElements);
+            try (GradientRows.Reader reader = gradient.reader(conf)) {
+                for (long row = firstRow; row < endRow; row += blockRows) {
+                    long end = Math.min(endRow, row + blockRows);
+                    bytesRead += reader.reduce(plan, row, end, partial, row * rowElements);
+                    partial.takeResult(Math.toIntExact((end - row) * rowElements), values,
+                            Math.toIntExact((row - firstRow) * rowElements * width));
+                }
             }
             long[] dims = plan.input().dims();
             dims[0] = endRow - firstRow;
             return new ReducedRows(SourceTensor.fixedWidth(plan.dtype(), Shape.of(dims), values, null), origin,
                     new SourceRows(firstRow, endRow), bytesRead);
+        }
+
+        /**
+         * The rows of a block: {@link #KEPT_BLOCK_BYTES} of float64 sums, in whole read chunks when a chunk is smaller,
+         * so that every read but a task's last is the same size and reuses the reader's buffer.
+         */
+        static long blockRows(long chunkRows, long rowElements) {
+            long rows = Math.max(1, KEPT_BLOCK_BYTES / (16 * Math.max(1, rowElements)));
+            return rows > chunkRows ? rows / chunkRows * chunkRows : rows;
         }
 
         @Override

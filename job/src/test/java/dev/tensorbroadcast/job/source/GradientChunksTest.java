@@ -130,6 +130,38 @@ class GradientChunksTest {
         assertThat(blocks.bytesRead()).isEqualTo(4L * ROWS * COLUMNS);
     }
 
+    /**
+     * Partitions that start and end inside result rows, each a task summing several blocks through one reader and one
+     * partial: every partition's rows are the bytes of one partial over all rows, and the blocks are whole read chunks.
+     */
+    @Test
+    void rowsKeptPartitionsInsideRowsReadThroughOneReaderGiveTheBitsOfOnePartial() throws Exception {
+        Path file = gradient(values());
+        long dataStart = Files.size(file) - 4L * ROWS * COLUMNS;
+        NpyLayout layout = new NpyLayout(DType.FLOAT32, Shape.of(ROWS, 64, 64), dataStart, 0);
+        GradientRows rows = GradientRows.open(new Gradient.NpyFile(file.toString(), layout), null);
+        ReducePlan plan = plan("[2048,1,64]", ROWS, 64, 64);
+        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, plan.input().elements());
+        rows.reduce(plan, 0, ROWS, partial, 0, new Configuration());
+        byte[] whole = partial.result(plan.input()).values();
+        // a gradient row is 16 KiB: 64 rows a chunk, blocks of 256 rows (1 MiB of float64 sums), 4 chunks each
+        assertThat(rows.chunkRows(plan)).isEqualTo(64);
+        assertThat(TaskSource.FromReduction.blockRows(rows.chunkRows(plan), 64)).isEqualTo(1024);
+        assertThat(TaskSource.FromReduction.blockRows(1000, 3)).isEqualTo(21000);
+        assertThat(TaskSource.FromReduction.blockRows(100000, 3)).isEqualTo(21845);
+        dev.tensorbroadcast.planner.PartitionPlan partitions = dev.tensorbroadcast.planner.PartitionPlan
+                .builder(plan.input(), plan.dtype()).partitions(3).build();
+        TaskSource.FromReduction source = new TaskSource.FromReduction(rows, plan);
+        for (long index = 0; index < partitions.partitionCount(); index++) {
+            dev.tensorbroadcast.planner.Partition partition = partitions.partition(index);
+            TaskSource.ReducedRows reduced = source.rows(partition, new Configuration());
+            int from = Math.toIntExact(4 * reduced.origin());
+            assertThat(reduced.slice().values()).as("partition %d", index)
+                    .isEqualTo(Arrays.copyOfRange(whole, from, from + reduced.slice().values().length));
+            assertThat(reduced.bytesRead()).isEqualTo(4L * 64 * 64 * reduced.rows().count());
+        }
+    }
+
     @Test
     void aSumAcrossRowsKeepsTheOldChunk() throws Exception {
         GradientRows rows = open(gradient(values()));
