@@ -5,6 +5,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,8 +26,6 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
                 + " ONNX, OpenVINO and nGraph.",
-        subcommands = {PlanCommand.class, ExpandCommand.class, BroadcastTensorsCommand.class, ReduceCommand.class,
-                DemoCommand.class, InspectCommand.class, VerifyCommand.class, ExportCommand.class, ClusterCommand.class},
         footerHeading = "%nExample:%n",
         footer = {
             "  tensor-broadcast demo",
@@ -33,6 +36,27 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * The subcommands by name, in the order the help lists them. They are added in code, not by the annotation, so a
+     * run of one builds only that one's model: picocli reading all nine with their options costs a plan about a
+     * third of its time (docs/benchmarks.md, issue 28).
+     */
+    private static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, Class<?>> subcommands() {
+        Map<String, Class<?>> subcommands = new LinkedHashMap<>();
+        subcommands.put("plan", PlanCommand.class);
+        subcommands.put("expand", ExpandCommand.class);
+        subcommands.put("broadcast-tensors", BroadcastTensorsCommand.class);
+        subcommands.put("reduce", ReduceCommand.class);
+        subcommands.put("demo", DemoCommand.class);
+        subcommands.put("inspect", InspectCommand.class);
+        subcommands.put("verify", VerifyCommand.class);
+        subcommands.put("export", ExportCommand.class);
+        subcommands.put("cluster", ClusterCommand.class);
+        return Collections.unmodifiableMap(subcommands);
+    }
+
     private static final String LOG_CONFIG = "log4j2.configurationFile";
     /** The level of Spark's lines about failed tasks in the quiet configuration: off, or error with --verbose. */
     static final String TASK_LOG = "tensorbroadcast.task.log";
@@ -41,6 +65,9 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     private static volatile PrintWriter consoleErr;
 
     public static void main(String[] args) {
+        // picocli's factory looks for Groovy's Closure class when it starts: on our class path that is a search
+        // through every jar (over 200) for a class none of them holds
+        System.setProperty("picocli.disable.closures", "true");
         if (quietLogging() && java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
             System.setProperty(TASK_LOG, "error");
         }
@@ -87,15 +114,38 @@ public final class TensorBroadcastCli implements Callable<Integer> {
             consoleErr = errWriter;
         }
         try {
-            return commandLine(outWriter, errWriter).execute(args);
+            return commandLine(outWriter, errWriter, args).execute(args);
         } finally {
             outWriter.flush();
             errWriter.flush();
         }
     }
 
+    /** The whole command tree, as the top-level help, a missing or mistyped subcommand need it. */
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return configured(tree(SUBCOMMANDS.values()), out, err);
+    }
+
+    /**
+     * The command line that parses {@code args}: when they start with a subcommand's name, the top level with that
+     * subcommand alone, which says and does for these arguments all that the whole tree would (the other
+     * subcommands' names only appear in the top level's own help and errors); else the whole tree.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args) {
+        Class<?> only = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        return only == null ? commandLine(out, err) : configured(tree(List.of(only)), out, err);
+    }
+
+    private static CommandLine tree(Collection<Class<?>> subcommands) {
         CommandLine commandLine = new CommandLine(new TensorBroadcastCli());
+        for (Class<?> subcommand : subcommands) {
+            commandLine.addSubcommand(subcommand);
+        }
+        return commandLine;
+    }
+
+    /** Settings reach the subcommands present when they are made, so the tree is complete before. */
+    private static CommandLine configured(CommandLine commandLine, PrintWriter out, PrintWriter err) {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(ErrorReporter::handleUsageError);
@@ -107,7 +157,7 @@ public final class TensorBroadcastCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        java.util.List<String> names = java.util.List.copyOf(spec.subcommands().keySet());
+        List<String> names = List.copyOf(spec.subcommands().keySet());
         String expected = names.size() == 1 ? names.get(0)
                 : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
         throw new ParameterException(spec.commandLine(), "Missing subcommand: expected " + expected);
