@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.apache.hadoop.fs.s3a.commit.files.SinglePendingCommit;
 import org.apache.hadoop.fs.s3a.commit.impl.CommitContext;
 import org.apache.hadoop.fs.s3a.commit.magic.MagicS3GuardCommitter;
 import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
-import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.functional.TaskPool;
@@ -36,6 +36,10 @@ import org.apache.hadoop.util.functional.TaskPool;
  * lost) leaves an upload that no reader sees and the job's cleanup aborts.
  */
 public final class MagicCommitter extends MagicS3GuardCommitter {
+    /** What a task's message may hold: S3A's upload records, their statistics, and the JDK's collections. */
+    private static final ObjectInputFilter UPLOADS = ObjectInputFilter.Config.createFilter(
+            "java.util.*;java.lang.*;org.apache.hadoop.fs.s3a.commit.files.*;org.apache.hadoop.fs.statistics.*;!*");
+
     /** The pending uploads the last {@link #commitTask} took; in the driver, the job's ({@link #stage}). */
     private List<SinglePendingCommit> committed;
     /** Whether {@link #committed} is the job's, staged for its commit, rather than a task's. */
@@ -98,6 +102,7 @@ public final class MagicCommitter extends MagicS3GuardCommitter {
         List<SinglePendingCommit> all = new ArrayList<>();
         for (byte[] task : tasks) {
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(task))) {
+                in.setObjectInputFilter(UPLOADS);
                 for (Object commit : (List<?>) in.readObject()) {
                     SinglePendingCommit upload = (SinglePendingCommit) commit;
                     upload.validate();
