@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -27,7 +26,9 @@ import org.apache.spark.sql.SparkSession;
  * renames every file twice, a copy each on S3). "commit" is the time from the end of the last task to the write's
  * return: the job's commit (and for ours the manifest and _SUCCESS). The S3 requests of each write are counted by
  * S3A's own statistics (the file system instance the driver and the local tasks share), split at the end of the
- * last task into the tasks' requests and the commit's.
+ * last task into the tasks' requests and the commit's; so is the CPU time this JVM and the S3 server's used. Both
+ * writes run once at 50 partitions first (the server's JVM and this one's code warm for both), then REPS times each
+ * at PARTITIONS, alternating which goes first.
  */
 public final class S3CommitBench {
     /** S3A's counters of requests sent, by kind; audit_request_execution counts every request. */
@@ -40,6 +41,7 @@ public final class S3CommitBench {
     public static void main(String[] args) throws Exception {
         int partitions = Integer.parseInt(args[0]);
         String source = args[1];
+        int reps = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         Path directory = Files.createTempDirectory("s3-commit-bench-");
         try (S3Server s3 = S3Server.start(SparkHome.locate(), directory)) {
             SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("s3-commit-bench")
@@ -50,32 +52,72 @@ public final class S3CommitBench {
             // and the local tasks' requests all go through it
             FileSystem fs = FileSystem.get(URI.create(s3.uri("")),
                     S3aDefaults.apply(spark.sparkContext().hadoopConfiguration()));
-            AtomicLong lastTaskEnd = new AtomicLong();
-            AtomicReference<Map<String, Long>> atLastTaskEnd = new AtomicReference<>();
+            AtomicReference<Snapshot> atLastTaskEnd = new AtomicReference<>();
             spark.sparkContext().addSparkListener(new SparkListener() {
                 @Override
                 public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
-                    lastTaskEnd.set(System.nanoTime());
-                    atLastTaskEnd.set(counters(fs));
+                    atLastTaskEnd.set(Snapshot.take(fs, s3.pid()));
                 }
             });
-
-            Map<String, Long> before = counters(fs);
-            long start = System.nanoTime();
-            TensorBroadcast.builder().source(source).dialect(Dialect.NUMPY).shape(partitions * 8L, 3)
-                    .partitions(partitions).output(s3.uri("ours"))
-                    .write(WriteSpec.builder().format(OutputFormat.PARQUET).build()).build().run(spark);
-            long end = System.nanoTime();
-            report("ours (S3A magic committer)", partitions, start, lastTaskEnd.get(), end, before,
-                    atLastTaskEnd.get(), counters(fs));
-
-            before = counters(fs);
-            start = System.nanoTime();
-            spark.range(0, partitions * 8L, 1, partitions).write().parquet(s3.uri("spark"));
-            end = System.nanoTime();
-            report("Spark df.write.parquet (FileOutputCommitter)", partitions, start, lastTaskEnd.get(), end, before,
-                    atLastTaskEnd.get(), counters(fs));
+            List<Write> writes = List.of(
+                    new Write("ours (S3A magic committer)", output -> TensorBroadcast.builder().source(source)
+                            .dialect(Dialect.NUMPY).shape(output.partitions() * 8L, 3)
+                            .partitions(output.partitions()).output(s3.uri(output.key()))
+                            .write(WriteSpec.builder().format(OutputFormat.PARQUET).build()).build().run(spark)),
+                    new Write("Spark df.write.parquet (FileOutputCommitter)", output -> spark
+                            .range(0, output.partitions() * 8L, 1, output.partitions()).write()
+                            .parquet(s3.uri(output.key()))));
+            // both writes once, small, first: the S3 server's JVM and this one's code paths are warm for both
+            int warmUp = Math.min(partitions, 50);
+            for (Write write : writes) {
+                write.body().run(new Output("warm-up-" + writes.indexOf(write), warmUp));
+            }
+            System.out.printf(Locale.ROOT, "warmed up: both writes once at %d partitions%n", warmUp);
+            for (int rep = 0; rep < reps; rep++) {
+                // the order alternates, so that neither write always runs right after the other's load
+                List<Write> order = rep % 2 == 0 ? writes : List.of(writes.get(1), writes.get(0));
+                double[] commits = new double[2];
+                for (Write write : order) {
+                    Snapshot before = Snapshot.take(fs, s3.pid());
+                    write.body().run(new Output("run-" + rep + "-" + writes.indexOf(write), partitions));
+                    Snapshot after = Snapshot.take(fs, s3.pid());
+                    commits[writes.indexOf(write)] = report(write.name() + ", run " + (rep + 1), partitions,
+                            before, atLastTaskEnd.get(), after);
+                }
+                System.out.printf(Locale.ROOT, "run %d (%s first): commit ours %.2f s, Spark %.2f s: %.1fx%n%n",
+                        rep + 1, rep % 2 == 0 ? "ours" : "Spark", commits[0], commits[1], commits[1] / commits[0]);
+            }
             spark.stop();
+        }
+    }
+
+    private record Output(String key, int partitions) {}
+
+    private interface Body {
+        void run(Output output) throws Exception;
+    }
+
+    private record Write(String name, Body body) {}
+
+    /**
+     * At one moment: the S3A counters, the time, and the CPU this JVM and the S3 server's process have used (clock
+     * ticks of /proc, 1/100 s).
+     */
+    private record Snapshot(long nanos, Map<String, Long> counters, double ownCpu, double serverCpu) {
+        static Snapshot take(FileSystem fs, long serverPid) {
+            return new Snapshot(System.nanoTime(), S3CommitBench.counters(fs), cpuSeconds(ProcessHandle.current().pid()),
+                    cpuSeconds(serverPid));
+        }
+    }
+
+    /** utime + stime of a process, from /proc/PID/stat (its fields after the command's closing parenthesis). */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (java.io.IOException e) {
+            return Double.NaN;
         }
     }
 
@@ -88,19 +130,23 @@ public final class S3CommitBench {
         return counters;
     }
 
-    private static void report(String name, int partitions, long start, long lastTaskEnd, long end,
-            Map<String, Long> before, Map<String, Long> atLastTask, Map<String, Long> after) {
-        System.out.printf(Locale.ROOT, "%-46s job %7.1f s   commit %7.2f s%n", name, (end - start) / 1e9,
-                (end - lastTaskEnd) / 1e9);
+    /** Prints a write's times, CPU and requests; returns its commit's seconds. */
+    private static double report(String name, int partitions, Snapshot before, Snapshot atLastTask, Snapshot after) {
+        double commit = (after.nanos() - atLastTask.nanos()) / 1e9;
+        System.out.printf(Locale.ROOT, "%-54s job %7.1f s   commit %7.2f s%n", name,
+                (after.nanos() - before.nanos()) / 1e9, commit);
+        System.out.printf(Locale.ROOT, "  CPU in the commit: this JVM %.2f s, the S3 server %.2f s%n",
+                after.ownCpu() - atLastTask.ownCpu(), after.serverCpu() - atLastTask.serverCpu());
         System.out.printf(Locale.ROOT, "  %-30s %10s %10s %14s%n", "S3 requests", "tasks", "commit",
                 "commit/partition");
         for (String counter : COUNTERS) {
-            long tasks = atLastTask.get(counter) - before.get(counter);
-            long commit = after.get(counter) - atLastTask.get(counter);
-            if (tasks != 0 || commit != 0) {
-                System.out.printf(Locale.ROOT, "  %-30s %10d %10d %14.2f%n", counter, tasks, commit,
-                        commit / (double) partitions);
+            long tasks = atLastTask.counters().get(counter) - before.counters().get(counter);
+            long commits = after.counters().get(counter) - atLastTask.counters().get(counter);
+            if (tasks != 0 || commits != 0) {
+                System.out.printf(Locale.ROOT, "  %-30s %10d %10d %14.2f%n", counter, tasks, commits,
+                        commits / (double) partitions);
             }
         }
+        return commit;
     }
 }

@@ -48,8 +48,8 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
         this.output = path;
     }
 
-    /** A task's commit message on an object store: Spark's own, and the task's pending uploads (a pendingset). */
-    private record PendingUploads(Object spark, byte[] pendingSet) implements Serializable {}
+    /** A task's commit message on an object store: Spark's own, and the task's pending uploads. */
+    private record PendingUploads(Object spark, byte[] uploads) implements Serializable {}
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
@@ -93,11 +93,11 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
             List<TaskCommitMessage> messages = new ArrayList<>();
             for (TaskCommitMessage message : CollectionConverters.asJava(taskCommits)) {
                 PendingUploads uploads = (PendingUploads) message.obj();
-                pending.add(uploads.pendingSet());
+                pending.add(uploads.uploads());
                 messages.add(new TaskCommitMessage(uploads.spark()));
             }
             try {
-                magic.stageJobCommit(jobContext, pending);
+                magic.stage(pending);
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }

@@ -3,8 +3,13 @@ package dev.tensorbroadcast.job.commit;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BulkDelete;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -59,33 +64,66 @@ public final class ObjectStoreCommit {
      * empty, and the job's staging directory, which S3A's cleanup empties but an S3 server that keeps objects as
      * files (S3Proxy's filesystem backend) may still list as an empty directory. Only part-file names under
      * {@code key=value/} names and the job's own staging directory are touched, which the output check found to be
-     * ours.
+     * ours. Returns the files left directly under the output, by name, with their lengths: the listing this took,
+     * less what it deleted, so that the check of the committed files needs no second listing of a thousand objects.
      */
-    public static void afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
+    public static Map<String, Long> afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
             throws IOException {
-        fileSystem.delete(new Path(output, "__magic_job-" + jobUuid), true);
-        deleteStale(fileSystem, output, "", names);
+        Path magic = new Path(output, "__magic_job-" + jobUuid);
+        fileSystem.delete(magic, true);
+        // S3Proxy's filesystem backend keeps the directory marker S3A's job setup put there as a directory, which
+        // it lists but S3A's delete does not find; a delete of the key itself removes it (elsewhere: no such key)
+        deleteFiles(fileSystem, output, List.of(magic));
+        Map<String, Long> files = new HashMap<>();
+        deleteStale(fileSystem, output, "", names, files);
+        return files;
     }
 
     /**
-     * Deletes what {@link #afterCommit} deletes under {@code directory} ({@code relative} to the output); whether
-     * anything is left in it.
+     * Deletes objects (files) under {@code base} as single requests, without what a file system's delete adds on
+     * S3A: a probe of each path before, and after, a listing of its parent (to put a directory marker there if it
+     * is empty), which S3Proxy's filesystem backend answers by reading every object in it.
      */
-    private static boolean deleteStale(FileSystem fileSystem, Path directory, String relative, Set<String> names)
-            throws IOException {
+    public static void deleteFiles(FileSystem fileSystem, Path base, List<Path> files) throws IOException {
+        if (files.isEmpty()) {
+            return;
+        }
+        try (BulkDelete delete = fileSystem.createBulkDelete(base)) {
+            int page = Math.max(1, delete.pageSize());
+            for (int from = 0; from < files.size(); from += page) {
+                List<Map.Entry<Path, String>> failed = delete.bulkDelete(
+                        files.subList(from, Math.min(files.size(), from + page)));
+                if (!failed.isEmpty()) {
+                    throw new IOException("cannot delete " + failed.get(0).getKey() + ": " + failed.get(0).getValue());
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes what {@link #afterCommit} deletes under {@code directory} ({@code relative} to the output), putting
+     * the files it leaves directly under the output into {@code top}; whether anything is left in it.
+     */
+    private static boolean deleteStale(FileSystem fileSystem, Path directory, String relative, Set<String> names,
+            Map<String, Long> top) throws IOException {
         boolean left = false;
+        List<Path> stale = new ArrayList<>();
         for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
             if (status.isFile() && PartFileNames.isOurs(name) && !names.contains(relative + name)) {
-                fileSystem.delete(status.getPath(), false);
+                stale.add(status.getPath());
             } else if (status.isDirectory() && isPartitionName(name)) {
-                if (!deleteStale(fileSystem, status.getPath(), relative + name + "/", names)) {
+                if (!deleteStale(fileSystem, status.getPath(), relative + name + "/", names, new HashMap<>())) {
                     fileSystem.delete(status.getPath(), false);
                 }
             } else {
                 left = true;
+                if (status.isFile() && relative.isEmpty()) {
+                    top.put(name, status.getLen());
+                }
             }
         }
+        deleteFiles(fileSystem, directory, stale);
         // a new file of the dataset is left too: a directory of the new dataset is never deleted
         return left;
     }

@@ -40,6 +40,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
@@ -116,6 +117,8 @@ public final class DatasetJob {
         // an array's objects go where they live on a local disk (see PartitionTask.writeArray)
         String arrayInPlace = spec.array().isPresent() && "file".equals(output.toUri().getScheme())
                 ? output.toString() : null;
+        // on an object store, the files the commit's own listing of the output left there (see checkCommitted)
+        AtomicReference<Map<String, Long>> listedAfterCommit = new AtomicReference<>();
         List<WrittenFile> written = JobRun.tracked(engine, description, tracking)
                 .onFailure(() -> {
                     committer.abortJob(job);
@@ -147,7 +150,7 @@ public final class DatasetJob {
                     if (objectStore) {
                         Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
                         FileSystem store = output.getFileSystem(job.getConfiguration());
-                        ObjectStoreCommit.afterCommit(store, output, jobUuid, names);
+                        listedAfterCommit.set(ObjectStoreCommit.afterCommit(store, output, jobUuid, names));
                         if (spec.array().isPresent()) {
                             deleteStaleChunks(store, new Path(output, PartFileNames.CHUNK_DIRECTORY),
                                     PartFileNames.CHUNK_DIRECTORY, names);
@@ -159,7 +162,7 @@ public final class DatasetJob {
         files.sort(Comparator.comparingLong(WrittenFile::partition));
         try {
             FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
-            checkCommitted(fileSystem, files);
+            checkCommitted(fileSystem, files, listedAfterCommit.get());
             if (spec.array().isPresent()) {
                 files = arrayRows(files);
                 files.add(writeArrayMetadata(fileSystem, files));
@@ -291,8 +294,13 @@ public final class DatasetJob {
         return listed;
     }
 
-    /** Every task's file is in place after the commit, with the size the task wrote, and nothing else is. */
-    private void checkCommitted(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
+    /**
+     * Every task's file is in place after the commit, with the size the task wrote, and nothing else is. The files
+     * directly under the output are {@code listed} where the commit listed them already (an object store's, after
+     * the completions: a second listing of a thousand objects costs S3Proxy about as long as a hundred completions).
+     */
+    private void checkCommitted(FileSystem fileSystem, List<WrittenFile> files, Map<String, Long> listed)
+            throws IOException {
         Map<String, Long> expected = new HashMap<>();
         for (WrittenFile file : files) {
             expected.put(file.name(), file.bytes());
@@ -310,7 +318,13 @@ public final class DatasetJob {
                 }
             }
         }
-        if (spec.directories() == null) {
+        if (spec.directories() == null && listed != null) {
+            listed.forEach((name, length) -> {
+                if (name.startsWith(Manifest.PART_PREFIX)) {
+                    found.put(name, length);
+                }
+            });
+        } else if (spec.directories() == null) {
             for (FileStatus status : fileSystem.listStatus(output)) {
                 if (status.getPath().getName().startsWith(Manifest.PART_PREFIX)) {
                     found.put(status.getPath().getName(), status.getLen());

@@ -142,7 +142,8 @@ class S3CredentialsAndFaultsIT {
 
     /**
      * A bucket the keys may only read: S3Proxy's read-only mode over a copy of a dataset the class's server wrote.
-     * Overwriting it is one line, exit 2, and leaves every object as it was.
+     * Overwriting it, or writing an expand or a reduce next to it, is one line, exit 2, and leaves every object as it
+     * was and no new one; reading it (verify, inspect, and the dataset as an expand's input) works as on any bucket.
      */
     @Test
     void aReadOnlyBucketIsOneLineAndLeavesTheDatasetAsItWas(S3Server s3) throws Exception {
@@ -162,14 +163,24 @@ class S3CredentialsAndFaultsIT {
             CliOutcome fresh = run("fresh-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
                     "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--output",
                     readOnly.uri("fresh")));
+            Path grad = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {4, 2, 3});
+            CliOutcome reduce = run("reduce-read-only", arguments(readOnly, readOnly.sparkSettings(), "reduce",
+                    "--input", grad.toString(), "--dialect", "numpy", "--input-shape", "[1,2,3]", "--shape",
+                    "[4,2,3]", "--output", readOnly.uri("reduced")));
             CliOutcome verify = run("verify-read-only", arguments(readOnly, readOnly.sparkSettings(), "verify",
                     readOnly.uri("read-only"), "--source", source.toString()));
+            CliOutcome inspect = run("inspect-read-only", arguments(readOnly, readOnly.sparkSettings(), "inspect",
+                    readOnly.uri("read-only"), "--json"));
+            Path local = dir.resolve("from-read-only");
+            CliOutcome fromReadOnly = run("expand-from-read-only", arguments(readOnly, readOnly.sparkSettings(),
+                    "expand", "--input", readOnly.uri("read-only"), "--dialect", "numpy", "--shape", "2,64,8",
+                    "--output", local.toString(), "--json"));
 
             String reason = "the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
                     + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
                     + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
                     + " keys may write to";
-            for (CliOutcome outcome : List.of(refused, fresh)) {
+            for (CliOutcome outcome : List.of(refused, fresh, reduce)) {
                 assertThat(outcome.exitCode()).as(outcome.output()).isEqualTo(2);
             }
             // the line before, on stdout, says what the run was about to write
@@ -177,9 +188,17 @@ class S3CredentialsAndFaultsIT {
                     "Cannot write to '" + readOnly.uri("read-only") + "': cannot lock it: " + reason);
             assertThat(fresh.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
                     "Cannot write to '" + readOnly.uri("fresh") + "': cannot lock it: " + reason);
+            assertThat(reduce.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
+                    "Cannot write to '" + readOnly.uri("reduced") + "': cannot lock it: " + reason);
             assertThat(OutputIsInputTest.checksums(dataset)).isEqualTo(before);
             assertThat(readOnly.bucketDirectory().resolve("fresh")).doesNotExist();
+            assertThat(readOnly.bucketDirectory().resolve("reduced")).doesNotExist();
             assertThat(verify.exitCode()).as(verify.output()).isZero();
+            assertThat(inspect.exitCode()).as(inspect.output()).isZero();
+            assertThat(inspect.output()).contains("\"complete\":true", "\"rows\":64", "\"stray\":[]");
+            assertThat(fromReadOnly.exitCode()).as(fromReadOnly.output()).isZero();
+            assertThat(fromReadOnly.output()).contains("\"shape\":[2,64,8]", "\"rows\":2");
+            assertThat(local.resolve("_SUCCESS")).exists();
         }
     }
 
