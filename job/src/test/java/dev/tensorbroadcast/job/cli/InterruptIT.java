@@ -45,14 +45,7 @@ class InterruptIT {
         assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
         String printed = CliProcess.read(log);
         assertThat(cli.exitValue()).as(printed).isEqualTo(exitCode);
-        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
-                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
-                + " is there"))).as(printed).hasSize(1);
-        assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
-        assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
-        assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
-        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
-                .isEqualTo("file:" + output);
+        assertStoppedBeforeCommit(printed, output);
     }
 
     /**
@@ -83,14 +76,7 @@ class InterruptIT {
         String printed = CliProcess.read(log);
         assertThat(printed).contains("running the job in this process without Spark");
         assertThat(cli.exitValue()).as(printed).isEqualTo(130);
-        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
-                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
-                + " is there"))).as(printed).hasSize(1);
-        assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
-        assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
-        assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
-        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
-                .isEqualTo("file:" + output);
+        assertStoppedBeforeCommit(printed, output);
     }
 
     /**
@@ -147,5 +133,20 @@ class InterruptIT {
         assertThat(printed).doesNotContain("wrote ").doesNotContain("internal error")
                 .doesNotContain("Exception in thread");
         assertThat(output).as(printed).doesNotExist();
+    }
+
+    /**
+     * What a job stopped before its commit printed and left: the one "interrupted:" line, no stack trace, and an output
+     * that holds no dataset and that a rerun with {@code --overwrite} takes.
+     */
+    private static void assertStoppedBeforeCommit(String printed, Path output) throws Exception {
+        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
+                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
+                + " is there"))).as(printed).hasSize(1);
+        assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
+        assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
+        assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+                .isEqualTo("file:" + output);
     }
 }

@@ -157,12 +157,7 @@ class DriverJobRunTest {
                             throw new IllegalStateException("disk on fire in partition 1");
                         }
                         // a huge partition: it ends only when stopped
-                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                        while (System.nanoTime() < deadline) {
-                            TaskStop.check();
-                            Thread.onSpinWait();
-                        }
-                        return List.of(index).iterator();
+                        return spinUntilStopped(index);
                     } finally {
                         running.decrementAndGet();
                     }
@@ -207,12 +202,7 @@ class DriverJobRunTest {
                         if (index == 1) {
                             cancelled.set(true);
                         }
-                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                        while (System.nanoTime() < deadline) {
-                            TaskStop.check();
-                            Thread.onSpinWait();
-                        }
-                        return List.of(index).iterator();
+                        return spinUntilStopped(index);
                     } finally {
                         running.decrementAndGet();
                     }
@@ -221,5 +211,15 @@ class DriverJobRunTest {
         assertThat(undone).containsExactly("aborted with 0 running");
         // far less than the 60 s a task's partition would take
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+    }
+
+    /** A task of a huge partition: it spins for up to a minute, checking for a stop as a task's batches do. */
+    private static Iterator<Integer> spinUntilStopped(int index) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            TaskStop.check();
+            Thread.onSpinWait();
+        }
+        return List.of(index).iterator();
     }
 }
