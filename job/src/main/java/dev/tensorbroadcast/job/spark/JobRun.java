@@ -7,9 +7,11 @@ import dev.tensorbroadcast.job.base.Broadcasts;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.base.TaskGroups;
 import dev.tensorbroadcast.job.source.Shipping;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -32,7 +34,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * its type) is thrown as it is, the user's input as the driver would report it; anything else is a
  * {@link JobFailedException} saying what could not be done. Each job gives only its work, and what to undo on failure.
  * Its tasks run on Spark, or on a pool of the driver's threads ({@link JobEngine#driver}, {@link DriverPool}): the
- * same task objects, given the same partition index and the same shipped values.
+ * same task objects, given the same partition index and the same shipped values. Either way, what a failed job undoes
+ * (a commit's abort) is undone only once its tasks have stopped, or a bounded wait for them gave up.
  */
 final class JobRun implements Shipping {
     /** Null when the tasks run in the driver. */
@@ -44,8 +47,16 @@ final class JobRun implements Shipping {
     private final Tracking tracking;
     private final LongAccumulator values;
     private final ProgressListener listener;
+    /** The job's tasks on Spark, started and not yet ended; null when the tasks run in the driver. */
+    private final RunningTasks running;
     private final List<Runnable> releases = new ArrayList<>();
     private Runnable onFailure = () -> {};
+
+    /**
+     * How long a failed job waits for its tasks on Spark to stop before it undoes what they did: well within the 30 s
+     * a signal's hook holds the JVM for the command to clean up and report.
+     */
+    static final Duration STOP_WAIT = Duration.ofSeconds(20);
 
     /** A job's own work inside the skeleton. */
     interface Work<T> {
@@ -69,6 +80,7 @@ final class JobRun implements Shipping {
         this.values = tracking == null ? null : accumulator(tracking.accumulator());
         this.listener = tracking == null || context == null ? null
                 : new ProgressListener(group, values, tracking.progress());
+        this.running = context == null ? null : new RunningTasks(group);
     }
 
     /** A job nobody follows. */
@@ -100,6 +112,9 @@ final class JobRun implements Shipping {
         if (listener != null) {
             context.addSparkListener(listener);
         }
+        if (running != null) {
+            context.addSparkListener(running);
+        }
         StoppedContextWatch watch = context == null ? null
                 : StoppedContextWatch.start(context::isStopped, Thread.currentThread());
         try {
@@ -109,16 +124,21 @@ final class JobRun implements Shipping {
             return work.run(this);
         } catch (Exception failure) {
             // Spark's failures are Scala exceptions, checked in Java's eyes and thrown without a declaration
+            if (watch != null) {
+                // the wait for the tasks is bounded: the watch's interruption would cut it short and stay for the undo
+                watch.close();
+            }
+            IllegalStateException stillRunning = stopTasks();
             onFailure.run();
             if (passes.isInstance(failure)) {
-                throw passes.cast(failure);
+                throw withSuppressed(passes.cast(failure), stillRunning);
             }
             BroadcastException refused = refusal(failure);
             if (refused != null) {
-                throw refused;
+                throw withSuppressed(refused, stillRunning);
             }
-            throw new JobFailedException(failing + ": the Spark job failed: " + ended() + Reasons.of(failure),
-                    failure);
+            throw withSuppressed(new JobFailedException(failing + ": the Spark job failed: " + ended()
+                    + Reasons.of(failure), failure), stillRunning);
         } finally {
             if (context != null) {
                 watch.close();
@@ -126,6 +146,9 @@ final class JobRun implements Shipping {
             }
             if (listener != null) {
                 context.removeSparkListener(listener);
+            }
+            if (running != null) {
+                context.removeSparkListener(running);
             }
             if (tracking != null) {
                 tracking.progress().finished();
@@ -139,6 +162,47 @@ final class JobRun implements Shipping {
                 }
             }
         }
+    }
+
+    /** {@code thrown}, with {@code stillRunning} when there is one: said with --verbose, whose stack trace shows it. */
+    private static <E extends Exception> E withSuppressed(E thrown, IllegalStateException stillRunning) {
+        if (stillRunning != null) {
+            thrown.addSuppressed(stillRunning);
+        }
+        return thrown;
+    }
+
+    /**
+     * Before a failed job is undone: stops its tasks on Spark and waits, for {@link #STOP_WAIT} at most, until they
+     * have ended, as {@link DriverPool} does for the driver's own, so that the undoing never races a task still
+     * writing; null when they ended, else the failure saying how many were left running. Spark fails a job without
+     * waiting for its killed tasks, and a stopped context (a signal) kills none: on a local master they run on in
+     * this JVM, and are stopped and waited for here ({@link TaskGroups}); on executors elsewhere they are heard end
+     * ({@link RunningTasks}), unless the context stopped, which took those executors along.
+     */
+    private IllegalStateException stopTasks() {
+        if (context == null) {
+            // the driver's pool throws only once every task of it has stopped
+            return null;
+        }
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        TaskGroups.stop(group);
+        if (!context.isStopped()) {
+            try {
+                context.cancelJobGroup(group);
+            } catch (IllegalStateException stoppedMeanwhile) {
+                // nothing left to cancel: what runs here is stopped above, and executors elsewhere went along
+            }
+        }
+        int here = TaskGroups.await(group, deadline);
+        int anywhere = running.await(deadline, context::isStopped);
+        int left = Math.max(here, context.isStopped() ? 0 : anywhere);
+        if (left == 0) {
+            return null;
+        }
+        return new IllegalStateException("Cannot wait for the job's tasks to stop: " + left + " still running after "
+                + STOP_WAIT.toSeconds() + " s; the output was cleaned up without waiting for them, and may keep what"
+                + " they write after it");
     }
 
     /**
@@ -218,7 +282,7 @@ final class JobRun implements Shipping {
     <R> List<R> tasks(int count, Function2<Integer, Iterator<Integer>, Iterator<R>> task) throws Exception {
         if (context != null) {
             List<Integer> indexes = IntStream.range(0, count).boxed().toList();
-            return collect(java.parallelize(indexes, count).mapPartitionsWithIndex(task, false));
+            return collect(java.parallelize(indexes, count).mapPartitionsWithIndex(new InGroup<>(group, task), false));
         }
         List<R> results = new ArrayList<>();
         inDriver(count, index -> {
@@ -275,6 +339,24 @@ final class JobRun implements Shipping {
             }
         }
         return null;
+    }
+
+    /**
+     * A task on Spark in its job's group of this JVM ({@link TaskGroups}), which a failed job's driver on a local master
+     * stops and waits for; its results are taken while it is in the group, so that none of its work comes after.
+     */
+    private record InGroup<R>(String group, Function2<Integer, Iterator<Integer>, Iterator<R>> task)
+            implements Function2<Integer, Iterator<Integer>, Iterator<R>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Iterator<R> call(Integer index, Iterator<Integer> indexes) throws Exception {
+            try (TaskGroups.Entry entry = TaskGroups.enter(group)) {
+                List<R> results = new ArrayList<>();
+                task.call(index, indexes).forEachRemaining(results::add);
+                return results.iterator();
+            }
+        }
     }
 
     /** No failure passes unmapped. */

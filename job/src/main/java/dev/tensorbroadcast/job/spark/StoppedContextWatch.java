@@ -54,10 +54,16 @@ final class StoppedContextWatch implements AutoCloseable {
         }
     }
 
-    /** The job returned: the watch ends, and an interruption it made is not left on the job's thread. */
+    /**
+     * The job returned: the watch ends, and an interruption it made is not left on the job's thread. Once only: a
+     * second call leaves the thread's interruption as it is.
+     */
     @Override
     public void close() {
         synchronized (this) {
+            if (done) {
+                return;
+            }
             done = true;
         }
         watcher.interrupt();
