@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.spark;
 
+import java.util.function.IntConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
@@ -32,7 +33,21 @@ final class InjectedFailure {
     /** How long each task sleeps after every batch it writes, in milliseconds: a slow file, for progress. */
     static final String BATCH_DELAY_MILLIS = "tensorbroadcast.test.batchDelayMillis";
 
+    /**
+     * What a task of this JVM does before it writes, given its partition: set by a test whose tasks run in its own
+     * JVM (local Spark), to hold a task there until something has happened, as a task stuck in a long read or write
+     * would be, deaf to its kill; null otherwise.
+     */
+    static volatile IntConsumer hold;
+
     private InjectedFailure() {}
+
+    static void maybeHold(long partition) {
+        IntConsumer held = hold;
+        if (held != null) {
+            held.accept(Math.toIntExact(partition));
+        }
+    }
 
     static void maybeDelayBatch(TaskContext context, Configuration conf) {
         String delay = setting(context, conf, BATCH_DELAY_MILLIS);

@@ -95,6 +95,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
                 TaskPlace.attempt());
         InjectedFailure.maybeDelay(task, context.getConfiguration(), index);
+        InjectedFailure.maybeHold(index);
         // the task's own protocol, holding its attempt's committer, as a Spark task's deserialized copy does
         FileCommitProtocol committer = TaskPlace.own(this.committer);
         committer.setupTask(context);
