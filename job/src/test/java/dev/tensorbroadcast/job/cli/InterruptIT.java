@@ -111,6 +111,8 @@ class InterruptIT {
         String printed = CliProcess.read(log);
         assertThat(cli.exitValue()).as(printed).isEqualTo(130);
         assertThat(OutputIsInputTest.checksums(output)).as(printed).isEqualTo(before);
+        // nor the directories of a task that wrote after the clean-up: it waits for the tasks to stop
+        assertThat(output.resolve("_temporary")).as(printed).doesNotExist();
     }
 
     /**
@@ -146,6 +148,8 @@ class InterruptIT {
         assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
         assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
         assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
+        // the job's staging went with its abort, which waited for its tasks to stop
+        assertThat(output.resolve("_temporary")).as(printed).doesNotExist();
         assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
                 .isEqualTo("file:" + output);
     }
