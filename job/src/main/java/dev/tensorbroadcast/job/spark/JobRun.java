@@ -57,6 +57,7 @@ final class JobRun implements Shipping {
      * a signal's hook holds the JVM for the command to clean up and report.
      */
     static final Duration STOP_WAIT = Duration.ofSeconds(20);
+    private Duration stopWait = STOP_WAIT;
 
     /** A job's own work inside the skeleton. */
     interface Work<T> {
@@ -96,6 +97,12 @@ final class JobRun implements Shipping {
     /** Done on failure, before the failure is thrown (say, aborting the commit). */
     JobRun onFailure(Runnable undo) {
         this.onFailure = requireNonNull(undo, "undo is null");
+        return this;
+    }
+
+    /** The wait for a failed job's tasks, {@link #STOP_WAIT} unless told (a test that holds a task past it). */
+    JobRun stopWait(Duration wait) {
+        this.stopWait = requireNonNull(wait, "wait is null");
         return this;
     }
 
@@ -173,7 +180,7 @@ final class JobRun implements Shipping {
     }
 
     /**
-     * Before a failed job is undone: stops its tasks on Spark and waits, for {@link #STOP_WAIT} at most, until they
+     * Before a failed job is undone: stops its tasks on Spark and waits, for {@link #stopWait} at most, until they
      * have ended, as {@link DriverPool} does for the driver's own, so that the undoing never races a task still
      * writing; null when they ended, else the failure saying how many were left running. Spark fails a job without
      * waiting for its killed tasks, and a stopped context (a signal) kills none: on a local master they run on in
@@ -185,7 +192,7 @@ final class JobRun implements Shipping {
             // the driver's pool throws only once every task of it has stopped
             return null;
         }
-        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        long deadline = System.nanoTime() + stopWait.toNanos();
         TaskGroups.stop(group);
         if (!context.isStopped()) {
             try {
@@ -201,8 +208,8 @@ final class JobRun implements Shipping {
             return null;
         }
         return new IllegalStateException("Cannot wait for the job's tasks to stop: " + left + " still running after "
-                + STOP_WAIT.toSeconds() + " s; the output was cleaned up without waiting for them, and may keep what"
-                + " they write after it");
+                + stopWait.toSeconds() + " s; the failed job was undone while they ran, and what they write after it"
+                + " may be left behind");
     }
 
     /**

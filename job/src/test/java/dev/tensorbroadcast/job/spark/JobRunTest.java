@@ -2,17 +2,24 @@ package dev.tensorbroadcast.job.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.tensorbroadcast.job.base.JobFailedException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** What a job holds is released when it ends, unless its context stopped under it and took it along. */
+/**
+ * What a job holds is released when it ends, unless its context stopped under it and took it along; a failed job is
+ * undone after its tasks stopped, or once the wait for them gave up, which its failure then says.
+ */
 class JobRunTest {
     private SparkSession spark;
 
@@ -24,6 +31,37 @@ class JobRunTest {
     @AfterEach
     void stop() {
         spark.stop();
+    }
+
+    /** Released by the test once the job's run has returned: a task held past the wait, deaf to its kill. */
+    private static final CountDownLatch RELEASED = new CountDownLatch(1);
+    private static final CountDownLatch HOLDING = new CountDownLatch(1);
+
+    @Test
+    void aTaskThatOutlastsTheWaitIsSaidToStillRunWhenTheJobIsUndone() throws Exception {
+        List<String> undone = new ArrayList<>();
+        Throwable failure = catchThrowable(() -> JobRun.untracked(JobEngine.spark(spark), "outlasting")
+                .stopWait(Duration.ofSeconds(1))
+                .onFailure(() -> undone.add("undone while the task was " + (RELEASED.getCount() == 1 ? "held"
+                        : "let go")))
+                .run("Cannot write 'x'", run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
+                    if (index == 1) {
+                        HOLDING.countDown();
+                        RELEASED.await();
+                        return List.of("late").iterator();
+                    }
+                    HOLDING.await();
+                    throw new IllegalStateException("partition 0 fails");
+                })));
+        RELEASED.countDown();
+
+        assertThat(undone).containsExactly("undone while the task was held");
+        assertThat(failure).isInstanceOf(JobFailedException.class)
+                .hasMessageStartingWith("Cannot write 'x': the Spark job failed: ")
+                .hasMessageContaining("partition 0 fails");
+        assertThat(failure.getSuppressed()).extracting(Throwable::getMessage).containsExactly("Cannot wait for the"
+                + " job's tasks to stop: 1 still running after 1 s; the failed job was undone while they ran, and what"
+                + " they write after it may be left behind");
     }
 
     @Test
