@@ -349,8 +349,9 @@ final class JobRun implements Shipping {
     }
 
     /**
-     * A task on Spark in its job's group of this JVM ({@link TaskGroups}), which a failed job's driver on a local master
-     * stops and waits for; its results are taken while it is in the group, so that none of its work comes after.
+     * A task on Spark in its job's group of this JVM ({@link TaskGroups}), which a failed job's driver on a local
+     * master stops and waits for; its results are taken while it is in the group, so that none of its work comes
+     * after.
      */
     private record InGroup<R>(String group, Function2<Integer, Iterator<Integer>, Iterator<R>> task)
             implements Function2<Integer, Iterator<Integer>, Iterator<R>> {
