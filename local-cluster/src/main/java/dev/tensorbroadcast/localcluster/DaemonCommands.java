@@ -26,6 +26,13 @@ public final class DaemonCommands {
             "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
             "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
+    /**
+     * A daemon's JIT and collector, chosen for starting: C1 only and the serial collector. A cluster's daemons (the
+     * master, the workers, HDFS, YARN) start together on a small machine and then mostly wait; C2 compiling their
+     * start-up code and G1's threads cost a cluster of two workers and HDFS about 40% of its start's CPU time
+     * (docs/benchmarks.md, "Test suite time"). Drivers and executors keep the JVM's defaults: they run the job.
+     */
+    private static final List<String> DAEMON_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     /** The master and a worker only schedule; the executors a worker starts get the memory it offers. */
     private static final String DAEMON_HEAP = "256m";
     /** A driver of the container backend: spark-submit in client mode, the application in the same JVM. */
@@ -101,14 +108,14 @@ public final class DaemonCommands {
     }
 
     public List<String> master(String host, int port, int uiPort) {
-        return spark(DAEMON_HEAP, "org.apache.spark.deploy.master.Master", List.of("--host", host, "--port",
+        return daemon("org.apache.spark.deploy.master.Master", List.of("--host", host, "--port",
                 Integer.toString(port), "--webui-port", Integer.toString(uiPort), "--properties-file",
                 propertiesFile));
     }
 
     /** A worker on {@code host}, its RPC and UI ports chosen by the system. */
     public List<String> worker(String host, String masterUrl, int cores, String memory, String workDirectory) {
-        return spark(DAEMON_HEAP, "org.apache.spark.deploy.worker.Worker", List.of("--host", host, "--port", "0",
+        return daemon("org.apache.spark.deploy.worker.Worker", List.of("--host", host, "--port", "0",
                 "--webui-port", "0", "--cores", Integer.toString(cores), "--memory", memory, "--work-dir",
                 workDirectory, "--properties-file", propertiesFile, masterUrl));
     }
@@ -123,27 +130,31 @@ public final class DaemonCommands {
         List<String> arguments = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", deployMode,
                 "--properties-file", propertiesFile));
         arguments.addAll(more);
-        return spark(DRIVER_HEAP, "org.apache.spark.deploy.SparkSubmit", arguments);
+        return command(java, DRIVER_HEAP, List.of(), classPath, "org.apache.spark.deploy.SparkSubmit", arguments);
     }
 
-    /** A JVM of this machine with the module openings Spark needs: for a process that is not one of Spark's. */
-    static List<String> hostJvm(String heap, String classPath, String mainClass, List<String> arguments) {
-        return command(hostJava(), heap, classPath, mainClass, arguments);
+    /**
+     * A daemon JVM of this machine that is not one of Spark's (HDFS, YARN): the module openings Spark needs, and the
+     * daemons' JIT and collector.
+     */
+    static List<String> hostDaemon(String heap, String classPath, String mainClass, List<String> arguments) {
+        return command(hostJava(), heap, DAEMON_JVM_OPTIONS, classPath, mainClass, arguments);
     }
 
-    private List<String> spark(String heap, String mainClass, List<String> arguments) {
-        return command(java, heap, classPath, mainClass, arguments);
+    private List<String> daemon(String mainClass, List<String> arguments) {
+        return command(java, DAEMON_HEAP, DAEMON_JVM_OPTIONS, classPath, mainClass, arguments);
     }
 
     private static String hostJava() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static List<String> command(String java, String heap, String classPath, String mainClass,
-            List<String> arguments) {
+    private static List<String> command(String java, String heap, List<String> jvmOptions, String classPath,
+            String mainClass, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("-Xmx" + heap);
+        command.addAll(jvmOptions);
         command.addAll(MODULE_OPTIONS);
         command.add("-cp");
         command.add(classPath);

@@ -25,7 +25,7 @@ final class HdfsProcess {
             throw new LocalClusterException("Cannot create the HDFS directory '" + directory + "': " + e.getMessage(),
                     e);
         }
-        return ChildProcess.start("HDFS", DaemonCommands.hostJvm(HEAP, classPath, HdfsMain.class.getName(),
+        return ChildProcess.start("HDFS", DaemonCommands.hostDaemon(HEAP, classPath, HdfsMain.class.getName(),
                 List.of(directory.resolve("data").toString(), Integer.toString(dataNodes),
                         uriFile(directory).toString())),
                 Map.of(), directory.resolve("hdfs.log"));

@@ -29,10 +29,10 @@ final class YarnProcess {
         }
         // the NodeManagers hand JAVA_HOME on to the containers, which start java from it
         String javaHome = System.getProperty("java.home");
-        return ChildProcess.start("YARN", DaemonCommands.hostJvm(HEAP, HdfsProcess.daemonClassPath(home, "YARN"),
+        return ChildProcess.start("YARN", DaemonCommands.hostDaemon(HEAP, HdfsProcess.daemonClassPath(home, "YARN"),
                 YarnMain.class.getName(), List.of(Integer.toString(nodeManagers), Integer.toString(memoryMib),
-                        Integer.toString(cores), siteFile.toString())), Map.of("JAVA_HOME", javaHome), directory.resolve("yarn.log"),
-                directory);
+                        Integer.toString(cores), siteFile.toString())), Map.of("JAVA_HOME", javaHome),
+                directory.resolve("yarn.log"), directory);
     }
 
     /** Waits until the YARN {@code process} has written {@code siteFile}: its NodeManagers have registered. */

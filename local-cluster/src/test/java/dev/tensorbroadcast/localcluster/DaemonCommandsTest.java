@@ -42,6 +42,12 @@ class DaemonCommandsTest {
         assertThat(withoutLocations(host.master("master", 7077, 8080)))
                 .isEqualTo(withoutLocations(image.master("master", 7077, 8080)))
                 .contains("-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "--webui-port", "8080");
+        // the daemons start with C1 and the serial collector, before the class path
+        assertThat(hostWorker.subList(0, hostWorker.indexOf("-cp")))
+                .contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        List<String> hostMaster = host.master("master", 7077, 8080);
+        assertThat(hostMaster.subList(0, hostMaster.indexOf("-cp")))
+                .contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
         assertThat(host.environment()).containsEntry("SPARK_HOME", dir.toString());
         assertThat(image.environment()).containsEntry("SPARK_HOME", "/opt/spark").doesNotContainKey("SPARK_LOCAL_IP");
@@ -58,6 +64,8 @@ class DaemonCommandsTest {
                         "--deploy-mode", "client", "--properties-file", "/opt/spark/conf/cluster.properties",
                         "--class", "Main", "/opt/app/app.jar", "--x");
         assertThat(submit).noneMatch(argument -> argument.contains("secret"));
+        // a driver runs the job: the JVM's own JIT and collector
+        assertThat(submit).doesNotContain("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     }
 
     /** A command line with the java binary, the class path and the properties file taken out. */
