@@ -213,6 +213,139 @@ class ReduceKernelTest {
         }
     }
 
+    /** Chunk {@code [from, to)} of {@code gradient} in a direct buffer, from byte {@code offset} (unaligned) on. */
+    private static ByteBuffer directChunk(SourceTensor gradient, long from, long to, int offset) {
+        int width = gradient.dtype().byteWidth();
+        ByteBuffer direct = ByteBuffer.allocateDirect(offset + (int) (to - from) * width + 7);
+        direct.position(offset);
+        direct.put(gradient.values(), (int) from * width, (int) (to - from) * width);
+        // bytes past the limit that a sum must not read
+        while (direct.hasRemaining()) {
+            direct.put((byte) 0x7f);
+        }
+        return direct.position(offset).limit(offset + (int) (to - from) * width);
+    }
+
+    /**
+     * As {@link #randomGradient}, where the dtype holds it (all but float16): large values in the first rows that the
+     * last rows cancel (or, {@code withinRows}, in the first elements of each row that its last elements cancel),
+     * each with small noise, so that the float64 sums keep only noise, whose bits (even rounded to float32) depend on
+     * the order of the adds.
+     */
+    private static SourceTensor wideGradient(DType dtype, Shape shape, java.util.Random random, boolean withinRows) {
+        if (dtype != DType.FLOAT32 && dtype != DType.COMPLEX64 && dtype != DType.BFLOAT16 && dtype != DType.FLOAT64
+                && dtype != DType.COMPLEX128) {
+            return randomGradient(dtype, shape, random);
+        }
+        int lanes = dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128 ? 2 : 1;
+        int rows = (int) shape.dim(0);
+        int rowLanes = (int) (shape.elements() / rows) * lanes;
+        double[] values = new double[rows * rowLanes];
+        for (int i = 0; i < values.length; i++) {
+            int row = i / rowLanes;
+            int lane = i % rowLanes;
+            int at = withinRows ? lane : row;
+            int of = withinRows ? rowLanes : rows;
+            double noise = random.nextGaussian() * Math.pow(2, random.nextInt(10) - 5);
+            if (at < of / 2) {
+                values[i] = round(dtype, random.nextGaussian() * Math.pow(2, 20 + random.nextInt(20)));
+            } else if (at >= of - of / 2) {
+                int partner = withinRows ? row * rowLanes + rowLanes - 1 - lane : (rows - 1 - row) * rowLanes + lane;
+                values[i] = round(dtype, -values[partner] + noise);
+            } else {
+                values[i] = round(dtype, noise);
+            }
+        }
+        ByteBuffer bytes = little((int) shape.elements() * dtype.byteWidth());
+        for (double value : values) {
+            switch (dtype) {
+                case BFLOAT16 -> bytes.putShort(HalfFloats.doubleToBfloat16(value));
+                case FLOAT32, COMPLEX64 -> bytes.putFloat((float) value);
+                default -> bytes.putDouble(value);
+            }
+        }
+        return SourceTensor.fixedWidth(dtype, shape, bytes.array(), null);
+    }
+
+    private static double round(DType dtype, double value) {
+        return switch (dtype) {
+            case BFLOAT16 -> HalfFloats.bfloat16ToDouble(HalfFloats.doubleToBfloat16(value));
+            case FLOAT32, COMPLEX64 -> (float) value;
+            default -> value;
+        };
+    }
+
+    /** The result's bytes, or the message of the error that refuses it (a narrow integer's sum out of range). */
+    private static String resultOrError(ReduceKernel kernel, Shape shape) {
+        try {
+            return java.util.HexFormat.of().formatHex(kernel.result(shape).values());
+        } catch (InvalidRequestException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * A chunk in a direct buffer, summed where it is, gives the bits of the same chunk on the heap, for every dtype
+     * the kernel sums, with rows summed, rows kept and sums inside rows, chunks that split rows, and buffers whose
+     * chunk starts at an unaligned address and ends before the buffer does.
+     */
+    @Test
+    void directChunksGiveTheBitsOfHeapChunks() {
+        java.util.Random random = new java.util.Random(2813);
+        for (DType dtype : NUMERIC) {
+            for (ReducePlan plan : new ReducePlan[] {plan("[1,7]", 9, 7), plan("[5,1,3]", 5, 4, 3),
+                plan("[9,1]", 9, 7), plan("[1]", 9, 7)}) {
+                // rows kept and summed add across rows; the others sum runs inside rows
+                boolean withinRows = plan.input().dim(plan.input().rank() - 1) == 1 || plan.input().rank() == 1;
+                SourceTensor gradient = wideGradient(dtype, plan.output(), random, withinRows);
+                long elements = plan.output().elements();
+                for (long size : new long[] {elements, 5, 11, 16}) {
+                    for (int offset : new int[] {0, 3}) {
+                        ReduceKernel heap = ReduceKernel.create(dtype, plan.input().elements());
+                        ReduceKernel direct = ReduceKernel.create(dtype, plan.input().elements());
+                        // a range that starts and ends inside a chunk, as a task's first and last rows
+                        for (long from = 0; from < elements; from += size) {
+                            long to = Math.min(elements, from + size);
+                            long start = Math.max(from, 2);
+                            long end = Math.min(to, elements - 1);
+                            if (start >= end) {
+                                continue;
+                            }
+                            heap.accumulate(chunk(gradient, from, to), from, plan.program(), start, end, 0);
+                            direct.accumulate(directChunk(gradient, from, to, offset), from, plan.program(), start,
+                                    end, 0);
+                        }
+                        assertThat(resultOrError(direct, plan.input()))
+                                .as("%s %s chunks of %d at byte %d", dtype, plan, size, offset)
+                                .isEqualTo(resultOrError(heap, plan.input()));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aDirectChunkIsReadOnlyInsideItsLimit() {
+        ReducePlan plan = plan("[1,7]", 9, 7);
+        SourceTensor gradient = randomGradient(DType.FLOAT32, plan.output(), new java.util.Random(2814));
+        ReduceKernel kernel = ReduceKernel.create(DType.FLOAT32, 7);
+        ByteBuffer chunk = directChunk(gradient, 7, 21, 1);
+        assertThatThrownBy(() -> kernel.accumulate(chunk, 7, plan.program(), 7, 22, 0))
+                .isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("gradient elements [7, 22) are not in the chunk held from 7 (14 elements)");
+        assertThatThrownBy(() -> kernel.accumulate(chunk, 7, plan.program(), 6, 21, 0))
+                .isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("gradient elements [6, 21) are not in the chunk held from 7 (14 elements)");
+        assertThatThrownBy(() -> kernel.accumulate(ByteBuffer.allocate(56), 7, plan.program(), 7, 21, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a heap buffer's bytes are summed as a SourceTensor");
+        assertThat(kernel.result(Shape.of(7)).values()).as("nothing added").containsOnly((byte) 0);
+        kernel.accumulate(chunk, 7, plan.program(), 7, 21, 0);
+        assertThat(chunk.position()).as("the buffer's position is left as it was").isEqualTo(1);
+        assertThat(kernel.result(Shape.of(7)).values()).isEqualTo(reduceWhole(plan("[1,7]", 2, 7),
+                chunk(gradient, 7, 21)).values());
+    }
+
     /**
      * Rows kept a block at a time through one partial: each block's sums land at their offset in the caller's bytes
      * (nothing outside them written) and the partial starts the next block from zero, so the bytes are those of one
