@@ -81,17 +81,9 @@ public final class GradientRows implements Serializable {
      * ranges of rows the task sums (a rows-kept task sums a block of rows at a time).
      */
     public Reader reader(Configuration conf) {
-        return reader(conf, true);
-    }
-
-    /**
-     * {@link #reader(Configuration)}; without {@code direct} a local {@code .npy} is read into a heap buffer, as
-     * every other input is (the tests compare the two paths' bits).
-     */
-    Reader reader(Configuration conf, boolean direct) {
         requireNonNull(conf, "conf is null");
         try {
-            return new Reader(npy == null ? null : openNpy(conf), conf, direct);
+            return new Reader(npy == null ? null : openNpy(conf), conf);
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + npy.location() + "': " + Reasons.of(e));
         }
@@ -108,22 +100,10 @@ public final class GradientRows implements Serializable {
         /** The open {@code .npy}, or null for a shipped tensor or a dataset. */
         private final NpyRows file;
         private final Configuration conf;
-        /**
-         * Whether the file's chunks are read into a direct buffer and summed where they are: the JDK copies a
-         * positional read into a heap array once more, which cost a rows-summed task about a fifth of its CPU
-         * (docs/benchmarks.md, issue 28).
-         */
-        private final boolean direct;
 
-        private Reader(NpyRows file, Configuration conf, boolean direct) {
+        private Reader(NpyRows file, Configuration conf) {
             this.file = file;
             this.conf = conf;
-            this.direct = direct && file != null && file.readsDirect();
-        }
-
-        /** Whether this reader sums its chunks from a direct buffer. */
-        boolean readsDirect() {
-            return direct;
         }
 
         /** As {@link GradientRows#reduce(ReducePlan, long, long, ReduceKernel, long, Configuration)}. */
@@ -148,13 +128,6 @@ public final class GradientRows implements Serializable {
                     TaskStop.check();
                     long end = Math.min(endRow, row + chunkRows);
                     SourceRows rows = new SourceRows(row, end);
-                    if (direct) {
-                        java.nio.ByteBuffer chunk = file.readDirect(rows);
-                        partial.accumulate(chunk, row * rowElements, plan.program(), row * rowElements,
-                                end * rowElements, sourceOrigin);
-                        bytesRead += chunk.remaining();
-                        continue;
-                    }
                     SourceSlice slice;
                     if (file != null) {
                         // one buffer for every chunk: a task allocates its chunk once, not per read
