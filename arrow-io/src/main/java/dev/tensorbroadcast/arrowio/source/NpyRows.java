@@ -30,8 +30,6 @@ public final class NpyRows implements Closeable {
     /** The channel of a local file, or null. */
     private final FileChannel channel;
     private byte[] buffer = new byte[0];
-    /** The buffer of {@link #readDirect}, allocated at its first read. */
-    private ByteBuffer direct;
 
     private NpyRows(Path path, NpyLayout layout, FSDataInputStream in, FileChannel channel) {
         this.path = path;
@@ -79,8 +77,14 @@ public final class NpyRows implements Closeable {
      * buffer, valid until the next read; without it they are the caller's.
      */
     public SourceTensor read(SourceRows rows, boolean reuse) throws IOException {
-        int bytes = readBytes(rows);
-        byte[] values = reuse && buffer.length == bytes ? buffer : new byte[bytes];
+        if (rows.end() > layout.rows()) {
+            throw new IndexOutOfBoundsException("rows " + rows + " outside the file's " + layout.rows());
+        }
+        long bytes = rows.count() * layout.rowBytes();
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("read fewer rows at once than " + rows + " (" + bytes + " bytes)");
+        }
+        byte[] values = reuse && buffer.length == bytes ? buffer : new byte[(int) bytes];
         if (reuse) {
             buffer = values;
         }
@@ -92,7 +96,8 @@ public final class NpyRows implements Closeable {
                 in.readFully(position, values);
             }
         } catch (EOFException e) {
-            throw changedWhileRead(rows);
+            throw new SourceFormatException(path.toString(), "the file ends before row " + (rows.end() - 1)
+                    + "; it was changed while being read");
         }
         if (layout.swapWidth() > 0) {
             Layouts.swapBytes(values, layout.swapWidth());
@@ -102,57 +107,6 @@ public final class NpyRows implements Closeable {
             dims[0] = rows.count();
         }
         return SourceTensor.fixedWidth(layout.dtype(), Shape.of(dims), values, null);
-    }
-
-    /**
-     * Whether {@link #readDirect} can read this file: a local file (read through its channel) in little-endian
-     * order, whose bytes a chunk holds as they are.
-     */
-    public boolean readsDirect() {
-        return channel != null && layout.swapWidth() == 0;
-    }
-
-    /**
-     * Rows {@code rows} into this reader's direct buffer, their bytes as in the file, between the buffer's position
-     * (0) and its limit; valid until the next read. A positional read into a heap array is read by the JDK into a
-     * temporary direct buffer of its own and copied again; a read into a direct buffer is the kernel's copy alone
-     * (docs/benchmarks.md, issue 28). The buffer is allocated once at the largest read's size and reused.
-     */
-    public ByteBuffer readDirect(SourceRows rows) throws IOException {
-        if (!readsDirect()) {
-            throw new IllegalStateException(path + " is not read into a direct buffer: it is "
-                    + (channel == null ? "not a local file" : "not little-endian"));
-        }
-        int bytes = readBytes(rows);
-        if (direct == null || direct.capacity() < bytes) {
-            direct = ByteBuffer.allocateDirect(bytes);
-        }
-        direct.clear().limit(bytes);
-        long at = layout.dataStart() + rows.first() * layout.rowBytes();
-        while (direct.hasRemaining()) {
-            int read = channel.read(direct, at);
-            if (read < 0) {
-                throw changedWhileRead(rows);
-            }
-            at += read;
-        }
-        return direct.flip();
-    }
-
-    private int readBytes(SourceRows rows) {
-        if (rows.end() > layout.rows()) {
-            throw new IndexOutOfBoundsException("rows " + rows + " outside the file's " + layout.rows());
-        }
-        long bytes = rows.count() * layout.rowBytes();
-        if (bytes > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("read fewer rows at once than " + rows + " (" + bytes + " bytes)");
-        }
-        return (int) bytes;
-    }
-
-    private SourceFormatException changedWhileRead(SourceRows rows) {
-        return new SourceFormatException(path.toString(), "the file ends before row " + (rows.end() - 1)
-                + "; it was changed while being read");
     }
 
     private static void readFully(FileChannel channel, long position, byte[] values) throws IOException {

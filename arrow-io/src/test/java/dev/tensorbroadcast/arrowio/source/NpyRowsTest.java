@@ -86,44 +86,6 @@ class NpyRowsTest {
                 .mapToLong(FileSystem.Statistics::getBytesRead).sum();
     }
 
-    /**
-     * A local little-endian file's rows read into one direct buffer, reused from read to read: the bytes the heap
-     * read gives, between the buffer's position and limit; a big-endian file (swapped on the heap) and a file read
-     * through Hadoop's stream are not read that way, and say so.
-     */
-    @Test
-    void aLocalLittleEndianFileIsReadIntoOneDirectBuffer() throws Exception {
-        Path file = NpyFixturesTest.dir().resolve("float32.npy");
-        SourceTensor whole = READER.read(file);
-        NpyLayout layout = layout(file).orElseThrow();
-        FileSystem local = FileSystem.getLocal(new Configuration());
-        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
-        int rowBytes = (int) layout.rowBytes();
-        try (NpyRows rows = NpyRows.open(local, path, layout)) {
-            assertThat(rows.readsDirect()).isTrue();
-            java.nio.ByteBuffer first = rows.readDirect(new SourceRows(0, layout.rows()));
-            for (long start = 0; start < layout.rows(); start++) {
-                java.nio.ByteBuffer read = rows.readDirect(new SourceRows(start, layout.rows()));
-                assertThat(read).as("one buffer").isSameAs(first);
-                assertThat(read.isDirect()).isTrue();
-                assertThat(read.position()).isZero();
-                byte[] bytes = new byte[read.remaining()];
-                read.duplicate().get(bytes);
-                assertThat(bytes).as("rows %d..", start).isEqualTo(Arrays.copyOfRange(whole.values(),
-                        (int) start * rowBytes, (int) layout.rows() * rowBytes));
-            }
-            assertThatThrownBy(() -> rows.readDirect(new SourceRows(0, layout.rows() + 1)))
-                    .isInstanceOf(IndexOutOfBoundsException.class);
-        }
-        Path big = NpyFixturesTest.dir().resolve("int16_be.npy");
-        try (NpyRows rows = NpyRows.open(local, new org.apache.hadoop.fs.Path(big.toUri()),
-                layout(big).orElseThrow())) {
-            assertThat(rows.readsDirect()).isFalse();
-            assertThatThrownBy(() -> rows.readDirect(new SourceRows(0, 1))).isInstanceOf(IllegalStateException.class)
-                    .hasMessageEndingWith("int16_be.npy is not read into a direct buffer: it is not little-endian");
-        }
-    }
-
     /** A local file with a Hadoop checksum beside it is read through Hadoop, which verifies it. */
     @Test
     void aLocalFileWithAChecksumIsStillVerified() throws Exception {
