@@ -11,8 +11,6 @@ import dev.tensorbroadcast.planner.Shape;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.Reference;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
@@ -39,8 +37,6 @@ public final class ReduceKernel implements Serializable {
     private final double[] floats;
     /** Integer sums, exact; null for floats. */
     private final long[] integers;
-    /** The integer chunks of {@link #accumulate(ByteBuffer, long, CopyProgram, long, long, long)}, copied. */
-    private transient byte[] copies;
 
     private ReduceKernel(DType dtype, int elements) {
         this.dtype = dtype;
@@ -90,47 +86,11 @@ public final class ReduceKernel implements Serializable {
             throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: it has null values; a sum needs"
                     + " every value (fill the nulls first)");
         }
-        checkHeld(gradientOrigin, start, end, gradient.elements());
-        program.reduce(start, end, sourceOrigin, new Sink(gradient.values(), start - gradientOrigin));
-    }
-
-    /**
-     * As {@link #accumulate(SourceTensor, long, CopyProgram, long, long, long)}, from the little-endian gradient
-     * bytes of a direct buffer between its position and its limit (a chunk that a positional read put there): the
-     * float and complex dtypes are summed where they are, by address, in the heap loops' order, so the bits are the
-     * heap path's and the JDK's copy of the read into a heap array is saved (docs/benchmarks.md, issue 28). Integers,
-     * and every dtype on a big-endian machine, are copied into a heap array first, one per partial, reused.
-     */
-    public void accumulate(ByteBuffer gradient, long gradientOrigin, CopyProgram program, long start, long end,
-            long sourceOrigin) {
-        requireNonNull(gradient, "gradient is null");
-        if (!gradient.isDirect()) {
-            throw new IllegalArgumentException("a heap buffer's bytes are summed as a SourceTensor");
-        }
-        int bytes = gradient.remaining();
-        checkHeld(gradientOrigin, start, end, bytes / dtype.byteWidth());
-        if (isInteger(dtype) || !DirectMemory.LITTLE_ENDIAN) {
-            if (copies == null || copies.length < bytes) {
-                copies = new byte[bytes];
-            }
-            gradient.duplicate().get(copies, 0, bytes);
-            program.reduce(start, end, sourceOrigin, new Sink(copies, start - gradientOrigin));
-            return;
-        }
-        try {
-            program.reduce(start, end, sourceOrigin, new DirectSink(DirectMemory.address(gradient),
-                    bytes / dtype.byteWidth(), start - gradientOrigin));
-        } finally {
-            // the loops read the buffer's memory by address: it must not be freed before they end
-            Reference.reachabilityFence(gradient);
-        }
-    }
-
-    private static void checkHeld(long gradientOrigin, long start, long end, long held) {
-        if (start < gradientOrigin || end < start || end - gradientOrigin > held) {
+        if (start < gradientOrigin || end - gradientOrigin > gradient.elements()) {
             throw new IndexOutOfBoundsException("gradient elements [" + start + ", " + end + ") are not in the chunk"
-                    + " held from " + gradientOrigin + " (" + held + " elements)");
+                    + " held from " + gradientOrigin + " (" + gradient.elements() + " elements)");
         }
+        program.reduce(start, end, sourceOrigin, new Sink(gradient.values(), start - gradientOrigin));
     }
 
     /** Adds {@code other} into this partial, element by element. */
@@ -507,179 +467,6 @@ public final class ReduceKernel implements Serializable {
                 case UINT32 -> (int) INTS.get(gradient, 4 * index) & 0xffffffffL;
                 default -> (long) LONGS.get(gradient, 8 * index);
             };
-        }
-    }
-
-    /**
-     * The reverse program's runs as loops over a chunk in native memory, for the float and complex dtypes: the heap
-     * {@link Sink}'s loops with a load by address for each load from the array, the same additions in the same order.
-     * Each call checks that its elements are inside the chunk, as the array's bounds would.
-     */
-    private final class DirectSink implements ReduceSink {
-        /** The address of the chunk's first element. */
-        private final long address;
-        private final long held;
-        /** The chunk element where the range being reduced starts. */
-        private final long base;
-
-        DirectSink(long address, long held, long base) {
-            this.address = address;
-            this.held = held;
-            this.base = base;
-        }
-
-        /** The address of chunk element {@code from}, whose next {@code extent} elements must be in the chunk. */
-        private long at(long from, long extent) {
-            if (from < 0 || extent < 0 || from + extent > held) {
-                throw new IndexOutOfBoundsException("gradient elements [" + from + ", " + (from + extent)
-                        + ") of a chunk of " + held);
-            }
-            return address + from * dtype.byteWidth();
-        }
-
-        @Override
-        public void add(long sourceOffset, long gradientOffset, long length) {
-            int to = Math.toIntExact(sourceOffset);
-            int count = Math.toIntExact(length);
-            long at = at(base + gradientOffset, length);
-            switch (dtype) {
-                case FLOAT32 -> addFloats(to, at, count);
-                case FLOAT64 -> addDoubles(to, at, count);
-                case COMPLEX64 -> addFloats(2 * to, at, 2 * count);
-                case COMPLEX128 -> addDoubles(2 * to, at, 2 * count);
-                case FLOAT16, BFLOAT16 -> {
-                    boolean half = dtype == DType.FLOAT16;
-                    for (int i = 0; i < count; i++) {
-                        short bits = DirectMemory.getShort(at + 2L * i);
-                        floats[to + i] += half ? HalfFloats.halfToDouble(bits) : HalfFloats.bfloat16ToDouble(bits);
-                    }
-                }
-                default -> throw new IllegalStateException(dtype + " is summed from a heap copy");
-            }
-        }
-
-        @Override
-        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
-                long gradientStride) {
-            if (count <= 0) {
-                return;
-            }
-            int to = Math.toIntExact(sourceOffset);
-            int run = Math.toIntExact(length);
-            int runs = Math.toIntExact(count);
-            long at = at(base + gradientOffset, (count - 1) * gradientStride + length);
-            long strideBytes = gradientStride * dtype.byteWidth();
-            switch (dtype) {
-                case FLOAT32 -> addFloatRuns(to, at, run, runs, strideBytes);
-                case FLOAT64 -> addDoubleRuns(to, at, run, runs, strideBytes);
-                case COMPLEX64 -> addFloatRuns(2 * to, at, 2 * run, runs, strideBytes);
-                case COMPLEX128 -> addDoubleRuns(2 * to, at, 2 * run, runs, strideBytes);
-                default -> ReduceSink.super.addRepeated(sourceOffset, gradientOffset, length, count, gradientStride);
-            }
-        }
-
-        @Override
-        public void sum(long sourceOffset, long gradientOffset, long length) {
-            int to = Math.toIntExact(sourceOffset);
-            int count = Math.toIntExact(length);
-            long at = at(base + gradientOffset, length);
-            switch (dtype) {
-                case FLOAT32 -> floats[to] += sumFloats(at, count);
-                case FLOAT64 -> floats[to] += sumDoubles(at, count);
-                case COMPLEX64 -> {
-                    for (int i = 0; i < count; i++) {
-                        addFloats(2 * to, at + 8L * i, 2);
-                    }
-                }
-                case COMPLEX128 -> {
-                    for (int i = 0; i < count; i++) {
-                        addDoubles(2 * to, at + 16L * i, 2);
-                    }
-                }
-                case FLOAT16, BFLOAT16 -> {
-                    boolean half = dtype == DType.FLOAT16;
-                    double total = floats[to];
-                    for (int i = 0; i < count; i++) {
-                        short bits = DirectMemory.getShort(at + 2L * i);
-                        total += half ? HalfFloats.halfToDouble(bits) : HalfFloats.bfloat16ToDouble(bits);
-                    }
-                    floats[to] = total;
-                }
-                default -> throw new IllegalStateException(dtype + " is summed from a heap copy");
-            }
-        }
-
-        /** As the heap sink's: four interleaved accumulators, combined in the same order. */
-        private double sumFloats(long at, int count) {
-            double a = 0;
-            double b = 0;
-            double c = 0;
-            double d = 0;
-            int i = 0;
-            for (; i + 4 <= count; i += 4) {
-                long element = at + 4L * i;
-                a += DirectMemory.getFloat(element);
-                b += DirectMemory.getFloat(element + 4);
-                c += DirectMemory.getFloat(element + 8);
-                d += DirectMemory.getFloat(element + 12);
-            }
-            for (; i < count; i++) {
-                a += DirectMemory.getFloat(at + 4L * i);
-            }
-            return (a + b) + (c + d);
-        }
-
-        private double sumDoubles(long at, int count) {
-            double a = 0;
-            double b = 0;
-            double c = 0;
-            double d = 0;
-            int i = 0;
-            for (; i + 4 <= count; i += 4) {
-                long element = at + 8L * i;
-                a += DirectMemory.getDouble(element);
-                b += DirectMemory.getDouble(element + 8);
-                c += DirectMemory.getDouble(element + 16);
-                d += DirectMemory.getDouble(element + 24);
-            }
-            for (; i < count; i++) {
-                a += DirectMemory.getDouble(at + 8L * i);
-            }
-            return (a + b) + (c + d);
-        }
-
-        private void addFloats(int to, long at, int count) {
-            double[] sums = floats;
-            for (int i = 0; i < count; i++) {
-                sums[to + i] += DirectMemory.getFloat(at + 4L * i);
-            }
-        }
-
-        private void addDoubles(int to, long at, int count) {
-            double[] sums = floats;
-            for (int i = 0; i < count; i++) {
-                sums[to + i] += DirectMemory.getDouble(at + 8L * i);
-            }
-        }
-
-        private void addFloatRuns(int to, long at, int run, int runs, long strideBytes) {
-            double[] sums = floats;
-            for (int k = 0; k < runs; k++) {
-                long row = at + k * strideBytes;
-                for (int i = 0; i < run; i++) {
-                    sums[to + i] += DirectMemory.getFloat(row + 4L * i);
-                }
-            }
-        }
-
-        private void addDoubleRuns(int to, long at, int run, int runs, long strideBytes) {
-            double[] sums = floats;
-            for (int k = 0; k < runs; k++) {
-                long row = at + k * strideBytes;
-                for (int i = 0; i < run; i++) {
-                    sums[to + i] += DirectMemory.getDouble(row + 8L * i);
-                }
-            }
         }
     }
 }
