@@ -73,8 +73,15 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         }
         Interruption.install();
         SparkSessions.ownJvm();
-        int exitCode = run(args, System.out, System.err);
-        Interruption.finished();
+        int exitCode;
+        try {
+            exitCode = run(args, System.out, System.err);
+        } finally {
+            // also when an Error escapes the command: a signal while Spark starts has Spark's classes fail to add
+            // their shutdown hooks (ExceptionInInitializerError), and the hook would otherwise wait its 30 s for
+            // a report that never comes before the JVM may exit with the signal's code
+            Interruption.finished();
+        }
         // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
         if (Interruption.signalled()) {
             return;

@@ -36,10 +36,20 @@ class S3CredentialsAndFaultsIT {
     }
 
     private CliOutcome run(String name, List<String> args) throws Exception {
+        return start(name, args).outcome();
+    }
+
+    /** Starts a run without waiting for it: runs that do not depend on each other go at once. */
+    private Running start(String name, List<String> args) throws IOException {
         Path log = dir.resolve(name + ".log");
-        Process process = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
-        assertThat(process.waitFor(240, TimeUnit.SECONDS)).as("%s ended in time", name).isTrue();
-        return new CliOutcome(process.exitValue(), CliProcess.read(log));
+        return new Running(name, CliProcess.start(Map.of(), log, args.toArray(String[]::new)), log);
+    }
+
+    private record Running(String name, Process process, Path log) {
+        CliOutcome outcome() throws Exception {
+            assertThat(process.waitFor(240, TimeUnit.SECONDS)).as("%s ended in time", name).isTrue();
+            return new CliOutcome(process.exitValue(), CliProcess.read(log));
+        }
     }
 
     private record CliOutcome(int exitCode, String output) {}
@@ -157,24 +167,31 @@ class S3CredentialsAndFaultsIT {
             copyTree(s3.bucketDirectory().resolve("read-only"), dataset);
             Map<String, String> before = OutputIsInputTest.checksums(dataset);
 
-            CliOutcome refused = run("refused-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
+            // six runs that neither change the bucket nor depend on each other: started together, waited for in turn
+            Running refusedRun = start("refused-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
                     "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--partitions", "2",
                     "--overwrite", "--output", readOnly.uri("read-only")));
-            CliOutcome fresh = run("fresh-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
+            Running freshRun = start("fresh-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
                     "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--output",
                     readOnly.uri("fresh")));
             Path grad = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {4, 2, 3});
-            CliOutcome reduce = run("reduce-read-only", arguments(readOnly, readOnly.sparkSettings(), "reduce",
+            Running reduceRun = start("reduce-read-only", arguments(readOnly, readOnly.sparkSettings(), "reduce",
                     "--input", grad.toString(), "--dialect", "numpy", "--input-shape", "[1,2,3]", "--shape",
                     "[4,2,3]", "--output", readOnly.uri("reduced")));
-            CliOutcome verify = run("verify-read-only", arguments(readOnly, readOnly.sparkSettings(), "verify",
+            Running verifyRun = start("verify-read-only", arguments(readOnly, readOnly.sparkSettings(), "verify",
                     readOnly.uri("read-only"), "--source", source.toString()));
-            CliOutcome inspect = run("inspect-read-only", arguments(readOnly, readOnly.sparkSettings(), "inspect",
+            Running inspectRun = start("inspect-read-only", arguments(readOnly, readOnly.sparkSettings(), "inspect",
                     readOnly.uri("read-only"), "--json"));
             Path local = dir.resolve("from-read-only");
-            CliOutcome fromReadOnly = run("expand-from-read-only", arguments(readOnly, readOnly.sparkSettings(),
+            Running fromReadOnlyRun = start("expand-from-read-only", arguments(readOnly, readOnly.sparkSettings(),
                     "expand", "--input", readOnly.uri("read-only"), "--dialect", "numpy", "--shape", "2,64,8",
                     "--output", local.toString(), "--json"));
+            CliOutcome refused = refusedRun.outcome();
+            CliOutcome fresh = freshRun.outcome();
+            CliOutcome reduce = reduceRun.outcome();
+            CliOutcome verify = verifyRun.outcome();
+            CliOutcome inspect = inspectRun.outcome();
+            CliOutcome fromReadOnly = fromReadOnlyRun.outcome();
 
             String reason = "the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
                     + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
