@@ -94,13 +94,24 @@ public class ReduceChunkBenchmark {
 
     @Benchmark
     public ReduceKernel readAndSum() throws IOException {
-        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, COLUMNS);
-        long chunkRows = Math.max(1, chunk / (4L * COLUMNS));
+        return readAndSum(fileSystem, file, layout, plan, chunk);
+    }
+
+    /**
+     * What a rows-summed task does with a float32 {@code .npy} of {@code layout}'s {@code [rows, columns]}: reads
+     * {@code chunk} bytes of rows at a time through {@link NpyRows} and adds them into one partial.
+     */
+    static ReduceKernel readAndSum(FileSystem fileSystem, Path file, NpyLayout layout, ReducePlan plan, long chunk)
+            throws IOException {
+        long rowCount = layout.shape().dim(0);
+        long columns = layout.shape().dim(1);
+        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, Math.toIntExact(columns));
+        long chunkRows = Math.max(1, chunk / (4L * columns));
         try (NpyRows rows = NpyRows.open(fileSystem, new org.apache.hadoop.fs.Path(file.toString()), layout)) {
-            for (long row = 0; row < ROWS; row += chunkRows) {
-                long end = Math.min(ROWS, row + chunkRows);
+            for (long row = 0; row < rowCount; row += chunkRows) {
+                long end = Math.min(rowCount, row + chunkRows);
                 SourceTensor tensor = rows.read(new SourceRows(row, end), true);
-                partial.accumulate(tensor, row * COLUMNS, plan.program(), row * COLUMNS, end * COLUMNS, 0);
+                partial.accumulate(tensor, row * columns, plan.program(), row * columns, end * columns, 0);
             }
         }
         return partial;

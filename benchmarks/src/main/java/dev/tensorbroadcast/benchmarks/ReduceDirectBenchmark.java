@@ -122,16 +122,7 @@ public class ReduceDirectBenchmark {
 
     @Benchmark
     public ReduceKernel heap() throws IOException {
-        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, COLUMNS);
-        long chunkRows = chunk / (4L * COLUMNS);
-        try (NpyRows rows = NpyRows.open(fileSystem, new org.apache.hadoop.fs.Path(file.toString()), layout)) {
-            for (long row = 0; row < ROWS; row += chunkRows) {
-                long end = Math.min(ROWS, row + chunkRows);
-                SourceTensor tensor = rows.read(new SourceRows(row, end), true);
-                partial.accumulate(tensor, row * COLUMNS, plan.program(), row * COLUMNS, end * COLUMNS, 0);
-            }
-        }
-        return partial;
+        return ReduceChunkBenchmark.readAndSum(fileSystem, file, layout, plan, chunk);
     }
 
     @Benchmark
