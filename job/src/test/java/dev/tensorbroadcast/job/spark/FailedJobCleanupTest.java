@@ -71,9 +71,7 @@ class FailedJobCleanupTest {
     void aTaskStillRunningWhenAnOverwriteFailsLeavesTheOldDatasetAsItWas() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 64});
         Path output = dir.resolve("old");
-        request(source, output, false).run(spark);
-        Map<String, String> before = tree(output);
-        assertThat(before).containsKeys("_SUCCESS", "_manifest.json", "part-00000.arrow", "part-00001.arrow");
+        Map<String, String> before = oldDataset(source, output);
 
         Throwable failure = failingWhileHeld(output, () -> request(source, output, true).run(spark));
 
@@ -90,8 +88,7 @@ class FailedJobCleanupTest {
     void tasksStillRunningWhenTheContextStopsUnderAnOverwriteLeaveTheOldDatasetAsItWas() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 64});
         Path output = dir.resolve("stopped");
-        request(source, output, false).run(spark);
-        Map<String, String> before = tree(output);
+        Map<String, String> before = oldDataset(source, output);
 
         CountDownLatch holding = new CountDownLatch(2);
         CountDownLatch ended = new CountDownLatch(2);
@@ -175,6 +172,14 @@ class FailedJobCleanupTest {
     private static boolean cleanedUp(Path output) {
         return !Files.exists(output.resolve("_temporary"))
                 && (!Files.exists(output) || Files.exists(output.resolve("_SUCCESS")));
+    }
+
+    /** The dataset an overwrite is to replace, written by a job that succeeds; its files and their contents. */
+    private Map<String, String> oldDataset(Path source, Path output) throws Exception {
+        request(source, output, false).run(spark);
+        Map<String, String> written = tree(output);
+        assertThat(written).containsKeys("_SUCCESS", "_manifest.json", "part-00000.arrow", "part-00001.arrow");
+        return written;
     }
 
     private static TensorBroadcast request(Path source, Path output, boolean overwrite) {
