@@ -196,7 +196,10 @@ final class JobRun implements Shipping {
         TaskGroups.stop(group);
         if (!context.isStopped()) {
             try {
-                context.cancelJobGroup(group);
+                // "and future jobs": a failed job's own job has usually ended with it, and Spark warns of a group
+                // cancelled with no active job ("Cannot find active jobs") in the logs of whoever owns the session;
+                // the group is this run's alone, so refusing its later jobs changes nothing else
+                context.cancelJobGroupAndFutureJobs(group);
             } catch (IllegalStateException stoppedMeanwhile) {
                 // nothing left to cancel: what runs here is stopped above, and executors elsewhere went along
             }

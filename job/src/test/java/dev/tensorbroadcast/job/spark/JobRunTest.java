@@ -64,6 +64,33 @@ class JobRunTest {
                 + " they write after it may be left behind");
     }
 
+    /**
+     * On a session of the caller's own (the Java API), a failed job leaves no Spark warning of its making in the
+     * caller's log: its own job has ended with the failure, and cancelling the group of a job that ended warned
+     * "Cannot find active jobs" on most failures. Spark's scheduler logs from its event loop, in order: once it has
+     * warned of a group cancelled after ours, it would have warned of ours.
+     */
+    @Test
+    void aFailedJobLeavesNoSchedulerWarningInTheCallersLog() throws Exception {
+        String marker = "a group with no job, cancelled after the failed one";
+        List<String> warned;
+        try (LoggedWarnings warnings = LoggedWarnings.of("org.apache.spark.scheduler.DAGScheduler")) {
+            Throwable failure = catchThrowable(() -> JobRun.untracked(JobEngine.spark(spark), "failing")
+                    .run("Cannot write 'x'", run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
+                        throw new IllegalStateException("partition " + index + " fails");
+                    })));
+            assertThat(failure).isInstanceOf(JobFailedException.class).hasMessageContaining("fails");
+            spark.sparkContext().cancelJobGroup(marker);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (warnings.lines().stream().noneMatch(line -> line.contains(marker))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            warned = warnings.lines();
+        }
+        assertThat(warned).singleElement().asString().contains(marker).contains("Cannot find active jobs");
+    }
+
     @Test
     void whatAJobHeldIsReleasedWhenItEnds() {
         List<String> released = new ArrayList<>();
