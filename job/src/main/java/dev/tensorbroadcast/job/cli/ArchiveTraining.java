@@ -4,7 +4,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
- * The run the launcher makes once per build under {@code -XX:ArchiveClassesAtExit}, so that its class-data archive
+ * The run the launcher makes once per build under {@code -XX:DumpLoadedClassList}, so that its class-data archive
  * holds the classes both kinds of run load: a small expand on Spark into Arrow files (Spark's classes), then the same
  * into Parquet files and a reduce into a {@code .npy}, each in this process without Spark (Parquet's writer and the
  * reduce). One command line could load only one of these. Arguments: a {@code .npy} of shape [1,4096] and an empty
