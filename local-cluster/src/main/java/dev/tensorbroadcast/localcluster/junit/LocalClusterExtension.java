@@ -1,11 +1,9 @@
 package dev.tensorbroadcast.localcluster.junit;
 
 import dev.tensorbroadcast.localcluster.LocalCluster;
-import dev.tensorbroadcast.localcluster.MasterStatus;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -26,7 +24,6 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
             ExtensionContext.Namespace.create(LocalClusterExtension.class);
     /** How long a class's applications may take to end, and their executors to exit, once the class is done. */
     private static final Duration IDLE_WAIT = Duration.ofSeconds(60);
-    private static final long POLL_MILLIS = 100;
 
     /** What makes two shared clusters the same one: the annotation's values. */
     private record Settings(int workers, int workerCores, String workerMemory, boolean hdfs,
@@ -63,7 +60,7 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
         }
         // the class's applications end and their executors exit before the class's own store closes (its
         // directories, where an executor might still write, go with it) and before the next class gets the cluster
-        Optional<String> busy = awaitIdle((ProcessCluster) cluster, IDLE_WAIT);
+        Optional<String> busy = ((ProcessCluster) cluster).awaitIdle(IDLE_WAIT);
         if (busy.isPresent()) {
             System.out.println("[local cluster] not handed on after " + context.getRequiredTestClass().getName()
                     + ", stopped: " + busy.get());
@@ -78,7 +75,7 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
         ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
         ProcessCluster running = root.get(settings, ProcessCluster.class);
         if (running != null) {
-            Optional<String> busy = awaitIdle(running, IDLE_WAIT);
+            Optional<String> busy = running.awaitIdle(IDLE_WAIT);
             if (busy.isEmpty()) {
                 return running;
             }
@@ -92,42 +89,6 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
         // an AutoCloseable in the root store is closed when the engine's execution ends
         root.put(settings, started);
         return started;
-    }
-
-    /**
-     * Waits until every process of the cluster runs, the master lists every worker and no application, and no
-     * process runs under the cluster's (executors, which a worker stops only after their application ended).
-     * Returns empty then, or what is still not so after {@code timeout}; at once if a process of the cluster exited.
-     */
-    static Optional<String> awaitIdle(ProcessCluster cluster, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Optional<String> exited = cluster.exitedProcess();
-            if (exited.isPresent()) {
-                return exited;
-            }
-            Optional<MasterStatus> status = MasterStatus.query(cluster.masterUiPort());
-            List<Long> children = cluster.pids().stream().flatMap(pid -> ProcessHandle.of(pid).stream())
-                    .flatMap(ProcessHandle::descendants).filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
-                    .toList();
-            boolean idle = status.isPresent() && status.get().aliveWorkers() == cluster.workers()
-                    && status.get().activeApplications().isEmpty() && children.isEmpty();
-            if (idle) {
-                return Optional.empty();
-            }
-            if (System.nanoTime() > deadline) {
-                return Optional.of(status.map(s -> s.aliveWorkers() + " of " + cluster.workers()
-                        + " workers alive, applications " + s.activeApplications()).orElse("the master's web UI on"
-                        + " port " + cluster.masterUiPort() + " does not answer") + ", processes " + children
-                        + " under the cluster's after " + timeout.toSeconds() + " s");
-            }
-            try {
-                Thread.sleep(POLL_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.of("interrupted while waiting for the cluster to be idle");
-            }
-        }
     }
 
     private static WithLocalCluster annotation(ExtensionContext context) {
