@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ProcessCluster implements LocalCluster {
     /** The name of the properties file with the secret in the work directory. */
     public static final String SECRET_FILE = "spark-cluster.properties";
+    private static final long IDLE_POLL_MILLIS = 100;
 
     private final String masterUrl;
     private final int masterUiPort;
@@ -140,6 +141,43 @@ public final class ProcessCluster implements LocalCluster {
     /** Why the cluster is broken when one of its processes exited, naming that process's log. */
     public Optional<String> exitedProcess() {
         return processes.exitedProcess();
+    }
+
+    /**
+     * Waits until every process of the cluster runs, the master lists every worker and no application, and no
+     * process runs under the cluster's (executors, which a worker stops only after their application ended): the state in which a
+     * cluster is handed from one test class to the next.
+     * Returns empty then, or what is still not so after {@code timeout}; at once if a process of the cluster exited.
+     */
+    public Optional<String> awaitIdle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<String> exited = exitedProcess();
+            if (exited.isPresent()) {
+                return exited;
+            }
+            Optional<MasterStatus> status = MasterStatus.query(masterUiPort);
+            List<Long> children = pids().stream().flatMap(pid -> ProcessHandle.of(pid).stream())
+                    .flatMap(ProcessHandle::descendants).filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+                    .toList();
+            boolean idle = status.isPresent() && status.get().aliveWorkers() == workers
+                    && status.get().activeApplications().isEmpty() && children.isEmpty();
+            if (idle) {
+                return Optional.empty();
+            }
+            if (System.nanoTime() > deadline) {
+                return Optional.of(status.map(s -> s.aliveWorkers() + " of " + workers
+                        + " workers alive, applications " + s.activeApplications()).orElse("the master's web UI on"
+                        + " port " + masterUiPort + " does not answer") + ", processes " + children
+                        + " under the cluster's after " + timeout.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(IDLE_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of("interrupted while waiting for the cluster to be idle");
+            }
+        }
     }
 
     /** Starts a {@link ProcessCluster}; every setting has a default, good for a test on a small machine. */

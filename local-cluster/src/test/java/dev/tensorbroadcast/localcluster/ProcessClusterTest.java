@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +35,11 @@ class ProcessClusterTest {
         assertThat(status.aliveWorkers()).isEqualTo(2);
         assertThat(cluster.workers()).isEqualTo(2);
         assertThat(cluster.masterUrl()).matches("spark://127\\.0\\.0\\.1:\\d+");
+    }
+
+    @Test
+    void aClusterWithNoApplicationIsIdle() {
+        assertThat(cluster.awaitIdle(Duration.ofSeconds(30))).isEmpty();
     }
 
     @Test
@@ -97,7 +103,9 @@ class ProcessClusterTest {
         String otherSecret;
         Path workDirectory;
         long start = System.nanoTime();
+        ProcessCluster closed;
         try (ProcessCluster other = ProcessCluster.builder(SparkHome.locate()).workers(1).start()) {
+            closed = other;
             System.out.printf("a one-worker cluster started in %d ms%n", (System.nanoTime() - start) / 1_000_000);
             pids = other.pids();
             workDirectory = other.workDirectory();
@@ -112,5 +120,10 @@ class ProcessClusterTest {
             Optional<ProcessHandle> process = ProcessHandle.of(pid);
             assertThat(process.map(ProcessHandle::isAlive)).as("pid %d", pid).isNotEqualTo(Optional.of(true));
         }
+        // a stopped cluster is never idle: it is said at once, naming the first process that exited
+        long asked = System.nanoTime();
+        assertThat(closed.awaitIdle(Duration.ofSeconds(30))).hasValueSatisfying(reason -> assertThat(reason)
+                .startsWith("the master (pid " + pids.get(0) + ") exited; its log is "));
+        assertThat(System.nanoTime() - asked).isLessThan(Duration.ofSeconds(10).toNanos());
     }
 }

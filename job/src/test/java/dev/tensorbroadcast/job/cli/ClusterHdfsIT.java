@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ClusterRuns;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.SharedCluster;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
@@ -17,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code expand --master local-cluster} reading its source from and writing its dataset to the cluster's HDFS, then
  * {@code inspect} and {@code verify} reading it back from there.
  */
-@WithLocalCluster(workers = 1, hdfs = true)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 class ClusterHdfsIT {
+    /** This class's directory on the shared cluster's HDFS. */
+    private static final String HOME = "/ClusterHdfsIT";
+
     @TempDir
     static Path dir;
 
@@ -54,10 +61,10 @@ class ClusterHdfsIT {
         Configuration conf = new Configuration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
             fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(source.toString()),
-                    new org.apache.hadoop.fs.Path("/in/rows.npy"));
+                    new org.apache.hadoop.fs.Path(HOME + "/in/rows.npy"));
         }
-        String input = hdfs + "/in/rows.npy";
-        String output = hdfs + "/out";
+        String input = hdfs + HOME + "/in/rows.npy";
+        String output = hdfs + HOME + "/out";
 
         CliRun expand = CliRun.of("expand", "--input", input, "--dialect", "numpy", "--shape", "4,96,64",
                 "--partitions", "4", "--output", output, "--master", "local-cluster", "--json");
@@ -80,9 +87,9 @@ class ClusterHdfsIT {
         assertThat(reference.exitCode()).as(reference.err()).isEqualTo(0);
         Path copied = dir.resolve("copied");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path("/out"),
+            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/out"),
                     new org.apache.hadoop.fs.Path(copied.toString()), true);
-            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path("/out/" + Manifest.SUCCESS_FILE_NAME)))
+            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path(HOME + "/out/" + Manifest.SUCCESS_FILE_NAME)))
                     .isTrue();
         }
         ClusterRuns.assertSameFiles(copied, local);

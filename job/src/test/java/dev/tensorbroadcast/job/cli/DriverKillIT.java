@@ -6,6 +6,7 @@ import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.spark.ClusterRuns;
 import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.spark.SharedCluster;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.LocalCluster;
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * while its tasks run: what is left holds no {@code _SUCCESS}, no manifest and no part file where a reader looks,
  * {@code inspect} and {@code verify} call it incomplete, and {@code expand --overwrite} then writes the full dataset.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 class DriverKillIT {
     private static final int PARTITIONS = 24;
     private static final String SHAPE = "4,960,64";

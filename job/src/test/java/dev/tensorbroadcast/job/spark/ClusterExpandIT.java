@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,8 +26,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * while the job runs; and a feature table on the cluster's HDFS, over the ship threshold, expanded per row into HDFS
  * by tasks that each read only their slice of it.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 class ClusterExpandIT {
+    /** This class's directory on the shared cluster's HDFS. */
+    private static final String HOME = "/ClusterExpandIT";
+
     @RegisterExtension
     static final CrashHarness run = CrashHarness.broadcasting(4, 960, 64).partitions(24);
 
@@ -52,10 +58,10 @@ class ClusterExpandIT {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
             fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(features.toString()),
-                    new org.apache.hadoop.fs.Path("/features"));
+                    new org.apache.hadoop.fs.Path(HOME + "/features"));
         }
         // 40 KiB of values: over this threshold, so the tasks read the files themselves
-        TensorBroadcast broadcast = FeatureTable.expand(hdfs + "/features", hdfs + "/expanded")
+        TensorBroadcast broadcast = FeatureTable.expand(hdfs + HOME + "/features", hdfs + HOME + "/expanded")
                 .shipThreshold(16 << 10).build();
         assertThat(broadcast.prepare(conf).sourceStrategy(0)).isEqualTo("slices");
 
@@ -64,9 +70,9 @@ class ClusterExpandIT {
         assertThat(manifest.files()).extracting(DatasetFile::executorId).doesNotContain("driver");
         Path copied = run.output("expanded");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path("/expanded/" + Manifest.SUCCESS_FILE_NAME)))
-                    .isTrue();
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path("/expanded"),
+            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path(HOME + "/expanded/"
+                    + Manifest.SUCCESS_FILE_NAME))).isTrue();
+            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/expanded"),
                     new org.apache.hadoop.fs.Path(copied.toString()), true);
         }
         DatasetFiles.checkFiles(copied, manifest);

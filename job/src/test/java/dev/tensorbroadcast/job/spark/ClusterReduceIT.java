@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
  * rows the tasks read by offset) summed in both regimes by tasks in two executor JVMs, giving the very bytes local
  * mode gives, also when an executor is killed while the partial sums are being made.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 class ClusterReduceIT {
+    /** This class's directory on the shared cluster's HDFS. */
+    private static final String HOME = "/ClusterReduceIT";
+
     @TempDir
     static Path dir;
 
@@ -68,9 +74,9 @@ class ClusterReduceIT {
         Configuration conf = new Configuration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
             fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(gradientNpy.toString()),
-                    new org.apache.hadoop.fs.Path("/grad.npy"));
+                    new org.apache.hadoop.fs.Path(HOME + "/grad.npy"));
             fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(gradientDataset.toString()),
-                    new org.apache.hadoop.fs.Path("/expanded"));
+                    new org.apache.hadoop.fs.Path(HOME + "/expanded"));
         }
         spark = ClusterRuns.session(cluster);
     }
@@ -91,19 +97,19 @@ class ClusterReduceIT {
     @Test
     void bothRegimesReadFromHdfsAndGiveWhatLocalModeGives() throws Exception {
         Path summed = dir.resolve("cluster-summed.npy");
-        List<ReduceResult> rows = reduce(hdfs + "/grad.npy", "[1,64]", summed.toString()).run(spark);
+        List<ReduceResult> rows = reduce(hdfs + HOME + "/grad.npy", "[1,64]", summed.toString()).run(spark);
         assertThat(rows).singleElement().extracting(ReduceResult::regime)
                 .isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
-        assertThat(reduce(hdfs + "/grad.npy", "[1,64]", "/unused").prepare(spark.sparkContext()
+        assertThat(reduce(hdfs + HOME + "/grad.npy", "[1,64]", "/unused").prepare(spark.sparkContext()
                 .hadoopConfiguration()).gradientStrategy()).isEqualTo("npy-rows");
         assertThat(Files.readAllBytes(summed)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
 
-        String kept = hdfs + "/kept";
-        List<ReduceResult> keptRows = reduce(hdfs + "/expanded", "[8,1,64]", kept).run(spark);
+        String kept = hdfs + HOME + "/kept";
+        List<ReduceResult> keptRows = reduce(hdfs + HOME + "/expanded", "[8,1,64]", kept).run(spark);
         assertThat(keptRows).singleElement().extracting(ReduceResult::regime).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
         Path copied = dir.resolve("cluster-kept");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, new Configuration())) {
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path("/kept"),
+            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/kept"),
                     new org.apache.hadoop.fs.Path(copied.toString()), true);
         }
         ClusterRuns.assertSameFiles(copied, dir.resolve("local-kept"));
@@ -121,7 +127,7 @@ class ClusterReduceIT {
     void aKilledExecutorGivesTheSameBits(ProcessCluster cluster) throws Exception {
         Path output = dir.resolve("killed.npy");
         ClusterRuns.killingWhileRunning(spark, 1000, 1, ClusterRuns.anExecutor(cluster),
-                () -> reduce(hdfs + "/grad.npy", "[1,64]", output.toString()).run(spark));
+                () -> reduce(hdfs + HOME + "/grad.npy", "[1,64]", output.toString()).run(spark));
         assertThat(Files.readAllBytes(output)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
     }
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Java program would give them. A clean run is the reference; a run with a speculative copy of a slow task, and a run
  * that loses an executor mid-job, each leave exactly one object per partition, byte for byte the clean run's.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", distinctWorkerHosts = true)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 @WithS3Server
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class S3ClusterFaultsIT {

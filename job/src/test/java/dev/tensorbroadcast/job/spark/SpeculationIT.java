@@ -13,6 +13,7 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * other executor, the original is killed, and the dataset holds exactly one file per partition, byte for byte what
  * local mode writes.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", distinctWorkerHosts = true)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
 class SpeculationIT {
     private static final int PARTITIONS = 12;
     private static final long SLOW_PARTITION = 5;

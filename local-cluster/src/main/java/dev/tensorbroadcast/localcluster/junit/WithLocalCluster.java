@@ -28,4 +28,12 @@ public @interface WithLocalCluster {
 
     /** Each worker on a loopback address of its own, a host of its own to Spark (speculation needs two). */
     boolean distinctWorkerHosts() default false;
+
+    /**
+     * Kept running after the class for the next class in this JVM with the same settings, and stopped when the JVM's
+     * tests end. Each class gets it idle (every worker alive, no application, no executor), or a fresh one; what a
+     * class leaves in its storage (HDFS) stays, so such classes use paths of their own there. Not for a class that
+     * stops one of the cluster's processes.
+     */
+    boolean shared() default false;
 }
