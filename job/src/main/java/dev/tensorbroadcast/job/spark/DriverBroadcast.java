@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.Broadcasts;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.broadcast.Broadcast;
 import scala.reflect.ClassTag$;
@@ -11,7 +12,7 @@ import scala.reflect.ClassTag$;
  * Spark's {@link Broadcast} so that the tasks read it the way they read a broadcast variable. Never serialized: the
  * driver's tasks are called, not shipped.
  */
-final class DriverBroadcast<T> extends Broadcast<T> {
+final class DriverBroadcast<T> extends Broadcast<T> implements Broadcasts.Local {
     private static final long serialVersionUID = 1L;
     /** Ids apart from Spark's (which count up from 0), so that a log line never confuses the two. */
     private static final AtomicLong IDS = new AtomicLong(Long.MIN_VALUE);
@@ -26,7 +27,17 @@ final class DriverBroadcast<T> extends Broadcast<T> {
 
     @Override
     public T getValue() {
-        return value;
+        T held = value;
+        if (held == null) {
+            throw new IllegalStateException("Cannot read the driver's value " + id() + ": it was released when its"
+                    + " job ended");
+        }
+        return held;
+    }
+
+    @Override
+    public void release() {
+        value = null;
     }
 
     @Override

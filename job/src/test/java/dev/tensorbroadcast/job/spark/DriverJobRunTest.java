@@ -87,6 +87,31 @@ class DriverJobRunTest {
         assertThat(released).containsExactly("value");
     }
 
+    /**
+     * What a driver's job shipped is released at its end by dropping the driver's object, not by Spark's destroy
+     * (whose first call sets up Spark's call-site logging, about 0.1 s): read afterwards, it fails with our message.
+     */
+    @Test
+    void aDriversShippedValuesAreDroppedWhenItsJobEnds() {
+        Configuration hadoop = new Configuration(false);
+        hadoop.set("tensorbroadcast.test", "shipped");
+        List<Broadcast<org.apache.spark.util.SerializableConfiguration>> shipped = new ArrayList<>();
+        List<String> read = JobRun.untracked(JobEngine.driver(hadoop, () -> false), "one task").run("Cannot reduce",
+                run -> {
+                    Broadcast<org.apache.spark.util.SerializableConfiguration> conf =
+                            run.ship(run.hadoopConfiguration());
+                    shipped.add(conf);
+                    return run.tasks(1, (Integer index, Iterator<Integer> partition) ->
+                            List.of(conf.value().value().get("tensorbroadcast.test")).iterator());
+                });
+        assertThat(read).containsExactly("shipped");
+        assertThat(shipped.get(0)).isInstanceOf(DriverBroadcast.class);
+        assertThatThrownBy(() -> shipped.get(0).value())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Cannot read the driver's value " + shipped.get(0).id() + ": it was released when its job"
+                        + " ended");
+    }
+
     /** Cancelled (a signal) between tasks: no further task starts, the job fails as Spark's would, undone. */
     @Test
     void aCancelledJobStopsBetweenTasksAndIsUndone() {
