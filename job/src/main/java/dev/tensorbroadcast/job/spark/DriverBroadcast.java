@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.base.Broadcasts;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.broadcast.Broadcast;
-import scala.reflect.ClassTag$;
 
 /**
  * A value "shipped" to tasks that run in the driver (see {@link JobEngine#driver}): the driver's own object, behind
@@ -19,9 +18,11 @@ final class DriverBroadcast<T> extends Broadcast<T> implements Broadcasts.Local 
 
     private transient T value;
 
-    @SuppressWarnings("unchecked")
     DriverBroadcast(T value) {
-        super(IDS.getAndIncrement(), (scala.reflect.ClassTag<T>) ClassTag$.MODULE$.AnyRef());
+        // Spark's Broadcast takes a ClassTag for its Scala callers and never reads it (its constructor keeps only the
+        // id): none spares a job without Spark Scala's ClassTag object, whose start cost 20-30 ms before the first
+        // task (docs/benchmarks.md, issue 28: the reduce job's time)
+        super(IDS.getAndIncrement(), null);
         this.value = requireNonNull(value, "value is null");
     }
 
