@@ -163,6 +163,34 @@ class DriverJobRunTest {
     }
 
     /**
+     * A thread that finishes a task starts the next one without waiting for the caller's thread: here that thread is
+     * held in the first result's handover until the second task has run, which only a task queued ahead can do.
+     */
+    @Test
+    void aFreeThreadStartsTheNextTaskWhileTheCallersThreadIsBusy() throws Exception {
+        java.util.concurrent.CountDownLatch secondRan = new java.util.concurrent.CountDownLatch(1);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        JobRun.untracked(JobEngine.driver(new Configuration(false), 1, () -> false), "queued").run("Cannot write 'x'",
+                run -> {
+                    run.inDriver(3, index -> {
+                        if (index == 1) {
+                            secondRan.countDown();
+                        }
+                        return "result " + index;
+                    }, (index, result) -> {
+                        if (index == 0) {
+                            heard.add("second ran while the first was handed over: "
+                                    + secondRan.await(30, TimeUnit.SECONDS));
+                        }
+                        heard.add(result);
+                    });
+                    return null;
+                });
+        assertThat(heard).containsExactly("second ran while the first was handed over: true", "result 0", "result 1",
+                "result 2");
+    }
+
+    /**
      * A task's failure stops the job: no further task starts, the running ones are interrupted (their loops check
      * TaskStop), and the failure is thrown, the commit undone, only once every task has stopped.
      */
