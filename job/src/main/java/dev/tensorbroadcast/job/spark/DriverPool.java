@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
  * At most {@link #WINDOW_PER_THREAD} tasks per thread are started ahead of the first result not yet handed over, so the
  * results held at once stay bounded however many tasks there are. Besides the running tasks, one per thread waits in
  * the pool's queue, so that a thread that finishes a task starts the next one at once instead of waiting for the
- * caller's thread to be scheduled (on a loaded machine that wait left the threads idle 5-15% of a reduce's time,
+ * caller's thread to be scheduled (on a loaded machine that wait left the threads idle 5-10% of a reduce's time,
  * docs/benchmarks.md, issue 28). The first failure (or a cancellation, which the caller's thread checks every
  * {@link #POLL_MILLIS} ms) starts no further task, a queued one included, and interrupts the running ones (their loops
  * check {@link dev.tensorbroadcast.job.base.TaskStop}); it is thrown only once every task has stopped, so that what the
@@ -36,8 +36,13 @@ final class DriverPool {
     static final String THREAD_NAME = "tensor-broadcast-task-";
     /** How often the waiting thread looks at the cancellation and reports progress, in milliseconds. */
     static final long POLL_MILLIS = 50;
-    /** Tasks started ahead of the next result handed over, per thread. */
-    static final int WINDOW_PER_THREAD = 2;
+    /**
+     * Tasks started ahead of the next result handed over, per thread: the running one, the one queued behind it, and
+     * one finished early. With two (no slack once a task is queued behind each running one) a task slowed by a loaded
+     * machine held the other threads idle 4-8% of a reduce's time at a load of 6-7; with three, 3-6%
+     * (docs/benchmarks.md, issue 28).
+     */
+    static final int WINDOW_PER_THREAD = 3;
 
     private static final AtomicInteger THREAD_NUMBERS = new AtomicInteger();
     /** What a queued task returns when it did not run: a task had failed, or the job was cancelled. */
