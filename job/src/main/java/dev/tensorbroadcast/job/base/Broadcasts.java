@@ -7,6 +7,17 @@ public final class Broadcasts {
     private Broadcasts() {}
 
     /**
+     * A value that never left this JVM (the driver's tasks read the driver's own object): released by dropping it.
+     * Spark's {@code destroy} would also work, but its first call in a JVM initialises Spark's {@code Utils} and
+     * logging to record where it was called from, about 0.1 s at the end of every job run without Spark
+     * (docs/benchmarks.md, issue 28: the reduce job's time).
+     */
+    public interface Local {
+        /** Drops the value; reading it afterwards fails. */
+        void release();
+    }
+
+    /**
      * Removes {@code broadcast} from the driver and every executor and waits for their answers. Spark's own
      * {@code destroy()} does not wait: a command that stops its session right after it left the removal's requests
      * to the executors outstanding; as the executors exited with the session (on a cluster, where they are other
@@ -16,6 +27,10 @@ public final class Broadcasts {
      * answers with its failure at once, a hung one within {@code spark.rpc.askTimeout}.
      */
     public static void destroy(Broadcast<?> broadcast) {
+        if (broadcast instanceof Local local) {
+            local.release();
+            return;
+        }
         if (shuttingDown()) {
             // a signal stopped the JVM: Spark's hook is stopping the session, and an answer from the executors may
             // never come; the interruption's one line must still be printed within its hook's wait

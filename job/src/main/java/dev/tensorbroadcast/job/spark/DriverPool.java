@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -22,20 +23,30 @@ import java.util.function.BooleanSupplier;
  * {@code threads} at once, taken in partition order as threads come free, their results handed to the caller's thread
  * in partition order.
  * At most {@link #WINDOW_PER_THREAD} tasks per thread are started ahead of the first result not yet handed over, so the
- * results held at once stay bounded however many tasks there are. The first failure (or a cancellation, which the
- * caller's thread checks every {@link #POLL_MILLIS} ms) starts no further task and interrupts the running ones (their
- * loops check {@link dev.tensorbroadcast.job.base.TaskStop}); it is thrown only once every task has stopped, so that what the caller then undoes
- * (a commit's abort) never races a task still writing.
+ * results held at once stay bounded however many tasks there are. Besides the running tasks, one per thread waits in
+ * the pool's queue, so that a thread that finishes a task starts the next one at once instead of waiting for the
+ * caller's thread to be scheduled (on a loaded machine that wait left the threads idle 5-10% of a reduce's time,
+ * docs/benchmarks.md, issue 28). The first failure (or a cancellation, which the caller's thread checks every
+ * {@link #POLL_MILLIS} ms) starts no further task, a queued one included, and interrupts the running ones (their loops
+ * check {@link dev.tensorbroadcast.job.base.TaskStop}); it is thrown only once every task has stopped, so that what the
+ * caller then undoes (a commit's abort) never races a task still writing.
  */
 final class DriverPool {
     /** The names of the pool's threads, followed by a number. */
     static final String THREAD_NAME = "tensor-broadcast-task-";
     /** How often the waiting thread looks at the cancellation and reports progress, in milliseconds. */
     static final long POLL_MILLIS = 50;
-    /** Tasks started ahead of the next result handed over, per thread. */
-    static final int WINDOW_PER_THREAD = 2;
+    /**
+     * Tasks started ahead of the next result handed over, per thread: the running one, the one queued behind it, and
+     * one finished early. With two (no slack once a task is queued behind each running one) a task slowed by a loaded
+     * machine held the other threads idle 4-8% of a reduce's time at a load of 6-7; with three, 3-6%
+     * (docs/benchmarks.md, issue 28).
+     */
+    static final int WINDOW_PER_THREAD = 3;
 
     private static final AtomicInteger THREAD_NUMBERS = new AtomicInteger();
+    /** What a queued task returns when it did not run: a task had failed, or the job was cancelled. */
+    private static final Object NOT_RUN = new Object();
 
     /** One task: the result of partition {@code index}. */
     interface Task<R> {
@@ -79,20 +90,28 @@ final class DriverPool {
         int width = Math.min(threads, count);
         ExecutorService pool = Executors.newFixedThreadPool(width, DriverPool::thread);
         BlockingQueue<Integer> done = new LinkedBlockingQueue<>();
-        Map<Integer, Future<R>> running = new HashMap<>();
+        Map<Integer, Future<Object>> running = new HashMap<>();
+        // set by a failing task before its end is reported, and by this thread when it sees a cancellation: a queued
+        // task that sees it does not run
+        AtomicBoolean stopped = new AtomicBoolean();
         long window = (long) width * WINDOW_PER_THREAD;
         int started = 0;
         int handed = 0;
         int finished = 0;
         try {
             while (handed < count) {
-                // a task starts only on an idle thread, never queued behind a running one, so that nothing starts
-                // after a failure was seen
-                while (started < count && started < handed + window && started - finished < width) {
+                // a running task per thread and one queued behind each
+                while (started < count && started < handed + window && started - finished < 2 * width) {
                     int index = started++;
                     running.put(index, pool.submit(() -> {
                         try {
+                            if (stopped.get()) {
+                                return NOT_RUN;
+                            }
                             return task.call(index);
+                        } catch (Throwable failure) {
+                            stopped.set(true);
+                            throw failure;
                         } finally {
                             done.add(index);
                         }
@@ -100,6 +119,7 @@ final class DriverPool {
                 }
                 Integer next = done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (cancelled.getAsBoolean()) {
+                    stopped.set(true);
                     throw new CancellationException("the job was cancelled: the process is shutting down");
                 }
                 if (next == null) {
@@ -109,13 +129,17 @@ final class DriverPool {
                 finished++;
                 // a failure is thrown as soon as it is seen, whatever its partition: no further task starts; a task
                 // already handed over (it finished before its turn was looked at) has nothing more to say
-                Future<R> future = running.get(next);
+                Future<Object> future = running.get(next);
                 if (future != null) {
                     resultOf(future);
                 }
                 progress.finished(finished);
-                while (handed < count && running.containsKey(handed) && running.get(handed).isDone()) {
-                    results.accept(handed, resultOf(running.remove(handed)));
+                // a task that did not run is never handed over: the failure that stopped it is on its way
+                while (handed < count && running.containsKey(handed) && running.get(handed).isDone()
+                        && resultOf(running.get(handed)) != NOT_RUN) {
+                    @SuppressWarnings("unchecked")
+                    R result = (R) resultOf(running.remove(handed));
+                    results.accept(handed, result);
                     handed++;
                 }
             }

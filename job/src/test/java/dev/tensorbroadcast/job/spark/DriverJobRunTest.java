@@ -87,6 +87,31 @@ class DriverJobRunTest {
         assertThat(released).containsExactly("value");
     }
 
+    /**
+     * What a driver's job shipped is released at its end by dropping the driver's object, not by Spark's destroy
+     * (whose first call sets up Spark's call-site logging, about 0.1 s): read afterwards, it fails with our message.
+     */
+    @Test
+    void aDriversShippedValuesAreDroppedWhenItsJobEnds() {
+        Configuration hadoop = new Configuration(false);
+        hadoop.set("tensorbroadcast.test", "shipped");
+        List<Broadcast<org.apache.spark.util.SerializableConfiguration>> shipped = new ArrayList<>();
+        List<String> read = JobRun.untracked(JobEngine.driver(hadoop, () -> false), "one task").run("Cannot reduce",
+                run -> {
+                    Broadcast<org.apache.spark.util.SerializableConfiguration> conf =
+                            run.ship(run.hadoopConfiguration());
+                    shipped.add(conf);
+                    return run.tasks(1, (Integer index, Iterator<Integer> partition) ->
+                            List.of(conf.value().value().get("tensorbroadcast.test")).iterator());
+                });
+        assertThat(read).containsExactly("shipped");
+        assertThat(shipped.get(0)).isInstanceOf(DriverBroadcast.class);
+        assertThatThrownBy(() -> shipped.get(0).value())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Cannot read the driver's value " + shipped.get(0).id() + ": it was released when its job"
+                        + " ended");
+    }
+
     /** Cancelled (a signal) between tasks: no further task starts, the job fails as Spark's would, undone. */
     @Test
     void aCancelledJobStopsBetweenTasksAndIsUndone() {
@@ -135,6 +160,34 @@ class DriverJobRunTest {
         assertThat(results).containsExactlyElementsOf(IntStream.range(0, 16).boxed().toList());
         assertThat(threads).hasSize(4).allMatch(name -> name.startsWith(DriverPool.THREAD_NAME));
         assertThat(heard.events).contains("advanced 16 1600000").endsWith("finished");
+    }
+
+    /**
+     * A thread that finishes a task starts the next one without waiting for the caller's thread: here that thread is
+     * held in the first result's handover until the second task has run, which only a task queued ahead can do.
+     */
+    @Test
+    void aFreeThreadStartsTheNextTaskWhileTheCallersThreadIsBusy() throws Exception {
+        java.util.concurrent.CountDownLatch secondRan = new java.util.concurrent.CountDownLatch(1);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        JobRun.untracked(JobEngine.driver(new Configuration(false), 1, () -> false), "queued").run("Cannot write 'x'",
+                run -> {
+                    run.inDriver(3, index -> {
+                        if (index == 1) {
+                            secondRan.countDown();
+                        }
+                        return "result " + index;
+                    }, (index, result) -> {
+                        if (index == 0) {
+                            heard.add("second ran while the first was handed over: "
+                                    + secondRan.await(30, TimeUnit.SECONDS));
+                        }
+                        heard.add(result);
+                    });
+                    return null;
+                });
+        assertThat(heard).containsExactly("second ran while the first was handed over: true", "result 0", "result 1",
+                "result 2");
     }
 
     /**
