@@ -72,12 +72,19 @@ public final class PreparedReduce {
         this.directory = directory;
     }
 
+    /** The gradient at the reduce's location; a dataset of ours in the shape its manifest records. */
+    private static Gradient gradientOf(TensorReduce reduce, ArrowSourceOptions arrow, Configuration conf) {
+        String location = reduce.gradientLocation().orElseThrow();
+        Gradient gradient = new SourceLoader(conf, SourceLimits.defaults(), arrow, reduce.rowShape())
+                .gradient(location, reduce.shipThreshold());
+        return reduce.rowShape().isPresent() ? gradient : GradientShape.of(gradient, location, conf);
+    }
+
     static PreparedReduce prepare(TensorReduce reduce, Configuration conf) {
         ArrowSourceOptions arrow = reduce.column().map(ArrowSourceOptions.defaults()::withColumn)
                 .orElse(ArrowSourceOptions.defaults());
         Gradient gradient = reduce.gradientTensor().<Gradient>map(Gradient.InMemory::new).orElseGet(() ->
-                new SourceLoader(conf, SourceLimits.defaults(), arrow, reduce.rowShape())
-                        .gradient(reduce.gradientLocation().orElseThrow(), reduce.shipThreshold()));
+                gradientOf(reduce, arrow, conf));
         BroadcastRequest.Builder request = reduce.arguments().request();
         for (Shape input : reduce.inputShapes()) {
             request.input(input, gradient.dtype());

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.source.NpyLayout;
 import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
+import java.util.OptionalLong;
 
 /**
  * The gradient of a reduce as the driver found it: a tensor on its heap (shipped to the tasks once), a dataset whose
@@ -41,14 +42,46 @@ public sealed interface Gradient {
         }
     }
 
-    record Stored(TensorDataset dataset) implements Gradient {
+    /**
+     * A dataset read as a tensor of {@code shape}: its rows, then its row shape, or a shape whose leading dims its
+     * rows flatten in C order (a dataset of ours cut below the first dim, whose manifest keeps the shape it was
+     * written as: {@code [3,40,64]} as 120 rows of {@code [64]}).
+     */
+    record Stored(TensorDataset dataset, Shape shape) implements Gradient {
         public Stored {
             requireNonNull(dataset, "dataset is null");
+            requireNonNull(shape, "shape is null");
+            if (!shape.equals(dataset.shape()) && datasetRowsPerRow(dataset, shape).isEmpty()) {
+                throw new IllegalArgumentException("a dataset of " + dataset.rows() + " rows of " + dataset.rowShape()
+                        + " cannot be read as " + shape);
+            }
         }
 
-        @Override
-        public Shape shape() {
-            return dataset.shape();
+        public Stored(TensorDataset dataset) {
+            this(dataset, dataset.shape());
+        }
+
+        /** The dataset's rows in one row of {@link #shape}: 1 where the shape is the dataset's own. */
+        public long datasetRowsPerRow() {
+            return shape.equals(dataset.shape()) ? 1 : datasetRowsPerRow(dataset, shape).orElseThrow();
+        }
+
+        /**
+         * How many of the dataset's rows one row of {@code shape} holds, where {@code shape} is the dataset's row
+         * shape after leading dims whose product is the dataset's row count (or a scalar written as one row);
+         * empty otherwise.
+         */
+        public static OptionalLong datasetRowsPerRow(TensorDataset dataset, Shape shape) {
+            if (shape.isScalar() && dataset.rowShape().isScalar() && dataset.rows() == 1) {
+                // a scalar written as one row of one value: a scalar's plan has that one row
+                return OptionalLong.of(1);
+            }
+            int leading = shape.rank() - dataset.rowShape().rank();
+            if (leading < 1 || !shape.slice(leading, shape.rank()).equals(dataset.rowShape())
+                    || shape.product(0, leading) != dataset.rows()) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(shape.product(1, leading));
         }
 
         @Override

@@ -38,23 +38,27 @@ public final class GradientRows implements Serializable {
     private final Broadcast<SourceTensor> shipped;
     private final TensorDataset dataset;
     private final Gradient.NpyFile npy;
+    /** The dataset's rows in one gradient row: more than 1 for a dataset of ours cut below its first dim. */
+    private final long datasetRowsPerRow;
 
-    private GradientRows(Broadcast<SourceTensor> shipped, TensorDataset dataset, Gradient.NpyFile npy) {
+    private GradientRows(Broadcast<SourceTensor> shipped, TensorDataset dataset, Gradient.NpyFile npy,
+            long datasetRowsPerRow) {
         this.shipped = shipped;
         this.dataset = dataset;
         this.npy = npy;
+        this.datasetRowsPerRow = datasetRowsPerRow;
     }
 
     /** Ships a tensor gradient once; a dataset or a large .npy is read by the tasks. */
     public static GradientRows open(Gradient gradient, Shipping spark) {
         requireNonNull(gradient, "gradient is null");
         if (gradient instanceof Gradient.InMemory memory) {
-            return new GradientRows(spark.broadcast(memory.tensor()), null, null);
+            return new GradientRows(spark.broadcast(memory.tensor()), null, null, 1);
         }
         if (gradient instanceof Gradient.Stored stored) {
-            return new GradientRows(null, stored.dataset(), null);
+            return new GradientRows(null, stored.dataset(), null, stored.datasetRowsPerRow());
         }
-        return new GradientRows(null, null, (Gradient.NpyFile) gradient);
+        return new GradientRows(null, null, (Gradient.NpyFile) gradient, 1);
     }
 
     /**
@@ -134,7 +138,8 @@ public final class GradientRows implements Serializable {
                         SourceTensor tensor = file.read(rows, true);
                         slice = new SourceSlice(rows, tensor, tensor.values().length);
                     } else {
-                        slice = DatasetSlices.read(dataset, rows, conf);
+                        slice = DatasetSlices.read(dataset, new SourceRows(row * datasetRowsPerRow,
+                                end * datasetRowsPerRow), conf);
                     }
                     partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
                             end * rowElements, sourceOrigin);

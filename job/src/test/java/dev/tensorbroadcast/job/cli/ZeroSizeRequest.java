@@ -55,8 +55,20 @@ record ZeroSizeRequest(String dialect, String mode, List<long[]> inputs, long[] 
 
     /** A request of any dialect and mode with one input and a target (numpy: sometimes several inputs, no target). */
     static ZeroSizeRequest any(Random random) {
+        return any(random, output(random));
+    }
+
+    /** As {@link #any(Random)}, with no 0 in the intended output: ranks 1 to 4, dims 1 to 4. */
+    static ZeroSizeRequest nonEmpty(Random random) {
+        long[] out = new long[1 + random.nextInt(4)];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = 1 + random.nextInt(4);
+        }
+        return any(random, out);
+    }
+
+    private static ZeroSizeRequest any(Random random, long[] out) {
         String dialect = DIALECTS[random.nextInt(DIALECTS.length)];
-        long[] out = output(random);
         return switch (dialect) {
             case "numpy", "pytorch", "paddle" -> random.nextInt(6) == 0 ? joint(random, dialect, out)
                     : keeping(random, dialect, out);
