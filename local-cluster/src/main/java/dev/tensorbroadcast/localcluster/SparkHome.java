@@ -54,13 +54,23 @@ public record SparkHome(Path path) {
     }
 
     /** S3Proxy's jar-with-dependencies in {@code s3proxy/}, which the S3 server runs, when this home has it. */
+    /** S3Mock's executable jar ({@code s3mock/s3mock-*-exec.jar}): the S3 server that honours conditional writes. */
+    public Optional<Path> s3MockJar() {
+        return jarIn("s3mock", "s3mock-");
+    }
+
     public Optional<Path> s3ProxyJar() {
-        Path directory = path.resolve("s3proxy");
+        return jarIn("s3proxy", "s3proxy-");
+    }
+
+    /** The first jar named {@code prefix*.jar} in the directory {@code name}, if there is one. */
+    private Optional<Path> jarIn(String name, String prefix) {
+        Path directory = path.resolve(name);
         if (!Files.isDirectory(directory)) {
             return Optional.empty();
         }
         try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(file -> file.getFileName().toString().startsWith("s3proxy-")
+            return files.filter(file -> file.getFileName().toString().startsWith(prefix)
                     && file.getFileName().toString().endsWith(".jar")).findFirst();
         } catch (IOException e) {
             return Optional.empty();

@@ -14,6 +14,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -25,6 +26,8 @@ import org.apache.hadoop.fs.Path;
  */
 public final class OutputLock implements AutoCloseable {
     public static final String FILE_NAME = "_tensor-broadcast.lock";
+    /** Hadoop's create option for a write that fails when the file exists (S3A: {@code If-None-Match: *}). */
+    private static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
 
     private final FileSystem fileSystem;
     private final Path lock;
@@ -73,12 +76,50 @@ public final class OutputLock implements AutoCloseable {
                 return false;
             }
         }
-        try (OutputStream out = fileSystem.create(lock, false)) {
-            out.write(owner);
-            return true;
-        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+        // a store that ignores the conditional header (S3Proxy) still refuses a writer that comes second
+        if (fileSystem.exists(lock)) {
             return false;
         }
+        return createExclusively(fileSystem, lock, owner);
+    }
+
+    /**
+     * Writes {@code lock} unless it exists: false when it does. HDFS creates exclusively. S3A writes with
+     * {@code If-None-Match: *}, which a store that honours it refuses with 412 when the key exists, so of two writers
+     * that both found no lock only one gets it where the store decides atomically (AWS S3); a store that ignores
+     * the header takes both (docs/storage.md: what each S3 server guarantees).
+     */
+    static boolean createExclusively(FileSystem fileSystem, Path lock, byte[] owner) throws IOException {
+        FSDataOutputStreamBuilder<?, ?> create = fileSystem.createFile(lock);
+        create.overwrite(false);
+        create.recursive();
+        create.opt(CONDITIONAL_CREATE, true);
+        try (OutputStream out = create.build()) {
+            out.write(owner);
+        } catch (IOException e) {
+            if (isPreconditionFailed(e)) {
+                return false;
+            }
+            throw e;
+        }
+        return true;
+    }
+
+    /**
+     * Whether a failed write is the store's 412 for an object that exists: S3A raises it at close, where the
+     * upload happens, as a {@code RemoteFileChangedException} (or a {@code FileAlreadyExistsException}) whose
+     * cause is the SDK's exception with that status.
+     */
+    static boolean isPreconditionFailed(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException
+                    || cause.getClass().getSimpleName().equals("RemoteFileChangedException")
+                    || String.valueOf(cause.getMessage()).contains("412")
+                    && String.valueOf(cause.getMessage()).contains("Precondition")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code process 1234 on host h since 2026-11-24T20:00:00Z}: what the lock says of its owner. */
