@@ -1,9 +1,93 @@
 #!/usr/bin/env bash
-# Runs the README's "Reading the output" recipes (pyarrow, polars, DuckDB, torch, datasets, tensorstore) on the outputs of the
-# README's own commands, and checks what they read. Called by .ci/run after the tests; skips, saying why, where the
-# readers cannot be installed (this needs no network when a local wheel index is configured for pip).
+# Runs every command of the README's console blocks, then the guide's "Reading the output" recipes (pyarrow, polars,
+# DuckDB, torch, datasets, tensorstore; docs/reading.md) on the outputs of the guide's own commands, and checks what
+# they read. Called by .ci/run after the tests. The README's commands need nothing but the build; the recipes skip,
+# saying why, where the readers cannot be installed (this needs no network when a local wheel index is configured for
+# pip).
 set -euo pipefail
 cd "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}")")/.."
+root=$PWD
+
+work=$(mktemp -d)
+cluster=
+readme_cluster=
+stop_cluster() {
+    if [[ -n $readme_cluster ]]; then
+        TENSOR_BROADCAST_STATE="$work/readme-state" ./tensor-broadcast cluster stop >/dev/null 2>&1 \
+            || kill "$readme_cluster" || true
+        wait "$readme_cluster" 2>/dev/null || true
+    fi
+    if [[ -n $cluster ]]; then
+        TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast cluster stop >/dev/null 2>&1 || kill "$cluster" || true
+        wait "$cluster" 2>/dev/null || true
+    fi
+}
+readme_outputs="/tmp/tb/numpy /tmp/tb/paddle-pair /tmp/tb/numpy-grad.npy /tmp/tb/pair0.npy /tmp/tb/cluster"
+guide_outputs="/tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad"
+trap 'stop_cluster; rm -rf "$work" $readme_outputs $guide_outputs' EXIT
+
+# The README's console blocks, in order, as a reader types them: each "$ " line (with its continuation lines) runs
+# from the project's root. It must exit 0, or 2 where the README shows a refusal (an output starting "Cannot ");
+# what `plan` prints is compared line for line (the other commands print times). `mvn -B verify` is .ci/run's own
+# build step; `demo` runs in a directory of its own (it writes into the working directory); `cluster start` runs in
+# the background, as the README runs it in a terminal of its own, until the README's `cluster stop`.
+run_readme_command() {
+    local command=$1 expected=$2 out status want=0
+    [[ $expected == Cannot\ * ]] && want=2
+    case $command in
+        "mvn -B verify") echo "ci: README: $command (the build step of .ci/run)" >&2; return ;;
+        "./tensor-broadcast demo"*)
+            mkdir -p "$work/demo"
+            command="cd '$work/demo' && '$root/tensor-broadcast'${command#./tensor-broadcast}" ;;
+        "./tensor-broadcast cluster start"*)
+            echo "ci: README: $command" >&2
+            TENSOR_BROADCAST_STATE="$work/readme-state" eval "$command" >"$work/readme-cluster.log" 2>&1 &
+            readme_cluster=$!
+            for _ in $(seq 900); do
+                grep -q '^run a job with' "$work/readme-cluster.log" 2>/dev/null && return
+                kill -0 "$readme_cluster" 2>/dev/null || break
+                sleep 0.2
+            done
+            cat "$work/readme-cluster.log" >&2; echo "ci: README: $command did not start" >&2; exit 1 ;;
+    esac
+    echo "ci: README: $command" >&2
+    status=0
+    out=$(cd "$root" && TENSOR_BROADCAST_STATE="$work/readme-state" eval "$command" 2>&1) || status=$?
+    if [[ $status != "$want" ]]; then
+        printf '%s\n' "$out" >&2; echo "ci: README: exit $status, the README shows exit $want: $command" >&2; exit 1
+    fi
+    if [[ $command == "./tensor-broadcast plan "* && $out != "$expected" ]]; then
+        diff <(printf '%s\n' "$expected") <(printf '%s\n' "$out") >&2 || true
+        echo "ci: README: the output differs from the README's: $command" >&2; exit 1
+    fi
+    if [[ $command == "./tensor-broadcast cluster stop"* && -n $readme_cluster ]]; then
+        wait "$readme_cluster" || { echo "ci: README: cluster start exited with $?" >&2; exit 1; }
+        readme_cluster=
+    fi
+}
+rm -rf $readme_outputs
+commands=0
+{
+    awk '/^```console$/ { block = 1; next }
+         block && /^```$/ { block = 0; print "END"; next }
+         !block { next }
+         more { text = text " " $0; sub(/^ +/, "", $0) }
+         !more && /^\$ / { text = substr($0, 3) }
+         !more && !/^\$ / { print "OUT " $0; next }
+         { more = sub(/ *\\$/, "", text); if (!more) { print "CMD " text } }' README.md
+} >"$work/readme-console.txt"
+command= expected=
+while IFS= read -r record; do
+    case $record in
+        "CMD "*|END)
+            if [[ -n $command ]]; then run_readme_command "$command" "$expected"; commands=$((commands + 1)); fi
+            command= expected=
+            [[ $record == "CMD "* ]] && command=${record#CMD } ;;
+        "OUT "*) expected+=${expected:+$'\n'}${record#OUT } ;;
+    esac
+done <"$work/readme-console.txt"
+[[ $commands -ge 10 ]] || { echo "ci: README: only $commands console commands found" >&2; exit 1; }
+echo "ci: README console blocks ran: $commands commands" >&2
 
 readers="pyarrow polars duckdb torch datasets tensorstore"
 if ! python3 -c "import pyarrow, polars, duckdb, torch, datasets, tensorstore" 2>/dev/null; then
@@ -11,32 +95,24 @@ if ! python3 -c "import pyarrow, polars, duckdb, torch, datasets, tensorstore" 2
     [[ -d /opt/pypi/simple ]] && index+=(--index-url file:///opt/pypi/simple)
     [[ -d /opt/pypi-more/simple ]] && index+=(--extra-index-url file:///opt/pypi-more/simple)
     if ! python3 -m pip install -q ${index[@]+"${index[@]}"} $readers >target/readme-readers-pip.log 2>&1; then
-        echo "ci: README reader recipes skipped: cannot install $readers (target/readme-readers-pip.log)" >&2
+        echo "ci: the guide's reader recipes skipped: cannot install $readers (target/readme-readers-pip.log)" >&2
         exit 0
     fi
 fi
 
-work=$(mktemp -d)
-cluster=
-stop_cluster() {
-    if [[ -n $cluster ]]; then
-        TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast cluster stop >/dev/null 2>&1 || kill "$cluster" || true
-        wait "$cluster" 2>/dev/null || true
-    fi
-}
-trap 'stop_cluster; rm -rf "$work" /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad' EXIT
-rm -rf /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad
-# the README's own commands for the outputs the recipes read, as they are written there
-for output in /tmp/tb/numpy /tmp/tb/onnx /tmp/tb/nested /tmp/tb/paddle-pair /tmp/tb/zarr /tmp/tb/zarr-grad; do
-    command=$(grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors|reduce) .*--output $output( |$)" README.md \
+rm -rf $guide_outputs
+# the guide's own commands for the outputs the recipes read, as they are written there
+for output in $guide_outputs; do
+    command=$(cat README.md docs/*.md \
+        | grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors|reduce) .*--output $output( |$)" \
         | sed 's/^\$ //')
-    [[ -n $command ]] || { echo "ci: README has no command writing $output" >&2; exit 1; }
+    [[ -n $command ]] || { echo "ci: the guide has no command writing $output" >&2; exit 1; }
     echo "ci: $command" >&2
     eval "$command" >/dev/null
 done
 
-# the README's S3 recipe on the README's S3 command: 'cluster start --s3' as the README starts it (one small worker),
-# the README's expand to s3a:// with the endpoint, key and secret file it printed in place of PORT, KEY, SECRET_FILE
+# the S3 recipe on docs/storage.md's S3 command: 'cluster start --s3' as that page starts it (one small worker), its
+# expand to s3a:// with the endpoint, key and secret file it printed in place of PORT, KEY, SECRET_FILE
 TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast cluster start --workers 1 --worker-memory 1g --s3 \
     >"$work/cluster.log" 2>&1 &
 cluster=$!
@@ -50,16 +126,16 @@ endpoint=$(sed -n 's/^s3 endpoint: //p' "$work/cluster.log")
 s3_key=$(sed -n 's/.*spark\.hadoop\.fs\.s3a\.access\.key=\([^ ]*\).*/\1/p' "$work/cluster.log")
 secret_file=$(sed -n 's/^s3 settings: (secret key in \(.*\))$/\1/p' "$work/cluster.log")
 [[ -n $endpoint && -n $s3_key && -f $secret_file ]] || { cat "$work/cluster.log" >&2; echo "ci: cluster start --s3 printed no S3 settings" >&2; exit 1; }
-# the README's multi-line expand to s3a://, its continuation lines joined
+# docs/storage.md's multi-line expand to s3a://, its continuation lines joined
 command=$(awk '/^\$ \.\/tensor-broadcast expand / { take = 1; text = "" }
     take { line = $0; sub(/^\$ /, "", line); more = sub(/\\$/, "", line); text = text line
-           if (!more) { take = 0; if (text ~ /--output s3a:\/\//) { print text; exit } } }' README.md)
-[[ -n $command ]] || { echo "ci: README has no expand to s3a://" >&2; exit 1; }
+           if (!more) { take = 0; if (text ~ /--output s3a:\/\//) { print text; exit } } }' docs/storage.md)
+[[ -n $command ]] || { echo "ci: docs/storage.md has no expand to s3a://" >&2; exit 1; }
 command=$(printf '%s' "$command" | sed -e "s|http://127.0.0.1:PORT|$endpoint|" -e "s|access.key=KEY|access.key=$s3_key|" \
     -e "s|SECRET_FILE|$secret_file|")
 echo "ci: $command" | sed 's/secret\.key=[^ ]*/secret.key=.../' >&2
 eval "$command" >/dev/null
-# examples/python/read_s3.py, which the README names, reads the same dataset
+# examples/python/read_s3.py, which docs/reading.md names, reads the same dataset
 read_s3=$(python3 examples/python/read_s3.py "$endpoint" "$s3_key" "$secret_file" tensor-broadcast/numpy)
 [[ $read_s3 == "(1000, 4096) "* ]] || { echo "ci: examples/python/read_s3.py read $read_s3" >&2; exit 1; }
 
@@ -67,15 +143,13 @@ read_s3=$(python3 examples/python/read_s3.py "$endpoint" "$s3_key" "$secret_file
 # DuckDB's Python API
 python3 - "$work" "$endpoint" "$s3_key" "$secret_file" <<'EOF'
 import re, sys
-readme = open("README.md", encoding="utf-8").read()
-section = readme[readme.index("### Reading the output"):]
-section = section[:section.index("\n## ")]
+section = open("docs/reading.md", encoding="utf-8").read()
 blocks = re.findall(r"```python\n(.*?)```", section, re.S)
 python = "\n".join(block for block in blocks if "S3FileSystem" not in block)
 s3_blocks = [block for block in blocks if "S3FileSystem" in block]
 sql = re.findall(r"```sql\n(.*?)```", section, re.S)
 scope = {}
-exec(compile(python, "README.md (Reading the output)", "exec"), scope)
+exec(compile(python, "docs/reading.md", "exec"), scope)
 # the S3 recipe, its placeholders the server's
 endpoint, s3_key, secret_file = sys.argv[2:5]
 assert len(s3_blocks) == 1, len(s3_blocks)
@@ -83,7 +157,7 @@ s3_recipe = s3_blocks[0].replace("http://127.0.0.1:PORT", endpoint)
 s3_recipe = re.sub(r"\bKEY\b", repr(s3_key), s3_recipe)
 s3_recipe = re.sub(r"\bSECRET_FILE\b", repr(secret_file), s3_recipe)
 s3_scope = {}
-exec(compile(s3_recipe, "README.md (Reading the output, S3)", "exec"), s3_scope)
+exec(compile(s3_recipe, "docs/reading.md (S3)", "exec"), s3_scope)
 assert s3_scope["array"].shape == (1000, 4096), s3_scope["array"].shape
 assert (s3_scope["array"] == scope["array"]).all()
 # what the recipes' comments promise
@@ -103,7 +177,7 @@ row = numpy.load("examples/row4096.npy")
 assert scope["block"].shape == (10, 96), scope["block"].shape
 assert (scope["block"] == numpy.broadcast_to(row[:, 4000:4096], (10, 96))).all()
 assert scope["zarr"].shape == (1000, 4096) and scope["zarr"].dtype.name == "float32"
-# reduce's Zarr result (the README's reduce of that array, read as its input): the row summed 1000 times
+# reduce's Zarr result (docs/zarr.md's reduce of that array, read as its input): the row summed 1000 times
 assert scope["summed"].shape == (1, 4096) and scope["summed"].dtype.name == "float32", scope["summed"].shape
 assert (scope["summed"] == row * 1000).all()
 assert tuple(scope["labels"]) == ("row", "col"), scope["labels"]
@@ -124,7 +198,7 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
-print("ci: README reader recipes ran: pyarrow (local and S3), polars, torch, DuckDB, nested rows, datasets,"
+print("ci: the guide's reader recipes ran: pyarrow (local and S3), polars, torch, DuckDB, nested rows, datasets,"
       " tensorstore (Zarr);"
       " broadcast-tensors' parent reads as no dataset",
       file=sys.stderr)

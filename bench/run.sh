@@ -2,7 +2,8 @@
 # Side-by-side end-to-end benchmark (issue 7): in one run, for each shape pattern, the tools run interleaved
 # (dd, numpy, our Arrow IPC, Arrow IPC LZ4, null sink, Parquet, Spark SQL, null sink on local[1] and local[2]; then
 # the next repetition), outputs are deleted between runs, and every file a tool writes is fsynced inside its timing.
-# Writes a Markdown section into docs/benchmarks.md (replacing the previous one) and docs/benchmarks-e2e.png.
+# Writes a Markdown section into docs/benchmarks-e2e.md (replacing the previous one) and docs/benchmarks-e2e.png;
+# docs/benchmarks.md keeps the headline figures of the run (update its section by hand).
 #
 #   bench/run.sh [--size 8g] [--parquet-size 4g] [--scaling-size 32g] [--patterns all|rows,inner,middle] [--reps 1]
 #                [--tools dd,numpy,arrow,arrow-lz4,null,parquet,sparksql,parquet-zstd,sparksql-zstd,scaling]
@@ -190,7 +191,7 @@ if [[ -n $append && -f "$out/benchmarks-e2e.tsv" ]]; then
 fi
 cp "$conditions" "$out/benchmarks-e2e-runs.md"
 java -cp "$bench_cp" dev.tensorbroadcast.benchmarks.endtoend.BenchReport "$results" "$conditions" \
-    "$out/benchmarks.md" "$out/benchmarks-e2e.png"
+    "$out/benchmarks-e2e.md" "$out/benchmarks-e2e.png"
 cp "$results" "$out/benchmarks-e2e.tsv"
-echo "results: $out/benchmarks.md, $out/benchmarks-e2e.png, $out/benchmarks-e2e.tsv (log: $log)" >&2
+echo "results: $out/benchmarks-e2e.md, $out/benchmarks-e2e.png, $out/benchmarks-e2e.tsv (log: $log)" >&2
 rm -rf "$dir/src"

@@ -17,6 +17,7 @@ public abstract class DialectBuilder<B extends DialectBuilder<B>> {
 
     DialectBuilder() {}
 
+    /** The framework whose rule applies ({@code --dialect}); required. */
     public final B dialect(Dialect dialect) {
         arguments = arguments.withDialect(dialect);
         return self();
@@ -28,6 +29,7 @@ public abstract class DialectBuilder<B extends DialectBuilder<B>> {
         return self();
     }
 
+    /** The target shape from its dims, as {@link #shape(TargetShape)}. */
     public final B shape(long... dims) {
         return shape(TargetShape.of(dims));
     }

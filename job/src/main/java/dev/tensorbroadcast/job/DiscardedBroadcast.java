@@ -13,6 +13,7 @@ import java.util.List;
  * @param bytes the bytes of values planned
  */
 public record DiscardedBroadcast(List<Long> shape, String dtype, long rows, long bytes, List<Partition> partitions) {
+    /** Copies the lists; refuses a null dtype. */
     public DiscardedBroadcast {
         shape = List.copyOf(shape);
         requireNonNull(dtype, "dtype is null");
@@ -32,6 +33,7 @@ public record DiscardedBroadcast(List<Long> shape, String dtype, long rows, long
      */
     public record Partition(long partition, long firstRow, long rows, long valueBytes, int batches, String crc32c,
             String executorId) {
+        /** Refuses a null checksum or executor. */
         public Partition {
             requireNonNull(crc32c, "crc32c is null");
             requireNonNull(executorId, "executorId is null");

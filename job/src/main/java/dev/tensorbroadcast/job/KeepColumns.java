@@ -16,6 +16,7 @@ import java.util.List;
  * @param names the columns kept, when not all
  */
 public record KeepColumns(boolean every, List<String> names) {
+    /** Copies the names; refuses every column and named ones together. */
     public KeepColumns {
         names = List.copyOf(names);
         if (every && !names.isEmpty()) {
@@ -23,14 +24,17 @@ public record KeepColumns(boolean every, List<String> names) {
         }
     }
 
+    /** Every other column kept: the default, {@code --keep all}. */
     public static KeepColumns all() {
         return new KeepColumns(true, List.of());
     }
 
+    /** No other column kept: {@code --keep none}. */
     public static KeepColumns none() {
         return new KeepColumns(false, List.of());
     }
 
+    /** The named columns kept, in the order given: {@code --keep a,b}. */
     public static KeepColumns of(String... names) {
         return new KeepColumns(false, Arrays.asList(names));
     }

@@ -25,7 +25,9 @@ import java.util.stream.Stream;
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** Arrow IPC files of {@code arrow.fixed_shape_tensor} rows: {@code --format arrow}, the default. */
     public static final OutputFormat ARROW = new OutputFormat(new ArrowIpcFormat());
+    /** Parquet files with the Arrow schema in their footer: {@code --format parquet}. */
     public static final OutputFormat PARQUET = new OutputFormat(new ParquetFormat());
 
     private final TensorFileFormat format;
@@ -59,6 +61,7 @@ public final class OutputFormat implements Serializable {
         return new OutputFormat(format, chosen);
     }
 
+    /** The chunks and shards an array format writes ({@code --chunks}, {@code --shard}); the default otherwise. */
     public ArrayChunking chunking() {
         return chunking;
     }
@@ -68,6 +71,7 @@ public final class OutputFormat implements Serializable {
         return format;
     }
 
+    /** The name {@code --format} takes and the manifest records: {@code arrow}, {@code parquet}, {@code zarr}. */
     public String formatName() {
         return format.name();
     }
@@ -83,6 +87,7 @@ public final class OutputFormat implements Serializable {
                 .map(OutputFormat::of).toList();
     }
 
+    /** The format of that name, as {@code --format} takes it; refused in one line naming the accepted ones. */
     public static OutputFormat parse(String text) {
         Optional<TensorFileFormat> found = TensorFileFormats.byName(text)
                 .filter(format -> format instanceof DatasetFileFormat || format instanceof ArrayFileFormat);

@@ -186,10 +186,12 @@ public final class PreparedBroadcast {
         return OutputRoom.saturatedAdd(a, b);
     }
 
+    /** The plan: the output's shape and dtype, and each input's copy program. */
     public BroadcastPlan plan() {
         return plan;
     }
 
+    /** How many inputs the broadcast has; each writes a dataset of its own when there are several. */
     public int inputCount() {
         return sources.size();
     }
@@ -209,6 +211,7 @@ public final class PreparedBroadcast {
         return sources.get(input).dtype();
     }
 
+    /** How the broadcast of input {@code input} is cut into rows and partitions. */
     public PartitionPlan partitions(int input) {
         return partitions.get(input);
     }
@@ -269,7 +272,9 @@ public final class PreparedBroadcast {
         return runAll(runner, progress, () -> {});
     }
 
-    /** As {@link #runAll(TaskRunner, Progress)}, with {@code taken} as {@link #run(TaskRunner, Progress, Runnable)}'s. */
+    /**
+     * As {@link #runAll(TaskRunner, Progress)}, with {@code taken} as {@link #run(TaskRunner, Progress, Runnable)}'s.
+     */
     public List<Manifest> runAll(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
@@ -316,6 +321,9 @@ public final class PreparedBroadcast {
                         partition.batches(), partition.crc32c(), partition.executorId())).toList());
     }
 
+    /**
+     * The broadcast of input {@code input} as rows computed when the dataset is used: {@code index} and {@code tensor}.
+     */
     public Dataset<Row> toDataset(SparkSession spark, int input) {
         return RowDatasets.of(spark, shipped(input, "give"), plan.copyProgram(input), partitions.get(input));
     }

@@ -215,14 +215,17 @@ public final class PreparedReduce {
         return target;
     }
 
+    /** The forward plan whose gradient this reduces. */
     public BroadcastPlan plan() {
         return plan;
     }
 
+    /** One reduction per input written: its output shape, regime and reverse copy program. */
     public List<ReducePlan> reduces() {
         return reduces;
     }
 
+    /** The gradient's shape: the forward output's. */
     public Shape gradientShape() {
         return gradient.shape();
     }
@@ -256,6 +259,7 @@ public final class PreparedReduce {
                         .toString();
     }
 
+    /** Runs the reduce on {@code spark}, telling {@code progress}; one result per input written. */
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
         return run(TaskRunner.spark(spark), progress, () -> {});
     }

@@ -16,6 +16,7 @@ import dev.tensorbroadcast.planner.Shape;
  */
 public record ReduceResult(String location, int input, Shape shape, DType dtype, ReducePlan.Regime regime,
         String format, long tasks, long bytes) {
+    /** Refuses a null location, shape, dtype, regime or format. */
     public ReduceResult {
         requireNonNull(location, "location is null");
         requireNonNull(shape, "shape is null");

@@ -69,6 +69,7 @@ public final class TensorBroadcast {
         this.partitionBy = List.copyOf(builder.partitionBy);
     }
 
+    /** A builder of a broadcast request; {@link Builder#build} checks it. */
     public static Builder builder() {
         return new Builder();
     }
@@ -100,7 +101,10 @@ public final class TensorBroadcast {
         return prepare(spark.sparkContext().hadoopConfiguration()).discard(spark, Progress.NONE, 0);
     }
 
-    /** The broadcast of the only source as rows {@code index bigint, tensor array<type>}, as the files name them; writes nothing. */
+    /**
+     * The broadcast of the only source as rows {@code index bigint, tensor array<type>}, as the files name them; writes
+     * nothing.
+     */
     public Dataset<Row> toDataset(SparkSession spark) {
         return prepare(spark.sparkContext().hadoopConfiguration()).toDataset(spark, 0);
     }
@@ -220,6 +224,7 @@ public final class TensorBroadcast {
         }
     }
 
+    /** Builds a {@link TensorBroadcast}: its sources, dialect arguments, output and how to write it. */
     public static final class Builder extends WriteBuilder<Builder> {
         private final List<Source> sources = new ArrayList<>();
         private String output;
@@ -243,6 +248,7 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /** A source already in memory; repeat for several inputs. */
         public Builder source(SourceTensor tensor) {
             sources.add(new Source(null, requireNonNull(tensor, "tensor is null")));
             return this;
@@ -260,6 +266,7 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /** The output's file format ({@code --format}): Arrow IPC by default. */
         public Builder format(OutputFormat format) {
             write.format(format);
             return this;
@@ -296,6 +303,7 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /** The limits a source file is read within (its size on the heap); the defaults otherwise. */
         public Builder sourceLimits(SourceLimits limits) {
             this.sourceLimits = requireNonNull(limits, "limits is null");
             return this;
@@ -331,6 +339,7 @@ public final class TensorBroadcast {
             return this;
         }
 
+        /** The request, checked: a source, a dialect, at most one of partition size and count. */
         public TensorBroadcast build() {
             if (sources.isEmpty()) {
                 throw new InvalidRequestException("Cannot build a broadcast without a source: give an input file or"

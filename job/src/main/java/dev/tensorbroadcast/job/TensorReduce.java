@@ -79,11 +79,15 @@ public final class TensorReduce {
         this.shipThreshold = builder.shipThreshold;
     }
 
+    /** A builder of a reduce request; {@link Builder#build} checks it. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the output. */
+    /**
+     * Every check that needs no Spark: reads the gradient (a file) or its footers (a dataset), plans, checks the
+     * output.
+     */
     public PreparedReduce prepare(Configuration conf) {
         JvmAccess.requireOpens();
         return PreparedReduce.prepare(this, conf);
@@ -114,6 +118,7 @@ public final class TensorReduce {
         return Optional.ofNullable(rowShape);
     }
 
+    /** The forward broadcast's dialect. */
     public Dialect dialect() {
         return arguments.dialect();
     }
@@ -131,6 +136,7 @@ public final class TensorReduce {
         return inputIndex == null ? OptionalInt.empty() : OptionalInt.of(inputIndex);
     }
 
+    /** Where the results go: a {@code .npy} file or a dataset directory (one per input when several). */
     public String output() {
         return output;
     }
@@ -174,6 +180,7 @@ public final class TensorReduce {
         return shipThreshold;
     }
 
+    /** Builds a {@link TensorReduce}: the gradient, the forward request, the output and how to write it. */
     public static final class Builder extends WriteBuilder<Builder> {
         private String gradientLocation;
         private SourceTensor gradientTensor;
@@ -194,6 +201,7 @@ public final class TensorReduce {
             return this;
         }
 
+        /** The gradient already in memory, shaped like the forward output. */
         public Builder gradient(SourceTensor tensor) {
             this.gradientTensor = requireNonNull(tensor, "tensor is null");
             return this;
@@ -217,7 +225,9 @@ public final class TensorReduce {
             return this;
         }
 
-        /** Reduce only this forward input; without it, every input (written to {@code output/0}, {@code output/1}...). */
+        /**
+         * Reduce only this forward input; without it, every input (written to {@code output/0}, {@code output/1}...).
+         */
         public Builder inputIndex(int index) {
             this.inputIndex = index;
             return this;
@@ -289,6 +299,7 @@ public final class TensorReduce {
             return this;
         }
 
+        /** The request, checked: at most one of partition size and count. */
         public TensorReduce build() {
             TensorBroadcast.requireOnePartitioning(partitionBytes, partitions);
             return new TensorReduce(this);

@@ -27,6 +27,7 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
         boolean byteStreamSplit, RowLayout rowLayout, long maxOutputBytes, boolean checkFreeSpace, boolean overwrite) {
     private static final String NPY = "npy";
 
+    /** Refuses null parts and options that do not go together (see {@link Builder#build}). */
     public WriteSpec {
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
@@ -209,6 +210,10 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
             return this;
         }
 
+        /**
+         * The options, checked against each other: byte-stream-split and nested rows with Parquet only, none of a
+         * dataset's file options for a {@code .npy}.
+         */
         public WriteSpec build() {
             return new WriteSpec(Optional.ofNullable(format), npy, compression,
                     rowGroupBytes == null ? OptionalLong.empty() : OptionalLong.of(rowGroupBytes), byteStreamSplit,

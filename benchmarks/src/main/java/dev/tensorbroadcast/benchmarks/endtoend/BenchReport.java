@@ -17,8 +17,8 @@ import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 
 /**
- * Turns the measurements of {@code bench/run.sh} into a Markdown section of {@code docs/benchmarks.md} (replacing the
- * section a previous run wrote) and a PNG chart next to it.
+ * Turns the measurements of {@code bench/run.sh} into a Markdown section of {@code docs/benchmarks-e2e.md}
+ * (replacing the section a previous run wrote) and a PNG chart next to it.
  *
  * <pre>{@code java ... BenchReport <results.tsv> <conditions.md> <benchmarks.md> <chart.png>}</pre>
  *

@@ -45,8 +45,11 @@ public record Manifest(
         @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns,
         @JsonProperty("row_layout") @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FlatRows.class)
         String rowLayout) {
+    /** The manifest format this build writes ({@code format_version}). */
     public static final int FORMAT_VERSION = 1;
+    /** The manifest's file name in a dataset's directory. */
     public static final String FILE_NAME = "_manifest.json";
+    /** The empty file written last: a dataset without it is incomplete. */
     public static final String SUCCESS_FILE_NAME = "_SUCCESS";
     /**
      * The name of the manifest (or of the index of several datasets) while it is written, before the rename that
@@ -57,6 +60,7 @@ public record Manifest(
     public static final String PART_PREFIX = "part-";
     /** The row layouts, as {@code row_layout} names them. */
     public static final String FLAT_ROWS = "flat";
+    /** Rows written as lists nested one level per dim ({@code --row-layout nested}). */
     public static final String NESTED_ROWS = "nested";
 
     /** The data file of {@code partition}: {@code part-00042.arrow}. */
@@ -73,6 +77,7 @@ public record Manifest(
                 rows, format, compression, partitions, files, List.of(), FLAT_ROWS);
     }
 
+    /** Copies the lists; a manifest written before kept columns existed keeps none. */
     public Manifest {
         requireNonNull(toolVersion, "toolVersion is null");
         // written before kept columns existed: none
@@ -137,6 +142,7 @@ public record Manifest(
 
     /** A column written next to {@code index} and {@code tensor}, with its type as messages name it. */
     public record KeptColumnEntry(@JsonProperty("name") String name, @JsonProperty("type") String type) {
+        /** Refuses a null name or type. */
         public KeptColumnEntry {
             requireNonNull(name, "name is null");
             requireNonNull(type, "type is null");
@@ -154,6 +160,7 @@ public record Manifest(
             @JsonProperty("dtype") String dtype,
             @JsonProperty("column") @JsonInclude(JsonInclude.Include.NON_NULL) String column,
             @JsonProperty("row_shape") @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> rowShape) {
+        /** Copies the shapes; refuses a null path, shape or dtype. */
         public ManifestInput {
             requireNonNull(path, "path is null");
             shape = List.copyOf(requireNonNull(shape, "shape is null"));
