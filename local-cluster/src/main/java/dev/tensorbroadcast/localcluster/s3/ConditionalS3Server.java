@@ -6,8 +6,6 @@ import dev.tensorbroadcast.localcluster.FreePorts;
 import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real S3 API server on 127.0.0.1 that honours conditional writes ({@code If-None-Match: *} on PutObject and
@@ -33,13 +30,12 @@ public final class ConditionalS3Server implements AutoCloseable {
     private static final String ACCESS_KEY = "tb-conditional";
     private static final String SECRET_KEY = "unchecked-by-s3mock";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
-    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
-    private final Process process;
+    private final ServerProcess process;
     private final URI endpoint;
     private final Path log;
 
-    private ConditionalS3Server(Process process, URI endpoint, Path log) {
+    private ConditionalS3Server(ServerProcess process, URI endpoint, Path log) {
         this.process = requireNonNull(process, "process is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
         this.log = requireNonNull(log, "log is null");
@@ -74,44 +70,9 @@ public final class ConditionalS3Server implements AutoCloseable {
                 "--com.adobe.testing.s3mock.store.initialBuckets=" + BUCKET,
                 "--com.adobe.testing.s3mock.store.root=" + root.toAbsolutePath(),
                 "--com.adobe.testing.s3mock.store.retainFilesOnExit=true", "--spring.main.banner-mode=off");
-        Process process;
-        try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        } catch (IOException e) {
-            throw new LocalClusterException("Cannot start the conditional S3 server: " + e.getMessage(), e);
-        }
-        ConditionalS3Server server = new ConditionalS3Server(process, URI.create("http://127.0.0.1:" + port), log);
-        try {
-            server.awaitListening(port);
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    private void awaitListening(int port) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new LocalClusterException("Cannot start the conditional S3 server: it exited; its log is "
-                        + log);
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new LocalClusterException("Cannot start the conditional S3 server: interrupted");
-                }
-            }
-        }
-        throw new LocalClusterException("Cannot start the conditional S3 server: it did not listen on " + endpoint
-                + " within " + START_TIMEOUT.toSeconds() + " s; its log is " + log);
+        ServerProcess process = ServerProcess.start("the conditional S3 server", command, log, port,
+                START_TIMEOUT);
+        return new ConditionalS3Server(process, URI.create("http://127.0.0.1:" + port), log);
     }
 
     /** Where clients reach it, as {@code http://127.0.0.1:port}. */
@@ -140,15 +101,6 @@ public final class ConditionalS3Server implements AutoCloseable {
     /** Stops the server (SIGTERM, then SIGKILL after a grace period); the objects stay on disk. */
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        process.stop();
     }
 }

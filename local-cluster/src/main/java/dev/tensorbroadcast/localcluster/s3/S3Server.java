@@ -6,8 +6,6 @@ import dev.tensorbroadcast.localcluster.FreePorts;
 import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real S3 API server on 127.0.0.1: S3Proxy with its filesystem backend, in a JVM of its own ({@code java -jar}),
@@ -36,19 +33,18 @@ public final class S3Server implements AutoCloseable {
     private static final String SECRET_KEY_FILE = "secret-key";
     private static final String HEAP = "256m";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_DIRECTORY =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
-    private final Process process;
+    private final ServerProcess process;
     private final URI endpoint;
     private final String accessKey;
     private final String secretKey;
     private final Path directory;
     private final Path log;
 
-    private S3Server(Process process, URI endpoint, String accessKey, String secretKey, Path directory, Path log) {
+    private S3Server(ServerProcess process, URI endpoint, String accessKey, String secretKey, Path directory, Path log) {
         this.process = requireNonNull(process, "process is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
         this.accessKey = requireNonNull(accessKey, "accessKey is null");
@@ -115,38 +111,8 @@ public final class S3Server implements AutoCloseable {
         List<String> command = List.of("/bin/sh", "-c", "umask 077 && exec \"$0\" \"$@\"",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + HEAP, "-jar", jar.toString(), "--properties", settings.toString());
-        Process process;
-        try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        } catch (IOException e) {
-            throw new LocalClusterException("Cannot start the S3 server: " + e.getMessage(), e);
-        }
-        S3Server server = new S3Server(process, endpoint, accessKey, secretKey, directory, log);
-        try {
-            server.awaitListening(port);
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    private void awaitListening(int port) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new LocalClusterException("Cannot start the S3 server: " + exitedReason());
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                sleep(100);
-            }
-        }
-        throw new LocalClusterException("Cannot start the S3 server: it did not listen on " + endpoint + " within "
-                + START_TIMEOUT.toSeconds() + " s; its log is " + log);
+        ServerProcess process = ServerProcess.start("the S3 server", command, log, port, START_TIMEOUT);
+        return new S3Server(process, endpoint, accessKey, secretKey, directory, log);
     }
 
     /** Where clients reach it, as {@code http://127.0.0.1:port}. */
@@ -222,40 +188,18 @@ public final class S3Server implements AutoCloseable {
 
     /** Why the server is of no use, when its process has exited. */
     public Optional<String> exited() {
-        return process.isAlive() ? Optional.empty() : Optional.of(exitedReason());
-    }
-
-    private String exitedReason() {
-        return "the S3 server (pid " + process.pid() + ") exited; its log is " + log;
+        return process.isAlive() ? Optional.empty() : Optional.of(process.exitedReason());
     }
 
     /** Stops the server (SIGTERM, then SIGKILL after a grace period); the objects stay on disk. */
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        process.stop();
     }
 
     private static String randomHex(int bytes) {
         byte[] random = new byte[bytes];
         new SecureRandom().nextBytes(random);
         return HexFormat.of().formatHex(random);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LocalClusterException("Cannot start the S3 server: interrupted");
-        }
     }
 }
