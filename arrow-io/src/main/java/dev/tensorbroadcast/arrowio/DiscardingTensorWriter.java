@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;

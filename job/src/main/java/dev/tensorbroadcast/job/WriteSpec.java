@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;

@@ -3,12 +3,6 @@ package dev.tensorbroadcast.arrowio.format;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.PartFooter;
-import dev.tensorbroadcast.arrowio.source.SliceBuffer;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -43,7 +37,7 @@ public interface DatasetFileFormat extends TensorFileFormat {
     /**
      * What the file at {@code path} ({@code length} bytes) holds, from its footer: the tensor column (the one named,
      * or the only candidate), its chunks and other columns. A file that is not a readable one of this format is a
-     * {@link dev.tensorbroadcast.arrowio.source.SourceFormatException}.
+     * {@link dev.tensorbroadcast.arrowio.format.SourceFormatException}.
      */
     PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> column) throws IOException;
 

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.arrowio.format;
 
-import dev.tensorbroadcast.arrowio.IpcCompression;
+import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
 import dev.tensorbroadcast.planner.EnumNames;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio.format;
 
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.tensorbroadcast.arrowio.format;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.IpcCompression;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import java.io.Serializable;
 
 /**

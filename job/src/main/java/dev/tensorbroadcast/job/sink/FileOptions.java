@@ -2,18 +2,18 @@ package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
