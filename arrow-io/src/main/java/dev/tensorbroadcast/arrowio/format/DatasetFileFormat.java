@@ -20,11 +20,20 @@ import org.apache.hadoop.fs.Path;
  */
 public interface DatasetFileFormat extends TensorFileFormat {
     /**
-     * Writes {@code partition}'s rows to {@code out}, which stays open, honouring {@code settings} (the options a
-     * format does not have are ignored) and telling {@code progress} the rows of each batch written.
+     * Writes {@code partition}'s rows to {@code out}, which stays open, honouring {@code settings} (checked against
+     * the format when the request was described: {@link #refusal}, {@link #whyRowsStayFlat},
+     * {@link #splitsFloatStreams}) and telling {@code progress} the rows of each batch written.
      */
     void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
             WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException;
+
+    /** Part files take none, lz4 or zstd: gzip is a Zarr array's codec here. */
+    @Override
+    default Optional<String> refusal(Compression compression) {
+        return compression.codec() != OutputCompression.GZIP ? Optional.empty()
+                : Optional.of(compression.refusedBy(name(), compression.codec().codecName(), "gzip is Zarr's codec"
+                        + " here; arrow and parquet files take none, lz4 or zstd"));
+    }
 
     /**
      * Whether the writer goes through {@link PartOutput#channel()}: then a local file is opened as a file channel,

@@ -1,15 +1,14 @@
 package dev.tensorbroadcast.arrowio.format;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.ArrayRows;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.Arrays;
 
 /**
  * The heap tensor a slice of dataset rows is read into: fixed-width little-endian values, and a validity bitmap made
- * only when an element is null. {@code bool} values (an array's, read by {@link ArrayRows}) take one byte each here
- * and are packed to bits, as a tensor holds them, when the slice is done.
+ * only when an element is null. {@code bool} values (an array's, read by {@code source.ArrayRows}) take one byte each
+ * here and are packed to bits, as a tensor holds them, when the slice is done.
  */
 public final class SliceBuffer {
     private final DType dtype;

@@ -2,7 +2,6 @@ package dev.tensorbroadcast.arrowio.format;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
@@ -13,7 +12,7 @@ import java.util.List;
 /**
  * A source tensor stored as a directory of Arrow IPC or Parquet files, one row of the tensor per table row: shape
  * {@code [rows] + rowShape}. Only the footers have been read, so it costs memory per file, not per row; tasks read
- * the rows they need with {@link DatasetSlices}. Serializable, so a task receives it.
+ * the rows they need with {@code source.DatasetSlices}. Serializable, so a task receives it.
  *
  * @param location the directory, as the user gave it
  * @param column the column holding the rows

@@ -60,9 +60,9 @@ public final class ArrowParts {
             Field field = fields.get(ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName)
                     .toList(), requested));
             if (!batches.stream()) {
-                return DatasetColumn.isVariableList(field.getType());
+                return ArrowDatasetColumn.isVariableList(field.getType());
             }
-            DatasetColumn.ofArrow(name, field);
+            ArrowDatasetColumn.of(name, field);
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -82,7 +82,7 @@ public final class ArrowParts {
             List<Field> fields = root.getSchema().getFields();
             int chosen = ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName).toList(),
                     requested);
-            DatasetColumn column = DatasetColumn.ofArrow(name, fields.get(chosen));
+            DatasetColumn column = ArrowDatasetColumn.of(name, fields.get(chosen));
             int indexAt = ArrowSourceReader.indexColumn(name, fields);
             List<DatasetChunk> chunks = new ArrayList<>();
             int firstFilled = -1;
@@ -96,7 +96,7 @@ public final class ArrowParts {
                     firstFilled = i;
                     if (column.fileRowShape() == null) {
                         // a list the file does not fix the length of: its first row tells whether --row-shape fits
-                        firstRowValues = FirstRowValues.arrow(channel, block, batch, fields, chosen, allocator);
+                        firstRowValues = ArrowFirstRow.arrow(channel, block, batch, fields, chosen, allocator);
                     }
                 }
             }

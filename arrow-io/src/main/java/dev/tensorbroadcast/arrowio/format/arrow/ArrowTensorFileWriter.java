@@ -33,8 +33,6 @@ import org.apache.hadoop.fs.Path;
  * the largest batch and refilled for every batch, so memory is bounded by the batch size whatever the partition size.
  */
 public final class ArrowTensorFileWriter {
-    public static final long DEFAULT_BATCH_BYTES = 32L << 20;
-
     private final long batchBytes;
     private final IpcCompression compression;
     /** The ZSTD level, or 0 for the codec's default. */
@@ -55,7 +53,7 @@ public final class ArrowTensorFileWriter {
     }
 
     public static ArrowTensorFileWriter create() {
-        return new ArrowTensorFileWriter(DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true, rows -> {});
+        return new ArrowTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true, rows -> {});
     }
 
     /** Batches of about this many bytes of values (at least one row each). */

@@ -13,7 +13,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * extension type ({@code datasets.features.features.Array2DExtensionType}) whose metadata is the shape and the dtype,
  * {@code [[2, 4], "float32"]}. Arrow Java does not know the type, so it keeps the storage type and this metadata.
  */
-public final class HuggingFaceArrays {
+final class HuggingFaceArrays {
     private static final Pattern NAME = Pattern.compile("datasets\\.features\\.features\\.Array[2-5]DExtensionType");
     /** The shape: a list of dims, each a number; a dim of None (null) leaves the shape to --row-shape. */
     private static final Pattern METADATA = Pattern.compile("\\s*\\[\\s*\\[([0-9,\\s]*)\\]\\s*,.*", Pattern.DOTALL);
@@ -21,7 +21,7 @@ public final class HuggingFaceArrays {
     private HuggingFaceArrays() {}
 
     /** The row shape an {@code ArrayND} column fixes, or empty for any other column (or a dynamic first dim). */
-    public static Optional<Shape> rowShape(Field field) {
+    static Optional<Shape> rowShape(Field field) {
         Map<String, String> metadata = field.getMetadata() == null ? Map.of() : field.getMetadata();
         String name = metadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_NAME);
         String json = metadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_METADATA);

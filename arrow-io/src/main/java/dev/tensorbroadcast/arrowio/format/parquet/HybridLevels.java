@@ -7,11 +7,11 @@ import java.nio.ByteBuffer;
  * levels, and dictionary indexes. A run of equal values is one fill; a bit-packed group of 8 is unpacked from its
  * bytes without a call per value.
  */
-public final class HybridLevels {
+final class HybridLevels {
     private HybridLevels() {}
 
     /** The bits of a value up to {@code max}: what the encoding packs each into. */
-    public static int bitWidth(int max) {
+    static int bitWidth(int max) {
         return 32 - Integer.numberOfLeadingZeros(max);
     }
 
@@ -19,7 +19,7 @@ public final class HybridLevels {
      * Decodes {@code count} values of {@code bitWidth} bits from {@code in} (advanced past what it read) into
      * {@code out} from index 0. A bit width of 0 encodes only zeros and reads nothing.
      */
-    public static void decode(ByteBuffer in, int bitWidth, int[] out, int count) {
+    static void decode(ByteBuffer in, int bitWidth, int[] out, int count) {
         if (bitWidth == 0) {
             java.util.Arrays.fill(out, 0, count, 0);
             return;

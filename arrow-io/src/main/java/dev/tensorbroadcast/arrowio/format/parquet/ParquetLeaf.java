@@ -5,6 +5,7 @@ import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.format.DatasetColumn;
 import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.SourceFormatException;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowDatasetColumn;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceReader;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
@@ -35,7 +36,7 @@ import org.apache.parquet.schema.Type;
  * shape (from the Arrow schema pyarrow and we store, else the Parquet types), the {@code index} column if there is
  * one, and the projection a reader asks for.
  */
-public record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDefinition, int entryDefinition,
+record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDefinition, int entryDefinition,
         ColumnDescriptor index, MessageType projection) {
     /** The tensor column of a file (the one named, or the only list of numbers), checked; and its index column. */
     static ParquetLeaf of(String name, FileMetaData metadata, Optional<String> requested) {
@@ -102,7 +103,7 @@ public record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int
         Optional<Field> arrow = arrowField(metadata, column);
         if (arrow.isPresent() && (arrow.get().getType() instanceof ArrowType.FixedSizeList
                 || arrow.get().getType() instanceof ArrowType.ExtensionType)) {
-            DatasetColumn tensor = DatasetColumn.ofArrow(name, arrow.get());
+            DatasetColumn tensor = ArrowDatasetColumn.of(name, arrow.get());
             PrimitiveTypeName expected = ParquetTensorSchema.physicalType(tensor.dtype());
             if (values.getPrimitiveTypeName() != expected) {
                 throw new SourceFormatException(name, "column '" + column + "' is " + tensor.dtype().typeName()

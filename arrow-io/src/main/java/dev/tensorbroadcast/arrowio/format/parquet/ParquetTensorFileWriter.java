@@ -2,7 +2,6 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.PartialFiles;
@@ -43,7 +42,7 @@ public final class ParquetTensorFileWriter {
     }
 
     public static ParquetTensorFileWriter create() {
-        return new ParquetTensorFileWriter(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults(),
+        return new ParquetTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults(),
                 rows -> {});
     }
 

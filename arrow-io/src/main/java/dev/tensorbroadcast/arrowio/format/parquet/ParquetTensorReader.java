@@ -77,7 +77,7 @@ public final class ParquetTensorReader {
             long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
             // a list the file does not fix the length of: its first row tells whether --row-shape fits at all
             long firstRowValues = leaf.column().fileRowShape() == null
-                    ? FirstRowValues.parquet(fileSystem, path, reader.getRowGroups(), leaf, options)
+                    ? ParquetFirstRow.parquet(fileSystem, path, reader.getRowGroups(), leaf, options)
                     : FirstRowValues.UNKNOWN;
             return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex,
                     leaf.others(reader.getFooter().getFileMetaData()), firstRowValues);
