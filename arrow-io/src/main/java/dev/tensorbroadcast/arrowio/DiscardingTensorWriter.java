@@ -26,7 +26,7 @@ public final class DiscardingTensorWriter {
     }
 
     public static DiscardingTensorWriter create() {
-        return new DiscardingTensorWriter(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES);
+        return new DiscardingTensorWriter(TensorBatch.DEFAULT_BATCH_BYTES);
     }
 
     /** Batches of about this many bytes of values (at least one row each), as the file writers cut them. */

@@ -33,6 +33,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * for the next batch of the same schema (one set per thread).
  */
 public final class TensorBatch implements AutoCloseable {
+    /** Bytes of values per batch (an Arrow record batch, a Parquet row group) unless told otherwise: 32 MiB. */
+    public static final long DEFAULT_BATCH_BYTES = 32L << 20;
+
     /**
      * Rows per batch: about {@code batchBytes} of values and indexes, at least 1, within Arrow's int32 limits.
      *

@@ -3,11 +3,13 @@ package dev.tensorbroadcast.arrowio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;

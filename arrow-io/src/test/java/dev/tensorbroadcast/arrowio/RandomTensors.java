@@ -55,7 +55,7 @@ public final class RandomTensors {
     }
 
     /** A random numpy-style broadcast: an output of rank 1..4 and an input with some dims 1 or dropped. */
-    static Shape[] broadcast(Random random, int maxDim) {
+    public static Shape[] broadcast(Random random, int maxDim) {
         Shape[] shapes;
         do {
             shapes = anyBroadcast(random, maxDim);
@@ -78,17 +78,17 @@ public final class RandomTensors {
         return new Shape[] {Shape.of(input), Shape.of(output)};
     }
 
-    static CopyProgram program(Shape input, Shape output) {
+    public static CopyProgram program(Shape input, Shape output) {
         return CopyProgram.of(output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
     }
 
-    static String string(SourceTensor source, long index) {
+    public static String string(SourceTensor source, long index) {
         int[] offsets = source.offsets();
         return new String(source.values(), offsets[(int) index], offsets[(int) index + 1] - offsets[(int) index],
                 StandardCharsets.UTF_8);
     }
 
-    static boolean bit(byte[] bits, long index) {
+    public static boolean bit(byte[] bits, long index) {
         return (bits[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
     }
 

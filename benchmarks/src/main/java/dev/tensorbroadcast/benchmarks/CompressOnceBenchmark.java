@@ -1,12 +1,12 @@
 package dev.tensorbroadcast.benchmarks;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.IpcCompression;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
-import dev.tensorbroadcast.arrowio.parquet.StreamOutputFile;
+import dev.tensorbroadcast.arrowio.format.StreamOutputFile;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InputBroadcast;

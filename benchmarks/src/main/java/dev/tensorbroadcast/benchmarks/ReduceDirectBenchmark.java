@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.benchmarks;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.npy.NpyLayout;
+import dev.tensorbroadcast.arrowio.format.npy.NpyRows;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
-import dev.tensorbroadcast.arrowio.source.NpyLayout;
-import dev.tensorbroadcast.arrowio.source.NpyRows;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Dialect;

@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
-import dev.tensorbroadcast.arrowio.source.OtherColumn;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.planner.InvalidRequestException;

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
-import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.base.OutputException;

@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.spark.ColumnExpansion;

@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 
 /**
  * The part of a request's builder that says how its result is written: one {@link WriteSpec}, set whole or option by

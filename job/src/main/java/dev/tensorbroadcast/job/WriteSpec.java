@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
+import dev.tensorbroadcast.arrowio.format.npy.NpyFormat;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
@@ -43,8 +45,15 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
         if (formatName != null) {
             FileOptions.requireRowLayoutFits(rowLayout, formatName);
         }
+        // the one check of a codec against a format: the format says what it refuses
+        TensorFileFormat written = npy ? new NpyFormat() : format.map(OutputFormat::fileFormat).orElse(null);
+        if (written != null) {
+            written.refusal(compression).ifPresent(line -> {
+                throw new InvalidRequestException(line);
+            });
+        }
         if (npy) {
-            requireNoFileOptions(compression, rowGroupBytes);
+            requireNoRowGroups(rowGroupBytes);
         }
         rowGroupBytes.ifPresent(FileOptions::requireRowGroupBytes);
         if (byteStreamSplit && formatName != null) {
@@ -92,19 +101,12 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
         return rowGroupBytes.isPresent() ? files.withRowGroupBytes(rowGroupBytes.getAsLong()) : files;
     }
 
-    /** A {@code .npy} is one uncompressed array: the options of a dataset's files cannot apply to it. */
-    private static void requireNoFileOptions(Compression compression, OptionalLong rowGroupBytes) {
-        String instead = ", or write a dataset directory with " + Param.FORMAT.given("ARROW or PARQUET",
-                "arrow or parquet");
-        if (compression.codec() != OutputCompression.NONE) {
-            throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(compression.toString(),
-                    compression.toString()) + " with format npy: a .npy file is written uncompressed; drop "
-                    + Param.COMPRESSION.named() + instead);
-        }
+    /** A {@code .npy} is one array: a dataset's row groups cannot apply to it. */
+    private static void requireNoRowGroups(OptionalLong rowGroupBytes) {
         if (rowGroupBytes.isPresent()) {
             throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format npy: a"
                     + " .npy file is one array, without row groups or record batches; drop "
-                    + Param.ROW_GROUP_SIZE.named() + instead);
+                    + Param.ROW_GROUP_SIZE.named() + NpyFormat.INSTEAD);
         }
     }
 

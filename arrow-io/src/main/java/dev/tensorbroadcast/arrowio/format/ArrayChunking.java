@@ -124,10 +124,6 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
                     + ": " + reason);
         });
         String codecName = codec.codec().codecName();
-        if (!format.hasCodec(codecName)) {
-            throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(codec.toString(),
-                    codec.toString()) + " with format " + format.name() + ": Zarr chunks take zstd, gzip or none here");
-        }
         Shape shape = plan.output();
         long[] chosen = chunks.length > 0 ? chunks : defaultChunks(plan, dtype);
         if (chosen.length != shape.rank()) {

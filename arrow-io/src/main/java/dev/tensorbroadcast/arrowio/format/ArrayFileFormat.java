@@ -25,9 +25,6 @@ public interface ArrayFileFormat extends TensorFileFormat {
     /** The most bytes one chunk may hold: a chunk is filled and encoded on the heap whole. */
     long maxChunkBytes();
 
-    /** The codecs the format has, by the names {@code --compression} takes. */
-    boolean hasCodec(String codec);
-
     /** The metadata object of an array laid out as {@code layout}. */
     byte[] metadata(ArrayLayout layout);
 

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.arrowio.format;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Param;
 import java.io.Serializable;
 
 /**
@@ -26,6 +27,14 @@ public record Compression(OutputCompression codec, int level) implements Seriali
                     : codec == OutputCompression.GZIP ? "gzip levels go from 1 (fastest) to 9 (smallest)"
                     : codec + " takes no level") + EXPECTED);
         }
+    }
+
+    /**
+     * The line refusing this compression in format {@code formatName}: "Cannot use --compression SHOWN with format
+     * NAME: REASON", where {@code shown} is the part of it the format refuses (the codec, or all of it).
+     */
+    public String refusedBy(String formatName, String shown, String reason) {
+        return "Cannot use " + Param.COMPRESSION.given(shown, shown) + " with format " + formatName + ": " + reason;
     }
 
     /** The codec at its default level. */

@@ -3,12 +3,6 @@ package dev.tensorbroadcast.arrowio.format;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.PartFooter;
-import dev.tensorbroadcast.arrowio.source.SliceBuffer;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -26,11 +20,20 @@ import org.apache.hadoop.fs.Path;
  */
 public interface DatasetFileFormat extends TensorFileFormat {
     /**
-     * Writes {@code partition}'s rows to {@code out}, which stays open, honouring {@code settings} (the options a
-     * format does not have are ignored) and telling {@code progress} the rows of each batch written.
+     * Writes {@code partition}'s rows to {@code out}, which stays open, honouring {@code settings} (checked against
+     * the format when the request was described: {@link #refusal}, {@link #whyRowsStayFlat},
+     * {@link #splitsFloatStreams}) and telling {@code progress} the rows of each batch written.
      */
     void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
             WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException;
+
+    /** Part files take none, lz4 or zstd: gzip is a Zarr array's codec here. */
+    @Override
+    default Optional<String> refusal(Compression compression) {
+        return compression.codec() != OutputCompression.GZIP ? Optional.empty()
+                : Optional.of(compression.refusedBy(name(), compression.codec().codecName(), "gzip is Zarr's codec"
+                        + " here; arrow and parquet files take none, lz4 or zstd"));
+    }
 
     /**
      * Whether the writer goes through {@link PartOutput#channel()}: then a local file is opened as a file channel,
@@ -43,7 +46,7 @@ public interface DatasetFileFormat extends TensorFileFormat {
     /**
      * What the file at {@code path} ({@code length} bytes) holds, from its footer: the tensor column (the one named,
      * or the only candidate), its chunks and other columns. A file that is not a readable one of this format is a
-     * {@link dev.tensorbroadcast.arrowio.source.SourceFormatException}.
+     * {@link dev.tensorbroadcast.arrowio.format.SourceFormatException}.
      */
     PartFooter footer(FileSystem fileSystem, Path path, long length, Optional<String> column) throws IOException;
 

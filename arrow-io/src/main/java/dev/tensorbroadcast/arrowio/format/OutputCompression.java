@@ -1,50 +1,31 @@
 package dev.tensorbroadcast.arrowio.format;
 
-import dev.tensorbroadcast.arrowio.IpcCompression;
 import dev.tensorbroadcast.planner.EnumNames;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The compression codecs of {@code --compression}: Arrow IPC body compression or the Parquet page codec, and gzip,
- * which only a Zarr array's chunks take (Zarr v3's {@code gzip} codec; {@link #ipc} is null for it).
+ * The codecs of {@code --compression}, by the names it takes; each format turns one into its own (an Arrow IPC body
+ * codec, a Parquet page codec, a Zarr chunk codec) and refuses those it has not
+ * ({@link TensorFileFormat#refusal}). With its level, a codec is a {@link Compression}.
  */
 public enum OutputCompression {
-    NONE("none", IpcCompression.NONE, CompressionCodecName.UNCOMPRESSED),
-    LZ4("lz4", IpcCompression.LZ4, CompressionCodecName.LZ4_RAW),
-    ZSTD("zstd", IpcCompression.ZSTD, CompressionCodecName.ZSTD),
-    GZIP("gzip", null, CompressionCodecName.GZIP);
+    NONE("none"),
+    LZ4("lz4"),
+    ZSTD("zstd"),
+    GZIP("gzip");
 
     private final String codecName;
-    private final IpcCompression ipc;
-    private final CompressionCodecName parquet;
 
-    OutputCompression(String codecName, IpcCompression ipc, CompressionCodecName parquet) {
+    OutputCompression(String codecName) {
         this.codecName = codecName;
-        this.ipc = ipc;
-        this.parquet = parquet;
     }
 
     public String codecName() {
         return codecName;
     }
 
-    /** Whether Arrow IPC and Parquet files take this codec: gzip is a Zarr array's only. */
-    public boolean forDatasetFiles() {
-        return ipc != null;
-    }
-
-    public IpcCompression ipc() {
-        return ipc;
-    }
-
-    public CompressionCodecName parquet() {
-        return parquet;
-    }
-
     public static OutputCompression parse(String text) {
         return EnumNames.parse(values(), OutputCompression::codecName, text, "Cannot use compression");
     }
-
 
     @Override
     public String toString() {

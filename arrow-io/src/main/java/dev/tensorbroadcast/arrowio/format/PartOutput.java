@@ -2,7 +2,6 @@ package dev.tensorbroadcast.arrowio.format;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.parquet.StreamOutputFile;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;

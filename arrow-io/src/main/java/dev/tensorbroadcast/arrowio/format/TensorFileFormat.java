@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * A file format tensors are written in or read from: its name (as {@code --format} takes it), its extension, how
  * a file of it is recognised, and what a row layout needs. A format that a dataset's files can be in is a
- * {@link DatasetFileFormat}, which adds the writer and the readers. {@link TensorFileFormats} finds them all.
+ * {@link DatasetFileFormat}, which adds the writer and the readers. {@code source.TensorFileFormats} finds them all.
  *
  * <p>A format is a value without state (a record with no components): it travels to tasks inside a request and is
  * equal to every other instance of its class.
@@ -40,5 +40,14 @@ public interface TensorFileFormat extends Serializable {
     /** Whether the format can store float values BYTE_STREAM_SPLIT (a Parquet encoding). */
     default boolean splitsFloatStreams() {
         return false;
+    }
+
+    /**
+     * The one line refusing {@code compression} in this format ({@link Compression#refusedBy}), or empty when the
+     * format writes with it. A request is checked against it once, when it is described; a writer is never handed
+     * a codec its format refused.
+     */
+    default Optional<String> refusal(Compression compression) {
+        return Optional.empty();
     }
 }

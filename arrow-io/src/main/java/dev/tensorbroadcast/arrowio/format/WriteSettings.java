@@ -2,32 +2,31 @@ package dev.tensorbroadcast.arrowio.format;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.IpcCompression;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
+import dev.tensorbroadcast.arrowio.TensorBatch;
 import java.io.Serializable;
 
 /**
- * How a dataset file is written, whatever its format; each format takes what applies to it.
+ * How a dataset file is written, whatever its format: the one description of a write that reaches a writer. Each
+ * format turns what applies to it into its library's own terms (an IPC codec, a Parquet codec name, a Zarr codec)
+ * and has refused what it cannot honour before any task runs ({@link TensorFileFormat#refusal}).
  *
  * @param batchBytes bytes of values per record batch or row group, at least one row each
- * @param ipcCompression the Arrow IPC codec
- * @param compressionLevel the codec's level, or 0 for its default
- * @param parquet the Parquet writer's options (codec, level, encoding, row layout)
+ * @param compression the codec and its level
+ * @param byteStreamSplit whether float values are written BYTE_STREAM_SPLIT (Parquet)
+ * @param rowLayout one flat list per row, or lists nested one level per dimension (Parquet)
  */
-public record WriteSettings(long batchBytes, IpcCompression ipcCompression, int compressionLevel,
-        ParquetWriteOptions parquet) implements Serializable {
+public record WriteSettings(long batchBytes, Compression compression, boolean byteStreamSplit, RowLayout rowLayout)
+        implements Serializable {
     public WriteSettings {
-        requireNonNull(ipcCompression, "ipcCompression is null");
-        requireNonNull(parquet, "parquet is null");
+        requireNonNull(compression, "compression is null");
+        requireNonNull(rowLayout, "rowLayout is null");
         if (batchBytes <= 0) {
             throw new IllegalArgumentException("batchBytes must be positive: " + batchBytes);
         }
     }
 
-    /** Uncompressed, 32 MiB batches, flat rows. */
+    /** Uncompressed, 32 MiB batches, PLAIN, flat rows. */
     public static WriteSettings defaults() {
-        return new WriteSettings(ArrowTensorFileWriter.DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0,
-                ParquetWriteOptions.defaults());
+        return new WriteSettings(TensorBatch.DEFAULT_BATCH_BYTES, Compression.NONE, false, RowLayout.FLAT);
     }
 }

@@ -2,6 +2,10 @@ package dev.tensorbroadcast.arrowio.source;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.SliceBuffer;
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

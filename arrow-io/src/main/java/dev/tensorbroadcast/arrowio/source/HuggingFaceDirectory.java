@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -1,8 +1,15 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.format.DatasetColumn;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.FirstRowValues;
+import dev.tensorbroadcast.arrowio.format.HiveLayout;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
+import dev.tensorbroadcast.arrowio.format.PartFooter;
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;

@@ -2,16 +2,16 @@ package dev.tensorbroadcast.arrowio.kept;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.KeptReader;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.source.KeptFixtures;
-import dev.tensorbroadcast.arrowio.source.KeptReader;
-import dev.tensorbroadcast.arrowio.source.OtherColumn;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;

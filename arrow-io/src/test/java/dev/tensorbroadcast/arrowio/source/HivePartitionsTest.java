@@ -3,6 +3,11 @@ package dev.tensorbroadcast.arrowio.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.HiveLayout;
+import dev.tensorbroadcast.arrowio.format.KeptReader;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.planner.Shape;

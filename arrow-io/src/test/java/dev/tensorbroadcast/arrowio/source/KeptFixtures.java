@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio.source;
 
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Path;
 import java.util.List;

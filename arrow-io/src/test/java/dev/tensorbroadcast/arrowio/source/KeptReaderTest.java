@@ -2,6 +2,9 @@ package dev.tensorbroadcast.arrowio.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.arrowio.format.KeptReader;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.planner.SourceRows;

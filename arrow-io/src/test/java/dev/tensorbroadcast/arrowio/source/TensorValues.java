@@ -13,11 +13,11 @@ import java.util.List;
  * pattern), booleans, strings, and floating point values as their bit patterns ({@code Long}), complex numbers as
  * two-element lists of bit patterns. Nulls are {@code null}.
  */
-final class TensorValues {
+public final class TensorValues {
     private TensorValues() {
     }
 
-    static List<Object> of(SourceTensor tensor) {
+    public static List<Object> of(SourceTensor tensor) {
         int count = (int) tensor.elements();
         ByteBuffer values = ByteBuffer.wrap(tensor.values()).order(ByteOrder.LITTLE_ENDIAN);
         List<Object> out = new ArrayList<>(count);

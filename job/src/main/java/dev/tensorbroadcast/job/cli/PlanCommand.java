@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
-import dev.tensorbroadcast.arrowio.source.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.KeptColumnsChoice;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.RowGroupCuts;

@@ -1,11 +1,11 @@
 package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.arrowio.source.HadoopChannel;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.HadoopChannel;
 import dev.tensorbroadcast.job.base.DatasetException;
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;

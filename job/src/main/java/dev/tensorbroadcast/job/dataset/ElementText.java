@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.tensorbroadcast.arrowio.source.ElementBatch;
+import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import org.apache.arrow.memory.ArrowBuf;
 
 /** One element of a batch as text, for messages that show expected and found values. */

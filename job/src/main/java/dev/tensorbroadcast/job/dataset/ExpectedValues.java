@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.source.ElementBatch;
+import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.planner.DType;
 
 /** Fills an {@link ElementBatch} with what the planner's copy program says a range of the output holds. */

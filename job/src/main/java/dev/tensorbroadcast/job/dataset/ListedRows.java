@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.source.ElementBatch;
+import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import java.io.IOException;
 

@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.dataset;
 
-import dev.tensorbroadcast.arrowio.source.ElementBatch;
+import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.planner.DType;
 import java.util.ArrayList;
 import java.util.List;

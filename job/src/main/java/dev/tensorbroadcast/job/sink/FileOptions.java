@@ -2,18 +2,17 @@ package dev.tensorbroadcast.job.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
-import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
@@ -29,15 +28,15 @@ import java.util.Optional;
  * the request is prepared.
  *
  * @param format a {@link DatasetFileFormat} (part files) or an {@link ArrayFileFormat} (one chunked array)
- * @param compressionLevel the zstd level, 1 (fastest) to 22 (smallest), or 0 for zstd's own default (3)
+ * @param compression the codec and its level, checked by {@link Compression}
  * @param rowGroupBytes 1 MiB to 1 GiB, at least one row each; a task holds one group's buffers
  * @param rowLayout one flat list per row (default) or lists nested one level per dimension (Parquet only)
  * @param chunking an array's chunks and shards ({@code --chunks}, {@code --shard}); the default for part files
  */
-public record FileOptions(TensorFileFormat format, OutputCompression compression, int compressionLevel,
-        long rowGroupBytes, boolean byteStreamSplit, RowLayout rowLayout, ArrayChunking chunking)
+public record FileOptions(TensorFileFormat format, Compression compression, long rowGroupBytes,
+        boolean byteStreamSplit, RowLayout rowLayout, ArrayChunking chunking)
         implements Serializable {
-    public static final long DEFAULT_ROW_GROUP_BYTES = ArrowTensorFileWriter.DEFAULT_BATCH_BYTES;
+    public static final long DEFAULT_ROW_GROUP_BYTES = TensorBatch.DEFAULT_BATCH_BYTES;
     public static final long MIN_ROW_GROUP_BYTES = 1L << 20;
     public static final long MAX_ROW_GROUP_BYTES = 1L << 30;
 
@@ -50,12 +49,6 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
             throw new IllegalArgumentException("format " + format.name() + " writes neither part files nor an array");
         }
         chunking.requireFits(format.name(), format instanceof ArrayFileFormat);
-        new Compression(compression, compressionLevel); // the one check of the level
-        if (!compression.forDatasetFiles() && format instanceof DatasetFileFormat) {
-            throw new InvalidRequestException("Cannot use " + Param.COMPRESSION.given(compression.codecName(),
-                    compression.codecName()) + " with format " + format.name() + ": gzip is Zarr's codec here;"
-                    + " arrow and parquet files take none, lz4 or zstd");
-        }
         requireRowGroupBytes(rowGroupBytes);
     }
 
@@ -69,7 +62,7 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
 
     /** Arrow IPC, uncompressed, 32 MiB row groups, PLAIN. */
     public static FileOptions defaults() {
-        return new FileOptions(new ArrowIpcFormat(), OutputCompression.NONE, 0, DEFAULT_ROW_GROUP_BYTES, false,
+        return new FileOptions(new ArrowIpcFormat(), Compression.NONE, DEFAULT_ROW_GROUP_BYTES, false,
                 RowLayout.FLAT, ArrayChunking.DEFAULT);
     }
 
@@ -79,8 +72,7 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
 
     /** A dataset format (with the default chunking) or an array format with its chunks and shards. */
     public FileOptions withFormat(TensorFileFormat format, ArrayChunking chunking) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, rowLayout,
-                chunking);
+        return new FileOptions(format, compression, rowGroupBytes, byteStreamSplit, rowLayout, chunking);
     }
 
     /** The format's reader and writer, for a dataset of part files. */
@@ -101,38 +93,24 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
      * {@code dtype} and the codec fit it; {@code plan} itself otherwise.
      */
     public PartitionPlan partitions(PartitionPlan plan, DType dtype) {
-        return array().map(array -> chunking.align(chunking.layout(array, plan, dtype, codec()), plan)).orElse(plan);
+        return array().map(array -> chunking.align(chunking.layout(array, plan, dtype, compression), plan)).orElse(plan);
     }
 
     /** The array's layout for partitions {@link #partitions} gave. */
     public ArrayLayout layout(PartitionPlan plan, DType dtype) {
-        return chunking.layout(array().orElseThrow(), plan, dtype, codec());
-    }
-
-    /** The codec at its default level. */
-    public FileOptions withCompression(OutputCompression compression) {
-        return new FileOptions(format, compression, 0, rowGroupBytes, byteStreamSplit, rowLayout,
-                chunking);
-    }
-
-    public FileOptions withCompressionLevel(int level) {
-        return new FileOptions(format, compression, level, rowGroupBytes, byteStreamSplit, rowLayout,
-                chunking);
+        return chunking.layout(array().orElseThrow(), plan, dtype, compression);
     }
 
     public FileOptions withRowGroupBytes(long bytes) {
-        return new FileOptions(format, compression, compressionLevel, bytes, byteStreamSplit, rowLayout,
-                chunking);
+        return new FileOptions(format, compression, bytes, byteStreamSplit, rowLayout, chunking);
     }
 
     public FileOptions withByteStreamSplit(boolean split) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, split, rowLayout,
-                chunking);
+        return new FileOptions(format, compression, rowGroupBytes, split, rowLayout, chunking);
     }
 
     public FileOptions withRowLayout(RowLayout layout) {
-        return new FileOptions(format, compression, compressionLevel, rowGroupBytes, byteStreamSplit, layout,
-                chunking);
+        return new FileOptions(format, compression, rowGroupBytes, byteStreamSplit, layout, chunking);
     }
 
     /**
@@ -177,24 +155,17 @@ public record FileOptions(TensorFileFormat format, OutputCompression compression
         return Param.FORMAT.given("OutputFormat.PARQUET", "parquet");
     }
 
-    /** The Parquet writer's options: the codec, its level, the encoding and the row layout. */
-    public ParquetWriteOptions parquet() {
-        return ParquetWriteOptions.defaults().withCodec(compression.parquet()).withCompressionLevel(compressionLevel)
-                .withByteStreamSplit(byteStreamSplit).withRowLayout(rowLayout);
+    /** What a writer of a dataset file takes: the batch size, the codec and its level, the encoding, the layout. */
+    public WriteSettings settings() {
+        return new WriteSettings(rowGroupBytes, compression, byteStreamSplit, rowLayout);
     }
 
     /** The codec as the manifest names it: {@code zstd}, or {@code zstd:9} with a level. */
     public String codecName() {
-        return codec().toString();
+        return compression.toString();
     }
 
-    /** The codec and its level as one value. */
-    public Compression codec() {
-        return new Compression(compression, compressionLevel);
-    }
-
-    public FileOptions withCompression(Compression codec) {
-        return new FileOptions(format, codec.codec(), codec.level(), rowGroupBytes, byteStreamSplit, rowLayout,
-                chunking);
+    public FileOptions withCompression(Compression compression) {
+        return new FileOptions(format, compression, rowGroupBytes, byteStreamSplit, rowLayout, chunking);
     }
 }

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.sink;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-import dev.tensorbroadcast.arrowio.source.NpyReader;
+import dev.tensorbroadcast.arrowio.format.npy.NpyReader;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 

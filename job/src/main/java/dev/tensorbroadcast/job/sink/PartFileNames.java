@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.sink;
 
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.manifest.Manifest;
 
 /**

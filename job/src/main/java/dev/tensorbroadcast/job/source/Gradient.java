@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.NpyLayout;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.npy.NpyLayout;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.OptionalLong;

@@ -3,11 +3,11 @@ package dev.tensorbroadcast.job.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.npy.NpyRows;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
-import dev.tensorbroadcast.arrowio.source.NpyRows;
 import dev.tensorbroadcast.arrowio.source.SourceSlice;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.job.base.InputException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.TaskStop;

@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.ReducePlan;

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.source;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 

@@ -2,9 +2,9 @@ package dev.tensorbroadcast.job.source;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.source.DatasetChunk;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.DatasetChunk;
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.RowLineage;
 import java.util.ArrayList;

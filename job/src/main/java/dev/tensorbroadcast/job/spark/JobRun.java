@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.source.SourceFormatException;
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.job.base.Broadcasts;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;

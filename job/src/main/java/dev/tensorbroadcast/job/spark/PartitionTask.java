@@ -6,7 +6,6 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
-import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.base.TaskStop;
@@ -244,10 +243,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
 
     private void writeFile(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept, PartOutput out)
             throws IOException {
-        WriteSettings settings = new WriteSettings(spec.files().rowGroupBytes(), spec.files().compression().ipc(),
-                spec.files().compressionLevel(), spec.files().parquet());
-        spec.format().write(kernel, spec.partitions().rowShape(), partition, kept, settings, this::written,
-                out);
+        spec.format().write(kernel, spec.partitions().rowShape(), partition, kept, spec.files().settings(),
+                this::written, out);
     }
 
     /** After each batch: its bytes counted, and the task stops here when it was stopped (see {@link TaskStop}). */

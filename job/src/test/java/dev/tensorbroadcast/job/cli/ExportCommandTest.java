@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.NpyReader;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.npy.NpyReader;
 import dev.tensorbroadcast.job.dataset.TestDatasets;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.planner.BroadcastRequest;

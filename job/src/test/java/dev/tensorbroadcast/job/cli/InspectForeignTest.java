@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.format.raw.RawFormat;
 import dev.tensorbroadcast.job.spark.SparkPerClass;
 import java.nio.file.Files;

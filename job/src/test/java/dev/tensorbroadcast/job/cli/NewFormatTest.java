@@ -3,9 +3,9 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormats;
-import dev.tensorbroadcast.arrowio.source.NpyReader;
-import dev.tensorbroadcast.arrowio.source.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.npy.NpyReader;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.format.raw.RawFormat;
 import dev.tensorbroadcast.job.spark.NpyFiles;
 import dev.tensorbroadcast.job.spark.SparkPerClass;

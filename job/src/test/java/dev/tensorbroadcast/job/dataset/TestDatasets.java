@@ -1,10 +1,10 @@
 package dev.tensorbroadcast.job.dataset;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;

@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.arrowio.format.npy.NpyLayout;
 import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
-import dev.tensorbroadcast.arrowio.source.NpyLayout;
 import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;

@@ -2,10 +2,10 @@ package dev.tensorbroadcast.job.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.arrowio.format.DatasetChunk;
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
-import dev.tensorbroadcast.arrowio.source.DatasetChunk;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;

@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
-import dev.tensorbroadcast.arrowio.source.SourceFormatException;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;

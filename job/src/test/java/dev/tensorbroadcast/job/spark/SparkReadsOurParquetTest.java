@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
-import dev.tensorbroadcast.arrowio.parquet.ParquetWriteOptions;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;

@@ -1,21 +1,19 @@
 package dev.tensorbroadcast.arrowio.format.arrow;
 
-import dev.tensorbroadcast.arrowio.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.HadoopChannel;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.format.PartFooter;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.SliceBuffer;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.arrowio.source.ArrowFileBatches;
-import dev.tensorbroadcast.arrowio.source.ArrowParts;
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.HadoopChannel;
-import dev.tensorbroadcast.arrowio.source.PartFooter;
-import dev.tensorbroadcast.arrowio.source.SliceBuffer;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -78,10 +76,20 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
             WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
         ArrowTensorFileWriter.create().withBatchBytes(settings.batchBytes())
-                .withCompression(settings.ipcCompression())
-                .withCompressionLevel(settings.compressionLevel())
+                .withCompression(ipc(settings.compression().codec()))
+                .withCompressionLevel(settings.compression().level())
                 .withProgress(progress)
                 .write(kernel, rowShape, partition, kept, out.channel());
+    }
+
+    /** The IPC body codec of {@code codec}; gzip is refused before a file is written ({@link #refusal}). */
+    private static IpcCompression ipc(OutputCompression codec) {
+        return switch (codec) {
+            case NONE -> IpcCompression.NONE;
+            case LZ4 -> IpcCompression.LZ4;
+            case ZSTD -> IpcCompression.ZSTD;
+            case GZIP -> throw new IllegalArgumentException("Arrow IPC has no gzip codec");
+        };
     }
 
     @Override

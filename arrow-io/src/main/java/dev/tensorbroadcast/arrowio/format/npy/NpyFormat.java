@@ -1,6 +1,9 @@
 package dev.tensorbroadcast.arrowio.format.npy;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
+import dev.tensorbroadcast.planner.Param;
 import java.util.Optional;
 
 /**
@@ -9,6 +12,9 @@ import java.util.Optional;
  */
 public record NpyFormat() implements TensorFileFormat {
     private static final long serialVersionUID = 1L;
+    /** What a refusal of a dataset's file option offers instead of a {@code .npy}. */
+    public static final String INSTEAD = ", or write a dataset directory with " + Param.FORMAT.given(
+            "ARROW or PARQUET", "arrow or parquet");
 
     @Override
     public String name() {
@@ -33,5 +39,13 @@ public record NpyFormat() implements TensorFileFormat {
     @Override
     public Optional<String> whyRowsStayFlat() {
         return Optional.of("it writes one array");
+    }
+
+    /** A {@code .npy} is one uncompressed array: every codec is refused, with the level given. */
+    @Override
+    public Optional<String> refusal(Compression compression) {
+        return compression.codec() == OutputCompression.NONE ? Optional.empty()
+                : Optional.of(compression.refusedBy(name(), compression.toString(), "a .npy file is written"
+                        + " uncompressed; drop " + Param.COMPRESSION.named() + INSTEAD));
     }
 }

@@ -2,18 +2,17 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.format.PartFooter;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.SliceBuffer;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.parquet.ParquetTensorFileWriter;
-import dev.tensorbroadcast.arrowio.parquet.RowLayout;
-import dev.tensorbroadcast.arrowio.source.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.source.DatasetPart;
-import dev.tensorbroadcast.arrowio.source.ParquetTensorReader;
-import dev.tensorbroadcast.arrowio.source.PartFooter;
-import dev.tensorbroadcast.arrowio.source.SliceBuffer;
-import dev.tensorbroadcast.arrowio.source.TensorDataset;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -23,6 +22,7 @@ import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** Parquet files: {@link ParquetTensorFileWriter} writes them, {@link ParquetTensorReader} reads them (slices for tasks, whole files for verify and export). */
 public record ParquetFormat() implements DatasetFileFormat {
@@ -63,8 +63,24 @@ public record ParquetFormat() implements DatasetFileFormat {
             WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
         ParquetTensorFileWriter.create().withBatchBytes(settings.batchBytes())
                 .withProgress(progress)
-                .withOptions(settings.parquet())
+                .withOptions(options(settings))
                 .write(kernel, rowShape, partition, kept, out.parquetFile());
+    }
+
+    /** The Parquet writer's options for {@code settings}: the codec and its level, the encoding, the row layout. */
+    static ParquetWriteOptions options(WriteSettings settings) {
+        return ParquetWriteOptions.defaults().withCodec(codec(settings.compression().codec()))
+                .withCompressionLevel(settings.compression().level()).withByteStreamSplit(settings.byteStreamSplit())
+                .withRowLayout(settings.rowLayout());
+    }
+
+    private static CompressionCodecName codec(OutputCompression codec) {
+        return switch (codec) {
+            case NONE -> CompressionCodecName.UNCOMPRESSED;
+            case LZ4 -> CompressionCodecName.LZ4_RAW;
+            case ZSTD -> CompressionCodecName.ZSTD;
+            case GZIP -> CompressionCodecName.GZIP;
+        };
     }
 
     @Override

@@ -4,7 +4,9 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
+import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,8 +80,10 @@ public record ZarrFormat() implements ArrayFileFormat {
     }
 
     @Override
-    public boolean hasCodec(String codec) {
-        return codec.equals("none") || codec.equals("zstd") || codec.equals("gzip");
+    public Optional<String> refusal(Compression compression) {
+        return compression.codec() != OutputCompression.LZ4 ? Optional.empty()
+                : Optional.of(compression.refusedBy(name(), compression.toString(), "Zarr chunks take zstd, gzip or"
+                        + " none here"));
     }
 
     @Override

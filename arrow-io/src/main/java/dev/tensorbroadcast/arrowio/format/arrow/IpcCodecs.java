@@ -1,0 +1,24 @@
+package dev.tensorbroadcast.arrowio.format.arrow;
+
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+
+/** The codecs the writers compress IPC bodies with: {@link Lz4FrameCodec} for LZ4, Arrow's own for the others. */
+final class IpcCodecs implements CompressionCodec.Factory {
+    static final IpcCodecs INSTANCE = new IpcCodecs();
+
+    private IpcCodecs() {}
+
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
+        return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
+                : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+    }
+
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
+        return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
+                : CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel);
+    }
+}
