@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
+import dev.tensorbroadcast.arrowio.format.ZstdFrames;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
@@ -82,7 +83,9 @@ final class ZarrWriter {
             to[0] = Math.min(counts[0], (end + block[0] - 1) / block[0]);
         }
         try (BufferAllocator allocator = new RootAllocator();
-                ArrowBuf scratch = allocator.buffer(FILL_BYTES)) {
+                ArrowBuf scratch = allocator.buffer(FILL_BYTES);
+                ZstdFrames frames = layout.codec().equals("zstd")
+                        ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
             byte[] chunk = new byte[Math.toIntExact(layout.chunkBytes())];
             IOException[] failure = {null};
             ChunkGrid.forEach(from, to, coordinates -> {
@@ -92,9 +95,9 @@ final class ZarrWriter {
                 try {
                     String key = ChunkGrid.key(coordinates, "/");
                     if (layout.sharded()) {
-                        writeShard(coordinates, key, chunk, scratch);
+                        writeShard(coordinates, key, chunk, scratch, frames);
                     } else {
-                        byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                        byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch, frames);
                         if (bytes != SKIPPED) {
                             try (OutputStream out = sink.create(key)) {
                                 out.write(bytes);
@@ -111,7 +114,8 @@ final class ZarrWriter {
         }
     }
 
-    private void writeShard(long[] shardCoordinates, String key, byte[] chunk, ArrowBuf scratch) throws IOException {
+    private void writeShard(long[] shardCoordinates, String key, byte[] chunk, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
         long[] shard = layout.shard();
         long[] perShard = new long[shape.length];
         long[] from = new long[shape.length];
@@ -141,7 +145,7 @@ final class ZarrWriter {
                     return;
                 }
                 try {
-                    byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                    byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch, frames);
                     if (bytes == SKIPPED) {
                         index.putLong(EMPTY).putLong(EMPTY);
                         return;
@@ -197,7 +201,8 @@ final class ZarrWriter {
     }
 
     /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
-    private byte[] encodedChunk(long[] coordinates, byte[] chunk, ArrowBuf scratch) throws IOException {
+    private byte[] encodedChunk(long[] coordinates, byte[] chunk, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
         long[] origin = new long[shape.length];
         long[] extent = new long[shape.length];
         long elements = 1;
@@ -227,7 +232,7 @@ final class ZarrWriter {
         for (int r = 0; r < runs.arrayStarts().length; r++) {
             fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
         }
-        byte[] bytes = isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk);
+        byte[] bytes = isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk, frames);
         if (bytes == SKIPPED) {
             skippedChunks++;
         }
