@@ -2,6 +2,7 @@ package dev.tensorbroadcast.arrowio.format.zarr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.JobEncodings;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
@@ -26,9 +27,11 @@ import org.apache.arrow.memory.RootAllocator;
  * Writes the chunk or shard objects of one slab of an array's first dim. A chunk is filled whole on the heap (its
  * positions outside the array hold the fill value, zero), encoded, and written; a shard streams its chunks one after
  * another and ends with its index and the index's CRC-32C. A chunk the copy program proves equal to the last chunk
- * written at the same place of the other dims takes that chunk's encoded bytes, compressed once. A chunk whose bytes
- * are all zero, the fill value, is not written, as Zarr allows: no object, or an empty entry of its shard's index
- * (and no shard object when all its chunks are); readers take a missing chunk as the fill value.
+ * written at the same place of the other dims takes that chunk's encoded bytes, compressed once; one proven equal to
+ * the chunk at its place in the first chunk row takes the bytes the job's first task to need them encoded
+ * ({@link JobEncodings}), so a source that does not vary along the first dim is compressed once per job. A chunk
+ * whose bytes are all zero, the fill value, is not written, as Zarr allows: no object, or an empty entry of its
+ * shard's index (and no shard object when all its chunks are); readers take a missing chunk as the fill value.
  */
 final class ZarrWriter {
     /** Encoded chunks kept for reuse, at most this many bytes in all. */
@@ -225,14 +228,19 @@ final class ZarrWriter {
             }
             return previous.bytes();
         }
-        boolean partial = elements < ChunkGrid.product(chunks, 0);
-        if (partial) {
-            Arrays.fill(chunk, (byte) 0);
+        long chunkElements = elements;
+        JobEncodings.Encoder encoder = () -> filledAndEncoded(runs, chunkElements, chunk, scratch, frames);
+        byte[] bytes;
+        if (sharedInJob(coordinates, extent, runs, originIndex)) {
+            JobEncodings.Encoded encoded = JobEncodings.of(kernel.source()).encodeOnce(
+                    new SharedChunk(program, layout, place, Arrays.stream(extent).boxed().toList()), encoder);
+            bytes = encoded.bytes();
+            if (!encoded.encodedHere() && bytes != SKIPPED) {
+                reusedChunks++;
+            }
+        } else {
+            bytes = encoder.encode();
         }
-        for (int r = 0; r < runs.arrayStarts().length; r++) {
-            fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
-        }
-        byte[] bytes = isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk, frames);
         if (bytes == SKIPPED) {
             skippedChunks++;
         }
@@ -248,6 +256,40 @@ final class ZarrWriter {
         progress.accept(elements);
         return bytes;
     }
+
+    /** The chunk filled into {@code chunk} and encoded, or {@link #SKIPPED} when it is the fill value throughout. */
+    private byte[] filledAndEncoded(ChunkGrid.Runs runs, long elements, byte[] chunk, ArrowBuf scratch,
+            ZstdFrames frames) throws IOException {
+        if (elements < ChunkGrid.product(chunks, 0)) {
+            Arrays.fill(chunk, (byte) 0);
+        }
+        for (int r = 0; r < runs.arrayStarts().length; r++) {
+            fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
+        }
+        return isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk, frames);
+    }
+
+    /**
+     * Whether the program proves this chunk equal to the chunk at its place of the other dims in the first chunk row
+     * (the usual case: a source that does not vary along the first dim), so that one task of the job encodes it for
+     * all ({@link JobEncodings}); only for a kernel that reads the whole source, the object every task shares.
+     */
+    private boolean sharedInJob(long[] coordinates, long[] extent, ChunkGrid.Runs runs, long originIndex) {
+        // an uncompressed chunk costs only its fill: not worth holding its bytes for the job
+        if (shape.length == 0 || layout.codec().equals("none") || !kernel.readsWholeSource()
+                || extent[0] != Math.min(chunks[0], shape[0])) {
+            return false;
+        }
+        long row = chunks[0] * ChunkGrid.product(shape, 1);
+        if (coordinates[0] > 0) {
+            return provenEqual(runs, originIndex - coordinates[0] * row, originIndex);
+        }
+        // the first chunk row is kept for the others only when the next is proven equal to it
+        return shape[0] >= 2 * chunks[0] && provenEqual(runs, originIndex + row, originIndex);
+    }
+
+    /** What decides a shared chunk's bytes besides its source: the program, the layout, its place and extent. */
+    private record SharedChunk(CopyProgram program, ArrayLayout layout, List<Long> place, List<Long> extent) {}
 
     /** How many chunks took an earlier chunk's encoded bytes. */
     long reusedChunks() {
