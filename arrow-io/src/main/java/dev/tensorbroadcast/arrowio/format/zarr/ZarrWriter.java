@@ -54,6 +54,11 @@ final class ZarrWriter {
     private final long[] chunks;
     private final int width;
     private final Map<List<Long>, Encoded> last = new HashMap<>();
+    /**
+     * Where a chunk is filled, allocated at the first chunk this writer fills: a task whose chunks all take another
+     * task's bytes needs none (zeroing a 128 MiB chunk per task costs more than writing its bytes).
+     */
+    private byte[] chunk;
     private long reusedBytes;
     private long reusedChunks;
     private long skippedChunks;
@@ -89,7 +94,6 @@ final class ZarrWriter {
                 ArrowBuf scratch = allocator.buffer(FILL_BYTES);
                 ZstdFrames frames = layout.codec().equals("zstd")
                         ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
-            byte[] chunk = new byte[Math.toIntExact(layout.chunkBytes())];
             IOException[] failure = {null};
             ChunkGrid.forEach(from, to, coordinates -> {
                 if (failure[0] != null) {
@@ -98,9 +102,9 @@ final class ZarrWriter {
                 try {
                     String key = ChunkGrid.key(coordinates, "/");
                     if (layout.sharded()) {
-                        writeShard(coordinates, key, chunk, scratch, frames);
+                        writeShard(coordinates, key, scratch, frames);
                     } else {
-                        byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch, frames);
+                        byte[] bytes = encodedChunk(coordinates.clone(), scratch, frames);
                         if (bytes != SKIPPED) {
                             try (OutputStream out = sink.create(key)) {
                                 out.write(bytes);
@@ -117,7 +121,7 @@ final class ZarrWriter {
         }
     }
 
-    private void writeShard(long[] shardCoordinates, String key, byte[] chunk, ArrowBuf scratch, ZstdFrames frames)
+    private void writeShard(long[] shardCoordinates, String key, ArrowBuf scratch, ZstdFrames frames)
             throws IOException {
         long[] shard = layout.shard();
         long[] perShard = new long[shape.length];
@@ -148,7 +152,7 @@ final class ZarrWriter {
                     return;
                 }
                 try {
-                    byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch, frames);
+                    byte[] bytes = encodedChunk(coordinates.clone(), scratch, frames);
                     if (bytes == SKIPPED) {
                         index.putLong(EMPTY).putLong(EMPTY);
                         return;
@@ -204,7 +208,7 @@ final class ZarrWriter {
     }
 
     /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
-    private byte[] encodedChunk(long[] coordinates, byte[] chunk, ArrowBuf scratch, ZstdFrames frames)
+    private byte[] encodedChunk(long[] coordinates, ArrowBuf scratch, ZstdFrames frames)
             throws IOException {
         long[] origin = new long[shape.length];
         long[] extent = new long[shape.length];
@@ -229,7 +233,7 @@ final class ZarrWriter {
             return previous.bytes();
         }
         long chunkElements = elements;
-        JobEncodings.Encoder encoder = () -> filledAndEncoded(runs, chunkElements, chunk, scratch, frames);
+        JobEncodings.Encoder encoder = () -> filledAndEncoded(runs, chunkElements, scratch, frames);
         byte[] bytes;
         if (sharedInJob(coordinates, extent, runs, originIndex)) {
             JobEncodings.Encoded encoded = JobEncodings.of(kernel.source()).encodeOnce(
@@ -257,9 +261,12 @@ final class ZarrWriter {
         return bytes;
     }
 
-    /** The chunk filled into {@code chunk} and encoded, or {@link #SKIPPED} when it is the fill value throughout. */
-    private byte[] filledAndEncoded(ChunkGrid.Runs runs, long elements, byte[] chunk, ArrowBuf scratch,
-            ZstdFrames frames) throws IOException {
+    /** The chunk filled into {@link #chunk} and encoded, or {@link #SKIPPED} when it is the fill value throughout. */
+    private byte[] filledAndEncoded(ChunkGrid.Runs runs, long elements, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
+        if (chunk == null) {
+            chunk = new byte[Math.toIntExact(layout.chunkBytes())];
+        }
         if (elements < ChunkGrid.product(chunks, 0)) {
             Arrays.fill(chunk, (byte) 0);
         }
