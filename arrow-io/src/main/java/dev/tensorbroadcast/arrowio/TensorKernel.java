@@ -123,6 +123,11 @@ public final class TensorKernel {
         return source;
     }
 
+    /** Whether this kernel reads its source from element 0 for the whole output, not for a task's range alone. */
+    public boolean readsWholeSource() {
+        return sourceOrigin == 0 && rangeStart == 0 && rangeEnd == program.elements();
+    }
+
     public CopyProgram program() {
         return program;
     }

@@ -4,7 +4,7 @@ import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 
-/** The codecs the writers compress IPC bodies with: {@link Lz4FrameCodec} for LZ4, Arrow's own for the others. */
+/** The codecs the writers compress IPC bodies with: {@link Lz4FrameCodec}, {@link ZstdIpcCodec}, or Arrow's none. */
 final class IpcCodecs implements CompressionCodec.Factory {
     static final IpcCodecs INSTANCE = new IpcCodecs();
 
@@ -13,12 +13,14 @@ final class IpcCodecs implements CompressionCodec.Factory {
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
         return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
+                : codecType == CompressionUtil.CodecType.ZSTD ? new ZstdIpcCodec(ZstdIpcCodec.DEFAULT_LEVEL)
                 : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
     }
 
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
         return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
+                : codecType == CompressionUtil.CodecType.ZSTD ? new ZstdIpcCodec(compressionLevel)
                 : CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel);
     }
 }

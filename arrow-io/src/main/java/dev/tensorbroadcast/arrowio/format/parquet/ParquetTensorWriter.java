@@ -87,14 +87,23 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         }
         this.codecs = new CodecFactory(conf, (int) Math.min(options.pageBytes(), 1 << 30));
         OpenedFile opened = new OpenedFile(file);
+        BytesInputCompressor made = null;
         try {
-            this.compressor = codecs.getCompressor(options.codec());
+            // zstd as frames of pieces under its 128 KiB block (see ZstdFrames: parquet-java's stream pre-splits)
+            made = options.codec() == CompressionCodecName.ZSTD
+                    ? new ZstdPageCompressor(options.compressionLevel() > 0 ? options.compressionLevel()
+                            : ZstandardCodec.DEFAULT_PARQUET_COMPRESS_ZSTD_LEVEL)
+                    : codecs.getCompressor(options.codec());
+            this.compressor = made;
             this.writer = new ParquetFileWriter(opened, schema.messageType(), ParquetFileWriter.Mode.CREATE,
                     ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
             writer.start();
         } catch (Throwable e) {
             opened.closeAfter(e);
             codecs.release();
+            if (made instanceof ZstdPageCompressor zstd) {
+                zstd.release();
+            }
             throw e;
         }
     }
@@ -355,6 +364,9 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
             writer.end(Map.of(ParquetTensorSchema.ARROW_SCHEMA_KEY, schema.arrowSchema()));
         } finally {
             codecs.release();
+            if (compressor instanceof ZstdPageCompressor zstd) {
+                zstd.release();
+            }
         }
     }
 }

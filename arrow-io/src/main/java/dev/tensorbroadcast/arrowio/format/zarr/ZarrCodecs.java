@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.arrowio.format.zarr;
 
 import com.github.luben.zstd.Zstd;
+import dev.tensorbroadcast.arrowio.format.ZstdFrames;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,10 +12,16 @@ import java.util.zip.GZIPOutputStream;
 final class ZarrCodecs {
     private ZarrCodecs() {}
 
-    static byte[] encode(String codec, int level, byte[] chunk) throws IOException {
+    /** The zstd level a chunk is compressed at: {@code level}, or the default for 0. */
+    static int zstdLevel(int level) {
+        return level == 0 ? ZarrFormat.DEFAULT_ZSTD_LEVEL : level;
+    }
+
+    /** {@code chunk} encoded; {@code frames} compresses zstd at {@link #zstdLevel} (see ZstdFrames for why). */
+    static byte[] encode(String codec, int level, byte[] chunk, ZstdFrames frames) throws IOException {
         return switch (codec) {
             case "none" -> chunk.clone();
-            case "zstd" -> Zstd.compress(chunk, level == 0 ? ZarrFormat.DEFAULT_ZSTD_LEVEL : level);
+            case "zstd" -> frames.compress(chunk, 0, chunk.length);
             case "gzip" -> gzip(chunk, level == 0 ? ZarrFormat.DEFAULT_GZIP_LEVEL : level);
             default -> throw new IllegalArgumentException("codec " + codec);
         };

@@ -2,9 +2,11 @@ package dev.tensorbroadcast.arrowio.format.zarr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.JobEncodings;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
+import dev.tensorbroadcast.arrowio.format.ZstdFrames;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
@@ -25,9 +27,11 @@ import org.apache.arrow.memory.RootAllocator;
  * Writes the chunk or shard objects of one slab of an array's first dim. A chunk is filled whole on the heap (its
  * positions outside the array hold the fill value, zero), encoded, and written; a shard streams its chunks one after
  * another and ends with its index and the index's CRC-32C. A chunk the copy program proves equal to the last chunk
- * written at the same place of the other dims takes that chunk's encoded bytes, compressed once. A chunk whose bytes
- * are all zero, the fill value, is not written, as Zarr allows: no object, or an empty entry of its shard's index
- * (and no shard object when all its chunks are); readers take a missing chunk as the fill value.
+ * written at the same place of the other dims takes that chunk's encoded bytes, compressed once; one proven equal to
+ * the chunk at its place in the first chunk row takes the bytes the job's first task to need them encoded
+ * ({@link JobEncodings}), so a source that does not vary along the first dim is compressed once per job. A chunk
+ * whose bytes are all zero, the fill value, is not written, as Zarr allows: no object, or an empty entry of its
+ * shard's index (and no shard object when all its chunks are); readers take a missing chunk as the fill value.
  */
 final class ZarrWriter {
     /** Encoded chunks kept for reuse, at most this many bytes in all. */
@@ -50,6 +54,11 @@ final class ZarrWriter {
     private final long[] chunks;
     private final int width;
     private final Map<List<Long>, Encoded> last = new HashMap<>();
+    /**
+     * Where a chunk is filled, allocated at the first chunk this writer fills: a task whose chunks all take another
+     * task's bytes needs none (zeroing a 128 MiB chunk per task costs more than writing its bytes).
+     */
+    private byte[] chunk;
     private long reusedBytes;
     private long reusedChunks;
     private long skippedChunks;
@@ -82,8 +91,9 @@ final class ZarrWriter {
             to[0] = Math.min(counts[0], (end + block[0] - 1) / block[0]);
         }
         try (BufferAllocator allocator = new RootAllocator();
-                ArrowBuf scratch = allocator.buffer(FILL_BYTES)) {
-            byte[] chunk = new byte[Math.toIntExact(layout.chunkBytes())];
+                ArrowBuf scratch = allocator.buffer(FILL_BYTES);
+                ZstdFrames frames = layout.codec().equals("zstd")
+                        ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
             IOException[] failure = {null};
             ChunkGrid.forEach(from, to, coordinates -> {
                 if (failure[0] != null) {
@@ -92,9 +102,9 @@ final class ZarrWriter {
                 try {
                     String key = ChunkGrid.key(coordinates, "/");
                     if (layout.sharded()) {
-                        writeShard(coordinates, key, chunk, scratch);
+                        writeShard(coordinates, key, scratch, frames);
                     } else {
-                        byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                        byte[] bytes = encodedChunk(coordinates.clone(), scratch, frames);
                         if (bytes != SKIPPED) {
                             try (OutputStream out = sink.create(key)) {
                                 out.write(bytes);
@@ -111,7 +121,8 @@ final class ZarrWriter {
         }
     }
 
-    private void writeShard(long[] shardCoordinates, String key, byte[] chunk, ArrowBuf scratch) throws IOException {
+    private void writeShard(long[] shardCoordinates, String key, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
         long[] shard = layout.shard();
         long[] perShard = new long[shape.length];
         long[] from = new long[shape.length];
@@ -141,7 +152,7 @@ final class ZarrWriter {
                     return;
                 }
                 try {
-                    byte[] bytes = encodedChunk(coordinates.clone(), chunk, scratch);
+                    byte[] bytes = encodedChunk(coordinates.clone(), scratch, frames);
                     if (bytes == SKIPPED) {
                         index.putLong(EMPTY).putLong(EMPTY);
                         return;
@@ -197,7 +208,8 @@ final class ZarrWriter {
     }
 
     /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
-    private byte[] encodedChunk(long[] coordinates, byte[] chunk, ArrowBuf scratch) throws IOException {
+    private byte[] encodedChunk(long[] coordinates, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
         long[] origin = new long[shape.length];
         long[] extent = new long[shape.length];
         long elements = 1;
@@ -220,14 +232,19 @@ final class ZarrWriter {
             }
             return previous.bytes();
         }
-        boolean partial = elements < ChunkGrid.product(chunks, 0);
-        if (partial) {
-            Arrays.fill(chunk, (byte) 0);
+        long chunkElements = elements;
+        JobEncodings.Encoder encoder = () -> filledAndEncoded(runs, chunkElements, scratch, frames);
+        byte[] bytes;
+        if (sharedInJob(coordinates, extent, runs, originIndex)) {
+            JobEncodings.Encoded encoded = JobEncodings.of(kernel.source()).encodeOnce(
+                    new SharedChunk(program, layout, place, Arrays.stream(extent).boxed().toList()), encoder);
+            bytes = encoded.bytes();
+            if (!encoded.encodedHere() && bytes != SKIPPED) {
+                reusedChunks++;
+            }
+        } else {
+            bytes = encoder.encode();
         }
-        for (int r = 0; r < runs.arrayStarts().length; r++) {
-            fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
-        }
-        byte[] bytes = isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk);
         if (bytes == SKIPPED) {
             skippedChunks++;
         }
@@ -243,6 +260,43 @@ final class ZarrWriter {
         progress.accept(elements);
         return bytes;
     }
+
+    /** The chunk filled into {@link #chunk} and encoded, or {@link #SKIPPED} when it is the fill value throughout. */
+    private byte[] filledAndEncoded(ChunkGrid.Runs runs, long elements, ArrowBuf scratch, ZstdFrames frames)
+            throws IOException {
+        if (chunk == null) {
+            chunk = new byte[Math.toIntExact(layout.chunkBytes())];
+        }
+        if (elements < ChunkGrid.product(chunks, 0)) {
+            Arrays.fill(chunk, (byte) 0);
+        }
+        for (int r = 0; r < runs.arrayStarts().length; r++) {
+            fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
+        }
+        return isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk, frames);
+    }
+
+    /**
+     * Whether the program proves this chunk equal to the chunk at its place of the other dims in the first chunk row
+     * (the usual case: a source that does not vary along the first dim), so that one task of the job encodes it for
+     * all ({@link JobEncodings}); only for a kernel that reads the whole source, the object every task shares.
+     */
+    private boolean sharedInJob(long[] coordinates, long[] extent, ChunkGrid.Runs runs, long originIndex) {
+        // an uncompressed chunk costs only its fill: not worth holding its bytes for the job
+        if (shape.length == 0 || layout.codec().equals("none") || !kernel.readsWholeSource()
+                || extent[0] != Math.min(chunks[0], shape[0])) {
+            return false;
+        }
+        long row = chunks[0] * ChunkGrid.product(shape, 1);
+        if (coordinates[0] > 0) {
+            return provenEqual(runs, originIndex - coordinates[0] * row, originIndex);
+        }
+        // the first chunk row is kept for the others only when the next is proven equal to it
+        return shape[0] >= 2 * chunks[0] && provenEqual(runs, originIndex + row, originIndex);
+    }
+
+    /** What decides a shared chunk's bytes besides its source: the program, the layout, its place and extent. */
+    private record SharedChunk(CopyProgram program, ArrayLayout layout, List<Long> place, List<Long> extent) {}
 
     /** How many chunks took an earlier chunk's encoded bytes. */
     long reusedChunks() {

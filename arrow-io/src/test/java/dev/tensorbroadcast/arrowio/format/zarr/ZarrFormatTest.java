@@ -214,6 +214,28 @@ class ZarrFormatTest {
     }
 
     @Test
+    void aZstdChunkOfARepeatedRowIsNoLargerThanTensorstores() throws Exception {
+        ByteBuffer row = ByteBuffer.allocate(4096 * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 4096; i++) {
+            row.putFloat(i);
+        }
+        SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 4096), row.array(), null);
+        Shape output = Shape.of(2048, 4096);
+        ArrayLayout layout = new ArrayLayout(output, DType.FLOAT32, new long[] {2048, 4096}, new long[0], "zstd", 3);
+        write(TensorKernel.of(source, program(Shape.of(1, 4096), output)), layout, 0, 2048);
+
+        // tensorstore 0.1.85 writes this array (np.arange(4096, dtype=float32) broadcast to [2048,4096], one chunk,
+        // zstd level 3) as a chunk object of 16,231 bytes; a one-shot zstd 1.5.7 frame is 55,093 (see ZstdFrames)
+        byte[] frame = Files.readAllBytes(dir.resolve("c/0/0"));
+        assertThat(frame.length).isLessThanOrEqualTo(16_231);
+        byte[] chunk = Zstd.decompress(frame, 2048 * 4096 * 4);
+        for (int r = 0; r < 2048; r += 511) {
+            assertThat(ByteBuffer.wrap(chunk, r * row.capacity(), row.capacity())).as("row %d", r)
+                    .isEqualTo(ByteBuffer.wrap(row.array()));
+        }
+    }
+
+    @Test
     void theRegistryKnowsZarrAsAnArrayFormat() {
         assertThat(TensorFileFormats.arrayFormats()).containsExactly(new ZarrFormat());
         assertThat(new ZarrFormat().whyNotStored(DType.BFLOAT16)).get().asString().contains("no bfloat16");
