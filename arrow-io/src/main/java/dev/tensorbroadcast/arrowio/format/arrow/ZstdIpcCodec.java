@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.arrowio;
+package dev.tensorbroadcast.arrowio.format.arrow;
 
 import com.github.luben.zstd.Zstd;
 import dev.tensorbroadcast.arrowio.format.ZstdFrames;

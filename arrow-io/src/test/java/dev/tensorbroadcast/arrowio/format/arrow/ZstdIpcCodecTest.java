@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.arrowio;
+package dev.tensorbroadcast.arrowio.format.arrow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
