@@ -32,8 +32,8 @@ final class ReadHint {
             case "arrow" -> Optional.of("to read it: pyarrow.dataset.dataset('" + location + "', format='arrow'), or"
                     + " polars.scan_ipc('" + files + "') (" + markers + ")");
             case "parquet" -> Optional.of("to read it: pyarrow.parquet.read_table('" + location + "'), or '" + files
-                    + "' in polars, DuckDB" + (huggingFaceReads(manifest) ? " and Hugging Face datasets" : "") + " ("
-                    + markers + ")");
+                    + "' in " + (huggingFaceReads(manifest) ? "polars, DuckDB and Hugging Face datasets"
+                            : "polars and DuckDB") + " (" + markers + ")");
             default -> Optional.empty();
         };
     }

@@ -83,8 +83,8 @@ class ExpandCommandTest {
 
         assertThat(flatRun.exitCode()).as(flatRun.err()).isZero();
         assertThat(flatRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('" + flat
-                + "'), or '" + flat + "/*.parquet' in polars, DuckDB (the directory also holds _manifest.json and"
-                + " _SUCCESS)");
+                + "'), or '" + flat + "/*.parquet' in polars and DuckDB (the directory also holds _manifest.json"
+                + " and _SUCCESS)");
         assertThat(nestedRun.exitCode()).as(nestedRun.err()).isZero();
         assertThat(nestedRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('"
                 + nested + "'), or '" + nested + "/*.parquet' in polars, DuckDB and Hugging Face datasets (the"
