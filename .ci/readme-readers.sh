@@ -108,7 +108,9 @@ for output in $guide_outputs; do
         | sed 's/^\$ //')
     [[ -n $command ]] || { echo "ci: the guide has no command writing $output" >&2; exit 1; }
     echo "ci: $command" >&2
-    eval "$command" >/dev/null
+    # stderr kept: its last line says how to read the output, and the readers' plain calls below run what it says
+    eval "$command" >/dev/null 2>"$work/$(basename "$output").err" || { cat "$work/$(basename "$output").err" >&2; exit 1; }
+    cat "$work/$(basename "$output").err" >&2
 done
 
 # the S3 recipe on docs/storage.md's S3 command: 'cluster start --s3' as that page starts it (one small worker), its
@@ -135,6 +137,24 @@ command=$(printf '%s' "$command" | sed -e "s|http://127.0.0.1:PORT|$endpoint|" -
     -e "s|SECRET_FILE|$secret_file|")
 echo "ci: $command" | sed 's/secret\.key=[^ ]*/secret.key=.../' >&2
 eval "$command" >/dev/null
+# the S3 defaults: while the cluster runs, s3a:// paths of its bucket need no --conf; the line the write prints reads
+# it, with the environment 'cluster start --s3' prints for the AWS CLI, boto3 and pyarrow
+TENSOR_BROADCAST_STATE="$work/state" ./tensor-broadcast expand --input examples/row4096.npy --dialect numpy \
+    --shape 1000,4096 --output s3a://tensor-broadcast/no-conf >/dev/null 2>"$work/no-conf.err" \
+    || { cat "$work/no-conf.err" >&2; echo "ci: expand to s3a:// with no --conf failed" >&2; exit 1; }
+ready=$(sed -n 's/^    export \(AWS_ENDPOINT_URL=.*\)$/\1/p' "$work/cluster.log")
+[[ -n $ready ]] || { cat "$work/cluster.log" >&2; echo "ci: cluster start --s3 printed no export line" >&2; exit 1; }
+(eval "export $ready" && python3 - "$work/no-conf.err" <<'EOF_S3'
+import re, sys
+line = open(sys.argv[1]).read().splitlines()[-1]
+call = re.match(r"to read it: (pyarrow\.dataset\.dataset\('[^']*', format='arrow'\))", line).group(1)
+import pyarrow.dataset
+table = eval(call).to_table()
+assert table.num_rows == 1000, table.num_rows
+print("ci: s3a:// with no --conf, read back by the line it printed:", call, file=sys.stderr)
+EOF_S3
+) || { echo "ci: the S3 output written with no --conf did not read back" >&2; exit 1; }
+
 # examples/python/read_s3.py, which docs/reading.md names, reads the same dataset
 read_s3=$(python3 examples/python/read_s3.py "$endpoint" "$s3_key" "$secret_file" tensor-broadcast/numpy)
 [[ $read_s3 == "(1000, 4096) "* ]] || { echo "ci: examples/python/read_s3.py read $read_s3" >&2; exit 1; }
@@ -198,6 +218,36 @@ try:
     raise AssertionError(f"the parent of two datasets read as one table of {merged.num_rows} rows")
 except pyarrow.ArrowInvalid as e:
     assert "datasets.json" in str(e), e
+# the readers' plain calls, as the line after each write names them (the directory itself also holds _manifest.json
+# and _SUCCESS, which only pyarrow skips): pyarrow on the directory, polars, DuckDB and (nested rows) datasets on the
+# files' glob
+import os, pathlib
+os.environ.setdefault("POLARS_UNKNOWN_EXTENSION_TYPE_BEHAVIOR", "load_as_storage")
+import datasets, polars, pyarrow.dataset, pyarrow.parquet
+work = pathlib.Path(sys.argv[1])
+checked = []
+for name, rows in (("numpy", 1000), ("onnx", 2), ("nested", 2)):
+    line = (work / (name + ".err")).read_text().splitlines()[-1]
+    if line.startswith("to read it: pyarrow.dataset.dataset("):
+        directory, files = re.match(r"to read it: pyarrow\.dataset\.dataset\('([^']*)', format='arrow'\), or"
+                                    r" polars\.scan_ipc\('([^']*)'\) \(", line).groups()
+        assert pyarrow.dataset.dataset(directory, format="arrow").to_table().num_rows == rows, line
+        assert polars.scan_ipc(files).collect().height == rows, line
+        checked.append(name + ": pyarrow, polars")
+    else:
+        directory, files, readers = re.match(r"to read it: pyarrow\.parquet\.read_table\('([^']*)'\), or '([^']*)'"
+                                             r" in (.*) \(the directory", line).groups()
+        assert pyarrow.parquet.read_table(directory).num_rows == rows, line
+        assert polars.read_parquet(files).height == rows, line
+        assert len(duckdb.sql(f"SELECT * FROM read_parquet('{files}')").fetchall()) == rows, line
+        if "Hugging Face datasets" in readers:
+            hf = datasets.load_dataset("parquet", data_files=files, split="train")
+            assert len(hf) == rows, line
+            assert numpy.asarray(hf.with_format("numpy")["tensor"]).shape == (2, 3, 6)
+        else:
+            assert name == "onnx", line   # flat rows: datasets has no feature for arrow.fixed_shape_tensor
+        checked.append(name + ": pyarrow, polars, DuckDB" + (", datasets" if "Hugging Face" in readers else ""))
+print("ci: the readers' plain calls each write names ran:", "; ".join(checked), file=sys.stderr)
 print("ci: the guide's reader recipes ran: pyarrow (local and S3), polars, torch, DuckDB, nested rows, datasets,"
       " tensorstore (Zarr);"
       " broadcast-tensors' parent reads as no dataset",

@@ -57,11 +57,14 @@ public final class PreparedBroadcast {
     private final OutputDirectory output;
     private final List<Optional<KeptSpec>> kept;
     private final List<Optional<OutputPartitions>> directories;
+    /** Each input as the manifest names it: see {@link InputNames}. */
+    private final List<String> inputNames;
 
     private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
             List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept,
-            List<Optional<OutputPartitions>> directories) {
+            List<Optional<OutputPartitions>> directories, List<String> inputNames) {
         this.broadcast = broadcast;
+        this.inputNames = List.copyOf(inputNames);
         this.directories = List.copyOf(directories);
         this.sources = List.copyOf(sources);
         this.kept = List.copyOf(kept);
@@ -143,7 +146,9 @@ public final class PreparedBroadcast {
             requireRoom(broadcast, output, partitions);
         }
         partitions.forEach(TaskCountGuard::check);
-        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept, directories);
+        List<String> inputNames = broadcast.sources().stream()
+                .map(source -> InputNames.qualified(source.location(), conf)).toList();
+        return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept, directories, inputNames);
     }
 
     /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
@@ -364,7 +369,7 @@ public final class PreparedBroadcast {
     private DatasetJob job(int input, Path directory, Map<String, String> request) {
         List<Manifest.ManifestInput> inputs = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
-            inputs.add(new Manifest.ManifestInput(broadcast.sources().get(i).name(),
+            inputs.add(new Manifest.ManifestInput(inputNames.get(i),
                     ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName(),
                     broadcast.arrowOptions().column().orElse(null),
                     broadcast.rowShape().map(ManifestShapes::list).orElse(null)));

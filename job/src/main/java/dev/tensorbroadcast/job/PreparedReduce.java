@@ -61,10 +61,13 @@ public final class PreparedReduce {
     private final List<ReducePlan> reduces;
     private final Path npyTarget;
     private final OutputDirectory directory;
+    /** The gradient as the manifest names it (see {@link InputNames}); null for a .npy result, which has none. */
+    private final String gradientName;
 
     private PreparedReduce(TensorReduce reduce, Gradient gradient, BroadcastPlan plan, List<ReducePlan> reduces,
-            Path npyTarget, OutputDirectory directory) {
+            Path npyTarget, OutputDirectory directory, String gradientName) {
         this.reduce = reduce;
+        this.gradientName = gradientName;
         this.gradient = gradient;
         this.plan = plan;
         this.reduces = List.copyOf(reduces);
@@ -130,7 +133,7 @@ public final class PreparedReduce {
             Path npy = checkNpy(reduce.output(), reduce.overwrite());
             requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)
                     : OptionalLong.empty());
-            return new PreparedReduce(reduce, gradient, plan, reduces, npy, null);
+            return new PreparedReduce(reduce, gradient, plan, reduces, npy, null, null);
         }
         for (ReducePlan reducePlan : reduces) {
             // an array result: its dtype, codec and chunks checked before Spark starts
@@ -140,7 +143,8 @@ public final class PreparedReduce {
         OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
         requireRoom(reduce, reduces, directory.path().toString(), true, reduce.checkFreeSpace()
                 ? directory.usableBytes() : OptionalLong.empty());
-        return new PreparedReduce(reduce, gradient, plan, reduces, null, directory);
+        return new PreparedReduce(reduce, gradient, plan, reduces, null, directory,
+                InputNames.qualified(reduce.gradientLocation().orElse(null), conf));
     }
 
     /**
@@ -352,7 +356,7 @@ public final class PreparedReduce {
                 reduces.size() > 1 || reduce.inputIndex().isPresent()
                         ? OptionalInt.of(reducePlan.inputIndex()) : OptionalInt.empty()));
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
-        List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(reduce.gradientName(),
+        List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(gradientName,
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
         DatasetJob.of(source, identity, partitions, reduce.files(), java.util.Optional.empty(), target,
                 description(reducePlan), request, inputs).run(spark, progress);

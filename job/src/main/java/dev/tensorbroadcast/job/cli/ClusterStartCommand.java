@@ -208,7 +208,11 @@ final class ClusterStartCommand implements Callable<Integer> {
         out.println("master:      " + cluster.masterUrl());
         out.println("web UI:      http://127.0.0.1:" + running.uiPort());
         cluster.hdfsUri().ifPresent(uri -> out.println("hdfs:        " + uri));
-        s3.ifPresent(server -> printS3(out, s3State(server)));
+        s3.ifPresent(server -> {
+            printS3(out, s3State(server));
+            out.println("s3 data:     " + server.bucketDirectory() + " (its objects go with the cluster's directory"
+                    + " when it stops)");
+        });
         if (running.hadoopConfDir().isPresent()) {
             Path conf = running.hadoopConfDir().get();
             out.println("hadoop conf: " + conf);
@@ -245,6 +249,30 @@ final class ClusterStartCommand implements Callable<Integer> {
         out.println("s3 settings: (secret key in " + s3.secretKeyFile() + ")");
         out.println(String.join(" \\\n", s3Settings(s3).stream().map(setting -> "    --conf " + setting)
                 .toList()));
+        out.println("s3 commands: tensor-broadcast's own need none of these for s3a://" + s3.bucket() + "/ while this"
+                + " cluster runs (a --conf given still wins)");
+        readyLines(s3).forEach(out::println);
+    }
+
+    /**
+     * The same server for the AWS CLI, boto3 and pyarrow: the environment variables all three read, and one line each
+     * that lists the bucket. S3Proxy answers the checksums the newer SDKs ask for with 501 NotImplemented, so the two
+     * checksum variables say to ask only where an operation requires one.
+     */
+    static List<String> readyLines(ClusterState.S3 s3) {
+        String bucket = s3.bucket();
+        return List.of("s3 for other tools (the checksum settings because S3Proxy answers the SDKs' checksums with"
+                        + " 501):",
+                "    export AWS_ENDPOINT_URL=" + s3.endpoint() + " AWS_ACCESS_KEY_ID=" + s3.accessKey()
+                        + " AWS_SECRET_ACCESS_KEY=$(cat " + s3.secretKeyFile() + ") AWS_REGION=us-east-1"
+                        + " AWS_REQUEST_CHECKSUM_CALCULATION=when_required"
+                        + " AWS_RESPONSE_CHECKSUM_VALIDATION=when_required",
+                "    aws s3 ls s3://" + bucket + "/",
+                "    python3 -c \"import boto3; print(boto3.client('s3').list_objects_v2(Bucket='" + bucket
+                        + "').get('KeyCount'))\"",
+                // pyarrow's S3FileSystem() takes no endpoint from the environment; an s3:// URI does
+                "    python3 -c \"import pyarrow.fs as fs; s3, path = fs.FileSystem.from_uri('s3://" + bucket
+                        + "/'); print(s3.get_file_info(fs.FileSelector(path)))\"");
     }
 
     static List<String> s3Settings(ClusterState.S3 s3) {

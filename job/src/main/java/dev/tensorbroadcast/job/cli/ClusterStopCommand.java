@@ -69,8 +69,12 @@ final class ClusterStopCommand implements Callable<Integer> {
                     + left + " are still alive");
         }
         output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", true)
-                .put("master_url", state.masterUrl()), text -> text.println("stopped the local cluster at "
-                        + state.masterUrl()));
+                .put("master_url", state.masterUrl()), text -> {
+                    text.println("stopped the local cluster at " + state.masterUrl());
+                    // the S3 server kept its objects in the cluster's directory, which went with it
+                    state.s3().ifPresent(s3 -> text.println("deleted the objects of its S3 server's bucket s3a://"
+                            + s3.bucket() + "/ with the cluster's directory"));
+                });
         return ExitCode.OK;
     }
 

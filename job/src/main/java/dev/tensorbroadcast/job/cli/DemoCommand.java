@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code demo}: the first thing to run. Writes a small source ({@code [1,4096]} float32, 0.0 to 4095.0) as a
- * {@code .npy} file next to the output and expands it with numpy's rule, on the embedded Spark.
+ * {@code .npy} file next to the output and expands it with numpy's rule on the embedded default (the command's own
+ * threads, without Spark), then says how to read it.
  */
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
@@ -32,8 +33,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Expands a [1,4096] float32 source to [<rows>,4096] (numpy rule) as an Arrow IPC dataset.",
-            "Writes the source to <output>.npy and the dataset to <output>, on an embedded local Spark; replaces an"
-                    + " earlier demo's output."
+            "Writes the source to <output>.npy and the dataset to <output>, on this machine's cores in this process"
+                    + " (the embedded default, without Spark); replaces an earlier demo's output, then says how to"
+                    + " read it."
         },
         footerHeading = "%nExample:%n",
         footer = {
@@ -46,8 +48,10 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--output", paramLabel = "<dir>", defaultValue = "tensor-broadcast-demo",
-            description = "The dataset directory (default: ${DEFAULT-VALUE} in the working directory).")
+    /** Under the temporary directory: a gigabyte in the working directory (often a clone) was a surprise. */
+    @Option(names = "--output", paramLabel = "<dir>",
+            defaultValue = "${sys:java.io.tmpdir}/tensor-broadcast-demo",
+            description = "The dataset directory (default: ${DEFAULT-VALUE}, under the temporary directory).")
     String output;
 
     @Option(names = "--rows", paramLabel = "<rows>", defaultValue = "65536",

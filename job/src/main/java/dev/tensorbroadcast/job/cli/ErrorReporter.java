@@ -2,13 +2,17 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.localcluster.ClusterStateException;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -35,9 +39,31 @@ final class ErrorReporter {
         CommandLine failed = error.getCommandLine();
         boolean json = Arrays.asList(args).contains(OutputOptions.JSON);
         boolean verbose = Arrays.asList(args).contains(OutputOptions.VERBOSE);
-        String message = error.getMessage() + hint(error) + "; see '" + failed.getCommandSpec().qualifiedName()
+        String message = described(error) + hint(error) + "; see '" + failed.getCommandSpec().qualifiedName()
                 + " --help'";
         return report(failed, json, verbose, USAGE, message, error, ExitCode.REFUSED);
+    }
+
+    /**
+     * picocli's message, but an unknown option's values are not listed as options of their own: {@code --shpae 2,3}
+     * is one unknown option, {@code '--shpae'}, not two.
+     */
+    private static String described(ParameterException error) {
+        if (!(error instanceof UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()
+                || !isOption(unmatched.getUnmatched().get(0))) {
+            return error.getMessage();
+        }
+        List<String> options = unmatched.getUnmatched().stream().filter(ErrorReporter::isOption).toList();
+        if (options.size() == unmatched.getUnmatched().size()) {
+            return error.getMessage();
+        }
+        return "Unknown option" + (options.size() == 1 ? "" : "s") + ": "
+                + String.join(", ", options.stream().map(option -> "'" + option + "'").toList());
+    }
+
+    /** A name such as {@code --shape} or {@code -v}; a negative number such as {@code -1} is a value. */
+    private static boolean isOption(String argument) {
+        return argument.length() > 1 && argument.charAt(0) == '-' && !Character.isDigit(argument.charAt(1));
     }
 
     /**
@@ -78,6 +104,13 @@ final class ErrorReporter {
             // demo replaces its own dataset on every run; the others replace only when told to
             String rerun = failed.getCommandSpec().findOption("--overwrite") != null ? "a rerun with --overwrite"
                     : "a rerun";
+            Optional<SetAside.Restored> restored = restored(error, new HashSet<>());
+            if (restored.isPresent()) {
+                // an --overwrite's old dataset was moved back: the output reads as it did before the run
+                return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it"
+                        + " committed; " + restored.get().getMessage() + ", and nothing the job wrote remains",
+                        error, ExitCode.INTERRUPTED);
+            }
             return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it committed;"
                     + " nothing it has written reads as a dataset, and " + rerun + " replaces what is there", error,
                     ExitCode.INTERRUPTED);
@@ -100,6 +133,23 @@ final class ErrorReporter {
         }
         String message = "internal error: " + error;
         return report(failed, json, verbose, INTERNAL, message, error, ExitCode.INTERNAL_ERROR);
+    }
+
+    /** The note {@link SetAside#restore} left on the failure, among its causes or what they suppressed. */
+    private static Optional<SetAside.Restored> restored(Throwable error, Set<Throwable> seen) {
+        if (error == null || !seen.add(error)) {
+            return Optional.empty();
+        }
+        if (error instanceof SetAside.Restored restored) {
+            return Optional.of(restored);
+        }
+        for (Throwable suppressed : error.getSuppressed()) {
+            Optional<SetAside.Restored> found = restored(suppressed, seen);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return restored(error.getCause(), seen);
     }
 
     private static int report(CommandLine failed, boolean json, boolean verbose, String kind, String message,

@@ -19,7 +19,7 @@ final class HadoopSettings {
     /**
      * Hadoop's defaults (its {@code core-site.xml} on the class path), then {@code spark.hadoop.*} of the running
      * application when there is one, else of the system properties spark-submit sets, then those of {@code conf}
-     * ({@code --conf}).
+     * ({@code --conf}) over the settings of the local cluster's S3 server when one runs ({@link LocalS3Settings}).
      */
     static Configuration configuration(Map<String, String> conf) {
         var existing = SparkSessions.mayRun() ? SparkSessions.running() : Optional.<SparkSession>empty();
@@ -34,7 +34,8 @@ final class HadoopSettings {
                 }
             }
         }
-        conf.forEach((key, value) -> {
+        // the running local cluster's S3 server, for its bucket, under --conf
+        LocalS3Settings.under(conf).forEach((key, value) -> {
             if (key.startsWith(PREFIX)) {
                 configuration.set(key.substring(PREFIX.length()), value);
             }

@@ -98,6 +98,16 @@ final class SparkRun {
                 text.println(summary(manifests.get(i), directory, seconds));
             }
         });
+        if (!output.json) {
+            // after the result: how to read it, on stderr beside the other lines for a person
+            out.flush();
+            for (int i = 0; i < manifests.size(); i++) {
+                Path directory = perInput ? new Path(target, Integer.toString(i)) : target;
+                ReadHint.of(manifests.get(i), directory).ifPresent(err::println);
+                ReadHint.huggingFace(manifests.get(i), hadoop).ifPresent(err::println);
+            }
+            err.flush();
+        }
         return ExitCode.OK;
     }
 

@@ -110,7 +110,8 @@ final class SparkSessions {
         } else if (!submitted.contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
-        conf.forEach(builder::config);
+        // the running local cluster's S3 server, for its bucket, under --conf (a started session's are fixed)
+        LocalS3Settings.under(conf).forEach(builder::config);
         try {
             return new Session(url != null && url.startsWith("spark://") ? registered(builder, url)
                     : builder.getOrCreate(), true);

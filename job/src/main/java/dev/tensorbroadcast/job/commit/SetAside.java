@@ -102,9 +102,22 @@ public final class SetAside {
                 move(fileSystem, entry.getPath(), new Path(output, entry.getPath().getName()));
             }
             fileSystem.delete(aside, false);
+            failure.addSuppressed(new Restored(text));
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(new IOException("Cannot move the replaced dataset back from " + aside + " into '"
                     + text + "': " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * Says, on the failure {@link #restore} was given, that the replaced dataset is back where it was: the message
+     * of an interrupted {@code --overwrite} says so. No stack trace: it is a fact about the output, not an error.
+     */
+    public static final class Restored extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Restored(String output) {
+            super("the dataset that was in '" + output + "' is back as it was", null, false, false);
         }
     }
 

@@ -87,6 +87,17 @@ class ClusterS3CommandIT {
         assertThat(inspect.exitValue()).as(CliProcess.read(inspectLog)).isZero();
         assertThat(CliProcess.read(inspectLog)).contains("\"rows\"");
 
+        // while the cluster runs, its bucket needs none of the settings: on the cluster's executors, and here
+        String plain = bucket + "no-conf";
+        Path plainLog = dir.resolve("no-conf.log");
+        Process noConf = CliProcess.start(environment, plainLog, "expand", "--input", source.toString(), "--dialect",
+                "numpy", "--shape", "2,8,16", "--partitions", "2", "--output", plain, "--master", "local-cluster");
+        assertThat(noConf.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(plainLog)).isTrue();
+        assertThat(noConf.exitValue()).as(CliProcess.read(plainLog)).isZero();
+        CliRun inspectPlain = CliRun.of("inspect", plain, "--json");
+        assertThat(inspectPlain.exitCode()).as(inspectPlain.err()).isZero();
+        assertThat(inspectPlain.json().get("rows").asLong()).isEqualTo(2);
+
         ClusterState recorded = ClusterStateDirectory.locate().read().orElseThrow();
         List<ProcessHandle> processes = new ArrayList<>();
         for (ClusterState.ClusterProcess process : recorded.processes()) {

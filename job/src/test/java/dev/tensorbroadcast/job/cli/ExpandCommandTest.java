@@ -55,15 +55,61 @@ class ExpandCommandTest {
         Path output = dir.resolve("out");
         CliRun run = expand(output, "--partitions", "2");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.err()).isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n");
+        assertThat(run.err()).isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n"
+                + "to read it: pyarrow.dataset.dataset('" + output + "', format='arrow'), or polars.scan_ipc('" + output
+                + "/*.arrow') (the directory also holds _manifest.json and _SUCCESS)\n");
         assertThat(run.out()).startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files: ")
                 .contains(" on disk, 192 B of values, in ").endsWith(" of values)\n");
         Manifest manifest = DatasetFiles.manifest(output);
         assertThat(manifest.request()).containsEntry("dialect", "numpy").containsEntry("shape", "[6,8]");
         assertThat(manifest.inputs()).singleElement()
-                .isEqualTo(new Manifest.ManifestInput(source.toString(), List.of(1L, 8L), "int32"));
+                .isEqualTo(new Manifest.ManifestInput("file:" + source, List.of(1L, 8L), "int32"));
         assertThat(DatasetFiles.arrowRows(output, manifest)).hasSize(6)
                 .allSatisfy(row -> assertThat(row.values()).containsExactly(3, 10, 17, 24, 31, 38, 45, 52));
+    }
+
+    /**
+     * After a Parquet write, the line that reads it: pyarrow's call on the directory, and the files' glob for the
+     * readers that take the directory's _manifest.json and _SUCCESS for data; Hugging Face datasets only for nested
+     * rows, the one layout it reads (issue 43).
+     */
+    @Test
+    void aParquetWriteSaysHowToReadIt() throws Exception {
+        Path flat = dir.resolve("flat");
+        Path nested = dir.resolve("nested");
+
+        CliRun flatRun = expand(flat, "--format", "parquet");
+        CliRun nestedRun = expand(nested, "--format", "parquet", "--row-layout", "nested");
+
+        assertThat(flatRun.exitCode()).as(flatRun.err()).isZero();
+        assertThat(flatRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('" + flat
+                + "'), or '" + flat + "/*.parquet' in polars and DuckDB (the directory also holds _manifest.json"
+                + " and _SUCCESS)");
+        assertThat(nestedRun.exitCode()).as(nestedRun.err()).isZero();
+        assertThat(nestedRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('"
+                + nested + "'), or '" + nested + "/*.parquet' in polars, DuckDB and Hugging Face datasets (the"
+                + " directory also holds _manifest.json and _SUCCESS)");
+        // --json's stdout is the result alone, and nothing more goes to stderr
+        CliRun json = expand(dir.resolve("json"), "--format", "parquet", "--json");
+        assertThat(json.err()).doesNotContain("to read it");
+    }
+
+    /**
+     * The manifest names the input by its qualified URI, not as typed: a relative path said nothing once the dataset
+     * was read from elsewhere (issue 43).
+     */
+    @Test
+    void theManifestNamesARelativeInputByItsQualifiedUri() throws Exception {
+        Path output = dir.resolve("out");
+        Path relative = Path.of("").toAbsolutePath().relativize(source);
+        assertThat(relative.isAbsolute()).isFalse();
+
+        CliRun run = CliRun.of("expand", "--input", relative.toString(), "--dialect", "numpy", "--shape", "6,8",
+                "--output", output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(DatasetFiles.manifest(output).inputs()).singleElement().extracting(Manifest.ManifestInput::path)
+                .isEqualTo("file:" + source.toAbsolutePath());
     }
 
     /** [0,1] to [0,4] (issue 24: "internal error: ... Cannot trace rows: 0 source rows"): an empty dataset. */

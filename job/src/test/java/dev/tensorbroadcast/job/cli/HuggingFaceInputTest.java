@@ -35,6 +35,10 @@ class HuggingFaceInputTest {
                 "--partitions", "3", "--keep", "user_id,label,name", "--output", output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
+        // flat rows, which datasets cannot read back: the run says so, and what writes rows it reads
+        assertThat(run.err().lines().toList()).last().isEqualTo("the input file:" + input + " is a Hugging Face"
+                + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
+                + " --format parquet --row-layout nested writes rows it reads");
         List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
         assertThat(rows).hasSize(40);
         for (Row row : rows) {
@@ -48,6 +52,22 @@ class HuggingFaceInputTest {
                 assertThat(tensor.get(k)).isEqualTo((float) (r + (k % 8) / 8.0));
             }
         }
+    }
+
+    /** Nested Parquet rows are what datasets reads: no warning, and the read line names it. */
+    @Test
+    void nestedRowsOfAHuggingFaceInputNeedNoWarning() throws Exception {
+        Path input = fixture();
+        Path output = dir.resolve("nested");
+
+        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "grid", "--row-shape", "[1,2,4]",
+                "--dialect", "pytorch", "--shape", "[-1,3,2,4]", "--format", "parquet", "--row-layout", "nested",
+                "--keep", "none", "--output", output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).doesNotContain("Hugging Face dataset,");
+        assertThat(run.err().lines().toList()).last().asString().endsWith(" in polars, DuckDB and Hugging Face"
+                + " datasets (the directory also holds _manifest.json and _SUCCESS)");
     }
 
     @Test
@@ -64,6 +84,10 @@ class HuggingFaceInputTest {
         assertThat(plan.exitCode()).as(plan.err()).isZero();
         assertThat(plan.out()).contains("\ninputs        [40,2,4]\n");
         assertThat(run.exitCode()).as(run.err()).isZero();
+        // flat rows, which datasets cannot read back: the run says so, and what writes rows it reads
+        assertThat(run.err().lines().toList()).last().isEqualTo("the input file:" + input + " is a Hugging Face"
+                + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
+                + " --format parquet --row-layout nested writes rows it reads");
         List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
         assertThat(rows).hasSize(40);
         for (Row row : rows) {

@@ -178,8 +178,14 @@ class PlanErrorTest {
         assertThat(CliRun.of("expnad", "--input", "x").err()).isEqualTo("Unmatched arguments from index 0: 'expnad',"
                 + " '--input', 'x'; did you mean expand?; see 'tensor-broadcast --help'\n");
         assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--partitons", "2").err())
-                .isEqualTo("Unknown options: '--partitons', '2'; did you mean --partitions?; see 'tensor-broadcast"
+                .isEqualTo("Unknown option: '--partitons'; did you mean --partitions?; see 'tensor-broadcast"
                         + " plan --help'\n");
+        // the value typed after an unknown option is its value, not an option of its own
+        assertThat(CliRun.of("expand", "--dialect", "numpy", "--input", "x.npy", "--shpae", "2,3", "--output", "o")
+                .err()).isEqualTo("Unknown option: '--shpae'; did you mean --shape?; see 'tensor-broadcast expand"
+                        + " --help'\n");
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--bogus", "-1", "--shpae=3").err())
+                .isEqualTo("Unknown options: '--bogus', '--shpae=3'; see 'tensor-broadcast plan --help'\n");
         assertThat(Typos.distance("shpae", "shape")).isEqualTo(1);
         assertThat(Typos.distance("expnad", "expand")).isEqualTo(1);
         assertThat(Typos.distance("reduce", "expand")).isEqualTo(6);
