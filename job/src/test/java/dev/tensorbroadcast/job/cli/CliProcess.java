@@ -5,10 +5,13 @@ import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -91,9 +94,26 @@ final class CliProcess {
         return archive;
     }
 
+    /**
+     * Under a lock on a file next to the archive: the IT classes run in two JVMs at once, and the second to want the
+     * archive waits for the first's instead of making one of its own (about 14 CPU-s).
+     */
     private static Optional<Path> makeArchive() {
         Path jar = Path.of(classPath().split(java.io.File.pathSeparator)[0]);
-        Path file = jar.resolveSibling("cli-test.jsa");
+        try (FileChannel channel = FileChannel.open(jar.resolveSibling("cli-test.jsa.lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.lock();
+            try {
+                return makeArchive(jar, jar.resolveSibling("cli-test.jsa"));
+            } finally {
+                lock.release();
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Path> makeArchive(Path jar, Path file) {
         Path work = null;
         try {
             if (Files.isRegularFile(file) && Files.getLastModifiedTime(file).compareTo(
