@@ -29,13 +29,14 @@ class PackageArrowsTest {
      * one says where it stands.
      */
     static final Map<String, Set<String>> JOB_ARROWS = Map.of(
-            "cli", Set.of("job", "source", "spark", "sink", "commit", "manifest", "dataset", "base"),
-            "job", Set.of("source", "spark", "sink", "commit", "manifest", "dataset", "base"),
-            "spark", Set.of("source", "sink", "commit", "manifest", "dataset", "base"),
-            "dataset", Set.of("sink", "commit", "manifest", "base"),
-            "source", Set.of("base"),
+            "cli", Set.of("job", "source", "spark", "sink", "commit", "manifest", "dataset", "store", "base"),
+            "job", Set.of("source", "spark", "sink", "commit", "manifest", "dataset", "store", "base"),
+            "spark", Set.of("source", "sink", "commit", "manifest", "dataset", "store", "base"),
+            "dataset", Set.of("sink", "commit", "manifest", "store", "base"),
+            "source", Set.of("store", "base"),
             "sink", Set.of("manifest", "base"),
-            "commit", Set.of("sink", "manifest", "base"),
+            "commit", Set.of("sink", "manifest", "store", "base"),
+            "store", Set.of("sink", "manifest", "base"),
             "manifest", Set.of("base"),
             "base", Set.of());
 

@@ -1,11 +1,11 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TaskRunner;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 
 /**
  * Where a command's job runs. A job on the embedded default runs its tasks on a pool of this process's threads, without
@@ -87,8 +87,7 @@ final class JobEngines {
         if (location == null) {
             return true;
         }
-        String scheme = new Path(location).toUri().getScheme();
-        return scheme == null || scheme.equals("file");
+        return Stores.forLocation(location).onThisMachine();
     }
 
     /** A session started in this JVM (an application calling the command line), or a master spark-submit set. */

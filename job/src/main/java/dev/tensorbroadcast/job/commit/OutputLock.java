@@ -3,16 +3,14 @@ package dev.tensorbroadcast.job.commit;
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.store.Store;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -26,25 +24,27 @@ import org.apache.hadoop.fs.Path;
 public final class OutputLock implements AutoCloseable {
     public static final String FILE_NAME = "_tensor-broadcast.lock";
 
+    private final Store store;
     private final FileSystem fileSystem;
     private final Path lock;
     /** Whether the job made the output directory, which it then removes again if nothing came of the job. */
     private final boolean created;
 
-    private OutputLock(FileSystem fileSystem, Path lock, boolean created) {
+    private OutputLock(Store store, FileSystem fileSystem, Path lock, boolean created) {
+        this.store = store;
         this.fileSystem = fileSystem;
         this.lock = lock;
         this.created = created;
     }
 
-    static OutputLock acquire(String location, FileSystem fileSystem, Path directory) {
+    static OutputLock acquire(String location, Store store, FileSystem fileSystem, Path directory) {
         Path lock = new Path(directory, FILE_NAME);
         try {
             boolean created = !fileSystem.exists(directory);
             fileSystem.mkdirs(directory);
             for (int attempt = 0; ; attempt++) {
-                if (create(fileSystem, lock)) {
-                    return new OutputLock(fileSystem, lock, created);
+                if (store.createExclusive(fileSystem, lock, (self() + "\n").getBytes(StandardCharsets.UTF_8))) {
+                    return new OutputLock(store, fileSystem, lock, created);
                 }
                 Optional<String> owner = owner(fileSystem, lock);
                 if (attempt == 0 && owner.isPresent() && isGoneFromThisHost(owner.get())) {
@@ -57,27 +57,6 @@ public final class OutputLock implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + Reasons.of(e));
-        }
-    }
-
-    /** Creates the lock with this process as its owner; false when it exists. */
-    private static boolean create(FileSystem fileSystem, Path lock) throws IOException {
-        byte[] owner = (self() + "\n").getBytes(StandardCharsets.UTF_8);
-        if ("file".equals(lock.toUri().getScheme())) {
-            // Hadoop's local create(overwrite=false) checks, then creates: not atomic; O_EXCL is
-            try {
-                java.nio.file.Files.write(java.nio.file.Path.of(lock.toUri()), owner,
-                        java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
-                return true;
-            } catch (FileAlreadyExistsException e) {
-                return false;
-            }
-        }
-        try (OutputStream out = fileSystem.create(lock, false)) {
-            out.write(owner);
-            return true;
-        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
-            return false;
         }
     }
 
@@ -132,12 +111,7 @@ public final class OutputLock implements AutoCloseable {
     public void close() {
         Path directory = lock.getParent();
         try {
-            if (ObjectStoreCommit.applies(lock)) {
-                // one request: S3A's delete would probe the lock first and list the directory after
-                ObjectStoreCommit.deleteFiles(fileSystem, directory, List.of(lock));
-            } else {
-                fileSystem.delete(lock, false);
-            }
+            store.deleteFile(fileSystem, directory, lock);
         } catch (IOException e) {
             // a lock left behind names a process that is gone: the next run takes it over
             return;

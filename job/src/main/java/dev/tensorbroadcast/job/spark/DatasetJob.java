@@ -7,10 +7,8 @@ import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.JobProgress;
 import dev.tensorbroadcast.job.base.Reasons;
-import dev.tensorbroadcast.job.base.S3aDefaults;
 import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
-import dev.tensorbroadcast.job.commit.ObjectStoreCommit;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
@@ -22,9 +20,10 @@ import dev.tensorbroadcast.job.sink.OutputPartitions;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.TaskSource;
+import dev.tensorbroadcast.job.store.Store;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.text.SimpleDateFormat;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -47,7 +46,6 @@ import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
@@ -105,8 +103,8 @@ public final class DatasetJob {
     /** Writes the dataset with tasks on {@code engine}. */
     public Manifest run(JobEngine engine, JobProgress progress) {
         String jobUuid = UUID.randomUUID().toString();
-        boolean objectStore = ObjectStoreCommit.applies(output);
-        Job job = hadoopJob(engine.hadoopConfiguration(), objectStore ? Optional.of(jobUuid) : Optional.empty());
+        Store store = Stores.forPath(output);
+        Job job = hadoopJob(store, engine.hadoopConfiguration(), jobUuid);
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
@@ -114,10 +112,9 @@ public final class DatasetJob {
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());
-        // an array's objects go where they live on a local disk (see PartitionTask.writeArray)
-        String arrayInPlace = spec.array().isPresent() && "file".equals(output.toUri().getScheme())
-                ? output.toString() : null;
-        // on an object store, the files the commit's own listing of the output left there (see checkCommitted)
+        // an array's objects go where they live, where the store writes them in place (see PartitionTask.writeArray)
+        String arrayInPlace = spec.array().isPresent() && store.writesArraysInPlace() ? output.toString() : null;
+        // the files the commit's own listing of the output left there, where the store listed it (see checkCommitted)
         AtomicReference<Map<String, Long>> listedAfterCommit = new AtomicReference<>();
         List<WrittenFile> written = JobRun.tracked(engine, description, tracking)
                 .onFailure(() -> {
@@ -132,30 +129,18 @@ public final class DatasetJob {
                     TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
                     LongAccumulator sourceBytesRead = run.accumulator("tensor-broadcast source bytes read");
                     PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
-                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead, arrayInPlace);
+                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead, store, arrayInPlace);
                     List<WrittenFile> done = run.tasks(partitionCount, task);
                     // an array's task reports each of its objects with the one message of its commit
                     List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
                             Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
                                     (first, same) -> first, TreeMap::new)).values());
-                    if (objectStore) {
-                        ObjectStoreCommit.takeMarkers(output.getFileSystem(job.getConfiguration()), output);
-                        if (spec.array().isPresent()) {
-                            // an overwritten array stops reading as one before its chunks change under it
-                            output.getFileSystem(job.getConfiguration()).delete(
-                                    new Path(output, spec.array().get().metadataName()), false);
-                        }
-                    }
+                    FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
+                    store.beforeCommit(fileSystem, output, spec.array().map(ArrayFileFormat::metadataName));
                     committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
-                    if (objectStore) {
-                        Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
-                        FileSystem store = output.getFileSystem(job.getConfiguration());
-                        listedAfterCommit.set(ObjectStoreCommit.afterCommit(store, output, jobUuid, names));
-                        if (spec.array().isPresent()) {
-                            deleteStaleChunks(store, new Path(output, PartFileNames.CHUNK_DIRECTORY),
-                                    PartFileNames.CHUNK_DIRECTORY, names);
-                        }
-                    }
+                    Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
+                    listedAfterCommit.set(store.afterCommit(fileSystem, output, jobUuid, names,
+                            spec.array().isPresent()).orElse(null));
                     return done;
                 });
         List<WrittenFile> files = new ArrayList<>(written);
@@ -165,21 +150,11 @@ public final class DatasetJob {
             checkCommitted(fileSystem, files, listedAfterCommit.get());
             if (spec.array().isPresent()) {
                 files = arrayRows(files);
-                files.add(writeArrayMetadata(fileSystem, files));
+                files.add(writeArrayMetadata(store, fileSystem, files));
             }
             Manifest manifest = manifest(files);
-            if (objectStore) {
-                // an object appears whole when its upload ends, or not at all: no staged copy, no rename (a copy)
-                writeFile(fileSystem, new Path(output, Manifest.FILE_NAME), ManifestJson.toBytes(manifest));
-            } else {
-                // written whole under another name first: a full disk leaves no half manifest that reads as ours
-                Path staged = new Path(output, Manifest.FILE_NAME + Manifest.STAGED_SUFFIX);
-                writeFile(fileSystem, staged, ManifestJson.toBytes(manifest));
-                if (!fileSystem.rename(staged, new Path(output, Manifest.FILE_NAME))) {
-                    throw new IOException("cannot rename " + staged + " to " + Manifest.FILE_NAME);
-                }
-            }
-            writeFile(fileSystem, new Path(output, Manifest.SUCCESS_FILE_NAME), new byte[0]);
+            store.publish(fileSystem, output, Manifest.FILE_NAME, ManifestJson.toBytes(manifest));
+            store.publish(fileSystem, output, Manifest.SUCCESS_FILE_NAME, new byte[0]);
             return manifest;
         } catch (IOException | FSError e) {
             // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full local
@@ -190,17 +165,13 @@ public final class DatasetJob {
 
     /**
      * The Hadoop job the committer works with. Hadoop's own {@code _SUCCESS} is off (S3A's committers honour the
-     * same setting): ours follows the manifest. On an object store the commit is {@link ObjectStoreCommit}'s. Local
-     * output goes through the raw local file system, which writes no {@code .crc} side files.
+     * same setting): ours follows the manifest. Every store's settings are in it (the tasks may read from any), and
+     * the output's store sets the job up (its committer, its file system).
      */
-    private Job hadoopJob(Configuration sparkConf, Optional<String> objectStoreJob) {
-        Configuration conf = new Configuration(S3aDefaults.apply(sparkConf));
+    private Job hadoopJob(Store store, Configuration sparkConf, String jobUuid) {
+        Configuration conf = new Configuration(Stores.settings(sparkConf));
         conf.setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
-        objectStoreJob.ifPresent(uuid -> ObjectStoreCommit.configure(conf, uuid));
-        if ("file".equals(output.toUri().getScheme())) {
-            conf.set("fs.file.impl", RawLocalFileSystem.class.getName());
-            conf.setBoolean("fs.file.impl.disable.cache", true);
-        }
+        store.configureJob(conf, jobUuid);
         try {
             Job job = Job.getInstance(conf);
             FileOutputFormat.setOutputPath(job, output);
@@ -211,23 +182,15 @@ public final class DatasetJob {
     }
 
     /**
-     * An array's metadata, written once every chunk is committed (staged, then renamed), so that a reader never
-     * finds a half-written array presented as complete; listed in the manifest after the chunks, holding no rows.
+     * An array's metadata, written whole once every chunk is committed, so that a reader never finds a half-written
+     * array presented as complete; listed in the manifest after the chunks, holding no rows.
      */
-    private WrittenFile writeArrayMetadata(FileSystem fileSystem, List<WrittenFile> files) throws IOException {
+    private WrittenFile writeArrayMetadata(Store store, FileSystem fileSystem, List<WrittenFile> files)
+            throws IOException {
         ArrayFileFormat format = spec.array().orElseThrow();
         ArrayLayout layout = spec.layout(source.dtype());
         byte[] bytes = format.metadata(layout);
-        if (ObjectStoreCommit.applies(output)) {
-            // an object appears whole when its upload ends, or not at all
-            writeFile(fileSystem, new Path(output, format.metadataName()), bytes);
-        } else {
-            Path staged = new Path(output, format.metadataName() + Manifest.STAGED_SUFFIX);
-            writeFile(fileSystem, staged, bytes);
-            if (!fileSystem.rename(staged, new Path(output, format.metadataName()))) {
-                throw new IOException("cannot rename " + staged + " to " + format.metadataName());
-            }
-        }
+        store.publish(fileSystem, output, format.metadataName(), bytes);
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes);
         WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);
@@ -236,32 +199,6 @@ public final class DatasetJob {
                 covered, spec.partitions().rows() - covered, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
                 last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
-    }
-
-    /**
-     * On an object store, after an overwrite's commit: the old array's chunk objects the new one did not write (a
-     * smaller grid, or chunks of the fill value now), which would otherwise read as the new array's values.
-     */
-    private static void deleteStaleChunks(FileSystem fileSystem, Path path, String key, Set<String> names)
-            throws IOException {
-        if (!fileSystem.exists(path)) {
-            return;
-        }
-        if (!fileSystem.getFileStatus(path).isDirectory()) {
-            if (!names.contains(key)) {
-                fileSystem.delete(path, false);
-            }
-            return;
-        }
-        FileStatus[] children;
-        try {
-            children = fileSystem.listStatus(path);
-        } catch (java.io.FileNotFoundException e) {
-            return;
-        }
-        for (FileStatus status : children) {
-            deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
-        }
     }
 
     /**
@@ -396,12 +333,6 @@ public final class DatasetJob {
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),
                 spec.files().rowLayout().layoutName());
-    }
-
-    private static void writeFile(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
-        try (OutputStream out = fileSystem.create(path, false)) {
-            out.write(bytes);
-        }
     }
 
 }

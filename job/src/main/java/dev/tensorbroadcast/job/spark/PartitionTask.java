@@ -12,8 +12,8 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
-import dev.tensorbroadcast.job.sink.InPlaceObject;
 import dev.tensorbroadcast.job.source.TaskSource;
+import dev.tensorbroadcast.job.store.Store;
 import dev.tensorbroadcast.planner.Partition;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,7 +26,6 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -57,12 +56,14 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     /** Bytes of values written, added batch by batch: Spark's heartbeats carry a running task's share. */
     private final LongAccumulator valuesWritten;
     private final LongAccumulator sourceBytesRead;
-    /** An array's directory when its objects are written in place ({@link InPlaceObject}); null to stage them. */
+    /** The output's store: how a task creates its files and objects. */
+    private final Store store;
+    /** An array's directory when its objects are written in place ({@link Store#openInPlace}); null to stage them. */
     private final String arrayInPlace;
 
     PartitionTask(TaskSource source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
             int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator valuesWritten,
-            LongAccumulator sourceBytesRead, String arrayInPlace) {
+            LongAccumulator sourceBytesRead, Store store, String arrayInPlace) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.committer = requireNonNull(committer, "committer is null");
@@ -71,6 +72,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         this.conf = requireNonNull(conf, "conf is null");
         this.valuesWritten = requireNonNull(valuesWritten, "valuesWritten is null");
         this.sourceBytesRead = requireNonNull(sourceBytesRead, "sourceBytesRead is null");
+        this.store = requireNonNull(store, "store is null");
         this.arrayInPlace = arrayInPlace;
     }
 
@@ -116,8 +118,10 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     : source.kept(partition, spec.kept(), context.getConfiguration())) {
                 Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
                         .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
-                checksum = spec.format().writesToChannel() && fileSystem instanceof RawLocalFileSystem raw
-                        ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, raw.pathToFile(file).toPath())
+                Optional<java.nio.file.Path> local = spec.format().writesToChannel()
+                        ? store.localFile(fileSystem, file) : Optional.empty();
+                checksum = local.isPresent()
+                        ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, local.get())
                         : write(input.kernel(), partition, kept, fileSystem, file);
             }
             InjectedFailure.maybeFail(task, context.getConfiguration(), index);
@@ -139,8 +143,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
 
     /**
      * An array format's task: the chunk (or shard) objects of its slab of the first dim, by their keys
-     * ({@code c/3/0}). On a local disk they are written where they live ({@link InPlaceObject}: every attempt writes
-     * the same bytes, never truncating); elsewhere under the attempt's directory, so that the commit moves them into
+     * ({@code c/3/0}). Where the store writes them in place (a local disk) they are written where they live
+     * ({@code sink.InPlaceObject}: every attempt writes the same bytes, never truncating); elsewhere under the
+     * attempt's directory, so that the commit moves them into
      * the array with the rest. Either way the task commits through the protocol, which lets one attempt per partition
      * report its objects. The partition's rows are listed on its first object; the metadata is the driver's, after
      * every task committed.
@@ -155,9 +160,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             sourceBytesRead.add(input.bytesRead());
             FileSystem fileSystem = attempt.getFileSystem(context.getConfiguration());
-            Path root = arrayInPlace != null && fileSystem instanceof RawLocalFileSystem ? new Path(arrayInPlace)
-                    : attempt;
-            boolean inPlace = root != attempt;
+            boolean inPlace = arrayInPlace != null;
+            Path root = inPlace ? new Path(arrayInPlace) : attempt;
             ArrayFileFormat format = spec.array().orElseThrow();
             ArrayLayout layout = spec.layout(input.kernel().dtype());
             long perIndex = layout.shape().rank() == 0 ? 1 : spec.partitions().rows() / layout.shape().dim(0);
@@ -168,9 +172,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     key -> {
                         keys.add(key);
                         ChecksumOutputStream out = new ChecksumOutputStream(inPlace
-                                ? InPlaceObject.open(((RawLocalFileSystem) fileSystem).pathToFile(
-                                        new Path(root, key)).toPath())
-                                : createObject(fileSystem, attempt, key));
+                                ? store.openInPlace(fileSystem, new Path(root, key))
+                                : store.createObject(fileSystem, new Path(attempt, key)));
                         streams.add(out);
                         return out;
                     }, elements -> {
@@ -196,21 +199,6 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             }
             throw failure;
         }
-    }
-
-    /**
-     * A new object of an array. On a local disk through java.nio: Hadoop's local file system sets each new file's and
-     * directory's permissions by running {@code chmod} in a child process, which made a thousand chunk objects cost
-     * seconds.
-     */
-    private static OutputStream createObject(FileSystem fileSystem, Path attempt, String key) throws IOException {
-        if (fileSystem instanceof RawLocalFileSystem raw) {
-            java.nio.file.Path file = raw.pathToFile(new Path(attempt, key)).toPath();
-            java.nio.file.Files.createDirectories(file.getParent());
-            return java.nio.file.Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
-        }
-        return fileSystem.create(new Path(attempt, key), false);
     }
 
     /** A written file's size and CRC-32C (8 lowercase hex digits). */

@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import dev.tensorbroadcast.job.base.S3aDefaults;
+import dev.tensorbroadcast.job.store.s3.S3aDefaults;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.commit;
+package dev.tensorbroadcast.job.store.s3;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;
@@ -27,20 +27,15 @@ import org.apache.hadoop.fs.Path;
  * then the manifest), completes the uploads, which replace the old part files of the same names one by one, deletes
  * the old part files the new dataset does not have, and the driver writes the new manifest and {@code _SUCCESS}.
  */
-public final class ObjectStoreCommit {
-    private ObjectStoreCommit() {}
-
-    /** Whether {@code output} is on an object store whose commit is this one rather than a rename. */
-    public static boolean applies(Path output) {
-        return "s3a".equals(output.toUri().getScheme());
-    }
+final class S3Commit {
+    private S3Commit() {}
 
     /**
-     * Sets {@code conf} up for S3A's magic committer ({@link MagicCommitter}, which {@link DatasetCommitProtocol}
-     * makes for an object store), for the job {@code jobUuid} (which names its staging directory,
+     * Sets {@code conf} up for S3A's magic committer ({@link MagicCommitter}, which {@code commit.DatasetCommitProtocol}
+     * makes for {@link S3Store}), for the job {@code jobUuid} (which names its staging directory,
      * {@code __magic_job-<uuid>}, so two jobs never share one).
      */
-    public static void configure(Configuration conf, String jobUuid) {
+    static void configure(Configuration conf, String jobUuid) {
         conf.set("fs.s3a.committer.name", "magic");
         conf.setBoolean("fs.s3a.committer.magic.enabled", true);
         conf.set("fs.s3a.committer.uuid", jobUuid);
@@ -52,7 +47,7 @@ public final class ObjectStoreCommit {
      * Right before the job's commit: the old dataset's markers go, {@code _SUCCESS} first, so that while the part
      * files change under it no reader takes the output for a complete dataset.
      */
-    public static void takeMarkers(FileSystem fileSystem, Path output) throws IOException {
+    static void takeMarkers(FileSystem fileSystem, Path output) throws IOException {
         fileSystem.delete(new Path(output, Manifest.SUCCESS_FILE_NAME), false);
         fileSystem.delete(new Path(output, Manifest.FILE_NAME), false);
     }
@@ -67,7 +62,7 @@ public final class ObjectStoreCommit {
      * ours. Returns the files left directly under the output, by name, with their lengths: the listing this took,
      * less what it deleted, so that the check of the committed files needs no second listing of a thousand objects.
      */
-    public static Map<String, Long> afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
+    static Map<String, Long> afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
             throws IOException {
         Path magic = new Path(output, "__magic_job-" + jobUuid);
         fileSystem.delete(magic, true);
@@ -84,7 +79,7 @@ public final class ObjectStoreCommit {
      * S3A: a probe of each path before, and after, a listing of its parent (to put a directory marker there if it
      * is empty), which S3Proxy's filesystem backend answers by reading every object in it.
      */
-    public static void deleteFiles(FileSystem fileSystem, Path base, List<Path> files) throws IOException {
+    static void deleteFiles(FileSystem fileSystem, Path base, List<Path> files) throws IOException {
         if (files.isEmpty()) {
             return;
         }
@@ -126,6 +121,37 @@ public final class ObjectStoreCommit {
         deleteFiles(fileSystem, directory, stale);
         // a new file of the dataset is left too: a directory of the new dataset is never deleted
         return left;
+    }
+
+    /**
+     * After an overwrite's commit of an array: the old array's chunk objects the new one did not write (a smaller
+     * grid, or chunks of the fill value now), which would otherwise read as the new array's values.
+     */
+    static void deleteStaleChunks(FileSystem fileSystem, Path output, Set<String> names) throws IOException {
+        deleteStaleChunks(fileSystem, new Path(output, PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY,
+                names);
+    }
+
+    private static void deleteStaleChunks(FileSystem fileSystem, Path path, String key, Set<String> names)
+            throws IOException {
+        if (!fileSystem.exists(path)) {
+            return;
+        }
+        if (!fileSystem.getFileStatus(path).isDirectory()) {
+            if (!names.contains(key)) {
+                fileSystem.delete(path, false);
+            }
+            return;
+        }
+        FileStatus[] children;
+        try {
+            children = fileSystem.listStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+            return;
+        }
+        for (FileStatus status : children) {
+            deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
+        }
     }
 
     /** A {@code key=value} directory of a partitioned dataset. */

@@ -1,7 +1,11 @@
-package dev.tensorbroadcast.job.base;
+package dev.tensorbroadcast.job.store;
 
+import dev.tensorbroadcast.job.base.InputException;
+import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.planner.BroadcastException;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -35,14 +39,24 @@ public final class Locations {
                     + e.getMessage() + ")");
         }
         try {
-            // the first s3a:// file system of the JVM is made here, and keeps the settings it is made with
-            FileSystem fileSystem = path.getFileSystem(S3aDefaults.forPath(conf, path));
+            // the first file system of a store in the JVM is made here (S3A's, one per bucket, keeps the settings it
+            // is made with): with the store's settings
+            FileSystem fileSystem = path.getFileSystem(Stores.forPath(path).settings(conf));
             return new Located(location, fileSystem, fileSystem.makeQualified(path));
         } catch (IOException | RuntimeException e) {
             throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
                     + Reasons.of(e) + "); use a local path or a URI"
                     + " with a scheme this build serves: file, hdfs or s3a");
         }
+    }
+
+    /**
+     * The local path {@code location} names on this machine's disk, as typed ({@code file:} dropped), whatever the
+     * default file system; empty for a URI of any other scheme ({@code hdfs://}, {@code s3a://}).
+     */
+    public static Optional<String> onThisDisk(String location) {
+        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
+        return local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") ? Optional.empty() : Optional.of(local);
     }
 
     private static BroadcastException refused(String role, String message) {

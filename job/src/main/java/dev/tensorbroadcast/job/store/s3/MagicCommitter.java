@@ -1,7 +1,8 @@
-package dev.tensorbroadcast.job.commit;
+package dev.tensorbroadcast.job.store.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.store.PendingCommitter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,13 +30,13 @@ import org.apache.hadoop.util.functional.TaskPool;
  * attempt's directory; and the job's commit lists, reads and at cleanup deletes one {@code .pendingset} per task (one
  * request each, and one delete per object where the server takes no bulk delete). Here a task's commit takes its
  * pending uploads from the committer's memory (or its {@code .pending} objects) and hands them to the driver inside
- * Spark's task commit message ({@link DatasetCommitProtocol}); the driver's job commit completes exactly those, in
+ * Spark's task commit message ({@code commit.DatasetCommitProtocol}); the driver's job commit completes exactly those, in
  * parallel ({@code fs.s3a.committer.threads}), straight from the messages (nothing saved, listed or read back), then
  * cleans up as S3A does (aborting every other pending upload under the output). Which attempt of a partition commits
  * is still Spark's output commit coordinator's word; an attempt whose message never reaches the driver (its executor
  * lost) leaves an upload that no reader sees and the job's cleanup aborts.
  */
-public final class MagicCommitter extends MagicS3GuardCommitter {
+final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommitter {
     /** What a task's message may hold: S3A's upload records, their statistics, and the JDK's collections. */
     private static final ObjectInputFilter UPLOADS = ObjectInputFilter.Config.createFilter(
             "java.util.*;java.lang.*;org.apache.hadoop.fs.s3a.commit.files.*;org.apache.hadoop.fs.statistics.*;!*");
@@ -45,7 +46,7 @@ public final class MagicCommitter extends MagicS3GuardCommitter {
     /** Whether {@link #committed} is the job's, staged for its commit, rather than a task's. */
     private boolean staged;
 
-    public MagicCommitter(Path output, TaskAttemptContext context) throws IOException {
+    MagicCommitter(Path output, TaskAttemptContext context) throws IOException {
         super(output, context);
     }
 
@@ -80,7 +81,8 @@ public final class MagicCommitter extends MagicS3GuardCommitter {
      * serialization of S3A's own records (one JSON mapper made per task and per message, as S3A's serializer does,
      * cost the driver seconds at a thousand tasks), without the write's statistics, which nothing here reads.
      */
-    byte[] committedBytes() throws IOException {
+    @Override
+    public byte[] committedBytes() throws IOException {
         requireNonNull(committed, "no task was committed");
         ArrayList<SinglePendingCommit> uploads = new ArrayList<>();
         for (SinglePendingCommit commit : committed) {
@@ -98,7 +100,8 @@ public final class MagicCommitter extends MagicS3GuardCommitter {
      * Stages the driver's job commit of the tasks' pending uploads ({@link #committedBytes} of each committed task),
      * which {@link #commitJob} then completes.
      */
-    void stage(List<byte[]> tasks) throws IOException {
+    @Override
+    public void stage(List<byte[]> tasks) throws IOException {
         List<SinglePendingCommit> all = new ArrayList<>();
         for (byte[] task : tasks) {
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(task))) {

@@ -1,8 +1,10 @@
-package dev.tensorbroadcast.job.base;
+package dev.tensorbroadcast.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.job.base.InputException;
+import dev.tensorbroadcast.job.base.OutputException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

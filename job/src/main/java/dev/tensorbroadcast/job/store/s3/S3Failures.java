@@ -1,5 +1,6 @@
-package dev.tensorbroadcast.job.base;
+package dev.tensorbroadcast.job.store.s3;
 
+import dev.tensorbroadcast.job.base.StoreFailureReader;
 import java.net.ConnectException;
 import java.util.Optional;
 
@@ -8,15 +9,16 @@ import java.util.Optional;
  * service name, a request id, the SDK's attempt count, twice). Recognised by the exception types hadoop-aws turns
  * S3's answers into and by their names, so this class needs no S3 class loaded: it runs where hadoop-aws is not.
  */
-public final class StoreFailures {
+public final class S3Failures implements StoreFailureReader {
     private static final String CREDENTIAL_SETTINGS = "give the bucket's keys with --conf"
             + " spark.hadoop.fs.s3a.access.key=... --conf spark.hadoop.fs.s3a.secret.key=..., or in AWS_ACCESS_KEY_ID"
             + " and AWS_SECRET_ACCESS_KEY";
 
-    private StoreFailures() {}
+    public S3Failures() {}
 
     /** The short reason for {@code error} or a cause of it, when it is an object store's refusal or silence. */
-    public static Optional<String> reason(Throwable error) {
+    @Override
+    public Optional<String> reason(Throwable error) {
         boolean fromStore = fromStore(error);
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             String type = cause.getClass().getName();

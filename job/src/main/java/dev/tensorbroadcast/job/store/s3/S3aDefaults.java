@@ -1,16 +1,15 @@
-package dev.tensorbroadcast.job.base;
+package dev.tensorbroadcast.job.store.s3;
 
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 
 /**
  * The S3A settings tensor-broadcast sets where the user has not: each applies to an {@code s3a://} file system only,
  * and a value the user gave (a {@code --conf spark.hadoop.fs.s3a.*}, a {@code core-site.xml}) is never replaced;
  * Hadoop's own defaults ({@code core-default.xml}) are. They are applied to every configuration an {@code s3a://}
  * file system of ours is made from: Hadoop keeps one file system per bucket and JVM, made with the settings of the
- * first caller, so they must be in place before the first ({@link Locations}), and in the job's own (the tasks').
+ * first caller, so they must be in place before the first ({@code store.Locations}, through {@link S3Store}), and in the job's own (the tasks').
  * Why each is set: docs/architecture.md, "S3A settings we set".
  */
 public final class S3aDefaults {
@@ -41,11 +40,6 @@ public final class S3aDefaults {
             }
         }
         return applied == null ? conf : applied;
-    }
-
-    /** As {@link #apply(Configuration)}, for a configuration that reaches {@code path}: only {@code s3a://} ones. */
-    public static Configuration forPath(Configuration conf, Path path) {
-        return "s3a".equals(path.toUri().getScheme()) ? apply(conf) : conf;
     }
 
     /** Set by anything but Hadoop's defaults file (or by us). */

@@ -1,7 +1,8 @@
-package dev.tensorbroadcast.job.base;
+package dev.tensorbroadcast.job.store.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.store.Stores;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -43,8 +44,8 @@ class S3aDefaultsTest {
     void onlyAnS3aPathGetsThem() {
         Configuration conf = new Configuration();
 
-        assertThat(S3aDefaults.forPath(conf, new Path("hdfs://namenode/out"))).isSameAs(conf);
-        assertThat(S3aDefaults.forPath(conf, new Path("/tmp/out"))).isSameAs(conf);
-        assertThat(S3aDefaults.forPath(conf, new Path("s3a://bucket/out")).get(IN_MEMORY)).isEqualTo("true");
+        assertThat(Stores.forPath(new Path("hdfs://namenode/out")).settings(conf)).isSameAs(conf);
+        assertThat(Stores.forPath(new Path("/tmp/out")).settings(conf)).isSameAs(conf);
+        assertThat(Stores.forPath(new Path("s3a://bucket/out")).settings(conf).get(IN_MEMORY)).isEqualTo("true");
     }
 }
