@@ -41,7 +41,7 @@ public final class TaskRunner {
 
     /** Whether the tasks run on this JVM's own threads, without Spark. */
     public boolean inThisJvm() {
-        return engine.session().isEmpty();
+        return engine.inThisJvm();
     }
 
     JobEngine engine() {

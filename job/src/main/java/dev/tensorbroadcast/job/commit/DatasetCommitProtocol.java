@@ -17,7 +17,6 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import org.apache.spark.TaskContext;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
@@ -45,6 +44,8 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     /** The partition directories a task of a job in the driver wrote into, for its commit message. */
     private transient Set<String> partitionPaths;
     private final String output;
+    /** Whether the tasks run on the driver's threads, without Spark (its engine says so: {@link #tasksInDriver}). */
+    private boolean tasksInDriver;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
@@ -53,6 +54,11 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     /** A task's commit message under a {@link PendingCommitter}: Spark's own, and the task's pending work. */
     private record PendingUploads(Object spark, byte[] uploads) implements Serializable {}
+
+    /** Tells the protocol, before it is shipped, that its tasks run on the driver's threads without Spark. */
+    public void tasksInDriver(boolean inDriver) {
+        this.tasksInDriver = inDriver;
+    }
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
@@ -75,8 +81,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     /** Under a {@link PendingCommitter}, the message carries the task's pending work to the driver's job commit. */
     @Override
     public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
-        TaskCommitMessage message = TaskContext.get() != null ? super.commitTask(taskContext)
-                : commitDriverTask(taskContext);
+        TaskCommitMessage message = tasksInDriver ? commitDriverTask(taskContext) : super.commitTask(taskContext);
         if (committer instanceof PendingCommitter pending) {
             try {
                 return new TaskCommitMessage(new PendingUploads(message.obj(), pending.committedBytes()));

@@ -107,8 +107,9 @@ public final class DatasetJob {
         Job job = hadoopJob(store, engine.hadoopConfiguration(), jobUuid);
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
-        FileCommitProtocol committer = FileCommitProtocol.instantiate(DatasetCommitProtocol.class.getName(),
-                jobUuid, output.toString(), false);
+        DatasetCommitProtocol committer = (DatasetCommitProtocol) FileCommitProtocol.instantiate(
+                DatasetCommitProtocol.class.getName(), jobUuid, output.toString(), false);
+        committer.tasksInDriver(engine.inThisJvm());
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
                 partitionCount, spec.partitions().bytes());

@@ -83,7 +83,7 @@ final class InjectedFailure {
 
     /** A Spark task's local property or Spark setting; a driver's task's Hadoop setting; or null. */
     private static String setting(TaskContext context, Configuration conf, String name) {
-        if (context == null) {
+        if (!TaskPlace.inSparkTask()) {
             return conf == null ? null : conf.get(name);
         }
         String local = context.getLocalProperty(name);
@@ -96,12 +96,12 @@ final class InjectedFailure {
 
     /** Fails partition {@code partition}'s task as asked: by a local property on Spark, a Hadoop setting in the driver. */
     static void maybeFail(TaskContext context, Configuration conf, long partition) {
-        String failing = context != null ? context.getLocalProperty(PARTITION) : conf == null ? null
-                : conf.get(PARTITION);
+        boolean spark = TaskPlace.inSparkTask();
+        String failing = spark ? context.getLocalProperty(PARTITION) : conf == null ? null : conf.get(PARTITION);
         if (failing == null || Long.parseLong(failing) != partition) {
             return;
         }
-        String attempts = context != null ? context.getLocalProperty(ATTEMPTS) : conf.get(ATTEMPTS);
+        String attempts = spark ? context.getLocalProperty(ATTEMPTS) : conf.get(ATTEMPTS);
         int attempt = TaskPlace.attempt();
         if ("all".equals(attempts) || attempt < Integer.parseInt(attempts == null ? "1" : attempts)) {
             throw new IllegalStateException("injected failure in partition " + partition + ", attempt " + attempt);

@@ -11,7 +11,7 @@ import org.apache.spark.TaskContext;
 
 /**
  * Where a task runs, as the manifest records it: a Spark task's executor and its block manager's host, or, for a task
- * the driver calls itself ({@link JobEngine#driver}), what an embedded local Spark would say there: the driver's
+ * the driver calls itself ({@link ThreadsEngine}), what an embedded local Spark would say there: the driver's
  * executor id and its host name (Spark's choice of the local address).
  */
 final class TaskPlace {
@@ -19,13 +19,12 @@ final class TaskPlace {
 
     /** Whether the calling thread runs a Spark task. */
     static boolean inSparkTask() {
-        return TaskContext.get() != null;
+        return SparkEngine.task().isPresent();
     }
 
     /** The attempt of the running task: a task the driver calls is the only attempt, 0. */
     static int attempt() {
-        TaskContext task = TaskContext.get();
-        return task == null ? 0 : task.attemptNumber();
+        return SparkEngine.task().map(TaskContext::attemptNumber).orElse(0);
     }
 
     /** The id of a local Spark's only executor, the driver (Spark's {@code SparkContext.DRIVER_IDENTIFIER}). */
