@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.store.s3.S3Store;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
@@ -44,7 +43,7 @@ public final class Stores {
     /** The store of a qualified path (or of a location as typed: one without a scheme is on the local disk). */
     public static Store forPath(Path path) {
         String scheme = path.toUri().getScheme();
-        String key = scheme == null ? LocalDiskStore.SCHEME : scheme.toLowerCase(Locale.ROOT);
+        String key = scheme == null ? LocalDiskStore.SCHEME : scheme;
         return all().stream().filter(store -> store.schemes().contains(key)).findFirst().orElse(HADOOP);
     }
 
