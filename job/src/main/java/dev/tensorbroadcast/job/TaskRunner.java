@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.spark.JobEngine;
+import dev.tensorbroadcast.job.pipeline.JobEngine;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;

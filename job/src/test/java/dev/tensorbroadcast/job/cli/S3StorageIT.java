@@ -4,8 +4,8 @@ import static dev.tensorbroadcast.job.cli.OutputIsInputTest.checksums;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.commit.OutputLock;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import dev.tensorbroadcast.localcluster.junit.WithS3Server;
 import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.IOException;
