@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.source.Gradient;

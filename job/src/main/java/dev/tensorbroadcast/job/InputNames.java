@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import org.apache.hadoop.conf.Configuration;
 
 /**

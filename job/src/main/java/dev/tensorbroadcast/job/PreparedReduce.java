@@ -20,10 +20,11 @@ import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.Gradient;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
-import dev.tensorbroadcast.job.spark.DatasetJob;
-import dev.tensorbroadcast.job.spark.JobEngine;
+import dev.tensorbroadcast.job.pipeline.DatasetJob;
+import dev.tensorbroadcast.job.pipeline.JobEngine;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.base.JobProgress;
-import dev.tensorbroadcast.job.spark.ReduceJob;
+import dev.tensorbroadcast.job.pipeline.ReduceJob;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
@@ -188,20 +189,15 @@ public final class PreparedReduce {
      * disk, whatever the default file system (a URI is refused later, by {@link #checkNpy}).
      */
     private static java.util.Optional<org.apache.hadoop.fs.Path> npyPath(String location) {
-        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
-        return local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") ? java.util.Optional.empty()
-                : java.util.Optional.of(new org.apache.hadoop.fs.Path("file:" + Paths.get(local).toAbsolutePath()
-                        .normalize()));
+        return Locations.onThisDisk(location).map(local -> new org.apache.hadoop.fs.Path("file:"
+                + Paths.get(local).toAbsolutePath().normalize()));
     }
 
     /** A {@code .npy} is written on the driver's local disk, next to nothing of anyone else's. */
     private static Path checkNpy(String location, boolean overwrite) {
-        String local = location.startsWith("file:") ? location.substring("file:".length()) : location;
-        if (local.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
-            throw new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
+        String local = Locations.onThisDisk(location).orElseThrow(() -> new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
                     + " local disk; give a local path, or a dataset directory with "
-                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
-        }
+                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")));
         Path target = Paths.get(local).toAbsolutePath();
         if (Files.isDirectory(target)) {
             throw new OutputException("Cannot write .npy to '" + location + "': it is a directory; give the path of"

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.spark.JobEngine;
+import dev.tensorbroadcast.job.pipeline.JobEngine;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -41,7 +41,7 @@ public final class TaskRunner {
 
     /** Whether the tasks run on this JVM's own threads, without Spark. */
     public boolean inThisJvm() {
-        return engine.session().isEmpty();
+        return engine.inThisJvm();
     }
 
     JobEngine engine() {

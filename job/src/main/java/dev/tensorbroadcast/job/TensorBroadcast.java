@@ -7,7 +7,7 @@ import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.spark.ColumnExpansion;
+import dev.tensorbroadcast.job.pipeline.ColumnExpansion;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;

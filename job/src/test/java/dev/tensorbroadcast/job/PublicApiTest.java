@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class PublicApiTest {
     private static final String API = "dev.tensorbroadcast.job";
-    private static final Set<String> INTERNAL = Set.of("source", "spark", "sink", "commit", "manifest", "dataset",
+    private static final Set<String> INTERNAL = Set.of("source", "pipeline", "sink", "commit", "manifest", "dataset",
             "base", "cli");
 
     /**

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
-import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import dev.tensorbroadcast.planner.Param;
 import picocli.CommandLine.Option;
 

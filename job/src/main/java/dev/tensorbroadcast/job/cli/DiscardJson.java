@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.DiscardedBroadcast;
-import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import java.util.List;
 
 /** The {@code --json} result of {@code --format null}: per dataset its counts and each partition's checksum. */

@@ -1,11 +1,11 @@
 package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.TaskRunner;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 
 /**
  * Where a command's job runs. A job on the embedded default runs its tasks on a pool of this process's threads, without
@@ -22,13 +22,11 @@ final class JobEngines {
     /** What decides the choice, apart from the command's options; the bytes and tasks are only said. */
     record Job(long bytes, long tasks, boolean localOutput) {}
 
-    /** A job's engine; stops the Spark session it started, if it started one. */
-    record Engine(TaskRunner engine, SparkSessions.Session session) implements AutoCloseable {
+    /** A job's engine, and what closing it stops: the Spark session it started, or nothing. */
+    record Engine(TaskRunner engine, Runnable stop) implements AutoCloseable {
         @Override
         public void close() {
-            if (session != null) {
-                session.close();
-            }
+            stop.run();
         }
     }
 
@@ -40,22 +38,23 @@ final class JobEngines {
     static Engine obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
             OutputOptions output, PrintWriter err) {
         boolean sparkRunning = sparkRunning();
-        String spark = whySpark(master, conf, job, sparkRunning);
+        String whySpark = whySpark(master, conf, job, sparkRunning);
+        boolean inThisJvm = whySpark == null;
         if (output.verbose) {
             // said with --verbose only: the result is the same either way
             long threads = Math.max(1, Math.min(job.tasks(), Runtime.getRuntime().availableProcessors()));
-            err.println(spark == null
+            err.println(inThisJvm
                     ? String.format(Locale.ROOT, "running the job in this process without Spark, on %s: the"
                             + " embedded default (%s, %s); --master 'local[*]' runs it on Spark",
                             Plural.of(threads, "thread"), ByteSize.format(job.bytes()), Plural.of(job.tasks(), "task"))
-                    : "running the job on Spark: " + spark);
+                    : "running the job on Spark: " + whySpark);
             err.flush();
         }
-        if (spark == null) {
-            return new Engine(TaskRunner.inThisJvm(hadoop, Interruption::signalled), null);
+        if (inThisJvm) {
+            return new Engine(TaskRunner.inThisJvm(hadoop, Interruption::signalled), () -> {});
         }
         SparkSessions.Session session = SparkSessions.obtain(master, conf);
-        return new Engine(TaskRunner.spark(session.spark()), session);
+        return new Engine(TaskRunner.spark(session.spark()), session::close);
     }
 
     /** Whether {@code job} runs in the driver; {@code sparkRunning}: a Spark application runs in this JVM. */
@@ -87,8 +86,7 @@ final class JobEngines {
         if (location == null) {
             return true;
         }
-        String scheme = new Path(location).toUri().getScheme();
-        return scheme == null || scheme.equals("file");
+        return Stores.forLocation(location).onThisMachine();
     }
 
     /** A session started in this JVM (an application calling the command line), or a master spark-submit set. */

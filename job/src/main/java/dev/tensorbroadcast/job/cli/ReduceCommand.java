@@ -8,7 +8,7 @@ import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
-import dev.tensorbroadcast.job.spark.ReduceJob;
+import dev.tensorbroadcast.job.pipeline.ReduceJob;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.ReducePlan;
 import dev.tensorbroadcast.planner.Shape;

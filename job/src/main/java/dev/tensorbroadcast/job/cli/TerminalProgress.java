@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.base.JobProgress;
-import dev.tensorbroadcast.job.spark.DiscardJob;
+import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import java.io.PrintWriter;
 import java.util.Locale;
 

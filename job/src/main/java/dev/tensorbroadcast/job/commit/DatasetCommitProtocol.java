@@ -1,6 +1,8 @@
 package dev.tensorbroadcast.job.commit;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.store.PendingCommitter;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -15,7 +17,6 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.PathOutputCommitter;
-import org.apache.spark.TaskContext;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.internal.io.HadoopMapReduceCommitProtocol;
@@ -27,12 +28,13 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Spark's commit protocol over the committer Hadoop's output format picks for the output's file system: Hadoop's
  * {@code FileOutputCommitter} (renames) on local disks and HDFS, S3A's magic committer (uploads completed at the
- * job's commit) on {@code s3a://} when the job's configuration says so ({@link ObjectStoreCommit}). Changed only in
+ * job's commit) on {@code s3a://}: the one its store gives ({@link dev.tensorbroadcast.job.store.Store#committer}). Changed only in
  * the file names, a partition's file being {@code part-NNNNN} plus the extension, without Spark's job id, so the
  * names of a dataset depend only on the plan; and in where a task writes under a committer other than
  * {@code FileOutputCommitter}: its work path, as that committer says. Retried and speculative attempts write into
- * their own attempt paths; the committer makes exactly one attempt per partition visible. On an object store the
- * committer is {@link MagicCommitter}, whose tasks' pending uploads travel to the driver in the task commit messages.
+ * their own attempt paths; the committer makes exactly one attempt per partition visible. A store's
+ * {@link PendingCommitter} (S3A's magic one) has its tasks' pending uploads travel to the driver in their commit
+ * messages.
  */
 public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private static final long serialVersionUID = 1L;
@@ -42,14 +44,21 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     /** The partition directories a task of a job in the driver wrote into, for its commit message. */
     private transient Set<String> partitionPaths;
     private final String output;
+    /** Whether the tasks run on the driver's threads, without Spark (its engine says so: {@link #tasksInDriver}). */
+    private boolean tasksInDriver;
 
     public DatasetCommitProtocol(String jobId, String path, boolean dynamicPartitionOverwrite) {
         super(jobId, path, dynamicPartitionOverwrite);
         this.output = path;
     }
 
-    /** A task's commit message on an object store: Spark's own, and the task's pending uploads. */
+    /** A task's commit message under a {@link PendingCommitter}: Spark's own, and the task's pending work. */
     private record PendingUploads(Object spark, byte[] uploads) implements Serializable {}
+
+    /** Tells the protocol, before it is shipped, that its tasks run on the driver's threads without Spark. */
+    public void tasksInDriver(boolean inDriver) {
+        this.tasksInDriver = inDriver;
+    }
 
     /** The file name of a partition. */
     public static String fileName(long partition, String extension) {
@@ -58,26 +67,24 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
 
     @Override
     public OutputCommitter setupCommitter(TaskAttemptContext context) {
-        if (ObjectStoreCommit.applies(new Path(output))) {
-            try {
-                committer = new MagicCommitter(new Path(output), context);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e.getMessage(), e);
-            }
-        } else {
+        try {
+            committer = Stores.forPath(new Path(output)).committer(new Path(output), context).orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+        if (committer == null) {
             committer = super.setupCommitter(context);
         }
         return committer;
     }
 
-    /** On an object store, the message carries the task's pending uploads to the driver's job commit. */
+    /** Under a {@link PendingCommitter}, the message carries the task's pending work to the driver's job commit. */
     @Override
     public TaskCommitMessage commitTask(TaskAttemptContext taskContext) {
-        TaskCommitMessage message = TaskContext.get() != null ? super.commitTask(taskContext)
-                : commitDriverTask(taskContext);
-        if (committer instanceof MagicCommitter magic) {
+        TaskCommitMessage message = tasksInDriver ? commitDriverTask(taskContext) : super.commitTask(taskContext);
+        if (committer instanceof PendingCommitter pending) {
             try {
-                return new TaskCommitMessage(new PendingUploads(message.obj(), magic.committedBytes()));
+                return new TaskCommitMessage(new PendingUploads(message.obj(), pending.committedBytes()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
@@ -85,10 +92,10 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
         return message;
     }
 
-    /** On an object store, the committed tasks' pending uploads are staged for the committer's job commit first. */
+    /** Under a {@link PendingCommitter}, the committed tasks' pending work is staged for its job commit first. */
     @Override
     public void commitJob(JobContext jobContext, Seq<TaskCommitMessage> taskCommits) {
-        if (committer instanceof MagicCommitter magic) {
+        if (committer instanceof PendingCommitter magic) {
             List<byte[]> pending = new ArrayList<>();
             List<TaskCommitMessage> messages = new ArrayList<>();
             for (TaskCommitMessage message : CollectionConverters.asJava(taskCommits)) {

@@ -6,14 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.JobFailedException;
-import dev.tensorbroadcast.job.manifest.Manifest;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.List;
 import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -33,22 +31,15 @@ public final class DatasetIndex {
 
     private DatasetIndex() {}
 
-    /** Writes the index of {@code datasets}, subdirectories of {@code parent}, under another name first. */
+    /** Writes the index of {@code datasets}, subdirectories of {@code parent}, whole (as its store publishes). */
     public static void write(FileSystem output, Path parent, List<String> datasets) {
-        // as the datasets' own files: no .crc side file beside it
-        FileSystem fileSystem = output instanceof LocalFileSystem local ? local.getRawFileSystem() : output;
         ObjectNode index = MAPPER.createObjectNode().put(KIND, KIND_VALUE);
         datasets.forEach(index.putArray("datasets")::add);
         index.put("read", "each directory listed is one dataset: read each by its own path; this directory is not a"
                 + " dataset");
-        Path staged = new Path(parent, FILE_NAME + Manifest.STAGED_SUFFIX);
         try {
-            try (OutputStream out = fileSystem.create(staged, false)) {
-                out.write(MAPPER.writeValueAsBytes(index));
-            }
-            if (!fileSystem.rename(staged, new Path(parent, FILE_NAME))) {
-                throw new IOException("cannot rename " + staged + " to " + FILE_NAME);
-            }
+            // whole, as the datasets' manifests (and as their own files: no .crc side file beside it)
+            Stores.forPath(parent).publish(output, parent, FILE_NAME, MAPPER.writeValueAsBytes(index));
         } catch (IOException | FSError e) {
             throw new JobFailedException("Cannot finish '" + parent + "': its datasets are committed, but its "
                     + FILE_NAME + " could not be written: " + Reasons.of(e), e);

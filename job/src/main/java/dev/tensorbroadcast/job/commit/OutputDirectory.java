@@ -1,18 +1,19 @@
 package dev.tensorbroadcast.job.commit;
 
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.sink.PartFileNames;
+import dev.tensorbroadcast.job.store.Store;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.LinkOption;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -31,18 +32,17 @@ import org.apache.hadoop.fs.Path;
  * and deletes them only once the new dataset is complete ({@link SetAside}), never anything else.
  */
 public final class OutputDirectory {
-    /** Where S3A's magic committer stages a job's pending uploads on an object store (see ObjectStoreCommit). */
-    private static final String MAGIC = "__magic(_job-[0-9a-zA-Z-]+)?";
     private static final Pattern OUR_FILE = Pattern.compile(
             Pattern.quote(Manifest.FILE_NAME)
                     + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
-                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|" + MAGIC + "|\\.[^/]*\\.crc|"
+                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
                     + Pattern.quote(OutputLock.FILE_NAME));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
-    /** A name a job of ours writes: a part file of any dataset format, or one of {@link #OUR_FILE}. */
+    /** A name a job of ours writes: a part file of any dataset format, one of {@link #OUR_FILE}, a store's staging. */
     private static boolean ours(String name) {
-        return PartFileNames.isOurs(name) || OUR_FILE.matcher(name).matches() || PartFileNames.isArrayName(name);
+        return PartFileNames.isOurs(name) || OUR_FILE.matcher(name).matches() || PartFileNames.isArrayName(name)
+                || Stores.isStagingName(name);
     }
 
     /** An array's chunk tree: directories and files named by grid indexes only, no link among them. */
@@ -64,12 +64,14 @@ public final class OutputDirectory {
     private final FileSystem fileSystem;
     private final Path path;
     private final boolean exists;
+    private final Store store;
 
     private OutputDirectory(String text, FileSystem fileSystem, Path path, boolean exists) {
         this.text = text;
         this.fileSystem = fileSystem;
         this.path = path;
         this.exists = exists;
+        this.store = Stores.forPath(path);
     }
 
     /** Checks that {@code location} may be written; writes nothing. */
@@ -112,28 +114,17 @@ public final class OutputDirectory {
         return fileSystem;
     }
 
+    /** The store the output is on. */
+    public Store store() {
+        return store;
+    }
+
     /**
-     * The bytes a job could write here: the usable space of the local file system that holds the output (or its
-     * nearest existing ancestor). The dataset --overwrite replaces is kept until the new one is complete, so its
-     * bytes do not count. Empty for other file systems, whose free space (a quota, a bucket) is not something a job
-     * can rely on.
+     * The bytes a job could write here, where its store can tell (a local disk's usable space); empty where a job
+     * cannot rely on it (a quota, a bucket).
      */
     public OptionalLong usableBytes() {
-        if (!"file".equals(path.toUri().getScheme())) {
-            return OptionalLong.empty();
-        }
-        try {
-            java.nio.file.Path existing = java.nio.file.Path.of(path.toUri());
-            while (existing != null && !java.nio.file.Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-                existing = existing.getParent();
-            }
-            if (existing == null) {
-                return OptionalLong.empty();
-            }
-            return OptionalLong.of(java.nio.file.Files.getFileStore(existing).getUsableSpace());
-        } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + text + "': cannot tell its free space: " + e.getMessage());
-        }
+        return store.usableBytes(text, path);
     }
 
     /**
@@ -141,7 +132,7 @@ public final class OutputDirectory {
      * before {@link #replaceWith}, so that no other job's files are moved, deleted or mixed with ours.
      */
     public OutputLock lock() {
-        return OutputLock.acquire(text, fileSystem, path);
+        return OutputLock.acquire(text, store, fileSystem, path);
     }
 
     /**
@@ -165,8 +156,8 @@ public final class OutputDirectory {
 
     /** Moves what {@link #check} allowed to replace aside; take the {@link #lock} first. */
     private SetAside setAside() {
-        if (!exists || ObjectStoreCommit.applies(path)) {
-            // on an object store the old dataset stays where it is: see ObjectStoreCommit
+        if (!exists || !store.setsAsideOnOverwrite()) {
+            // where a move is a copy (S3) the old dataset stays where it is, and the commit replaces it
             return SetAside.nothing(text, fileSystem, path);
         }
         // Spark started between the check and now: whatever appeared meanwhile must not be moved or deleted unseen
@@ -188,38 +179,13 @@ public final class OutputDirectory {
                     throw new OutputException("Cannot write to '" + location + "': " + parent + " is a file, so"
                             + " nothing can be made under it; choose a path under a directory");
                 }
-                requireWritable(location, parent);
+                Stores.forPath(parent).requireWritable(location, parent);
                 return;
             } catch (FileNotFoundException e) {
                 // not there either: look further up
             } catch (IOException e) {
                 throw new OutputException("Cannot write to '" + location + "': " + Reasons.of(e));
             }
-        }
-    }
-
-    /**
-     * A local directory this process cannot write into (its permissions, a read-only file system) is said before
-     * Spark starts; Spark would find it in its first task, after three lines of its own errors.
-     */
-    private static void requireWritable(String location, Path directory) {
-        if (!"file".equals(directory.toUri().getScheme())) {
-            return;
-        }
-        java.nio.file.Path local = java.nio.file.Path.of(directory.toUri());
-        if (!java.nio.file.Files.isWritable(local)) {
-            throw new OutputException("Cannot write to '" + location + "': directory " + local + " is not writable"
-                    + " (its permissions, or a read-only file system); choose a directory you can write");
-        }
-        try {
-            // /proc and /sys say they are writable and then refuse every new file: their size gives them away
-            java.nio.file.FileStore store = java.nio.file.Files.getFileStore(local);
-            if (store.getTotalSpace() == 0) {
-                throw new OutputException("Cannot write to '" + location + "': directory " + local + " is on a "
-                        + store.type() + " file system, which holds no files; choose a directory on a disk");
-            }
-        } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + location + "': " + e.getMessage());
         }
     }
 
@@ -334,7 +300,7 @@ public final class OutputDirectory {
         if (name.equals(PartFileNames.CHUNK_DIRECTORY)) {
             return status.isFile() || (status.isDirectory() && isChunkTree(fileSystem, path));
         }
-        if (name.matches(MAGIC)) {
+        if (Stores.isStagingName(name)) {
             // a stopped job's pending uploads: markers and small .pending files, never data a reader sees
             return status.isDirectory();
         }
@@ -362,15 +328,9 @@ public final class OutputDirectory {
         }
     }
 
-    /**
-     * Whether the path is a symbolic link. Hadoop reports links only when its symlink support is switched on, so a
-     * local path is asked of the operating system.
-     */
+    /** Whether the path is a symbolic link, as its store tells (Hadoop reports links only when told to). */
     private static boolean isSymlink(FileSystem fileSystem, Path path, FileStatus status) {
-        if ("file".equals(path.toUri().getScheme())) {
-            return java.nio.file.Files.isSymbolicLink(java.nio.file.Path.of(path.toUri()));
-        }
-        return status.isSymlink();
+        return Stores.forPath(path).isSymlink(fileSystem, path, status);
     }
 
     /** The status of the path itself, a link included, where the file system knows links. */

@@ -2,14 +2,9 @@ package dev.tensorbroadcast.job.commit;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.base.OutputException;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -42,7 +37,7 @@ public final class OutputOverlap {
     public static void requireApart(String output, Path outputPath, String input, Path inputPath) {
         String out = resolved(outputPath);
         String in = resolved(inputPath);
-        String relation = relation(out, in);
+        String relation = relation(out, in, Stores.forPath(inputPath).isFile(in));
         if (relation != null) {
             String where = relation.equals("is") ? "both " + out : relation.equals("holds") ? in + " inside " + out
                     : out + " inside " + in;
@@ -53,19 +48,15 @@ public final class OutputOverlap {
     }
 
     /** {@code is}, {@code holds} or {@code lies inside}, or null when the two are apart. */
-    private static String relation(String out, String in) {
+    private static String relation(String out, String in, boolean inputIsFile) {
         if (out.equals(in)) {
             return "is";
         }
         if (isInside(in, out)) {
             return "holds";
         }
-        // under a local file nothing can be made: that refusal (output-under-file) says more
-        return isInside(out, in) && !isLocalFile(in) ? "lies inside" : null;
-    }
-
-    private static boolean isLocalFile(String resolved) {
-        return resolved.startsWith("file:") && Files.isRegularFile(java.nio.file.Path.of(resolved.substring(5)));
+        // under a file nothing can be made: that refusal (output-under-file) says more
+        return isInside(out, in) && !inputIsFile ? "lies inside" : null;
     }
 
     private static boolean isInside(String child, String parent) {
@@ -74,33 +65,9 @@ public final class OutputOverlap {
 
     /**
      * The path a location really names: a local one with its links resolved, from its nearest existing ancestor; any
-     * other as Hadoop qualifies it (HDFS resolves no links unless told to, object stores have none).
+     * other as Hadoop qualifies it (HDFS resolves no links unless told to, object stores have none): its store's.
      */
     static String resolved(Path qualified) {
-        URI uri = qualified.toUri();
-        if (!"file".equals(uri.getScheme())) {
-            return qualified.toString();
-        }
-        java.nio.file.Path local = java.nio.file.Path.of(uri).normalize();
-        Deque<String> missing = new ArrayDeque<>();
-        java.nio.file.Path existing = local;
-        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-            missing.push(existing.getFileName().toString());
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return "file:" + local;
-        }
-        java.nio.file.Path real;
-        try {
-            real = existing.toRealPath();
-        } catch (IOException e) {
-            // a dangling link: compare what is written, which names nothing of an input's
-            real = existing;
-        }
-        while (!missing.isEmpty()) {
-            real = real.resolve(missing.pop());
-        }
-        return "file:" + real;
+        return Stores.forPath(qualified).resolved(qualified);
     }
 }

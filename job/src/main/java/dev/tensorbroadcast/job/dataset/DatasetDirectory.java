@@ -3,16 +3,15 @@ package dev.tensorbroadcast.job.dataset;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.base.Locations;
 import dev.tensorbroadcast.job.base.Reasons;
-import dev.tensorbroadcast.job.base.StoreFailures;
 import dev.tensorbroadcast.planner.Param;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -81,7 +80,7 @@ public final class DatasetDirectory implements Closeable {
                 throw new DatasetException("Cannot " + verb + " " + dir + ": no such directory");
             } catch (IOException e) {
                 // a missing bucket or refused keys: as much a bad location as a missing directory
-                if (StoreFailures.reason(e).isPresent()) {
+                if (Reasons.ofStore(e).isPresent()) {
                     throw new DatasetException("Cannot " + verb + " " + dir + ": " + Reasons.of(e));
                 }
                 throw e;
@@ -109,7 +108,7 @@ public final class DatasetDirectory implements Closeable {
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
             boolean unfinished = entries.containsKey(UNFINISHED_WRITE)
-                    || entries.keySet().stream().anyMatch(entry -> entry.startsWith("__magic")) || entries.containsKey(OutputLock.FILE_NAME)
+                    || entries.keySet().stream().anyMatch(Stores::isStagingName) || entries.containsKey(OutputLock.FILE_NAME)
                     || entries.containsKey(SetAside.DIRECTORY);
             if (!hasManifest && !unfinished) {
                 Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);

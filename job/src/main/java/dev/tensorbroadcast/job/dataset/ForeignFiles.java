@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;

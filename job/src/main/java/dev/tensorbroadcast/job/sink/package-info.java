@@ -3,6 +3,6 @@
  * ({@link dev.tensorbroadcast.job.sink.FileOptions}: format, codec and level, row-group size, encoding) and the
  * checksumming streams each written file goes through, and the header of a {@code .npy}
  * ({@link dev.tensorbroadcast.job.sink.NpyWriter}). The Arrow IPC and Parquet writers are in {@code arrowio}; the
- * null sink is {@code job.spark.DiscardJob}.
+ * null sink is {@code job.pipeline.DiscardJob}.
  */
 package dev.tensorbroadcast.job.sink;

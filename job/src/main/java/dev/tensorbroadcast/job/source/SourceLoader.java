@@ -17,7 +17,7 @@ import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.job.base.InputException;
 import dev.tensorbroadcast.job.base.Reasons;
-import dev.tensorbroadcast.job.base.Locations;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;

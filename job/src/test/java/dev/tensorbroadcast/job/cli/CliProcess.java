@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import java.io.IOException;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.ClusterRuns;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SharedCluster;
+import dev.tensorbroadcast.job.pipeline.ClusterRuns;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SharedCluster;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import dev.tensorbroadcast.localcluster.ProcessCluster;

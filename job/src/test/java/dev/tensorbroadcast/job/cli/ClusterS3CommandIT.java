@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import java.nio.file.Path;

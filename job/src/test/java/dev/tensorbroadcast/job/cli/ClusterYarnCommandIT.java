@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
 import java.nio.file.Files;

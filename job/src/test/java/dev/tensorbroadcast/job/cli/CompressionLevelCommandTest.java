@@ -3,9 +3,9 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.DatasetFiles;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

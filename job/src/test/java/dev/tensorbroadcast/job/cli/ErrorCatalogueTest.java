@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;

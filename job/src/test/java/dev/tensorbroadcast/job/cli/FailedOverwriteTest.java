@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;
-import dev.tensorbroadcast.job.spark.DatasetFiles;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

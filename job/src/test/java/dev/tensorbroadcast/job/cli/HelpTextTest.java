@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -176,7 +176,7 @@ class HelpTextTest {
 
     @Test
     void reducesDryRunCountsOneCopy() throws Exception {
-        Path gradient = dev.tensorbroadcast.job.spark.NpyFiles.int32(dir.resolve("g.npy"), new long[] {2, 3});
+        Path gradient = dev.tensorbroadcast.job.pipeline.NpyFiles.int32(dir.resolve("g.npy"), new long[] {2, 3});
         CliRun run = CliRun.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape",
                 "[2,3]", "--output", dir.resolve("r.npy").toString(), "--dry-run");
         assertThat(run.out()).contains("summing axes [] of the gradient (1 copy of each element)")

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.format.raw.RawFormat;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

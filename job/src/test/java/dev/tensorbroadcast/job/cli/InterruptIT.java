@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.arrowio.source.KeptFixtures;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;

@@ -21,7 +21,7 @@ class LocalClusterMasterTest {
     @Test
     void withNoClusterRecordedLocalClusterIsRefused() throws Exception {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
-        Path source = dev.tensorbroadcast.job.spark.NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
+        Path source = dev.tensorbroadcast.job.pipeline.NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
         CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
                 "--output", dir.resolve("out").toString(), "--master", "local-cluster");
         assertThat(expand.exitCode()).isEqualTo(2);

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.arrowio.source.DatasetFixtures;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.DatasetFiles;
-import dev.tensorbroadcast.job.spark.NpyFiles;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.DatasetFiles;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;

@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.spark.SparkPerClass;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ class ReduceCommandTest {
         CliRun run = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape", "[1,2,3]",
                 "--shape", "[4,2,3]", "--output", output.toString(), "--format", "parquet", "--row-layout", "nested");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(dev.tensorbroadcast.job.spark.DatasetFiles.manifest(output).rowLayout()).isEqualTo("nested");
+        assertThat(dev.tensorbroadcast.job.pipeline.DatasetFiles.manifest(output).rowLayout()).isEqualTo("nested");
         Path npy = dir.resolve("sums.npy");
         CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
         assertThat(export.exitCode()).as(export.err()).isZero();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tensorbroadcast.job.spark.SparkPerClass;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

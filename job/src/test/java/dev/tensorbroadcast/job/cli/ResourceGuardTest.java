@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.PreparedBroadcast;
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Files;
 import java.nio.file.Path;

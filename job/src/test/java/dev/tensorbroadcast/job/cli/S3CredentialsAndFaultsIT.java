@@ -3,7 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.commit.OutputLock;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import dev.tensorbroadcast.localcluster.junit.WithS3Server;
 import dev.tensorbroadcast.localcluster.s3.S3Server;

@@ -3,8 +3,8 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.spark.DatasetFiles;
-import dev.tensorbroadcast.job.spark.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
