@@ -32,6 +32,7 @@ class PackageArrowsTest {
             "cli", Set.of("job", "source", "spark", "sink", "commit", "manifest", "dataset", "base"),
             "job", Set.of("source", "spark", "sink", "commit", "manifest", "dataset", "base"),
             "spark", Set.of("source", "sink", "commit", "manifest", "dataset", "base"),
+            "sql", Set.of("source", "manifest", "base"),
             "dataset", Set.of("sink", "commit", "manifest", "base"),
             "source", Set.of("base"),
             "sink", Set.of("manifest", "base"),
