@@ -25,8 +25,9 @@ import java.util.TreeMap;
  * @param input the source: a {@code .npy} or Arrow IPC file, or a dataset directory; a local path or Hadoop URI
  * @param partitions an exact partition count, or empty for the planner's 128 MiB partitions
  */
-record ReadOptions(String input, BroadcastRequest.Builder request, Optional<String> column, Optional<Shape> rowShape,
-        OptionalLong partitions) {
+record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, Optional<BroadcastMode> mode,
+        Optional<List<Long>> axesMapping, Optional<List<Long>> broadcastAxes, OptionalLong axis,
+        Optional<String> column, Optional<Shape> rowShape, OptionalLong partitions) {
     static final String INPUT = "input";
     static final String DIALECT = "dialect";
     static final String SHAPE = "shape";
@@ -42,7 +43,12 @@ record ReadOptions(String input, BroadcastRequest.Builder request, Optional<Stri
 
     ReadOptions {
         requireNonNull(input, "input is null");
-        requireNonNull(request, "request is null");
+        requireNonNull(dialect, "dialect is null");
+        requireNonNull(target, "target is null");
+        requireNonNull(mode, "mode is null");
+        axesMapping = requireNonNull(axesMapping, "axesMapping is null").map(List::copyOf);
+        broadcastAxes = requireNonNull(broadcastAxes, "broadcastAxes is null").map(List::copyOf);
+        requireNonNull(axis, "axis is null");
         requireNonNull(column, "column is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(partitions, "partitions is null");
@@ -66,20 +72,24 @@ record ReadOptions(String input, BroadcastRequest.Builder request, Optional<Stri
             throw new InvalidRequestException("Cannot use " + AXES_MAPPING + " with " + BROADCAST_AXES + ": they are"
                     + " mutually exclusive (openvino explicit mode takes the first, ngraph the second)");
         }
+        return new ReadOptions(input, dialect,
+                Optional.ofNullable(options.get(SHAPE)).map(TargetShape::parse),
+                Optional.ofNullable(options.get(MODE)).map(BroadcastMode::parse),
+                Optional.ofNullable(options.get(AXES_MAPPING)).map(text -> AxisList.parse("axes mapping", text)),
+                Optional.ofNullable(options.get(BROADCAST_AXES)).map(text -> AxisList.parse("broadcast axes", text)),
+                integer(options, AXIS), Optional.ofNullable(options.get(COLUMN)),
+                Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse), integer(options, PARTITIONS));
+    }
+
+    /** A request builder of the dialect with every argument given; the caller adds the input. */
+    BroadcastRequest.Builder request() {
         BroadcastRequest.Builder request = BroadcastRequest.builder(dialect);
-        Optional.ofNullable(options.get(SHAPE)).map(TargetShape::parse).ifPresent(request::target);
-        Optional.ofNullable(options.get(MODE)).map(BroadcastMode::parse).ifPresent(request::mode);
-        Optional.ofNullable(options.get(AXES_MAPPING)).map(text -> AxisList.parse("axes mapping", text))
-                .ifPresent(request::axesMapping);
-        Optional.ofNullable(options.get(BROADCAST_AXES)).map(text -> AxisList.parse("broadcast axes", text))
-                .ifPresent(request::broadcastAxes);
-        if (options.containsKey(AXIS)) {
-            request.axis(integer(AXIS, options.get(AXIS)));
-        }
-        OptionalLong partitions = options.containsKey(PARTITIONS)
-                ? OptionalLong.of(integer(PARTITIONS, options.get(PARTITIONS))) : OptionalLong.empty();
-        return new ReadOptions(input, request, Optional.ofNullable(options.get(COLUMN)),
-                Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse), partitions);
+        target.ifPresent(request::target);
+        mode.ifPresent(request::mode);
+        axesMapping.ifPresent(request::axesMapping);
+        broadcastAxes.ifPresent(request::broadcastAxes);
+        axis.ifPresent(request::axis);
+        return request;
     }
 
     private static String required(Map<String, String> options, String name, String expected) {
@@ -91,9 +101,13 @@ record ReadOptions(String input, BroadcastRequest.Builder request, Optional<Stri
         return value;
     }
 
-    private static long integer(String name, String text) {
+    private static OptionalLong integer(Map<String, String> options, String name) {
+        String text = options.get(name);
+        if (text == null) {
+            return OptionalLong.empty();
+        }
         try {
-            return Long.parseLong(text.strip());
+            return OptionalLong.of(Long.parseLong(text.strip()));
         } catch (NumberFormatException e) {
             throw new InvalidRequestException("Cannot parse " + name + " '" + UserText.shown(text) + "': it is not an"
                     + " integer");
