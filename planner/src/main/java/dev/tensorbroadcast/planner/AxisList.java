@@ -1,15 +1,17 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.planner;
 
-import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Axis lists on the command line, in the shapes' notation: {@code [0,2]}, {@code 0,2}, {@code []} for none. */
-final class AxisList {
+/**
+ * Axis lists as users type them (command-line options, data source options), in the shapes' notation:
+ * {@code [0,2]}, {@code 0,2}, {@code []} for none.
+ */
+public final class AxisList {
     private AxisList() {}
 
-    static List<Long> parse(String option, String text) {
+    /** The axes of {@code text}; refused naming {@code option} (such as {@code broadcast axes}) and the text. */
+    public static List<Long> parse(String option, String text) {
         String body = text.strip();
         if (body.startsWith("[") && body.endsWith("]")) {
             body = body.substring(1, body.length() - 1).strip();

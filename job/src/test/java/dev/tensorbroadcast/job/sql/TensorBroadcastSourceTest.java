@@ -1,0 +1,248 @@
+package dev.tensorbroadcast.job.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.SparkPerClass;
+import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.Statistics;
+import org.apache.spark.sql.types.StructField;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code spark.read.format("tensorbroadcast")} against the Java API's rows for the same request ({@code toDataset},
+ * whose values the writers' tests check against {@code expand}'s files), on a real local Spark.
+ */
+class TensorBroadcastSourceTest {
+    @RegisterExtension
+    static final SparkPerClass SPARK = new SparkPerClass();
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "<f4, numpy",
+        "<f8, pytorch",
+        "|i1, onnx",
+        "<i8, mindspore",
+        "|b1, paddle",
+        "<f2, numpy",
+        "<f2, openvino",
+        "|u1, numpy",
+        "<u2, numpy",
+        "<u4, numpy",
+        "<u8, numpy",
+        "<i2, numpy",
+        "<i4, ngraph",
+        "<c8, numpy",
+        "<c16, numpy",
+    })
+    void rowsEqualTheJavaApisRows(String descr, String dialectName) throws IOException {
+        Dialect dialect = Dialect.parse(dialectName);
+        // ngraph's new axes are the only dims that grow; the others take the input's dims as they are
+        String input = npy(descr, dialect == Dialect.NGRAPH ? new long[] {5, 4} : new long[] {3, 1, 4}).toString();
+        DataFrameReader reader = read().option("input", input).option("dialect", dialectName);
+        TensorBroadcast.Builder api = TensorBroadcast.builder().source(input).dialect(dialect);
+        if (dialect == Dialect.NGRAPH) {
+            reader.option("shape", "2,3,5,4").option("broadcast-axes", "[0,1]");
+            api.shape(2, 3, 5, 4).broadcastAxes(List.of(0L, 1L));
+        } else if (dialect == Dialect.PYTORCH) {
+            reader.option("shape", "2,-1,5,-1");
+            api.shape(2, -1, 5, -1);
+        } else {
+            reader.option("shape", "2,3,5,4");
+            api.shape(2, 3, 5, 4);
+        }
+
+        Dataset<Row> table = reader.load();
+        Dataset<Row> expected = api.build().toDataset(spark());
+
+        assertThat(table.schema()).isEqualTo(expected.schema());
+        // the planner's rows of [2,3,5,4]: two rows of [3,5,4]
+        assertThat(rows(table)).hasSize(2).isEqualTo(rows(expected));
+    }
+
+    @Test
+    void rowsHoldTheBroadcastValues() throws IOException {
+        // [1,4] int32 to [3,4]: every row is the source row
+        String input = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4}).toString();
+
+        List<Row> rows = read().option("input", input).option("dialect", "numpy").option("shape", "3,4")
+                .load().orderBy("index").collectAsList();
+
+        assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
+        for (Row row : rows) {
+            assertThat(row.getList(1)).containsExactly(3, 10, 17, 24);
+        }
+    }
+
+    @Test
+    void openvinoExplicitModeTakesTheAxesMapping() throws IOException {
+        String input = npy("<f4", new long[] {3}).toString();
+
+        Dataset<Row> table = read().option("input", input).option("dialect", "openvino").option("mode", "explicit")
+                .option("axes-mapping", "[1]").option("shape", "2,3,4").load();
+        Dataset<Row> expected = TensorBroadcast.builder().source(input).dialect(Dialect.OPENVINO)
+                .mode(dev.tensorbroadcast.planner.BroadcastMode.EXPLICIT).axesMapping(List.of(1L)).shape(2, 3, 4)
+                .build().toDataset(spark());
+
+        assertThat(rows(table)).hasSize(2).isEqualTo(rows(expected));
+    }
+
+    @Test
+    void partitionsAreThePlannersAndBatchesAreBounded() throws IOException {
+        String input = npy("<f8", new long[] {1, 16}).toString();
+        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "1000,16")
+                .option("partitions", "3").load();
+
+        assertThat(table.rdd().getNumPartitions()).isEqualTo(3);
+        assertThat(table.count()).isEqualTo(1000);
+        assertThat(table.select("index").distinct().count()).isEqualTo(1000);
+    }
+
+    @Test
+    void theOptimizerKnowsRowsAndBytes() throws IOException {
+        String input = npy("<f4", new long[] {1, 4}).toString();
+        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "100,4")
+                .load();
+
+        Statistics stats = table.queryExecution().optimizedPlan().stats();
+
+        assertThat(stats.rowCount().get().longValue()).isEqualTo(100);
+        // 100 rows of 4 float32 values and an 8-byte index
+        assertThat(stats.sizeInBytes().longValue()).isEqualTo(100 * (16 + 8));
+    }
+
+    @Test
+    void theSchemaCarriesTheRowShape() throws IOException {
+        String input = npy("<f4", new long[] {1, 4}).toString();
+
+        StructField tensor = read().option("input", input).option("dialect", "numpy").option("shape", "5,2,4")
+                .load().schema().apply("tensor");
+
+        assertThat(tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA)).containsExactly(2, 4);
+    }
+
+    @Test
+    void sqlReadsATemporaryView() throws IOException {
+        String input = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4}).toString();
+        spark().sql("CREATE TEMPORARY VIEW b USING tensorbroadcast OPTIONS (input '" + input + "', dialect 'numpy',"
+                + " shape '8,4')");
+        try {
+            List<Row> rows = spark().sql("SELECT index, tensor[2] AS third FROM b WHERE index >= 6 ORDER BY index")
+                    .collectAsList();
+
+            assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(6L, 7L);
+            assertThat(rows).extracting(row -> row.getInt(1)).containsExactly(17, 17);
+            assertThat(spark().sql("SELECT count(*) FROM b").first().getLong(0)).isEqualTo(8);
+        } finally {
+            spark().catalog().dropTempView("b");
+        }
+    }
+
+    @Test
+    void sparksParquetSinkWritesTheTable() throws IOException {
+        String input = npy("<f2", new long[] {2, 1, 3}).toString();
+        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "2,4,3")
+                .load();
+        String parquet = dir.resolve("out.parquet").toString();
+
+        table.write().parquet(parquet);
+        Dataset<Row> back = spark().read().parquet(parquet);
+
+        assertThat(rows(back)).hasSize(2).isEqualTo(rows(table));
+        assertThat(back.schema().apply("tensor").metadata().getLongArray(SparkTypes.SHAPE_METADATA))
+                .containsExactly(4, 3);
+    }
+
+    @Test
+    void badOptionsAreRefusedInOneLine() throws IOException {
+        String input = npy("<f4", new long[] {2, 3}).toString();
+
+        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shape", "4,3")
+                .load())
+                .isInstanceOf(BroadcastException.class)
+                .hasMessage("Cannot broadcast (2,3) to (4,3) [numpy]: dim 0 is 2 in the input and 4 in the target;"
+                        + " only 1 can grow (the input needs 4 or 1 there)");
+        assertThatThrownBy(() -> read().option("input", input).option("dialect", "tensorflow").load())
+                .hasMessage("Cannot parse dialect 'tensorflow': expected numpy, mindspore, pytorch, paddle, onnx,"
+                        + " openvino or ngraph");
+        assertThatThrownBy(() -> read().option("input", input).option("dialect", "ngraph").option("shape", "2,3")
+                .option("broadcast-axes", "0,a").load())
+                .hasMessage("Cannot parse broadcast axes '0,a': 'a' is not an integer; write it as [0,2], 0,2 or []"
+                        + " for none");
+        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shape", "2,a")
+                .load())
+                .hasMessage("Cannot parse target shape '2,a': 'a' is not an integer; write it as [2,3], 2,3 or [] for a"
+                        + " scalar");
+        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shap", "2,3")
+                .load())
+                .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
+                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+        assertThatThrownBy(() -> read().option("dialect", "numpy").load())
+                .hasMessage("Cannot read a tensorbroadcast table without option 'input': give a .npy or Arrow IPC"
+                        + " file or a dataset directory");
+    }
+
+    private DataFrameReader read() {
+        return spark().read().format("tensorbroadcast");
+    }
+
+    private static SparkSession spark() {
+        return SPARK.session();
+    }
+
+    /** The rows in index order, as lists of Java values. */
+    private static List<List<Object>> rows(Dataset<Row> rows) {
+        List<List<Object>> values = new ArrayList<>();
+        for (Row row : rows.orderBy("index").collectAsList()) {
+            values.add(List.of(row.getLong(0), row.getList(1)));
+        }
+        return values;
+    }
+
+    /** A tensor of {@code descr} whose element {@code i} is {@code i * 3 + 1} (true for odd {@code i} as bool). */
+    private Path npy(String descr, long[] shape) throws IOException {
+        int elements = Math.toIntExact(Shape.of(shape).elements());
+        int width = Integer.parseInt(descr.substring(2));
+        ByteBuffer data = ByteBuffer.allocate(elements * width).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < elements; i++) {
+            int value = i * 3 + 1;
+            switch (descr.substring(1)) {
+                case "b1" -> data.put((byte) (i & 1));
+                case "i1", "u1" -> data.put((byte) value);
+                case "i2", "u2" -> data.putShort((short) (value - 5));
+                case "f2" -> data.putShort(org.apache.arrow.memory.util.Float16.toFloat16(value + 0.5f));
+                case "i4", "u4" -> data.putInt(-value);
+                case "i8", "u8" -> data.putLong(-value * 1_000_000_007L);
+                case "f4" -> data.putFloat(value / 3f);
+                case "f8" -> data.putDouble(value / 7d);
+                case "c8" -> data.putFloat(value).putFloat(-value);
+                case "c16" -> data.putDouble(value).putDouble(-value / 2d);
+                default -> throw new IllegalArgumentException(descr);
+            }
+        }
+        return NpyFiles.write(dir.resolve("t" + Map.of("<", "l", "|", "p").get(descr.substring(0, 1))
+                + descr.substring(1) + ".npy"), descr, shape, data.array());
+    }
+}
