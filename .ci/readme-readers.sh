@@ -29,7 +29,7 @@ trap 'stop_cluster; rm -rf "$work" $readme_outputs $guide_outputs' EXIT
 # The README's console blocks, in order, as a reader types them: each "$ " line (with its continuation lines) runs
 # from the project's root. It must exit 0, or 2 where the README shows a refusal (an output starting "Cannot ");
 # what `plan` prints is compared line for line (the other commands print times). `mvn -B verify` is .ci/run's own
-# build step; `demo` runs in a directory of its own (it writes into the working directory); `cluster start` runs in
+# build step; `demo` runs in a directory of its own (it writes under the temporary directory); `cluster start` runs in
 # the background, as the README runs it in a terminal of its own, until the README's `cluster stop`.
 run_readme_command() {
     local command=$1 expected=$2 out status want=0
