@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -69,15 +70,8 @@ final class ReadHint {
         return manifest.format().equals("parquet") && Manifest.NESTED_ROWS.equals(manifest.rowLayout());
     }
 
-    /** The path as Python's readers take it: a local path without its scheme, {@code s3://} for {@code s3a://}. */
+    /** The path as Python's readers take it: the store of {@code directory} says how. */
     static String readerLocation(Path directory) {
-        String text = directory.toString();
-        if (text.startsWith("file:")) {
-            return directory.toUri().getPath();
-        }
-        if (text.startsWith("s3a://")) {
-            return "s3://" + text.substring("s3a://".length());
-        }
-        return text;
+        return Stores.forPath(directory).readerLocation(directory);
     }
 }

@@ -184,4 +184,10 @@ public final class LocalDiskStore implements Store {
     public String toString() {
         return "local disk";
     }
+
+    /** A plain path: Python's readers take no {@code file:} URI. */
+    @Override
+    public String readerLocation(Path qualified) {
+        return qualified.toUri().getPath();
+    }
 }

@@ -165,6 +165,11 @@ public interface Store extends Serializable {
         return false;
     }
 
+    /** {@code qualified} as Python's readers (pyarrow, polars, DuckDB) take it, for the line that says how to read. */
+    default String readerLocation(Path qualified) {
+        return qualified.toString();
+    }
+
     /** Whether {@code name}, at the top of an output, is where this store's committer stages a job's work. */
     default boolean isStagingName(String name) {
         return false;

@@ -145,4 +145,10 @@ public final class S3Store implements Store {
     public String toString() {
         return "s3a";
     }
+
+    /** {@code s3://}: the scheme pyarrow, polars and DuckDB know S3 by ({@code s3a} is Hadoop's). */
+    @Override
+    public String readerLocation(Path qualified) {
+        return "s3" + qualified.toString().substring("s3a".length());
+    }
 }
