@@ -15,7 +15,8 @@ import org.apache.hadoop.fs.Path;
  * The shape a reduce reads a gradient dataset as. A dataset of ours keeps the shape it was written as in its
  * manifest, while its rows may be cut below the first dim ({@code expand --partitions 6} of {@code [3,40,64]} writes
  * 120 rows of {@code [64]}): the manifest's shape is the gradient's. Another writer's dataset, or one read with
- * {@code --row-shape}, is its rows times its row shape.
+ * {@code --row-shape}, is its rows times its row shape. Either is read as the forward output's shape where its rows
+ * flatten to it.
  */
 final class GradientShape {
     private GradientShape() {}
@@ -29,6 +30,20 @@ final class GradientShape {
                         && Gradient.Stored.datasetRowsPerRow(stored.dataset(), shape).isPresent())
                 .<Gradient>map(shape -> new Gradient.Stored(stored.dataset(), shape))
                 .orElse(gradient);
+    }
+
+    /**
+     * {@code gradient} as the forward broadcast's {@code output} where its dataset's rows flatten to that shape in C
+     * order ({@code [3840,64]} as 3840 rows of {@code [64]} as well as {@code [4,960,64]}): a dataset is its rows,
+     * whatever shape its writer had in mind; anything else as it was, for the refusal to name.
+     */
+    static Gradient fitting(Gradient gradient, Shape output) {
+        if (gradient instanceof Gradient.Stored stored && !stored.shape().equals(output)
+                && (output.equals(stored.dataset().shape())
+                        || Gradient.Stored.datasetRowsPerRow(stored.dataset(), output).isPresent())) {
+            return new Gradient.Stored(stored.dataset(), output);
+        }
+        return gradient;
     }
 
     /** The shape in {@code location}'s manifest; empty where there is none or it cannot be read (no dataset of ours). */

@@ -94,6 +94,7 @@ public final class PreparedReduce {
             request.input(input, gradient.dtype());
         }
         BroadcastPlan plan = request.build().plan();
+        gradient = GradientShape.fitting(gradient, plan.output());
         if (!gradient.shape().equals(plan.output())) {
             throw new IncompatibleShapesException("Cannot reduce a gradient of shape " + gradient.shape() + " ["
                     + reduce.dialect() + "]: the forward broadcast of " + inputs(plan) + " gives " + plan.output()

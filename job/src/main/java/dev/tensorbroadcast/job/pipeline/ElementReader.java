@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.pipeline;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.job.base.SparkElementTypes;
 import dev.tensorbroadcast.job.dataset.ElementText;
 import dev.tensorbroadcast.planner.DType;
 import java.math.BigDecimal;
@@ -10,8 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * One source element as a Spark SQL value, for {@code toDataset}: the Java value Spark expects for the element type
@@ -19,9 +18,6 @@ import org.apache.spark.sql.types.StructType;
  * floats widen to float, complex numbers are {@code struct<real, imag>} rows.
  */
 final class ElementReader {
-    private static final StructType COMPLEX64 = complex(DataTypes.FloatType);
-    private static final StructType COMPLEX128 = complex(DataTypes.DoubleType);
-
     private final SourceTensor source;
     private final ByteBuffer values;
 
@@ -31,19 +27,7 @@ final class ElementReader {
     }
 
     static DataType sparkType(DType dtype) {
-        return switch (dtype) {
-            case BOOL -> DataTypes.BooleanType;
-            case INT8 -> DataTypes.ByteType;
-            case INT16, UINT8 -> DataTypes.ShortType;
-            case INT32, UINT16 -> DataTypes.IntegerType;
-            case INT64, UINT32 -> DataTypes.LongType;
-            case UINT64 -> DataTypes.createDecimalType(20, 0);
-            case FLOAT16, BFLOAT16, FLOAT32 -> DataTypes.FloatType;
-            case FLOAT64 -> DataTypes.DoubleType;
-            case COMPLEX64 -> COMPLEX64;
-            case COMPLEX128 -> COMPLEX128;
-            case STRING -> DataTypes.StringType;
-        };
+        return SparkElementTypes.of(dtype);
     }
 
     /** Element {@code index} of the source, or null where it is null. */
@@ -71,9 +55,5 @@ final class ElementReader {
             case STRING -> new String(source.values(), source.offsets()[i],
                     source.offsets()[i + 1] - source.offsets()[i], StandardCharsets.UTF_8);
         };
-    }
-
-    private static StructType complex(DataType part) {
-        return new StructType().add("real", part, false).add("imag", part, false);
     }
 }

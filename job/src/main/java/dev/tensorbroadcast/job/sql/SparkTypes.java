@@ -1,6 +1,7 @@
 package dev.tensorbroadcast.job.sql;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.job.base.SparkElementTypes;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
 import org.apache.spark.sql.types.DataType;
@@ -29,22 +30,6 @@ final class SparkTypes {
     }
 
     static DataType elementType(DType dtype) {
-        return switch (dtype) {
-            case BOOL -> DataTypes.BooleanType;
-            case INT8 -> DataTypes.ByteType;
-            case INT16, UINT8 -> DataTypes.ShortType;
-            case INT32, UINT16 -> DataTypes.IntegerType;
-            case INT64, UINT32 -> DataTypes.LongType;
-            case UINT64 -> DataTypes.createDecimalType(20, 0);
-            case FLOAT16, BFLOAT16, FLOAT32 -> DataTypes.FloatType;
-            case FLOAT64 -> DataTypes.DoubleType;
-            case COMPLEX64 -> complex(DataTypes.FloatType);
-            case COMPLEX128 -> complex(DataTypes.DoubleType);
-            case STRING -> DataTypes.StringType;
-        };
-    }
-
-    private static StructType complex(DataType part) {
-        return new StructType().add("real", part, false).add("imag", part, false);
+        return SparkElementTypes.of(dtype);
     }
 }

@@ -113,8 +113,13 @@ class ClusterCommandIT {
             String printed = CliProcess.read(log);
             assertThat(cli.exitValue()).as(printed).isZero();
             List<String> lines = printed.lines().toList();
-            assertThat(lines).as(printed).hasSize(2);
+            // a written dataset's last line says how to read it; a discarded one has nothing to read
+            assertThat(lines).as(printed).hasSize(run % 2 == 0 ? 3 : 2);
             assertThat(lines.get(1)).as(printed).startsWith(run % 2 == 0 ? "wrote " : "computed and discarded ");
+            if (run % 2 == 0) {
+                assertThat(lines.get(2)).as(printed).startsWith("to read it: pyarrow.dataset.dataset('"
+                        + dir.resolve("quiet-" + run) + "', format='arrow')");
+            }
         }
 
         Path features = Files.createDirectories(dir.resolve("features"));

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -101,6 +102,25 @@ class ReduceRoundTripProperties {
         long[] values = int64Values(result, elements(input));
         for (int i = 0; i < values.length; i++) {
             assertThat(values[i]).as("element %d of %s", i, cut).isEqualTo(value(i) * repeats);
+        }
+    }
+
+    /** A dataset is its rows: {@code [4,960,64]} written as 3840 rows of {@code [64]} also reduces as {@code [3840,64]}. */
+    @Example
+    void aDatasetOfOursReducesAsItsShapeAndAsItsRows() throws IOException {
+        Path source = source(new long[] {1, 64});
+        Path dataset = dir.resolve("expanded-" + NEXT.incrementAndGet());
+        assertThat(CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,960,64",
+                "--partitions", "4", "--output", dataset.toString()).exitCode()).isZero();
+        for (String shape : List.of("4,960,64", "3840,64")) {
+            Path result = dir.resolve("reduced-" + NEXT.incrementAndGet() + ".npy");
+            CliRun reduced = CliRun.of("reduce", "--input", dataset.toString(), "--dialect", "numpy", "--input-shape",
+                    "1,64", "--shape", shape, "--output", result.toString());
+            assertThat(reduced.exitCode()).as("%s: %s", shape, reduced.err()).isZero();
+            long[] values = int64Values(result, 64);
+            for (int i = 0; i < values.length; i++) {
+                assertThat(values[i]).as("element %d as %s", i, shape).isEqualTo(value(i) * 3840);
+            }
         }
     }
 
