@@ -33,9 +33,9 @@ final class GradientShape {
     }
 
     /**
-     * {@code gradient} as the forward broadcast's {@code output} where its dataset's rows flatten to that shape in C
-     * order ({@code [3840,64]} as 3840 rows of {@code [64]} as well as {@code [4,960,64]}): a dataset is its rows,
-     * whatever shape its writer had in mind; anything else as it was, for the refusal to name.
+     * {@code gradient} as the forward broadcast's {@code output} where each row of that shape is one or more whole
+     * rows of its dataset ({@code [3840,64]} as 3840 rows of {@code [64]} as well as {@code [4,960,64]}): a dataset is
+     * its rows, whatever shape its writer had in mind; anything else as it was, for the refusal to name.
      */
     static Gradient fitting(Gradient gradient, Shape output) {
         if (gradient instanceof Gradient.Stored stored && !stored.shape().equals(output)

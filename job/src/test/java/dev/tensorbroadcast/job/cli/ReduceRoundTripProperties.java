@@ -105,13 +105,16 @@ class ReduceRoundTripProperties {
         }
     }
 
-    /** A dataset is its rows: {@code [4,960,64]} written as 3840 rows of {@code [64]} also reduces as {@code [3840,64]}. */
+    /**
+     * A dataset is its rows: {@code [4,960,64]} cut into 8 partitions is 3840 rows of {@code [64]}, which also reduce
+     * as {@code [3840,64]}.
+     */
     @Example
     void aDatasetOfOursReducesAsItsShapeAndAsItsRows() throws IOException {
         Path source = source(new long[] {1, 64});
         Path dataset = dir.resolve("expanded-" + NEXT.incrementAndGet());
         assertThat(CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,960,64",
-                "--partitions", "4", "--output", dataset.toString()).exitCode()).isZero();
+                "--partitions", "8", "--output", dataset.toString()).exitCode()).isZero();
         for (String shape : List.of("4,960,64", "3840,64")) {
             Path result = dir.resolve("reduced-" + NEXT.incrementAndGet() + ".npy");
             CliRun reduced = CliRun.of("reduce", "--input", dataset.toString(), "--dialect", "numpy", "--input-shape",
