@@ -107,9 +107,9 @@ fi
 rm -rf $guide_outputs
 # the guide's own commands for the outputs the recipes read, as they are written there
 for output in $guide_outputs; do
-    command=$(cat README.md docs/*.md \
-        | grep -m1 -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors|reduce) .*--output $output( |$)" \
-        | sed 's/^\$ //')
+    # every match read to the end (sed prints the first): a reader that stops early would SIGPIPE the writer
+    command=$(grep -h -E "^\\$ \\./tensor-broadcast (expand|broadcast-tensors|reduce) .*--output $output( |$)" \
+        README.md docs/*.md | sed -n '1s/^\$ //p')
     [[ -n $command ]] || { echo "ci: the guide has no command writing $output" >&2; exit 1; }
     echo "ci: $command" >&2
     # stderr kept: its last line says how to read the output, and the readers' plain calls below run what it says
