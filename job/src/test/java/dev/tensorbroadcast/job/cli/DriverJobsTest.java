@@ -273,7 +273,7 @@ class DriverJobsTest {
     }
 
     /** Every file under {@code root} by its relative path. */
-    private static Map<String, byte[]> files(Path root) throws IOException {
+    static Map<String, byte[]> files(Path root) throws IOException {
         Map<String, byte[]> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path file : walk.filter(Files::isRegularFile).toList()) {
@@ -284,7 +284,7 @@ class DriverJobsTest {
     }
 
     /** A manifest without its creation time, and with the request's output paths (they name different dirs). */
-    private static JsonNode withoutTime(byte[] manifest) throws IOException {
+    static JsonNode withoutTime(byte[] manifest) throws IOException {
         ObjectNode json = (ObjectNode) MAPPER.readTree(manifest);
         assertThat(json.remove("created")).isNotNull();
         return json;

@@ -2,9 +2,6 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.store.seconddisk.SecondDiskStore;
@@ -13,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * normal path, with no edit to the pipeline, and they are the bytes a local-disk run writes.
  */
 class NewStoreTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -55,14 +49,15 @@ class NewStoreTest {
                 "_SUCCESS", "_manifest.json", "_SUCCESS", "zarr.json", "_manifest.json", "_SUCCESS", "_manifest.json",
                 "_SUCCESS");
 
-        Map<String, byte[]> fromLocal = files(local);
-        Map<String, byte[]> fromSecond = files(second);
+        Map<String, byte[]> fromLocal = DriverJobsTest.files(local);
+        Map<String, byte[]> fromSecond = DriverJobsTest.files(second);
         assertThat(fromSecond.keySet()).containsExactlyElementsOf(fromLocal.keySet())
                 .contains("arrow/part-00003.arrow", "arrow/_manifest.json", "arrow/_SUCCESS",
                         "parquet/part-00001.parquet", "zarr/zarr.json", "zarr/c/0/0/0", "rows/part-00001.parquet");
         for (String name : fromLocal.keySet()) {
             if (name.endsWith("_manifest.json")) {
-                assertThat(withoutTime(fromSecond.get(name))).as(name).isEqualTo(withoutTime(fromLocal.get(name)));
+                assertThat(DriverJobsTest.withoutTime(fromSecond.get(name))).as(name)
+                        .isEqualTo(DriverJobsTest.withoutTime(fromLocal.get(name)));
             } else {
                 assertThat(fromSecond.get(name)).as(name).isEqualTo(fromLocal.get(name));
             }
@@ -83,23 +78,5 @@ class NewStoreTest {
                         "--partitions", "4", "--format", "zarr", "--compression", "zstd", "--output", out + "/zarr"),
                 List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[40,1,5]",
                         "--shape", "[40,3,5]", "--partitions", "2", "--format", "parquet", "--output", out + "/rows"));
-    }
-
-    /** Every file under {@code root} by its relative path. */
-    private static Map<String, byte[]> files(Path root) throws IOException {
-        Map<String, byte[]> files = new TreeMap<>();
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path file : walk.filter(Files::isRegularFile).toList()) {
-                files.put(root.relativize(file).toString(), Files.readAllBytes(file));
-            }
-        }
-        return files;
-    }
-
-    /** A manifest without its creation time. */
-    private static JsonNode withoutTime(byte[] manifest) throws IOException {
-        ObjectNode json = (ObjectNode) MAPPER.readTree(manifest);
-        assertThat(json.remove("created")).isNotNull();
-        return json;
     }
 }
