@@ -18,6 +18,7 @@ import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -163,12 +164,12 @@ public final class TensorBroadcast {
         return write;
     }
 
-    Optional<Long> partitionBytes() {
-        return Optional.ofNullable(partitionBytes);
+    OptionalLong partitionBytes() {
+        return partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes);
     }
 
-    Optional<Long> partitions() {
-        return Optional.ofNullable(partitions);
+    OptionalLong partitions() {
+        return partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions);
     }
 
     boolean overwrite() {
@@ -209,14 +210,6 @@ public final class TensorBroadcast {
         return partitionBy;
     }
 
-    /** A size per partition or a count, never both: neither builder lets the last one set win. */
-    static void requireOnePartitioning(Long partitionBytes, Long partitions) {
-        if (partitionBytes != null && partitions != null) {
-            throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
-                    + " mutually exclusive (give a size per partition or a partition count)");
-        }
-    }
-
     /** A source: a location to read, or a tensor already in memory. */
     record Source(String location, SourceTensor tensor) {
         String name() {
@@ -225,15 +218,9 @@ public final class TensorBroadcast {
     }
 
     /** Builds a {@link TensorBroadcast}: its sources, dialect arguments, output and how to write it. */
-    public static final class Builder extends WriteBuilder<Builder> {
+    public static final class Builder extends RequestBuilder<Builder> {
         private final List<Source> sources = new ArrayList<>();
-        private String output;
-        private Long partitionBytes;
-        private Long partitions;
-        private String column;
         private SourceLimits sourceLimits = SourceLimits.defaults();
-        private Shape rowShape;
-        private long shipThreshold = DEFAULT_SHIP_THRESHOLD;
         private KeepColumns keep = KeepColumns.all();
         private List<String> partitionBy = List.of();
 
@@ -251,55 +238,6 @@ public final class TensorBroadcast {
         /** A source already in memory; repeat for several inputs. */
         public Builder source(SourceTensor tensor) {
             sources.add(new Source(null, requireNonNull(tensor, "tensor is null")));
-            return this;
-        }
-
-        /** The column of Arrow IPC sources that holds the tensor. */
-        public Builder column(String name) {
-            this.column = requireNonNull(name, "name is null");
-            return this;
-        }
-
-        /** The dataset directory: a local path or any Hadoop URI. */
-        public Builder output(String location) {
-            this.output = requireNonNull(location, "location is null");
-            return this;
-        }
-
-        /** The output's file format ({@code --format}): Arrow IPC by default. */
-        public Builder format(OutputFormat format) {
-            write.format(format);
-            return this;
-        }
-
-        /** Target bytes per partition (and file); the default is 128 MiB. */
-        public Builder partitionBytes(long bytes) {
-            this.partitionBytes = bytes;
-            return this;
-        }
-
-        /** An exact partition count instead of a size; fewer when the output has fewer rows. */
-        public Builder partitions(long count) {
-            this.partitions = count;
-            return this;
-        }
-
-        /** The shape of one row of a dataset source whose column is a list of numbers ({@code --row-shape}). */
-        public Builder rowShape(Shape shape) {
-            this.rowShape = requireNonNull(shape, "shape is null");
-            return this;
-        }
-
-        /**
-         * A dataset source of at most this many bytes of values is read by the driver and shipped whole to every
-         * executor; a larger one is read by the tasks, each only the rows its partition needs. 64 MiB by default.
-         */
-        public Builder shipThreshold(long bytes) {
-            if (bytes < 0) {
-                throw new InvalidRequestException("Cannot use ship threshold " + bytes + ": it must be 0 bytes or"
-                        + " more");
-            }
-            this.shipThreshold = bytes;
             return this;
         }
 
@@ -349,7 +287,7 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
                         + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }
-            requireOnePartitioning(partitionBytes, partitions);
+            requireOnePartitioning();
             WriteSpec spec = write.build();
             if (spec.npy()) {
                 throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "

@@ -181,17 +181,11 @@ public final class TensorReduce {
     }
 
     /** Builds a {@link TensorReduce}: the gradient, the forward request, the output and how to write it. */
-    public static final class Builder extends WriteBuilder<Builder> {
+    public static final class Builder extends RequestBuilder<Builder> {
         private String gradientLocation;
         private SourceTensor gradientTensor;
-        private String column;
-        private Shape rowShape;
         private final List<Shape> inputShapes = new ArrayList<>();
         private Integer inputIndex;
-        private String output;
-        private Long partitionBytes;
-        private Long partitions;
-        private long shipThreshold = TensorBroadcast.DEFAULT_SHIP_THRESHOLD;
 
         private Builder() {}
 
@@ -207,18 +201,6 @@ public final class TensorReduce {
             return this;
         }
 
-        /** The Arrow column holding the gradient, when a file or dataset has several. */
-        public Builder column(String name) {
-            this.column = requireNonNull(name, "name is null");
-            return this;
-        }
-
-        /** The row shape of a dataset gradient whose column is a list of numbers. */
-        public Builder rowShape(Shape shape) {
-            this.rowShape = requireNonNull(shape, "shape is null");
-            return this;
-        }
-
         /** The shape of a forward input; repeat for a joint broadcast ({@code broadcast-tensors}). */
         public Builder inputShape(Shape shape) {
             inputShapes.add(requireNonNull(shape, "shape is null"));
@@ -230,18 +212,6 @@ public final class TensorReduce {
          */
         public Builder inputIndex(int index) {
             this.inputIndex = index;
-            return this;
-        }
-
-        /** A {@code .npy} path on the driver's disk, or a dataset directory (a local path or a Hadoop URI). */
-        public Builder output(String location) {
-            this.output = requireNonNull(location, "location is null");
-            return this;
-        }
-
-        /** A dataset of this format; by default npy when the output ends in {@code .npy}, else arrow. */
-        public Builder format(OutputFormat format) {
-            write.format(format);
             return this;
         }
 
@@ -267,41 +237,9 @@ public final class TensorReduce {
             return format(OutputFormat.parse(name));
         }
 
-        /** Gradient bytes each summing task reads (default 128 MiB). */
-        public Builder partitionBytes(long bytes) {
-            if (bytes <= 0) {
-                throw new InvalidRequestException("Cannot use partition size " + bytes + ": it must be at least 1"
-                        + " byte");
-            }
-            this.partitionBytes = bytes;
-            return this;
-        }
-
-        /** An exact number of summing tasks instead of a size; fewer when the gradient has fewer rows. */
-        public Builder partitions(long count) {
-            if (count <= 0 || count > Integer.MAX_VALUE) {
-                throw new InvalidRequestException("Cannot use " + count + " partitions: the count must be from 1 to "
-                        + Integer.MAX_VALUE);
-            }
-            this.partitions = count;
-            return this;
-        }
-
-        /**
-         * A {@code .npy} gradient of at most this many bytes is read by the driver and shipped to every task; a larger
-         * one stays in its file, and each task reads its rows (default 64 MiB).
-         */
-        public Builder shipThreshold(long bytes) {
-            if (bytes < 0) {
-                throw new InvalidRequestException("Cannot use ship threshold " + bytes + ": it must be 0 or more");
-            }
-            this.shipThreshold = bytes;
-            return this;
-        }
-
         /** The request, checked: at most one of partition size and count. */
         public TensorReduce build() {
-            TensorBroadcast.requireOnePartitioning(partitionBytes, partitions);
+            requireOnePartitioning();
             return new TensorReduce(this);
         }
     }
