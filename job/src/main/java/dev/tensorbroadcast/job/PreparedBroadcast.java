@@ -6,7 +6,8 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.format.KeptReader;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.commit.OutputLock;
@@ -22,7 +23,6 @@ import dev.tensorbroadcast.job.source.RowGroupCuts;
 import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.pipeline.DatasetJob;
 import dev.tensorbroadcast.job.pipeline.DiscardJob;
-import dev.tensorbroadcast.job.pipeline.DiscardedDataset;
 import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.pipeline.RowDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
@@ -254,7 +254,7 @@ public final class PreparedBroadcast {
     public Manifest run(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
-        JobProgress heard = ProgressBridge.of(progress);
+        requireNonNull(progress, "progress is null");
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
                     + " runAll (broadcast-tensors), which writes output/0, output/1, ...");
@@ -263,7 +263,7 @@ public final class PreparedBroadcast {
         try (OutputLock lock = directory.lock()) {
             taken.run();
             return directory.replaceWith(() -> job(0, directory.path(),
-                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(engine, heard));
+                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(engine, progress));
         }
     }
 
@@ -283,7 +283,7 @@ public final class PreparedBroadcast {
     public List<Manifest> runAll(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine engine = runner.engine();
-        JobProgress heard = ProgressBridge.of(progress);
+        requireNonNull(progress, "progress is null");
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             taken.run();
@@ -293,7 +293,7 @@ public final class PreparedBroadcast {
                 for (int i = 0; i < sources.size(); i++) {
                     names.add(Integer.toString(i));
                     manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(engine, heard));
+                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(engine, progress));
                 }
                 DatasetIndex.write(directory.fileSystem(), directory.path(), names);
                 return manifests;
@@ -316,14 +316,8 @@ public final class PreparedBroadcast {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");
         }
-        DiscardedDataset discarded = DiscardJob.of(sources.get(input), plan.copyProgram(input),
-                partitions.get(input), description(input, DiscardJob.FORMAT_NAME)).run(engine,
-                ProgressBridge.of(progress));
-        // the API's own record: the pipeline's stays below it
-        return new DiscardedBroadcast(discarded.shape(), discarded.dtype(), discarded.rows(), discarded.bytes(),
-                discarded.partitions().stream().map(partition -> new DiscardedBroadcast.Partition(
-                        partition.partition(), partition.firstRow(), partition.rows(), partition.valueBytes(),
-                        partition.batches(), partition.crc32c(), partition.executorId())).toList());
+        return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
+                description(input, DiscardJob.FORMAT_NAME)).run(engine, requireNonNull(progress, "progress is null"));
     }
 
     /**

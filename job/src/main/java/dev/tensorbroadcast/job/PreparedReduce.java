@@ -23,7 +23,7 @@ import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.pipeline.DatasetJob;
 import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.store.Locations;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.pipeline.ReduceJob;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -278,18 +278,18 @@ public final class PreparedReduce {
     public List<ReduceResult> run(TaskRunner runner, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
         JobEngine spark = runner.engine();
-        JobProgress heard = ProgressBridge.of(progress);
+        requireNonNull(progress, "progress is null");
         if (directory == null) {
             taken.run();
-            return write(spark, heard);
+            return write(spark, progress);
         }
         try (OutputLock lock = directory.lock()) {
             taken.run();
-            return directory.replaceWith(() -> write(spark, heard));
+            return directory.replaceWith(() -> write(spark, progress));
         }
     }
 
-    private List<ReduceResult> write(JobEngine spark, JobProgress progress) {
+    private List<ReduceResult> write(JobEngine spark, Progress progress) {
         List<ReduceResult> results = new ArrayList<>();
         for (int i = 0; i < reduces.size(); i++) {
             ReducePlan reducePlan = reduces.get(i);
@@ -334,7 +334,7 @@ public final class PreparedReduce {
         }
     }
 
-    private void writeDataset(JobEngine spark, JobProgress progress, ReducePlan reducePlan,
+    private void writeDataset(JobEngine spark, Progress progress, ReducePlan reducePlan,
             org.apache.hadoop.fs.Path target) {
         Shape input = reducePlan.input();
         CopyProgram identity = CopyProgram.of(input, input.strides());

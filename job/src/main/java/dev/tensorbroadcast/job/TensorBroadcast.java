@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.pipeline.ColumnExpansion;

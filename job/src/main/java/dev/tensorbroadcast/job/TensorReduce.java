@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;

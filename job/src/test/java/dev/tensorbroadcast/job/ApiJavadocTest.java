@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every public type and member of the Java API ({@code dev.tensorbroadcast.job} and the {@code Manifest} a run
- * returns) has a Javadoc comment, read from the sources with the JDK's compiler tree API: a missing comment fails the
- * build here, and {@code mvn verify}'s Javadoc (doclint on) fails on a broken one. A member that overrides another
- * inherits the other's comment.
+ * Every public type and member of the Java API ({@code dev.tensorbroadcast.job}, the {@code Manifest} a run
+ * returns, the {@code Progress} it tells and the {@code DiscardedBroadcast} a discard returns) has a Javadoc comment,
+ * read from the sources with the JDK's compiler tree API: a missing comment fails the build here, and
+ * {@code mvn verify}'s Javadoc (doclint on) fails on a broken one. A member that overrides another inherits the
+ * other's comment.
  */
 class ApiJavadocTest {
     private static final Path API = Path.of("src", "main", "java", "dev", "tensorbroadcast", "job");
@@ -41,7 +42,10 @@ class ApiJavadocTest {
         try (Stream<Path> files = Files.list(API)) {
             files.filter(path -> path.toString().endsWith(".java")).sorted().forEach(sources::add);
         }
+        // the types below the pipeline that the API shows (PublicApiTest.SHOWN)
         sources.add(API.resolve("manifest").resolve("Manifest.java"));
+        sources.add(API.resolve("base").resolve("Progress.java"));
+        sources.add(API.resolve("base").resolve("DiscardedBroadcast.java"));
         assertThat(sources).hasSizeGreaterThan(15);
         assertThat(undocumented(sources)).as("public types and members of the API without a Javadoc comment")
                 .isEmpty();

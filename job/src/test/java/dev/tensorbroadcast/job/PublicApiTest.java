@@ -37,13 +37,18 @@ class PublicApiTest {
             "base", "cli");
 
     /**
-     * Internal types the API shows on purpose, each with why. Not a place to add to: a new type of the API goes into
-     * {@code dev.tensorbroadcast.job}, and the pipeline keeps its own.
+     * Internal types the API shows on purpose, each with why. A value the pipeline makes or calls and the API shows is
+     * one type, kept below the pipeline (which may not import the API) and listed here; it is not mirrored by a type
+     * of the API's own and a bridge. A type the pipeline never sees goes into {@code dev.tensorbroadcast.job}.
      */
     private static final Map<String, String> SHOWN = Map.of(
             API + ".manifest.Manifest", "what a run wrote: the record of _manifest.json, a documented file format"
                     + " (docs/formats.md) that a caller reads back as it is; moving it up would make the manifest"
-                    + " package, which the pipeline writes, import the API");
+                    + " package, which the pipeline writes, import the API",
+            API + ".base.Progress", "the caller's listener, which the API hands to the jobs as it is: the pipeline"
+                    + " and the verifier call it, so it cannot be in the API's package",
+            API + ".base.DiscardedBroadcast", "what the null sink computed, with the partitions its tasks report:"
+                    + " the pipeline makes it, so it cannot be in the API's package");
 
     @Test
     void publicSignaturesNameNoInternalType() throws Exception {
@@ -182,8 +187,7 @@ class PublicApiTest {
             }
         }
         assertThat(found).extracting(Class::getSimpleName).contains("TensorBroadcast", "PreparedBroadcast",
-                "TensorReduce", "PreparedReduce", "ReduceResult", "WriteSpec", "Builder", "Progress",
-                "DiscardedBroadcast");
+                "TensorReduce", "PreparedReduce", "ReduceResult", "WriteSpec", "Builder");
         return found;
     }
 

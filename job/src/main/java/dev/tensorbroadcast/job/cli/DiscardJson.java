@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tensorbroadcast.job.DiscardedBroadcast;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
 import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import java.util.List;
 

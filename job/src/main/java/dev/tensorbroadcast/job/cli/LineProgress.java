@@ -1,7 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.Progress;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import java.io.PrintWriter;
 import java.util.function.LongSupplier;
 
@@ -9,8 +8,7 @@ import java.util.function.LongSupplier;
  * Progress where no terminal is (a CI log, spark-submit's driver log): a whole line at most every ten seconds, as
  * tasks finish, so a long job shows it is alive without flooding the log; jobs shorter than that print none.
  */
-// the API's listener for the runs of expand and reduce, the pipeline's for verify: the same three calls
-final class LineProgress implements Progress, JobProgress {
+final class LineProgress implements Progress {
     private static final long EVERY_NANOS = 10_000_000_000L;
 
     private final PrintWriter err;

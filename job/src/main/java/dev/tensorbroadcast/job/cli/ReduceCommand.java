@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedReduce;
-import dev.tensorbroadcast.job.Progress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
 import dev.tensorbroadcast.job.pipeline.ReduceJob;

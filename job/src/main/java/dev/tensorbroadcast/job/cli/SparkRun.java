@@ -2,12 +2,12 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tensorbroadcast.job.DiscardedBroadcast;
 import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedBroadcast;
-import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.InvalidRequestException;

@@ -1,7 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.Progress;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -10,8 +9,7 @@ import java.util.Locale;
  * One line on a terminal, rewritten in place as tasks finish: partitions done, bytes of values, throughput and the
  * time left. Quiet for the first second, so short jobs print nothing but their result.
  */
-// the API's listener for the runs of expand and reduce, the pipeline's for verify: the same three calls
-final class TerminalProgress implements Progress, JobProgress {
+final class TerminalProgress implements Progress {
     private static final long QUIET_NANOS = 1_000_000_000L;
     private static final long REDRAW_NANOS = 200_000_000L;
 

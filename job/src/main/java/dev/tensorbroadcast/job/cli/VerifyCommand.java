@@ -15,7 +15,7 @@ import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
@@ -93,9 +93,9 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     /** A line on stderr as values are compared, as {@code expand} shows its job: none with --json or no --source. */
-    private JobProgress progress() {
+    private Progress progress() {
         if (output.json || source == null) {
-            return JobProgress.NONE;
+            return Progress.NONE;
         }
         PrintWriter err = spec.commandLine().getErr();
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(err);

@@ -6,7 +6,7 @@ import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
 import java.util.Arrays;
@@ -36,7 +36,7 @@ final class ArrayValues {
     }
 
     /** Adds a line per listed difference and one with their count to {@code problems}; returns elements compared. */
-    long compare(List<String> problems, JobProgress progress) throws IOException {
+    long compare(List<String> problems, Progress progress) throws IOException {
         ArrayReader reader;
         try {
             reader = format.open(dir.fileSystem(), dir.resolve(format.metadataName()).getParent());

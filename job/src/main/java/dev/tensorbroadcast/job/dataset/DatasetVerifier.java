@@ -15,7 +15,7 @@ import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.Param;
@@ -51,14 +51,14 @@ public final class DatasetVerifier {
     }
 
     public VerifyReport verify(Optional<SourceTensor> source) throws IOException {
-        return verify(source, JobProgress.NONE);
+        return verify(source, Progress.NONE);
     }
 
     /**
      * As {@link #verify(Optional)}, telling {@code progress} how far the comparison with the source is: one
      * partition a file, and the bytes of values compared.
      */
-    public VerifyReport verify(Optional<SourceTensor> source, JobProgress progress) throws IOException {
+    public VerifyReport verify(Optional<SourceTensor> source, Progress progress) throws IOException {
         List<String> problems = new ArrayList<>();
         Optional<Manifest> found = dir.manifest();
         if (found.isEmpty()) {
@@ -182,7 +182,7 @@ public final class DatasetVerifier {
     }
 
     private long compareValues(Manifest manifest, TensorKernel kernel, List<DatasetFile> files,
-            List<String> problems, JobProgress progress) throws IOException {
+            List<String> problems, Progress progress) throws IOException {
         long rowElements = ManifestShapes.shape(manifest.rowShape()).elements();
         ValueComparison comparison = new ValueComparison(rowElements, MAX_LISTED_DIFFERENCES);
         boolean expectNulls = kernel.source().hasNulls();

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.job.base.JobFailedException;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
@@ -96,12 +96,12 @@ public final class DatasetJob {
                 directories.orElse(null)), output, description, request, inputs);
     }
 
-    public Manifest run(SparkSession spark, JobProgress progress) {
+    public Manifest run(SparkSession spark, Progress progress) {
         return run(JobEngine.spark(spark), progress);
     }
 
     /** Writes the dataset with tasks on {@code engine}. */
-    public Manifest run(JobEngine engine, JobProgress progress) {
+    public Manifest run(JobEngine engine, Progress progress) {
         String jobUuid = UUID.randomUUID().toString();
         Store store = Stores.forPath(output);
         Job job = hadoopJob(store, engine.hadoopConfiguration(), jobUuid);

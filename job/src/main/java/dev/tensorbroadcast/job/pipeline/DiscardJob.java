@@ -2,7 +2,8 @@ package dev.tensorbroadcast.job.pipeline;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.source.JobSource;
@@ -41,27 +42,27 @@ public final class DiscardJob {
         return new DiscardJob(source, partitions, program, description);
     }
 
-    public DiscardedDataset run(SparkSession spark, JobProgress progress) {
+    public DiscardedBroadcast run(SparkSession spark, Progress progress) {
         return run(JobEngine.spark(spark), progress);
     }
 
     /** Computes and discards the broadcast with tasks on {@code engine}. */
-    public DiscardedDataset run(JobEngine engine, JobProgress progress) {
+    public DiscardedBroadcast run(JobEngine engine, Progress progress) {
         int partitionCount = Math.toIntExact(partitions.partitionCount());
         // the format and codec are not used by the null sink's tasks
         DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null, null);
         JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes filled", partitionCount,
                 partitions.bytes());
-        List<DiscardedPartition> discarded = JobRun.tracked(engine, description, tracking)
+        List<DiscardedBroadcast.Partition> discarded = JobRun.tracked(engine, description, tracking)
                 .run("Cannot compute the broadcast", run -> {
                     TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
                     DiscardTask task = new DiscardTask(taskSource, spec,
                             run.ship(run.hadoopConfiguration()), run.values());
                     return run.tasks(partitionCount, task);
                 });
-        List<DiscardedPartition> sorted = new ArrayList<>(discarded);
-        sorted.sort(Comparator.comparingLong(DiscardedPartition::partition));
-        return new DiscardedDataset(ManifestShapes.list(partitions.output()), source.dtype().typeName(),
+        List<DiscardedBroadcast.Partition> sorted = new ArrayList<>(discarded);
+        sorted.sort(Comparator.comparingLong(DiscardedBroadcast.Partition::partition));
+        return new DiscardedBroadcast(ManifestShapes.list(partitions.output()), source.dtype().typeName(),
                 partitions.rows(), partitions.bytes(), sorted);
     }
 }

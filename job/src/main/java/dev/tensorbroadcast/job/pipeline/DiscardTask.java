@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.DiscardResult;
 import dev.tensorbroadcast.arrowio.DiscardingTensorWriter;
 import dev.tensorbroadcast.job.base.Crc32c;
+import dev.tensorbroadcast.job.base.DiscardedBroadcast;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.planner.Partition;
 import java.util.Iterator;
@@ -15,7 +16,7 @@ import org.apache.spark.util.LongAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 
 /** One Spark task of the null sink: fills the partition with the task's index batch by batch and discards it. */
-final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterator<DiscardedPartition>> {
+final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterator<DiscardedBroadcast.Partition>> {
     private static final long serialVersionUID = 1L;
 
     private final TaskSource source;
@@ -32,13 +33,13 @@ final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterato
     }
 
     @Override
-    public Iterator<DiscardedPartition> call(Integer index, Iterator<Integer> ignored) {
+    public Iterator<DiscardedBroadcast.Partition> call(Integer index, Iterator<Integer> ignored) {
         Partition partition = spec.partitions().partition(index);
         TaskSource.TaskInput input = source.input(partition, spec.program(), conf.value().value());
         DiscardResult result = DiscardingTensorWriter.create()
                 .write(input.kernel(), spec.partitions().rowShape(), partition);
         bytesFilled.add(result.valueBytes());
-        return List.of(new DiscardedPartition(index, partition.firstRow(), result.rows(), result.valueBytes(),
+        return List.of(new DiscardedBroadcast.Partition(index, partition.firstRow(), result.rows(), result.valueBytes(),
                 result.batches(), Crc32c.hex(result.crc32c()), TaskPlace.executorId())).iterator();
     }
 }

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.job.base.Broadcasts;
 import dev.tensorbroadcast.job.base.JobFailedException;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.source.Shipping;
 import dev.tensorbroadcast.planner.BroadcastException;
@@ -57,7 +57,7 @@ final class JobRun implements Shipping {
     }
 
     /** A job heard by {@code progress}: its partitions, its planned bytes, the accumulator its tasks add to. */
-    record Tracking(JobProgress progress, String accumulator, long partitions, long bytes) {
+    record Tracking(Progress progress, String accumulator, long partitions, long bytes) {
         Tracking {
             requireNonNull(progress, "progress is null");
             requireNonNull(accumulator, "accumulator is null");

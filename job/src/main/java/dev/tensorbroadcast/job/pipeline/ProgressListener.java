@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.pipeline;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -23,7 +23,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Follows one job (recognised by its job group) and passes its finished tasks and the bytes of values done so far to
- * a {@link JobProgress}: what each finished task added to the accumulator, as its end event says, plus what running
+ * a {@link Progress}: what each finished task added to the accumulator, as its end event says, plus what running
  * tasks have added, as executors report with their heartbeats. So a job of one huge partition still moves before its
  * task ends. Both come from the listener bus, in one order; the driver's merged total is not read while the job runs,
  * since it can already hold a task's share before that task's end event arrives (it would count twice). The job's end
@@ -34,7 +34,7 @@ final class ProgressListener extends SparkListener {
 
     private final String jobGroup;
     private final LongAccumulator values;
-    private final JobProgress progress;
+    private final Progress progress;
     private final Set<Integer> stages = ConcurrentHashMap.newKeySet();
     /** Partitions whose task succeeded: a speculative copy that also succeeds is not counted again. */
     private final Set<Integer> finishedPartitions = new HashSet<>();
@@ -49,7 +49,7 @@ final class ProgressListener extends SparkListener {
     private final Set<Long> ended = new HashSet<>();
     private boolean completed;
 
-    ProgressListener(String jobGroup, LongAccumulator values, JobProgress progress) {
+    ProgressListener(String jobGroup, LongAccumulator values, Progress progress) {
         this.jobGroup = requireNonNull(jobGroup, "jobGroup is null");
         this.values = requireNonNull(values, "values is null");
         this.progress = requireNonNull(progress, "progress is null");

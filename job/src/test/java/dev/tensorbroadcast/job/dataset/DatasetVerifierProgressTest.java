@@ -2,7 +2,7 @@ package dev.tensorbroadcast.job.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ class DatasetVerifierProgressTest {
     Path tmp;
 
     /** What a progress line is told, in order. */
-    private static final class Heard implements JobProgress {
+    private static final class Heard implements Progress {
         final List<String> events = new ArrayList<>();
 
         @Override

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.base.JobFailedException;
-import dev.tensorbroadcast.job.base.JobProgress;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** A job whose tasks run on the driver's pool of threads: no Spark context, the same skeleton around them. */
 class DriverJobRunTest {
     /** What the progress heard, in order. */
-    private static final class Heard implements JobProgress {
+    private static final class Heard implements Progress {
         final List<String> events = new ArrayList<>();
 
         @Override

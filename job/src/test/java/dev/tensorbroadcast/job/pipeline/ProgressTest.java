@@ -2,8 +2,8 @@ package dev.tensorbroadcast.job.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.planner.Dialect;
 import java.nio.file.Path;
 import java.util.ArrayList;

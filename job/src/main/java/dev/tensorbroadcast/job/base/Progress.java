@@ -1,9 +1,10 @@
-package dev.tensorbroadcast.job;
+package dev.tensorbroadcast.job.base;
 
 /**
- * Hears how far a run of {@link PreparedBroadcast} or {@link PreparedReduce} is, from Spark's listener events; called
- * on Spark's listener thread. The API's own listener: the pipeline's is not part of the API, and this one is handed to
- * it through a bridge.
+ * Hears how far a job is: a run of the Java API's {@code PreparedBroadcast} or {@code PreparedReduce}, or the
+ * command line's {@code verify}; called on Spark's listener thread, or on the driver's thread that waits for the
+ * embedded engine's tasks. One type for the API and the pipeline: the API hands the caller's listener to the jobs as
+ * it is, so it lives here, below the pipeline, which may not import the API's package.
  */
 public interface Progress {
     /** Hears nothing. */
