@@ -3,7 +3,7 @@ package dev.tensorbroadcast.arrowio.format.arrow;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.format.DatasetChunk;
 import dev.tensorbroadcast.arrowio.format.DatasetColumn;
-import dev.tensorbroadcast.arrowio.format.DatasetIndex;
+import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
 import dev.tensorbroadcast.arrowio.format.FirstRowValues;
 import dev.tensorbroadcast.arrowio.format.HadoopChannel;
@@ -239,7 +239,7 @@ public final class ArrowParts {
         for (int row = first; row < last; row++) {
             long expected = firstIndex + row;
             if (index.isNull(row) || index.get(row) != expected) {
-                throw DatasetIndex.notConsecutive(name, expected, index.isNull(row) ? null : index.get(row));
+                throw IndexColumn.notConsecutive(name, expected, index.isNull(row) ? null : index.get(row));
             }
         }
     }

@@ -4,7 +4,7 @@ import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.DatasetChunk;
 import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.format.DatasetIndex;
+import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
 import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.arrowio.format.FirstRowValues;
@@ -179,7 +179,7 @@ public final class ParquetTensorReader {
             index.consume();
             long expected = firstIndex + row;
             if (row >= first && (value == null || value != expected)) {
-                throw DatasetIndex.notConsecutive(name, expected, value);
+                throw IndexColumn.notConsecutive(name, expected, value);
             }
         }
     }
