@@ -108,15 +108,15 @@ public final class PreparedBroadcast {
             // strings are sized by the source's real average length, not the planner's guess
             PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), source.dtype())
                     .elementBits(source.sizingBits());
-            broadcast.partitionBytes().ifPresent(partitioning::partitionBytes);
-            broadcast.partitions().ifPresent(partitioning::partitions);
+            broadcast.partitioning().bytes().ifPresent(partitioning::partitionBytes);
+            broadcast.partitioning().count().ifPresent(partitioning::partitions);
             PartitionPlan partitionPlan = partitioning.build();
             Optional<RowLineage> lineage = RowLineage.of(plan, i, partitionPlan);
             if (source.dataset() != null && source.dataset().valueBytes() > broadcast.shipThreshold()
-                    && broadcast.partitions().isEmpty() && lineage.isPresent()) {
+                    && broadcast.partitioning().count().isEmpty() && lineage.isPresent()) {
                 // read in slices: no row group read by two tasks
                 partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
-                        broadcast.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES));
+                        broadcast.partitioning().bytesOrDefault());
             }
             Optional<KeptSpec> chosenColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
                     broadcast.sources().get(i).name(), lineage);
@@ -140,7 +140,7 @@ public final class PreparedBroadcast {
         broadcast.output().ifPresent(location -> OutputOverlap.requireApart(location, broadcast.sources().stream()
                 .map(TensorBroadcast.Source::location).filter(java.util.Objects::nonNull).toList(), conf));
         OutputDirectory output = broadcast.output()
-                .map(location -> OutputDirectory.check(location, broadcast.overwrite(), conf))
+                .map(location -> OutputDirectory.check(location, broadcast.write().overwrite(), conf))
                 .orElse(null);
         if (output != null) {
             requireRoom(broadcast, output, partitions);
@@ -183,8 +183,8 @@ public final class PreparedBroadcast {
             fileBytes = saturatedAdd(fileBytes, saturatedAdd(plan.bytes(), plan.rows() > Long.MAX_VALUE / 8
                     ? Long.MAX_VALUE : 8 * plan.rows()));
         }
-        OptionalLong usable = broadcast.checkFreeSpace() ? output.usableBytes() : OptionalLong.empty();
-        OutputRoom.require(bytes, fileBytes, output.path().toString(), broadcast.maxOutputBytes(), usable);
+        OptionalLong usable = broadcast.write().checkFreeSpace() ? output.usableBytes() : OptionalLong.empty();
+        OutputRoom.require(bytes, fileBytes, output.path().toString(), broadcast.write().maxOutputBytes(), usable);
     }
 
     private static long saturatedAdd(long a, long b) {

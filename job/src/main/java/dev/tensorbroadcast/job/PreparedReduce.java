@@ -112,8 +112,7 @@ public final class PreparedReduce {
             }
         }
         for (ReducePlan reducePlan : reduces) {
-            TaskCountGuard.check(ReduceJob.taskCount(reducePlan, reduce.partitionBytes()
-                    .orElse(PartitionPlan.DEFAULT_PARTITION_BYTES), reduce.partitions().orElse(0)),
+            TaskCountGuard.check(taskCount(reduce, reducePlan),
                     reducePlan.output().elements() * reducePlan.dtype().byteWidth());
         }
         reduce.files().requireEncodingFits(gradient.dtype());
@@ -132,8 +131,8 @@ public final class PreparedReduce {
                         + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")
                         + "), which gets one result per input");
             }
-            Path npy = checkNpy(reduce.output(), reduce.overwrite());
-            requireRoom(reduce, reduces, npy.toString(), false, reduce.checkFreeSpace() ? usableBytes(npy)
+            Path npy = checkNpy(reduce.output(), reduce.write().overwrite());
+            requireRoom(reduce, reduces, npy.toString(), false, reduce.write().checkFreeSpace() ? usableBytes(npy)
                     : OptionalLong.empty());
             return new PreparedReduce(reduce, gradient, plan, reduces, npy, null, null);
         }
@@ -142,8 +141,8 @@ public final class PreparedReduce {
             reduce.files().partitions(PartitionPlan.builder(reducePlan.input(), reducePlan.dtype()).build(),
                     reducePlan.dtype());
         }
-        OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.overwrite(), conf);
-        requireRoom(reduce, reduces, directory.path().toString(), true, reduce.checkFreeSpace()
+        OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.write().overwrite(), conf);
+        requireRoom(reduce, reduces, directory.path().toString(), true, reduce.write().checkFreeSpace()
                 ? directory.usableBytes() : OptionalLong.empty());
         return new PreparedReduce(reduce, gradient, plan, reduces, null, directory,
                 InputNames.qualified(reduce.gradientLocation().orElse(null), conf));
@@ -165,7 +164,7 @@ public final class PreparedReduce {
                     reducePlan.input()).length;
             fileBytes = OutputRoom.saturatedAdd(fileBytes, OutputRoom.saturatedAdd(values, overhead));
         }
-        OutputRoom.require(bytes, fileBytes, target, reduce.maxOutputBytes(), usable);
+        OutputRoom.require(bytes, fileBytes, target, reduce.write().maxOutputBytes(), usable);
     }
 
     /**
@@ -238,8 +237,12 @@ public final class PreparedReduce {
 
     /** The tasks that read the gradient for {@code reduce}. */
     public long tasks(ReducePlan reduce) {
-        return ReduceJob.taskCount(reduce, this.reduce.partitionBytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES),
-                this.reduce.partitions().orElse(0));
+        return taskCount(this.reduce, reduce);
+    }
+
+    private static long taskCount(TensorReduce request, ReducePlan reducePlan) {
+        return ReduceJob.taskCount(reducePlan, request.partitioning().bytesOrDefault(),
+                request.partitioning().count().orElse(0));
     }
 
     /** Gradient bytes each task reads, at most. */
@@ -322,7 +325,7 @@ public final class PreparedReduce {
                     out.write(sum(spark, reducePlan).values());
                 }
             }
-            LocalFiles.move("write", temp, npyTarget, reduce.overwrite());
+            LocalFiles.move("write", temp, npyTarget, reduce.write().overwrite());
         } catch (IOException e) {
             throw new OutputException("Cannot write " + npyTarget + ": " + LocalFiles.reason(e));
         } finally {

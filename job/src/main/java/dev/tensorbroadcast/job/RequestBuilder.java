@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
+import java.util.OptionalLong;
 
 /**
  * The core of {@link TensorBroadcast.Builder} and {@link TensorReduce.Builder}: besides the rule
@@ -93,11 +94,9 @@ abstract class RequestBuilder<B extends RequestBuilder<B>> extends WriteBuilder<
         return self();
     }
 
-    /** A size per partition or a count, never both: neither builder lets the last one set win. */
-    final void requireOnePartitioning() {
-        if (partitionBytes != null && partitions != null) {
-            throw new InvalidRequestException("Cannot use a partition size with a partition count: they are"
-                    + " mutually exclusive (give a size per partition or a partition count)");
-        }
+    /** The partition size or count given, checked against each other. */
+    final Partitioning partitioning() {
+        return new Partitioning(partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes),
+                partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions));
     }
 }

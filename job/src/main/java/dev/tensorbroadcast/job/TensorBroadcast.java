@@ -20,7 +20,6 @@ import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -47,8 +46,7 @@ public final class TensorBroadcast {
     private final DialectArguments arguments;
     private final String output;
     private final WriteSpec write;
-    private final Long partitionBytes;
-    private final Long partitions;
+    private final Partitioning partitioning;
     private final ArrowSourceOptions arrowOptions;
     private final SourceLimits sourceLimits;
     private final Shape rowShape;
@@ -56,13 +54,12 @@ public final class TensorBroadcast {
     private final KeepColumns keep;
     private final List<String> partitionBy;
 
-    private TensorBroadcast(Builder builder, WriteSpec write) {
+    private TensorBroadcast(Builder builder, Partitioning partitioning, WriteSpec write) {
         this.sources = List.copyOf(builder.sources);
         this.arguments = builder.arguments;
         this.output = builder.output;
         this.write = write;
-        this.partitionBytes = builder.partitionBytes;
-        this.partitions = builder.partitions;
+        this.partitioning = partitioning;
         this.arrowOptions = builder.column == null ? ArrowSourceOptions.defaults()
                 : ArrowSourceOptions.defaults().withColumn(builder.column);
         this.sourceLimits = builder.sourceLimits;
@@ -166,16 +163,9 @@ public final class TensorBroadcast {
         return write;
     }
 
-    OptionalLong partitionBytes() {
-        return partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes);
-    }
-
-    OptionalLong partitions() {
-        return partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions);
-    }
-
-    boolean overwrite() {
-        return write.overwrite();
+    /** The partition size or count given, if any. */
+    Partitioning partitioning() {
+        return partitioning;
     }
 
     ArrowSourceOptions arrowOptions() {
@@ -192,14 +182,6 @@ public final class TensorBroadcast {
 
     long shipThreshold() {
         return shipThreshold;
-    }
-
-    long maxOutputBytes() {
-        return write.maxOutputBytes();
-    }
-
-    boolean checkFreeSpace() {
-        return write.checkFreeSpace();
     }
 
     /** Which of a dataset input's other columns are written next to its rows. */
@@ -289,14 +271,14 @@ public final class TensorBroadcast {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
                         + EnumNames.accepted(Dialect.values(), Dialect::dialectName));
             }
-            requireOnePartitioning();
+            Partitioning partitioning = partitioning();
             WriteSpec spec = write.build();
             if (spec.npy()) {
                 throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "
                         + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }
             spec.format().flatMap(OutputFormat::array).ifPresent(array -> requireArrayOutputFits(array.name()));
-            return new TensorBroadcast(this, spec.withDefault(OutputFormat.ARROW));
+            return new TensorBroadcast(this, partitioning, spec.withDefault(OutputFormat.ARROW));
         }
 
         /** An array is one chunk grid: it has no rows to partition by. */

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -49,11 +48,10 @@ public final class TensorReduce {
     private final Integer inputIndex;
     private final String output;
     private final WriteSpec write;
-    private final Long partitionBytes;
-    private final Long partitions;
+    private final Partitioning partitioning;
     private final long shipThreshold;
 
-    private TensorReduce(Builder builder) {
+    private TensorReduce(Builder builder, Partitioning partitioning) {
         if ((builder.gradientLocation == null) == (builder.gradientTensor == null)) {
             throw new IllegalArgumentException("give the gradient once: a location or a tensor");
         }
@@ -75,8 +73,7 @@ public final class TensorReduce {
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
         this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
-        this.partitionBytes = builder.partitionBytes;
-        this.partitions = builder.partitions;
+        this.partitioning = partitioning;
         this.shipThreshold = builder.shipThreshold;
     }
 
@@ -157,24 +154,9 @@ public final class TensorReduce {
         return write;
     }
 
-    long maxOutputBytes() {
-        return write.maxOutputBytes();
-    }
-
-    boolean checkFreeSpace() {
-        return write.checkFreeSpace();
-    }
-
-    OptionalLong partitionBytes() {
-        return partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes);
-    }
-
-    OptionalLong partitions() {
-        return partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions);
-    }
-
-    boolean overwrite() {
-        return write.overwrite();
+    /** The partition size or count given, if any. */
+    Partitioning partitioning() {
+        return partitioning;
     }
 
     long shipThreshold() {
@@ -240,8 +222,7 @@ public final class TensorReduce {
 
         /** The request, checked: at most one of partition size and count. */
         public TensorReduce build() {
-            requireOnePartitioning();
-            return new TensorReduce(this);
+            return new TensorReduce(this, partitioning());
         }
     }
 }

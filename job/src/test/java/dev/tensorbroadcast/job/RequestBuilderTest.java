@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.Shape;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -40,8 +42,7 @@ class RequestBuilderTest {
         assertThat(broadcast.output()).contains("/tmp/out");
         assertThat(broadcast.arrowOptions().column()).contains("values");
         assertThat(broadcast.rowShape()).contains(Shape.of(2, 3));
-        assertThat(broadcast.partitions()).hasValue(7);
-        assertThat(broadcast.partitionBytes()).isEmpty();
+        assertThat(broadcast.partitioning()).isEqualTo(new Partitioning(OptionalLong.empty(), OptionalLong.of(7)));
         assertThat(broadcast.shipThreshold()).isZero();
         assertThat(broadcast.write().format()).contains(OutputFormat.PARQUET);
 
@@ -51,8 +52,9 @@ class RequestBuilderTest {
         assertThat(reduce.output()).isEqualTo("/tmp/out");
         assertThat(reduce.column()).contains("values");
         assertThat(reduce.rowShape()).contains(Shape.of(2, 3));
-        assertThat(reduce.partitionBytes()).hasValue(1 << 20);
-        assertThat(reduce.partitions()).isEmpty();
+        assertThat(reduce.partitioning()).isEqualTo(new Partitioning(OptionalLong.of(1 << 20), OptionalLong.empty()));
+        assertThat(reduce.partitioning().bytesOrDefault()).isEqualTo(1 << 20);
+        assertThat(broadcast.partitioning().bytesOrDefault()).isEqualTo(PartitionPlan.DEFAULT_PARTITION_BYTES);
         assertThat(reduce.shipThreshold()).isEqualTo(TensorBroadcast.DEFAULT_SHIP_THRESHOLD);
         assertThat(reduce.formatName()).isEqualTo("parquet");
     }
