@@ -351,7 +351,7 @@ public final class TensorBroadcast {
             }
             requireOnePartitioning(partitionBytes, partitions);
             WriteSpec spec = write.build();
-            if (spec.npy()) {
+            if (spec.format().filter(OutputFormat::oneFile).isPresent()) {
                 throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "
                         + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }

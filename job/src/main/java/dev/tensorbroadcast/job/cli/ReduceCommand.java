@@ -73,8 +73,8 @@ final class ReduceCommand implements Callable<Integer> {
                     + " anything else is a dataset directory, a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
     String outputLocation;
 
-    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
-            description = "npy, arrow (Arrow IPC files), parquet or zarr (one Zarr v3 array); by default npy for an"
+    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>", completionCandidates = FormatHelp.Results.class,
+            description = "${COMPLETION-CANDIDATES}; by default npy for an"
                     + " --output ending in .npy, else arrow. Another format with an --output ending in .npy is"
                     + " refused.")
     String format;
@@ -110,14 +110,11 @@ final class ReduceCommand implements Callable<Integer> {
                 : ArrayChunking.parse(chunks, Param.CHUNKS), shard == null ? new long[0]
                 : ArrayChunking.parse(shard, Param.SHARD));
         if (format != null) {
-            builder.format(format);
-        }
-        if (format != null && !format.strip().equalsIgnoreCase("npy")) {
             // refuses --chunks and --shard unless the format writes an array
-            builder.format(OutputFormat.parse(format).withChunking(chunking));
+            builder.format(OutputFormat.parseResult(format).withChunking(chunking));
         } else {
-            chunking.requireFits(format != null || outputLocation.endsWith(".npy") ? "npy"
-                    : OutputFormat.ARROW.formatName(), false);
+            chunking.requireFits((outputLocation.endsWith(".npy") ? OutputFormat.NPY : OutputFormat.ARROW)
+                    .formatName(), false);
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {

@@ -10,8 +10,6 @@ import dev.tensorbroadcast.job.Progress;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -46,11 +44,6 @@ final class SparkRun {
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
             OutputFormat format = OutputFormat.parse(destination.format).withChunking(destination.chunking());
-            if (format.array().isPresent() && write.rowGroupBytes().isPresent()) {
-                throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format "
-                        + format.formatName() + ": an array is cut into chunks, not row groups; give "
-                        + Param.CHUNKS.named() + " instead");
-            }
             builder.output(destination.output).write(write.spec().format(format).build());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written

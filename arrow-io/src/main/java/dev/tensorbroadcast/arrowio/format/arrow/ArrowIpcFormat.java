@@ -44,6 +44,11 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     }
 
     @Override
+    public Optional<String> helpNote() {
+        return Optional.of("Arrow IPC files");
+    }
+
+    @Override
     public String description() {
         return "Arrow IPC";
     }
