@@ -43,7 +43,10 @@ class PublicApiTest {
     private static final Map<String, String> SHOWN = Map.of(
             API + ".manifest.Manifest", "what a run wrote: the record of _manifest.json, a documented file format"
                     + " (docs/formats.md) that a caller reads back as it is; moving it up would make the manifest"
-                    + " package, which the pipeline writes, import the API");
+                    + " package, which the pipeline writes, import the API",
+            API + ".pipeline.JobEngine", "where a prepared run's tasks run (JobEngine.spark(session),"
+                    + " JobEngine.driver(hadoop, cancelled)): the engine seam itself, one name for the API and the"
+                    + " pipeline (a mirror type in the API repeated its factories; issue 38)");
 
     @Test
     void publicSignaturesNameNoInternalType() throws Exception {

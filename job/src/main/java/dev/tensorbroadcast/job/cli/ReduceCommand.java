@@ -141,7 +141,7 @@ final class ReduceCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         List<ReduceResult> results;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop, output,
+        try (EngineChoice.Chosen engine = EngineChoice.obtain(write.master, write.conf, job(prepared), hadoop, output,
                 err)) {
             Interruption.stopIfSignalled();
             // said once the output is ours: a second writer's refusal is its only line
@@ -159,7 +159,7 @@ final class ReduceCommand implements Callable<Integer> {
     }
 
     /** What decides whether the reduce runs in the driver: the gradient's bytes, the tasks, where it writes. */
-    private static JobEngines.Job job(PreparedReduce prepared) {
+    private static EngineChoice.Job job(PreparedReduce prepared) {
         long tasks = 0;
         long bytes = 0;
         boolean local = true;
@@ -168,9 +168,9 @@ final class ReduceCommand implements Callable<Integer> {
             tasks += prepared.tasks(reducePlan);
             bytes += Math.max(reducePlan.output().elements(), reducePlan.input().elements())
                     * reducePlan.dtype().byteWidth();
-            local &= JobEngines.local(prepared.location(i));
+            local &= EngineChoice.local(prepared.location(i));
         }
-        return new JobEngines.Job(bytes, tasks, local);
+        return new EngineChoice.Job(bytes, tasks, local);
     }
 
     /** What will be written, said once Spark runs and the output is this job's. */
