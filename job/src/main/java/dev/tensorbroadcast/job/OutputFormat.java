@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * a dataset of one file per partition, named {@code part-NNNNN} plus the extension (a {@link DatasetFileFormat});
  * one N-d array of chunk objects (an {@link ArrayFileFormat}: Zarr), with its {@link ArrayChunking}; or, for a
  * reduce, one file written whole by the driver ({@link #NPY}). The API's name for the arrow-io format, which does the
- * work and says which write options it takes ({@link TensorFileFormat#refusal(dev.tensorbroadcast.arrowio.format.WriteSettings)}).
+ * work and says which write settings it takes ({@code TensorFileFormat.refusal(WriteSettings)}).
  */
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;

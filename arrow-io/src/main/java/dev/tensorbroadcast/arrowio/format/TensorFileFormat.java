@@ -23,7 +23,7 @@ public interface TensorFileFormat extends Serializable {
     /** What a user calls it in a message: "Arrow IPC", "Parquet". */
     String description();
 
-    /** What {@code --format}'s help says of the format after its name, in parentheses ("Arrow IPC files"), if anything. */
+    /** What {@code --format}'s help says of the format after its name, in parentheses ("Arrow IPC files"), if any. */
     default Optional<String> helpNote() {
         return Optional.empty();
     }

@@ -73,7 +73,8 @@ final class ReduceCommand implements Callable<Integer> {
                     + " anything else is a dataset directory, a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
     String outputLocation;
 
-    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>", completionCandidates = FormatHelp.Results.class,
+    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
+            completionCandidates = FormatHelp.Results.class,
             description = "${COMPLETION-CANDIDATES}; by default npy for an"
                     + " --output ending in .npy, else arrow. Another format with an --output ending in .npy is"
                     + " refused.")
