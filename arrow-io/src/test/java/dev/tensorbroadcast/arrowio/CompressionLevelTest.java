@@ -3,9 +3,10 @@ package dev.tensorbroadcast.arrowio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
@@ -57,7 +58,7 @@ class CompressionLevelTest {
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory.resolve("part-0." + format).toUri());
         FileSystem fileSystem = FileSystem.getLocal(CONF);
         ArrowWriteResult result = format.equals("arrow")
-                ? ArrowTensorFileWriter.create().withCompression(IpcCompression.ZSTD).withCompressionLevel(level)
+                ? ArrowTensorFileWriter.create().withCompression(new Compression(OutputCompression.ZSTD, level))
                         .write(kernel(plan), partitions.rowShape(), partitions.partition(0), fileSystem, file)
                 : ParquetTensorFileWriter.create().withOptions(ParquetWriteOptions.defaults()
                         .withCodec(CompressionCodecName.ZSTD).withCompressionLevel(level))
@@ -83,9 +84,10 @@ class CompressionLevelTest {
 
     @Test
     void onlyZstdTakesALevel() {
-        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withCompression(IpcCompression.LZ4)
-                .withCompressionLevel(3)).hasMessage("Cannot use compression level 3 with lz4: zstd takes 1 to 22,"
-                        + " other codecs none");
+        // the Arrow writer takes a Compression, whose level is checked where it is made
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withCompression(new Compression(OutputCompression.LZ4,
+                3))).hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd, zstd:1"
+                        + " to zstd:22, gzip or gzip:1 to gzip:9");
         assertThatThrownBy(() -> ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)
                 .withCompressionLevel(23)).hasMessage("Cannot use compression level 23 with ZSTD: ZSTD takes 1 to 22,"
                         + " other codecs none");

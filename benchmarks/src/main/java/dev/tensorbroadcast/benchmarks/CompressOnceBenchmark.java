@@ -2,9 +2,10 @@ package dev.tensorbroadcast.benchmarks;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.StreamOutputFile;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.format.arrow.IpcCompression;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
 import dev.tensorbroadcast.planner.CopyProgram;
@@ -96,7 +97,8 @@ public class CompressOnceBenchmark {
         Discard out = new Discard();
         switch (codec) {
             case "arrow-lz4", "arrow-zstd" -> ArrowTensorFileWriter.create()
-                    .withCompression(codec.equals("arrow-lz4") ? IpcCompression.LZ4 : IpcCompression.ZSTD)
+                    .withCompression(Compression.of(codec.equals("arrow-lz4") ? OutputCompression.LZ4
+                            : OutputCompression.ZSTD))
                     .withRepeatsReused(reuse).write(kernel, rowShape, partition, out);
             case "parquet-zstd" -> ParquetTensorFileWriter.create()
                     .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowIpcFormat;
+import dev.tensorbroadcast.arrowio.format.npy.NpyFormat;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -17,10 +18,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The file format of a dataset, by the name {@code --format} takes: one file per partition, named {@code part-NNNNN}
- * plus the extension. The API's name for arrow-io's {@link DatasetFileFormat}, which does the work (the pipeline
- * takes that one); every dataset format in {@link TensorFileFormats} is one. Or one N-d array of chunk objects, an
- * {@link ArrayFileFormat} (Zarr), with its {@link ArrayChunking} (the pipeline takes both, through its file options).
+ * The format of a result, by the name {@code --format} takes, as the registry ({@link TensorFileFormats}) knows it:
+ * a dataset of one file per partition, named {@code part-NNNNN} plus the extension (a {@link DatasetFileFormat});
+ * one N-d array of chunk objects (an {@link ArrayFileFormat}: Zarr), with its {@link ArrayChunking}; or, for a
+ * reduce, one file written whole by the driver ({@link #NPY}). The API's name for the arrow-io format, which does the
+ * work and says which write settings it takes ({@code TensorFileFormat.refusal(WriteSettings)}).
  */
 public final class OutputFormat implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -29,6 +31,8 @@ public final class OutputFormat implements Serializable {
     public static final OutputFormat ARROW = new OutputFormat(new ArrowIpcFormat());
     /** Parquet files with the Arrow schema in their footer: {@code --format parquet}. */
     public static final OutputFormat PARQUET = new OutputFormat(new ParquetFormat());
+    /** One {@code .npy} file on the driver's disk, a reduce's result only: {@code --format npy}. */
+    public static final OutputFormat NPY = new OutputFormat(new NpyFormat());
 
     private final TensorFileFormat format;
     private final ArrayChunking chunking;
@@ -71,6 +75,11 @@ public final class OutputFormat implements Serializable {
         return format;
     }
 
+    /** Whether the result is one file the driver writes whole, rather than a dataset's files or an array. */
+    public boolean oneFile() {
+        return !(format instanceof DatasetFileFormat) && !(format instanceof ArrayFileFormat);
+    }
+
     /** The name {@code --format} takes and the manifest records: {@code arrow}, {@code parquet}, {@code zarr}. */
     public String formatName() {
         return format.name();
@@ -81,28 +90,46 @@ public final class OutputFormat implements Serializable {
         return format.extension();
     }
 
-    /** Every dataset format the registry knows, the built-in ones first. */
+    /** Every format of a dataset or an array the registry knows, the built-in ones first. */
     public static List<OutputFormat> values() {
         return Stream.concat(TensorFileFormats.datasetFormats().stream(), TensorFileFormats.arrayFormats().stream())
                 .map(OutputFormat::of).toList();
     }
 
-    /** The format of that name, as {@code --format} takes it; refused in one line naming the accepted ones. */
+    /** Every format a reduce's result can be in: those the driver writes whole first ({@code npy}), then the others. */
+    public static List<OutputFormat> results() {
+        return Stream.concat(TensorFileFormats.all().stream().map(OutputFormat::of).filter(OutputFormat::oneFile),
+                values().stream()).toList();
+    }
+
+    /**
+     * The format of a dataset or an array of that name, as {@code --format} takes it; refused in one line naming the
+     * accepted ones.
+     */
     public static OutputFormat parse(String text) {
-        Optional<TensorFileFormat> found = TensorFileFormats.byName(text)
-                .filter(format -> format instanceof DatasetFileFormat || format instanceof ArrayFileFormat);
-        return found.map(OutputFormat::of).orElseThrow(() ->
-                new InvalidRequestException("Cannot use format '" + UserText.shown(text) + "': expected "
-                        + accepted()));
+        return parse(text, values());
+    }
+
+    /** The format of that name among {@link #results}: what a reduce's {@code --format} takes. */
+    public static OutputFormat parseResult(String text) {
+        return parse(text, results());
+    }
+
+    private static OutputFormat parse(String text, List<OutputFormat> accepted) {
+        Optional<TensorFileFormat> named = TensorFileFormats.byName(text);
+        return accepted.stream().filter(format -> named.isPresent() && format.format.equals(named.get())).findFirst()
+                .orElseThrow(() -> new InvalidRequestException("Cannot use format '" + UserText.shown(text)
+                        + "': expected " + names(accepted)));
     }
 
     private static OutputFormat of(TensorFileFormat format) {
-        return format.equals(ARROW.format) ? ARROW : format.equals(PARQUET.format) ? PARQUET : new OutputFormat(format);
+        return format.equals(ARROW.format) ? ARROW : format.equals(PARQUET.format) ? PARQUET
+                : format.equals(NPY.format) ? NPY : new OutputFormat(format);
     }
 
     /** "arrow or parquet", "a, b or c". */
-    private static String accepted() {
-        List<String> names = values().stream().map(OutputFormat::formatName).toList();
+    private static String names(List<OutputFormat> formats) {
+        List<String> names = formats.stream().map(OutputFormat::formatName).toList();
         return names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1)) + " or "
                 + names.get(names.size() - 1);
     }

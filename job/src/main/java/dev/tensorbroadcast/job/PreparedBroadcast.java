@@ -238,22 +238,21 @@ public final class PreparedBroadcast {
 
     /** Writes the only source's broadcast into the output directory. */
     public Manifest run(SparkSession spark, Progress progress) {
-        return run(TaskRunner.spark(spark), progress, () -> {});
+        return run(JobEngine.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
-    public Manifest run(TaskRunner runner, Progress progress) {
-        return run(runner, progress, () -> {});
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public Manifest run(JobEngine engine, Progress progress) {
+        return run(engine, progress, () -> {});
     }
 
     /**
-     * As {@link #run(TaskRunner, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * As {@link #run(JobEngine, Progress)}; {@code taken} runs once the output is this job's (its lock held),
      * right before the job: where a caller says what it is about to write, so that a refusal of the output
      * (another job writing it) is never preceded by the promise.
      */
-    public Manifest run(TaskRunner runner, Progress progress, Runnable taken) {
+    public Manifest run(JobEngine engine, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
-        JobEngine engine = runner.engine();
         requireNonNull(progress, "progress is null");
         if (sources.size() != 1) {
             throw new InvalidRequestException("Cannot write " + sources.size() + " inputs into one dataset: use"
@@ -269,20 +268,19 @@ public final class PreparedBroadcast {
 
     /** Writes the broadcast of every input {@code i} into {@code output/i}. */
     public List<Manifest> runAll(SparkSession spark, Progress progress) {
-        return runAll(TaskRunner.spark(spark), progress, () -> {});
+        return runAll(JobEngine.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code runner}. */
-    public List<Manifest> runAll(TaskRunner runner, Progress progress) {
-        return runAll(runner, progress, () -> {});
+    /** As {@link #runAll(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public List<Manifest> runAll(JobEngine engine, Progress progress) {
+        return runAll(engine, progress, () -> {});
     }
 
     /**
-     * As {@link #runAll(TaskRunner, Progress)}, with {@code taken} as {@link #run(TaskRunner, Progress, Runnable)}'s.
+     * As {@link #runAll(JobEngine, Progress)}, with {@code taken} as {@link #run(JobEngine, Progress, Runnable)}'s.
      */
-    public List<Manifest> runAll(TaskRunner runner, Progress progress, Runnable taken) {
+    public List<Manifest> runAll(JobEngine engine, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
-        JobEngine engine = runner.engine();
         requireNonNull(progress, "progress is null");
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
@@ -306,12 +304,11 @@ public final class PreparedBroadcast {
      * {@code --format null}): writes nothing and needs no output.
      */
     public DiscardedBroadcast discard(SparkSession spark, Progress progress, int input) {
-        return discard(TaskRunner.spark(spark), progress, input);
+        return discard(JobEngine.spark(spark), progress, input);
     }
 
     /** As {@link #discard(SparkSession, Progress, int)}, with the tasks on {@code engine}. */
-    public DiscardedBroadcast discard(TaskRunner runner, Progress progress, int input) {
-        JobEngine engine = runner.engine();
+    public DiscardedBroadcast discard(JobEngine engine, Progress progress, int input) {
         if (input < 0 || input >= sources.size()) {
             throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
                     + " inputs, numbered from 0");

@@ -265,41 +265,40 @@ public final class PreparedReduce {
 
     /** Runs the reduce on {@code spark}, telling {@code progress}; one result per input written. */
     public List<ReduceResult> run(SparkSession spark, Progress progress) {
-        return run(TaskRunner.spark(spark), progress, () -> {});
+        return run(JobEngine.spark(spark), progress, () -> {});
     }
 
-    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code runner}. */
-    public List<ReduceResult> run(TaskRunner runner, Progress progress) {
-        return run(runner, progress, () -> {});
+    /** As {@link #run(SparkSession, Progress)}, with the tasks on {@code engine}. */
+    public List<ReduceResult> run(JobEngine engine, Progress progress) {
+        return run(engine, progress, () -> {});
     }
 
     /**
-     * As {@link #run(TaskRunner, Progress)}; {@code taken} runs once the output is this job's (its lock held),
+     * As {@link #run(JobEngine, Progress)}; {@code taken} runs once the output is this job's (its lock held),
      * right before the job: where a caller says what it is about to write, so that a refusal of the output
      * (another job writing it) is never preceded by the promise.
      */
-    public List<ReduceResult> run(TaskRunner runner, Progress progress, Runnable taken) {
+    public List<ReduceResult> run(JobEngine engine, Progress progress, Runnable taken) {
         requireNonNull(taken, "taken is null");
-        JobEngine spark = runner.engine();
         requireNonNull(progress, "progress is null");
         if (directory == null) {
             taken.run();
-            return write(spark, progress);
+            return write(engine, progress);
         }
         try (OutputLock lock = directory.lock()) {
             taken.run();
-            return directory.replaceWith(() -> write(spark, progress));
+            return directory.replaceWith(() -> write(engine, progress));
         }
     }
 
-    private List<ReduceResult> write(JobEngine spark, Progress progress) {
+    private List<ReduceResult> write(JobEngine engine, Progress progress) {
         List<ReduceResult> results = new ArrayList<>();
         for (int i = 0; i < reduces.size(); i++) {
             ReducePlan reducePlan = reduces.get(i);
             if (npyTarget != null) {
-                writeNpy(spark, reducePlan);
+                writeNpy(engine, reducePlan);
             } else {
-                writeDataset(spark, progress, reducePlan, new org.apache.hadoop.fs.Path(location(i)));
+                writeDataset(engine, progress, reducePlan, new org.apache.hadoop.fs.Path(location(i)));
             }
             results.add(new ReduceResult(location(i), reducePlan.inputIndex(), reducePlan.input(), reducePlan.dtype(),
                     reducePlan.regime(), reduce.formatName(), tasks(reducePlan),
@@ -312,17 +311,17 @@ public final class PreparedReduce {
         return results;
     }
 
-    private void writeNpy(JobEngine spark, ReducePlan reducePlan) {
+    private void writeNpy(JobEngine engine, ReducePlan reducePlan) {
         byte[] header = NpyWriter.header(NpyExporter.descr(reducePlan.dtype()), reducePlan.input());
         Path temp = LocalFiles.createTemp("write", npyTarget, npyTarget.getParent());
         try {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), NPY_BUFFER_BYTES)) {
                 out.write(header);
                 if (reducePlan.regime() == ReducePlan.Regime.ROWS_KEPT) {
-                    ReduceJob.writeKept(spark, gradient, reducePlan, keptPartitions(reducePlan),
+                    ReduceJob.writeKept(engine, gradient, reducePlan, keptPartitions(reducePlan),
                             description(reducePlan), out);
                 } else {
-                    out.write(sum(spark, reducePlan).values());
+                    out.write(sum(engine, reducePlan).values());
                 }
             }
             LocalFiles.move("write", temp, npyTarget, reduce.write().overwrite());
@@ -337,7 +336,7 @@ public final class PreparedReduce {
         }
     }
 
-    private void writeDataset(JobEngine spark, Progress progress, ReducePlan reducePlan,
+    private void writeDataset(JobEngine engine, Progress progress, ReducePlan reducePlan,
             org.apache.hadoop.fs.Path target) {
         Shape input = reducePlan.input();
         CopyProgram identity = CopyProgram.of(input, input.strides());
@@ -347,7 +346,7 @@ public final class PreparedReduce {
             source = new JobSource.Reduced(gradient, reducePlan);
             partitions = keptPartitions(reducePlan);
         } else {
-            source = new JobSource.Shipped(sum(spark, reducePlan));
+            source = new JobSource.Shipped(sum(engine, reducePlan));
             partitions = PartitionPlan.builder(input, reducePlan.dtype()).build();
         }
         // an array format's partitions are whole chunks (or shards) of the first dim
@@ -359,11 +358,11 @@ public final class PreparedReduce {
         List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(gradientName,
                 ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
         DatasetJob.of(source, identity, partitions, reduce.files(), java.util.Optional.empty(), target,
-                description(reducePlan), request, inputs).run(spark, progress);
+                description(reducePlan), request, inputs).run(engine, progress);
     }
 
-    private SourceTensor sum(JobEngine spark, ReducePlan reducePlan) {
-        return ReduceJob.of(gradient, reducePlan, tasks(reducePlan)).run(spark, description(reducePlan));
+    private SourceTensor sum(JobEngine engine, ReducePlan reducePlan) {
+        return ReduceJob.of(gradient, reducePlan, tasks(reducePlan)).run(engine, description(reducePlan));
     }
 
     /** The result's partitions, as many as the tasks that read the gradient (bounded by the result's rows). */

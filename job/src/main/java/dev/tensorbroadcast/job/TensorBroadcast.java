@@ -273,7 +273,7 @@ public final class TensorBroadcast {
             }
             Partitioning partitioning = partitioning();
             WriteSpec spec = write.build();
-            if (spec.npy()) {
+            if (spec.format().filter(OutputFormat::oneFile).isPresent()) {
                 throw new InvalidRequestException("Cannot write a broadcast as one .npy: it writes a dataset; give "
                         + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet"));
             }

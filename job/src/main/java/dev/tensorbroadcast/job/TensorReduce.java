@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.Dialect;
@@ -11,12 +10,10 @@ import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TargetShape;
-import dev.tensorbroadcast.planner.UserText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
@@ -37,8 +34,6 @@ import org.apache.spark.sql.SparkSession;
  * }</pre>
  */
 public final class TensorReduce {
-    private static final String NPY = "npy";
-
     private final String gradientLocation;
     private final SourceTensor gradientTensor;
     private final String column;
@@ -67,12 +62,12 @@ public final class TensorReduce {
         this.inputIndex = builder.inputIndex;
         this.output = requireNonNull(builder.output, "output is null");
         WriteSpec given = builder.write.build();
-        if (given.format().isPresent() && output.endsWith(".npy")) {
+        if (given.format().filter(format -> !format.oneFile()).isPresent() && output.endsWith(".npy")) {
             throw new InvalidRequestException("Cannot write a " + given.format().get() + " dataset to '"
                     + output + "': a path ending in .npy is a .npy file; give a directory for the"
                     + " dataset, or drop " + Param.FORMAT.named() + " to write the .npy");
         }
-        this.write = output.endsWith(".npy") ? given.withDefaultNpy() : given.withDefault(OutputFormat.ARROW);
+        this.write = given.withDefault(output.endsWith(".npy") ? OutputFormat.NPY : OutputFormat.ARROW);
         this.partitioning = partitioning;
         this.shipThreshold = builder.shipThreshold;
     }
@@ -141,7 +136,7 @@ public final class TensorReduce {
 
     /** {@code npy}, or the dataset's format's name. */
     public String formatName() {
-        return write.npy() ? NPY : write.format().orElseThrow().formatName();
+        return write.format().orElseThrow().formatName();
     }
 
     /** How a dataset result's files are written (its format is arrow for a {@code .npy} result, which has none). */
@@ -206,18 +201,7 @@ public final class TensorReduce {
 
         /** {@code npy}, or a dataset format by name ({@code arrow}, {@code parquet}), as {@code --format} says it. */
         public Builder format(String name) {
-            requireNonNull(name, "name is null");
-            if (name.equals(NPY)) {
-                return npy();
-            }
-            if (TensorFileFormats.datasetFormat(name).isEmpty() && TensorFileFormats.arrayFormats().stream()
-                    .noneMatch(format -> format.name().equals(name.strip().toLowerCase(java.util.Locale.ROOT)))) {
-                throw new InvalidRequestException("Cannot use format '" + UserText.shown(name) + "': expected "
-                        + NPY + ", " + java.util.stream.Stream.concat(TensorFileFormats.datasetFormats().stream(),
-                                TensorFileFormats.arrayFormats().stream()).map(format -> format.name())
-                        .collect(Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
-            }
-            return format(OutputFormat.parse(name));
+            return format(OutputFormat.parseResult(requireNonNull(name, "name is null")));
         }
 
         /** The request, checked: at most one of partition size and count. */

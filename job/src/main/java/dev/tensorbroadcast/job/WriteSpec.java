@@ -5,60 +5,37 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
-import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
-import dev.tensorbroadcast.arrowio.format.npy.NpyFormat;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.planner.Param;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * How a result is written, the one write request of {@link TensorBroadcast}, {@link TensorReduce} and the command
- * line: the format, the codec and its level, the bytes per row group, the encoding, the row layout, the output limit,
- * the free-space check and whether to overwrite. Every rule between these options is checked here, when it is made;
- * only what needs the data (an encoding of floats, against the dtype) or the output (a .npy path) waits for them.
+ * line: the format, how its files are written (the codec and its level, the bytes per row group, the encoding, the
+ * row layout: one {@link WriteSettings}, which checks each value), the output limit, the free-space check and whether
+ * to overwrite. Whether the format takes those settings is the format's to say, once, when this is made
+ * ({@link dev.tensorbroadcast.arrowio.format.TensorFileFormat#refusal(WriteSettings)}); only what needs the data (an
+ * encoding of floats, against the dtype) or the output (a .npy path) waits for them.
  *
- * @param format the dataset format, or empty when the request chooses it ({@code arrow}, or for a reduce ending in
- *     {@code .npy} a {@code .npy})
- * @param npy one {@code .npy} file rather than a dataset (reduce only): takes none of a dataset's file options
- * @param rowGroupBytes bytes of values per Parquet row group and Arrow record batch, when given
+ * @param format the result's format, or empty when the request chooses it ({@code arrow}, or for a reduce ending in
+ *     {@code .npy} {@link OutputFormat#NPY})
+ * @param settings how the files are written: what reaches the format's writer
  * @param maxOutputBytes the most bytes of values written, {@link TensorBroadcast#NO_OUTPUT_LIMIT} for no limit
  */
-public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression compression, OptionalLong rowGroupBytes,
-        boolean byteStreamSplit, RowLayout rowLayout, long maxOutputBytes, boolean checkFreeSpace, boolean overwrite) {
-    private static final String NPY = "npy";
-
-    /** Refuses null parts and options that do not go together (see {@link Builder#build}). */
+public record WriteSpec(Optional<OutputFormat> format, WriteSettings settings, long maxOutputBytes,
+        boolean checkFreeSpace, boolean overwrite) {
+    /** Refuses null parts and options the format cannot honour (see {@link Builder#build}). */
     public WriteSpec {
         requireNonNull(format, "format is null");
-        requireNonNull(compression, "compression is null");
-        requireNonNull(rowGroupBytes, "rowGroupBytes is null");
-        requireNonNull(rowLayout, "rowLayout is null");
-        if (npy && format.isPresent()) {
-            throw new IllegalArgumentException("a .npy has no dataset format: give one or the other");
-        }
+        requireNonNull(settings, "settings is null");
         if (maxOutputBytes < 0) {
             throw refusedLimit(maxOutputBytes);
         }
-        String formatName = npy ? NPY : format.map(OutputFormat::formatName).orElse(null);
-        if (formatName != null) {
-            FileOptions.requireRowLayoutFits(rowLayout, formatName);
-        }
-        // the one check of a codec against a format: the format says what it refuses
-        TensorFileFormat written = npy ? new NpyFormat() : format.map(OutputFormat::fileFormat).orElse(null);
-        if (written != null) {
-            written.refusal(compression).ifPresent(line -> {
-                throw new InvalidRequestException(line);
-            });
-        }
-        if (npy) {
-            requireNoRowGroups(rowGroupBytes);
-        }
-        rowGroupBytes.ifPresent(FileOptions::requireRowGroupBytes);
-        if (byteStreamSplit && formatName != null) {
-            FileOptions.requireByteStreamSplitFits(formatName);
-        }
+        format.flatMap(chosen -> chosen.fileFormat().refusal(settings)).ifPresent(line -> {
+            throw new InvalidRequestException(line);
+        });
     }
 
     /** Arrow IPC unless told otherwise, uncompressed, PLAIN, flat rows, at most a TiB, free space checked. */
@@ -70,44 +47,51 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
     public Builder toBuilder() {
         Builder builder = new Builder();
         builder.format = format.orElse(null);
-        builder.npy = npy;
-        builder.compression = compression;
-        builder.rowGroupBytes = rowGroupBytes.isPresent() ? rowGroupBytes.getAsLong() : null;
-        builder.byteStreamSplit = byteStreamSplit;
-        builder.rowLayout = rowLayout;
+        builder.compression = settings.compression();
+        builder.rowGroupBytes = settings.givenRowGroupBytes();
+        builder.byteStreamSplit = settings.byteStreamSplit();
+        builder.rowLayout = settings.rowLayout();
         builder.maxOutputBytes = maxOutputBytes;
         builder.checkFreeSpace = checkFreeSpace;
         builder.overwrite = overwrite;
         return builder;
     }
 
+    /** Whether the result is one {@code .npy} file rather than a dataset (reduce only). */
+    public boolean npy() {
+        return format.filter(OutputFormat.NPY::equals).isPresent();
+    }
+
+    /** The codec and its level. */
+    public Compression compression() {
+        return settings.compression();
+    }
+
+    /** Bytes of values per Parquet row group and Arrow record batch, when given. */
+    public OptionalLong rowGroupBytes() {
+        return settings.givenRowGroupBytes();
+    }
+
+    /** Whether Parquet float values are written BYTE_STREAM_SPLIT. */
+    public boolean byteStreamSplit() {
+        return settings.byteStreamSplit();
+    }
+
+    /** One flat list per row, or lists nested one level per dimension (Parquet). */
+    public RowLayout rowLayout() {
+        return settings.rowLayout();
+    }
+
     /** This request with {@code chosen} as its format when none was given (checked again against it). */
     WriteSpec withDefault(OutputFormat chosen) {
-        return format.isPresent() || npy ? this : new WriteSpec(Optional.of(chosen), false, compression,
-                rowGroupBytes, byteStreamSplit, rowLayout, maxOutputBytes, checkFreeSpace, overwrite);
+        return format.isPresent() ? this : new WriteSpec(Optional.of(chosen), settings, maxOutputBytes,
+                checkFreeSpace, overwrite);
     }
 
-    /** This request as one {@code .npy} file when no format was given (checked again against it). */
-    WriteSpec withDefaultNpy() {
-        return format.isPresent() || npy ? this : new WriteSpec(Optional.empty(), true, compression, rowGroupBytes,
-                byteStreamSplit, rowLayout, maxOutputBytes, checkFreeSpace, overwrite);
-    }
-
-    /** How a dataset's files are written: arrow for a {@code .npy}, which has no files of a dataset. */
+    /** How the result's files are written: arrow's for a {@code .npy}, which has no files of a dataset. */
     FileOptions files() {
-        OutputFormat chosen = format.orElse(OutputFormat.ARROW);
-        FileOptions files = FileOptions.defaults().withFormat(chosen.fileFormat(), chosen.chunking())
-                .withCompression(compression).withByteStreamSplit(byteStreamSplit).withRowLayout(rowLayout);
-        return rowGroupBytes.isPresent() ? files.withRowGroupBytes(rowGroupBytes.getAsLong()) : files;
-    }
-
-    /** A {@code .npy} is one array: a dataset's row groups cannot apply to it. */
-    private static void requireNoRowGroups(OptionalLong rowGroupBytes) {
-        if (rowGroupBytes.isPresent()) {
-            throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format npy: a"
-                    + " .npy file is one array, without row groups or record batches; drop "
-                    + Param.ROW_GROUP_SIZE.named() + NpyFormat.INSTEAD);
-        }
+        OutputFormat chosen = format.filter(written -> !written.oneFile()).orElse(OutputFormat.ARROW);
+        return new FileOptions(chosen.fileFormat(), chosen.chunking(), settings);
     }
 
     private static InvalidRequestException refusedLimit(long bytes) {
@@ -121,9 +105,8 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
      */
     public static final class Builder {
         private OutputFormat format;
-        private boolean npy;
         private Compression compression = Compression.NONE;
-        private Long rowGroupBytes;
+        private OptionalLong rowGroupBytes = OptionalLong.empty();
         private boolean byteStreamSplit;
         private RowLayout rowLayout = RowLayout.FLAT;
         private long maxOutputBytes = TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES;
@@ -132,18 +115,15 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
 
         private Builder() {}
 
-        /** A dataset of this format. */
+        /** The result's format: a dataset's, an array's, or {@link OutputFormat#NPY} (reduce only). */
         public Builder format(OutputFormat format) {
             this.format = requireNonNull(format, "format is null");
-            this.npy = false;
             return this;
         }
 
-        /** One {@code .npy} file rather than a dataset (reduce only). */
+        /** One {@code .npy} file rather than a dataset (reduce only): {@code format(OutputFormat.NPY)}. */
         public Builder npy() {
-            this.format = null;
-            this.npy = true;
-            return this;
+            return format(OutputFormat.NPY);
         }
 
         /** The codec and its level. */
@@ -164,7 +144,7 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
 
         /** Bytes of values per Parquet row group and Arrow record batch, 1 MiB to 1 GiB (at least one row each). */
         public Builder rowGroupBytes(long bytes) {
-            this.rowGroupBytes = bytes;
+            this.rowGroupBytes = OptionalLong.of(bytes);
             return this;
         }
 
@@ -213,13 +193,12 @@ public record WriteSpec(Optional<OutputFormat> format, boolean npy, Compression 
         }
 
         /**
-         * The options, checked against each other: byte-stream-split and nested rows with Parquet only, none of a
-         * dataset's file options for a {@code .npy}.
+         * The options, each checked, then against the format: byte-stream-split and nested rows with Parquet only,
+         * none of a dataset's file options for a {@code .npy}.
          */
         public WriteSpec build() {
-            return new WriteSpec(Optional.ofNullable(format), npy, compression,
-                    rowGroupBytes == null ? OptionalLong.empty() : OptionalLong.of(rowGroupBytes), byteStreamSplit,
-                    rowLayout, maxOutputBytes, checkFreeSpace, overwrite);
+            return new WriteSpec(Optional.ofNullable(format), WriteSettings.of(rowGroupBytes, compression,
+                    byteStreamSplit, rowLayout), maxOutputBytes, checkFreeSpace, overwrite);
         }
     }
 }

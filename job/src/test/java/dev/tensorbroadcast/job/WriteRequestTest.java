@@ -56,7 +56,7 @@ class WriteRequestTest {
                 .hasMessage("Cannot use rowLayout(RowLayout.NESTED) with format npy: it writes one array; nested rows"
                         + " are for Parquet readers (Spark, DuckDB, polars); add format(OutputFormat.PARQUET)");
         assertThat(WriteSpec.builder().rowLayout(RowLayout.NESTED).byteStreamSplit(true)
-                .format(OutputFormat.PARQUET).build().files().rowLayout()).isEqualTo(RowLayout.NESTED);
+                .format(OutputFormat.PARQUET).build().files().settings().rowLayout()).isEqualTo(RowLayout.NESTED);
         // the broadcast's default format is arrow: refused when built, not later
         assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
                 .rowLayout(RowLayout.NESTED).build())
@@ -84,6 +84,22 @@ class WriteRequestTest {
                 .hasMessage(refused);
         assertThatThrownBy(() -> reduce().rowGroupBytes(1 << 20).build())
                 .hasMessageStartingWith("Cannot use rowGroupBytes with format npy: ");
+    }
+
+    @Test
+    void theFormatRefusesWhatItCannotHonourWhicheverRequestTakesIt() {
+        // a Zarr array has chunks, not row groups: refused by the format, for a reduce as for a broadcast
+        String refused = "Cannot use rowGroupBytes with format zarr: an array is cut into chunks, not row groups;"
+                + " give chunks instead";
+        assertThatThrownBy(() -> reduce().output("/tmp/out").format("zarr").rowGroupBytes(2 << 20).build())
+                .isInstanceOf(InvalidRequestException.class).hasMessage(refused);
+        assertThatThrownBy(() -> TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
+                .format(OutputFormat.parse("zarr")).rowGroupBytes(2 << 20).build()).hasMessage(refused);
+        // npy is a registered format like the others: by name, as a value, or chosen by the output's name
+        assertThat(reduce().format(OutputFormat.NPY).build().write()).isEqualTo(reduce().build().write());
+        assertThat(OutputFormat.results()).extracting(OutputFormat::formatName).startsWith("npy", "arrow", "parquet");
+        assertThatThrownBy(() -> OutputFormat.parse("npy")).hasMessage("Cannot use format 'npy': expected arrow,"
+                + " parquet or zarr");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.arrowio.format;
 
+import dev.tensorbroadcast.planner.Param;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Optional;
@@ -22,6 +23,11 @@ public interface TensorFileFormat extends Serializable {
     /** What a user calls it in a message: "Arrow IPC", "Parquet". */
     String description();
 
+    /** What {@code --format}'s help says of the format after its name, in parentheses ("Arrow IPC files"), if any. */
+    default Optional<String> helpNote() {
+        return Optional.empty();
+    }
+
     /** The bytes every file of the format starts with. */
     byte[] magic();
 
@@ -43,11 +49,49 @@ public interface TensorFileFormat extends Serializable {
     }
 
     /**
-     * The one line refusing {@code compression} in this format ({@link Compression#refusedBy}), or empty when the
-     * format writes with it. A request is checked against it once, when it is described; a writer is never handed
-     * a codec its format refused.
+     * Why a result of this format has no row groups or record batches to size (the words after "Cannot use
+     * --row-group-size with format NAME: "), or empty when it has.
+     */
+    default Optional<String> whyNoRowGroups() {
+        return Optional.empty();
+    }
+
+    /**
+     * The line refusing {@code compression} in this format ({@link Compression#refusedBy}), or empty when the
+     * format writes with it.
      */
     default Optional<String> refusal(Compression compression) {
         return Optional.empty();
+    }
+
+    /**
+     * The one line refusing the first option of {@code settings} this format cannot honour (the row layout, the
+     * codec, the row-group size, the encoding, in that order), or empty when it writes them all. A request is
+     * checked against it once, when it is described; a writer is never handed an option its format refused.
+     */
+    default Optional<String> refusal(WriteSettings settings) {
+        if (settings.rowLayout() == RowLayout.NESTED && whyRowsStayFlat().isPresent()) {
+            return Optional.of("Cannot use " + Param.ROW_LAYOUT.given("RowLayout.NESTED", "nested") + " with format "
+                    + name() + ": " + whyRowsStayFlat().get() + "; nested rows are for Parquet readers (Spark,"
+                    + " DuckDB, polars); add " + parquet());
+        }
+        Optional<String> codec = refusal(settings.compression());
+        if (codec.isPresent()) {
+            return codec;
+        }
+        if (settings.givenRowGroupBytes().isPresent() && whyNoRowGroups().isPresent()) {
+            return Optional.of("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format " + name() + ": "
+                    + whyNoRowGroups().get());
+        }
+        if (settings.byteStreamSplit() && !splitsFloatStreams()) {
+            return Optional.of("Cannot use " + Param.ENCODING.given("true", "byte-stream-split") + " with format "
+                    + name() + ": it is a Parquet encoding; add " + parquet());
+        }
+        return Optional.empty();
+    }
+
+    /** What a refusal of a Parquet-only option offers instead. */
+    private static String parquet() {
+        return Param.FORMAT.given("OutputFormat.PARQUET", "parquet");
     }
 }

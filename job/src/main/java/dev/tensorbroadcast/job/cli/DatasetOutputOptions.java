@@ -20,8 +20,9 @@ final class DatasetOutputOptions {
     String output;
 
     @Option(names = FORMAT, paramLabel = "<format>", defaultValue = "arrow",
-            description = "arrow (Arrow IPC files, default), parquet, zarr (one Zarr v3 array), or null: compute every batch and discard it "
-                    + "(no files, no --output; measures the broadcast apart from the disk).")
+            completionCandidates = FormatHelp.Datasets.class,
+            description = "${COMPLETION-CANDIDATES}, or null: compute every batch and discard it (no files, no"
+                    + " --output; measures the broadcast apart from the disk).")
     String format;
 
     @Option(names = CHUNKS, paramLabel = "<sizes>",

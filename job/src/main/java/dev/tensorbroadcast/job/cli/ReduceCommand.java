@@ -74,7 +74,8 @@ final class ReduceCommand implements Callable<Integer> {
     String outputLocation;
 
     @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
-            description = "npy, arrow (Arrow IPC files), parquet or zarr (one Zarr v3 array); by default npy for an"
+            completionCandidates = FormatHelp.Results.class,
+            description = "${COMPLETION-CANDIDATES}; by default npy for an"
                     + " --output ending in .npy, else arrow. Another format with an --output ending in .npy is"
                     + " refused.")
     String format;
@@ -110,14 +111,11 @@ final class ReduceCommand implements Callable<Integer> {
                 : ArrayChunking.parse(chunks, Param.CHUNKS), shard == null ? new long[0]
                 : ArrayChunking.parse(shard, Param.SHARD));
         if (format != null) {
-            builder.format(format);
-        }
-        if (format != null && !format.strip().equalsIgnoreCase("npy")) {
             // refuses --chunks and --shard unless the format writes an array
-            builder.format(OutputFormat.parse(format).withChunking(chunking));
+            builder.format(OutputFormat.parseResult(format).withChunking(chunking));
         } else {
-            chunking.requireFits(format != null || outputLocation.endsWith(".npy") ? "npy"
-                    : OutputFormat.ARROW.formatName(), false);
+            chunking.requireFits((outputLocation.endsWith(".npy") ? OutputFormat.NPY : OutputFormat.ARROW)
+                    .formatName(), false);
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {
@@ -144,7 +142,7 @@ final class ReduceCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         List<ReduceResult> results;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job(prepared), hadoop, output,
+        try (EngineChoice.Chosen engine = EngineChoice.obtain(write.master, write.conf, job(prepared), hadoop, output,
                 err)) {
             Interruption.stopIfSignalled();
             // said once the output is ours: a second writer's refusal is its only line
@@ -162,7 +160,7 @@ final class ReduceCommand implements Callable<Integer> {
     }
 
     /** What decides whether the reduce runs in the driver: the gradient's bytes, the tasks, where it writes. */
-    private static JobEngines.Job job(PreparedReduce prepared) {
+    private static EngineChoice.Job job(PreparedReduce prepared) {
         long tasks = 0;
         long bytes = 0;
         boolean local = true;
@@ -171,9 +169,9 @@ final class ReduceCommand implements Callable<Integer> {
             tasks += prepared.tasks(reducePlan);
             bytes += Math.max(reducePlan.output().elements(), reducePlan.input().elements())
                     * reducePlan.dtype().byteWidth();
-            local &= JobEngines.local(prepared.location(i));
+            local &= EngineChoice.local(prepared.location(i));
         }
-        return new JobEngines.Job(bytes, tasks, local);
+        return new EngineChoice.Job(bytes, tasks, local);
     }
 
     /** What will be written, said once Spark runs and the output is this job's. */

@@ -10,8 +10,6 @@ import dev.tensorbroadcast.job.base.DiscardedBroadcast;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.planner.InvalidRequestException;
-import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -46,11 +44,6 @@ final class SparkRun {
     TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
             OutputFormat format = OutputFormat.parse(destination.format).withChunking(destination.chunking());
-            if (format.array().isPresent() && write.rowGroupBytes().isPresent()) {
-                throw new InvalidRequestException("Cannot use " + Param.ROW_GROUP_SIZE.named() + " with format "
-                        + format.formatName() + ": an array is cut into chunks, not row groups; give "
-                        + Param.CHUNKS.named() + " instead");
-            }
             builder.output(destination.output).write(write.spec().format(format).build());
         } else {
             // the null sink measures the tensor alone: other columns are neither read nor written
@@ -66,8 +59,8 @@ final class SparkRun {
     int run(TensorBroadcast broadcast, boolean perInput) {
         Configuration hadoop = HadoopSettings.configuration(write.conf);
         PreparedBroadcast prepared = broadcast.prepare(hadoop);
-        JobEngines.Job job = new JobEngines.Job(prepared.outputBytes(), partitionCount(prepared),
-                JobEngines.local(prepared.outputPath().map(Path::toString).orElse(null)));
+        EngineChoice.Job job = new EngineChoice.Job(prepared.outputBytes(), partitionCount(prepared),
+                EngineChoice.local(prepared.outputPath().map(Path::toString).orElse(null)));
         if (destination.discards()) {
             return discard(prepared, job, hadoop);
         }
@@ -76,7 +69,7 @@ final class SparkRun {
         List<Manifest> manifests;
         Progress progress = progress();
         long jobStart;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
+        try (EngineChoice.Chosen engine = EngineChoice.obtain(write.master, write.conf, job, hadoop, output, err)) {
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             // said once Spark runs and the output is this job's (its lock taken), so that neither a master that
@@ -129,7 +122,7 @@ final class SparkRun {
     }
 
     /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
-    private int discard(PreparedBroadcast prepared, JobEngines.Job job, Configuration hadoop) {
+    private int discard(PreparedBroadcast prepared, EngineChoice.Job job, Configuration hadoop) {
         if (!output.json) {
             err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
                     prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
@@ -141,7 +134,7 @@ final class SparkRun {
         List<DiscardedBroadcast> results = new ArrayList<>();
         Progress progress = progress();
         long jobStart;
-        try (JobEngines.Engine engine = JobEngines.obtain(write.master, write.conf, job, hadoop, output, err)) {
+        try (EngineChoice.Chosen engine = EngineChoice.obtain(write.master, write.conf, job, hadoop, output, err)) {
             Interruption.stopIfSignalled();
             jobStart = System.nanoTime();
             for (int i = 0; i < prepared.inputCount(); i++) {

@@ -333,7 +333,7 @@ public final class DatasetJob {
                 spec.files().codecName(), partitions.partitionCount(), entries,
                 spec.kept() == null ? List.of() : spec.kept().columns().stream()
                         .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),
-                spec.files().rowLayout().layoutName());
+                spec.files().settings().rowLayout().layoutName());
     }
 
 }

@@ -156,25 +156,25 @@ class DriverJobsTest {
     /** The choice: only the embedded default, without Spark settings or a running application, and local; any size. */
     @Test
     void onlyALocalJobWithoutMasterOrSparkSettingsRunsInTheDriver() {
-        JobEngines.Job small = new JobEngines.Job(1024, 2, true);
-        assertThat(JobEngines.inDriver(null, Map.of(), small, false)).isTrue();
-        assertThat(JobEngines.inDriver(null, Map.of("spark.hadoop.fs.s3a.endpoint", "x"), small, false)).isTrue();
+        EngineChoice.Job small = new EngineChoice.Job(1024, 2, true);
+        assertThat(EngineChoice.inDriver(null, Map.of(), small, false)).isTrue();
+        assertThat(EngineChoice.inDriver(null, Map.of("spark.hadoop.fs.s3a.endpoint", "x"), small, false)).isTrue();
         // whatever its size: local[*] is threads of this JVM either way
-        assertThat(JobEngines.inDriver(null, Map.of(), new JobEngines.Job(Long.MAX_VALUE, Integer.MAX_VALUE, true),
+        assertThat(EngineChoice.inDriver(null, Map.of(), new EngineChoice.Job(Long.MAX_VALUE, Integer.MAX_VALUE, true),
                 false)).isTrue();
         // --master, even the default's own, forces Spark
-        assertThat(JobEngines.whySpark("local[*]", Map.of(), small, false)).isEqualTo("--master local[*] was given");
-        assertThat(JobEngines.inDriver("local[2]", Map.of(), small, false)).isFalse();
-        assertThat(JobEngines.whySpark(null, Map.of("spark.hadoop.x", "1", "spark.task.maxFailures", "4"), small,
+        assertThat(EngineChoice.whySpark("local[*]", Map.of(), small, false)).isEqualTo("--master local[*] was given");
+        assertThat(EngineChoice.inDriver("local[2]", Map.of(), small, false)).isFalse();
+        assertThat(EngineChoice.whySpark(null, Map.of("spark.hadoop.x", "1", "spark.task.maxFailures", "4"), small,
                 false)).isEqualTo("--conf spark.task.maxFailures is a Spark setting");
-        assertThat(JobEngines.whySpark(null, Map.of(), small, true)).isEqualTo("a Spark application runs in this JVM");
-        assertThat(JobEngines.whySpark(null, Map.of(), new JobEngines.Job(1024, 2, false), false))
+        assertThat(EngineChoice.whySpark(null, Map.of(), small, true)).isEqualTo("a Spark application runs in this JVM");
+        assertThat(EngineChoice.whySpark(null, Map.of(), new EngineChoice.Job(1024, 2, false), false))
                 .isEqualTo("the output is not on a local disk");
-        assertThat(JobEngines.local("/tmp/x")).isTrue();
-        assertThat(JobEngines.local("file:/tmp/x")).isTrue();
-        assertThat(JobEngines.local(null)).isTrue();
-        assertThat(JobEngines.local("s3a://bucket/x")).isFalse();
-        assertThat(JobEngines.local("hdfs://namenode:8020/x")).isFalse();
+        assertThat(EngineChoice.local("/tmp/x")).isTrue();
+        assertThat(EngineChoice.local("file:/tmp/x")).isTrue();
+        assertThat(EngineChoice.local(null)).isTrue();
+        assertThat(EngineChoice.local("s3a://bucket/x")).isFalse();
+        assertThat(EngineChoice.local("hdfs://namenode:8020/x")).isFalse();
     }
 
     /** A large job runs in the driver too, on a thread per core; --master runs it on Spark, and says so. */

@@ -5,7 +5,6 @@ import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
 import dev.tensorbroadcast.arrowio.format.HadoopChannel;
-import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.PartFooter;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
@@ -44,6 +43,11 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     }
 
     @Override
+    public Optional<String> helpNote() {
+        return Optional.of("Arrow IPC files");
+    }
+
+    @Override
     public String description() {
         return "Arrow IPC";
     }
@@ -76,20 +80,9 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
             WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
         ArrowTensorFileWriter.create().withBatchBytes(settings.batchBytes())
-                .withCompression(ipc(settings.compression().codec()))
-                .withCompressionLevel(settings.compression().level())
+                .withCompression(settings.compression())
                 .withProgress(progress)
                 .write(kernel, rowShape, partition, kept, out.channel());
-    }
-
-    /** The IPC body codec of {@code codec}; gzip is refused before a file is written ({@link #refusal}). */
-    private static IpcCompression ipc(OutputCompression codec) {
-        return switch (codec) {
-            case NONE -> IpcCompression.NONE;
-            case LZ4 -> IpcCompression.LZ4;
-            case ZSTD -> IpcCompression.ZSTD;
-            case GZIP -> throw new IllegalArgumentException("Arrow IPC has no gzip codec");
-        };
     }
 
     @Override

@@ -7,6 +7,8 @@ import dev.tensorbroadcast.arrowio.PartialFiles;
 import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -34,26 +36,24 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ArrowTensorFileWriter {
     private final long batchBytes;
-    private final IpcCompression compression;
-    /** The ZSTD level, or 0 for the codec's default. */
-    private final int compressionLevel;
+    /** The codec and its level, checked by {@link Compression}; gzip is refused when a file is written. */
+    private final Compression compression;
 
     /** Whether a batch whose tensor repeats an earlier one's takes its compressed buffers (see CompressOnceCodec). */
     private final boolean reuseRepeats;
     /** Told the rows of every batch once it is written. */
     private final LongConsumer rowsWritten;
 
-    private ArrowTensorFileWriter(long batchBytes, IpcCompression compression, int compressionLevel,
-            boolean reuseRepeats, LongConsumer rowsWritten) {
+    private ArrowTensorFileWriter(long batchBytes, Compression compression, boolean reuseRepeats,
+            LongConsumer rowsWritten) {
         this.batchBytes = batchBytes;
         this.compression = compression;
-        this.compressionLevel = compressionLevel;
         this.reuseRepeats = reuseRepeats;
         this.rowsWritten = rowsWritten;
     }
 
     public static ArrowTensorFileWriter create() {
-        return new ArrowTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, IpcCompression.NONE, 0, true, rows -> {});
+        return new ArrowTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, Compression.NONE, true, rows -> {});
     }
 
     /** Batches of about this many bytes of values (at least one row each). */
@@ -61,21 +61,13 @@ public final class ArrowTensorFileWriter {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Cannot use batch size " + bytes + ": it must be at least 1 byte");
         }
-        return new ArrowTensorFileWriter(bytes, compression, compressionLevel, reuseRepeats, rowsWritten);
+        return new ArrowTensorFileWriter(bytes, compression, reuseRepeats, rowsWritten);
     }
 
-    public ArrowTensorFileWriter withCompression(IpcCompression codec) {
-        return new ArrowTensorFileWriter(batchBytes, requireNonNull(codec, "codec is null"), 0, reuseRepeats,
-                rowsWritten);
-    }
-
-    /** The same codec at {@code level}: ZSTD takes 1 to 22; 0 is the codec's default. */
-    public ArrowTensorFileWriter withCompressionLevel(int level) {
-        if (level != 0 && (compression != IpcCompression.ZSTD || level < 1 || level > 22)) {
-            throw new IllegalArgumentException("Cannot use compression level " + level + " with " + compression
-                    + ": zstd takes 1 to 22, other codecs none");
-        }
-        return new ArrowTensorFileWriter(batchBytes, compression, level, reuseRepeats, rowsWritten);
+    /** The body codec and its level: none, lz4 or zstd (the two the IPC format defines); 0 is zstd's default. */
+    public ArrowTensorFileWriter withCompression(Compression compression) {
+        return new ArrowTensorFileWriter(batchBytes, requireNonNull(compression, "compression is null"),
+                reuseRepeats, rowsWritten);
     }
 
     /**
@@ -83,21 +75,31 @@ public final class ArrowTensorFileWriter {
      * takes that batch's compressed buffers instead of compressing again (on by default; the file is the same).
      */
     public ArrowTensorFileWriter withRepeatsReused(boolean reuse) {
-        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuse, rowsWritten);
+        return new ArrowTensorFileWriter(batchBytes, compression, reuse, rowsWritten);
     }
 
     /** Tells {@code rows} the row count of every batch once it is written: a task's progress inside its file. */
     public ArrowTensorFileWriter withProgress(LongConsumer rows) {
-        return new ArrowTensorFileWriter(batchBytes, compression, compressionLevel, reuseRepeats,
-                requireNonNull(rows, "rows is null"));
+        return new ArrowTensorFileWriter(batchBytes, compression, reuseRepeats, requireNonNull(rows, "rows is null"));
     }
 
     public long batchBytes() {
         return batchBytes;
     }
 
-    public IpcCompression compression() {
+    public Compression compression() {
         return compression;
+    }
+
+    /** Arrow's name of the codec: the IPC format defines lz4 frames and zstd. */
+    private CompressionUtil.CodecType codecType() {
+        return switch (compression.codec()) {
+            case NONE -> CompressionUtil.CodecType.NO_COMPRESSION;
+            case LZ4 -> CompressionUtil.CodecType.LZ4_FRAME;
+            case ZSTD -> CompressionUtil.CodecType.ZSTD;
+            case GZIP -> throw new IllegalArgumentException("Cannot write Arrow IPC with gzip: the format defines"
+                    + " lz4 and zstd bodies only");
+        };
     }
 
     /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */
@@ -138,8 +140,8 @@ public final class ArrowTensorFileWriter {
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept);
                 CompressOnceCodec once = compressOnce(batch);
                 ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
-                        once == null ? codecFactory() : new OneCodec(once), compression.codec(),
-                        compressionLevel > 0 ? Optional.of(compressionLevel) : Optional.empty())) {
+                        once == null ? codecFactory() : new OneCodec(once), codecType(),
+                        compression.level() > 0 ? Optional.of(compression.level()) : Optional.empty())) {
             writer.start();
             batches = batch.writeAll((firstRow, rows) -> {
                 writer.writeBatch();
@@ -152,17 +154,17 @@ public final class ArrowTensorFileWriter {
     }
 
     private CompressionCodec.Factory codecFactory() {
-        return compression == IpcCompression.NONE ? NoCompressionCodec.Factory.INSTANCE : IpcCodecs.INSTANCE;
+        return compression.codec() == OutputCompression.NONE ? NoCompressionCodec.Factory.INSTANCE : IpcCodecs.INSTANCE;
     }
 
     /** The codec that compresses repeated batches once, or null when nothing is compressed or reuse is off. */
     private CompressOnceCodec compressOnce(TensorBatch batch) {
-        if (compression == IpcCompression.NONE || !reuseRepeats) {
+        if (compression.codec() == OutputCompression.NONE || !reuseRepeats) {
             return null;
         }
-        CompressionCodec codec = compressionLevel > 0
-                ? IpcCodecs.INSTANCE.createCodec(compression.codec(), compressionLevel)
-                : IpcCodecs.INSTANCE.createCodec(compression.codec());
+        CompressionCodec codec = compression.level() > 0
+                ? IpcCodecs.INSTANCE.createCodec(codecType(), compression.level())
+                : IpcCodecs.INSTANCE.createCodec(codecType());
         return CompressOnceCodec.of(codec, batch, batchBytes);
     }
 

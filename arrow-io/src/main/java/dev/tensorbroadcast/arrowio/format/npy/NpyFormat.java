@@ -41,6 +41,12 @@ public record NpyFormat() implements TensorFileFormat {
         return Optional.of("it writes one array");
     }
 
+    @Override
+    public Optional<String> whyNoRowGroups() {
+        return Optional.of("a .npy file is one array, without row groups or record batches; drop "
+                + Param.ROW_GROUP_SIZE.named() + INSTEAD);
+    }
+
     /** A {@code .npy} is one uncompressed array: every codec is refused, with the level given. */
     @Override
     public Optional<String> refusal(Compression compression) {

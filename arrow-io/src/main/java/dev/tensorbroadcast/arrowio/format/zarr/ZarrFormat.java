@@ -8,6 +8,7 @@ import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -44,6 +45,11 @@ public record ZarrFormat() implements ArrayFileFormat {
     }
 
     @Override
+    public Optional<String> helpNote() {
+        return Optional.of("one Zarr v3 array");
+    }
+
+    @Override
     public String description() {
         return "Zarr v3";
     }
@@ -62,6 +68,11 @@ public record ZarrFormat() implements ArrayFileFormat {
     @Override
     public Optional<String> whyRowsStayFlat() {
         return Optional.of("it writes one N-d array, chunked");
+    }
+
+    @Override
+    public Optional<String> whyNoRowGroups() {
+        return Optional.of("an array is cut into chunks, not row groups; give " + Param.CHUNKS.named() + " instead");
     }
 
     @Override

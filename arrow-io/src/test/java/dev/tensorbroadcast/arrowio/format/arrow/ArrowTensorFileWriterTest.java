@@ -11,6 +11,8 @@ import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
@@ -63,15 +65,16 @@ class ArrowTensorFileWriterTest {
                 ArrowTensorFileWriter writer = ArrowTensorFileWriter.create().withBatchBytes(1);
                 byte[] file = write(writer, source, input, output, plan.rowShape(), partition);
                 int batches = verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition,
-                        IpcCompression.NONE);
+                        Compression.NONE);
                 assertThat(batches).isEqualTo(partition.rowCount());
             }
         }
     }
 
     @ParameterizedTest
-    @EnumSource(IpcCompression.class)
-    void compressedFilesRoundTrip(IpcCompression compression) throws Exception {
+    @EnumSource(value = OutputCompression.class, names = {"NONE", "LZ4", "ZSTD"})
+    void compressedFilesRoundTrip(OutputCompression codec) throws Exception {
+        Compression compression = Compression.of(codec);
         Random random = new Random(5);
         Shape input = Shape.of(64, 1);
         Shape output = Shape.of(64, 1000);
@@ -83,7 +86,7 @@ class ArrowTensorFileWriterTest {
                     .withCompression(compression);
             byte[] file = write(writer, source, input, output, plan.rowShape(), partition);
             verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition, compression);
-            if (compression != IpcCompression.NONE && dtype == DType.FLOAT32) {
+            if (codec != OutputCompression.NONE && dtype == DType.FLOAT32) {
                 byte[] plain = write(ArrowTensorFileWriter.create().withBatchBytes(20_000), source, input, output,
                         plan.rowShape(), partition);
                 assertThat(file.length).isLessThan(plain.length / 4);
@@ -131,7 +134,7 @@ class ArrowTensorFileWriterTest {
                 path);
         byte[] file = Files.readAllBytes(directory.resolve("part-1.arrow"));
         assertThat(result).isEqualTo(new ArrowWriteResult(5, file.length, 1));
-        verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition, IpcCompression.NONE);
+        verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition, Compression.NONE);
     }
 
     @Test
@@ -184,7 +187,7 @@ class ArrowTensorFileWriterTest {
 
     /** Checks every row index and every element against the reference mapping; returns the number of batches. */
     private static int verify(byte[] file, SourceTensor source, CopyProgram program, Shape rowShape,
-            Partition partition, IpcCompression compression) throws Exception {
+            Partition partition, Compression compression) throws Exception {
         DType dtype = source.dtype();
         int storagePerElement = ArrowDTypes.isComplex(dtype) ? 2 : 1;
         int batches = 0;

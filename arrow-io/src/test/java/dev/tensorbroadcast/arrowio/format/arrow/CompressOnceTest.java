@@ -6,6 +6,8 @@ import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetTensorFileWriter;
 import dev.tensorbroadcast.arrowio.format.parquet.ParquetWriteOptions;
@@ -26,6 +28,7 @@ import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +48,7 @@ class CompressOnceTest {
 
     private record Written(byte[] bytes, ArrowWriteResult result) {}
 
-    private Written arrow(TensorKernel kernel, Shape rowShape, Partition partition, IpcCompression codec,
+    private Written arrow(TensorKernel kernel, Shape rowShape, Partition partition, Compression codec,
             long batchBytes, boolean reuse) throws Exception {
         ArrowTensorFileWriter writer = ArrowTensorFileWriter.create().withBatchBytes(batchBytes)
                 .withCompression(codec).withRepeatsReused(reuse);
@@ -89,7 +92,8 @@ class CompressOnceTest {
         Partition partition = new Partition(0, 0, 96, 64);
         // 8 rows a batch: 12 batches
         long batchBytes = 8 * (8 + 64 * 4 + 8);
-        for (IpcCompression codec : new IpcCompression[] {IpcCompression.LZ4, IpcCompression.ZSTD}) {
+        for (Compression codec : List.of(Compression.of(OutputCompression.LZ4),
+                Compression.of(OutputCompression.ZSTD))) {
             Written once = arrow(kernel, Shape.of(64), partition, codec, batchBytes, true);
             Written every = arrow(kernel, Shape.of(64), partition, codec, batchBytes, false);
 
@@ -124,7 +128,7 @@ class CompressOnceTest {
     void uncompressedFilesReuseNothing() throws Exception {
         TensorKernel kernel = rowsPattern();
         Partition partition = new Partition(0, 0, 96, 64);
-        assertThat(arrow(kernel, Shape.of(64), partition, IpcCompression.NONE, 1000, true).result().reused())
+        assertThat(arrow(kernel, Shape.of(64), partition, Compression.NONE, 1000, true).result().reused())
                 .isZero();
         assertThat(parquet(kernel, Shape.of(64), partition, CompressionCodecName.UNCOMPRESSED, 10_000, 1000, true)
                 .result().reused()).isZero();
@@ -172,7 +176,7 @@ class CompressOnceTest {
             String what = input + " -> " + output + " " + dtype + " from row " + firstRow + ", batches of "
                     + batchBytes + " bytes";
 
-            IpcCompression ipc = random.nextBoolean() ? IpcCompression.LZ4 : IpcCompression.ZSTD;
+            Compression ipc = Compression.of(random.nextBoolean() ? OutputCompression.LZ4 : OutputCompression.ZSTD);
             Written arrowOnce = arrow(kernel, rowShape, partition, ipc, batchBytes, true);
             Written arrowEvery = arrow(kernel, rowShape, partition, ipc, batchBytes, false);
             assertThat(arrowOnce.bytes()).as("%s, %s", what, ipc).isEqualTo(arrowEvery.bytes());

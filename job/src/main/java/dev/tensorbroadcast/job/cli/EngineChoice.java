@@ -1,6 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
-import dev.tensorbroadcast.job.TaskRunner;
+import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.store.Stores;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -8,7 +8,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Where a command's job runs. A job on the embedded default runs its tasks on a pool of this process's threads, without
+ * Which {@link JobEngine} a command's job runs on, and why. A job on the embedded default runs its tasks on a pool of this process's threads, without
  * starting Spark, whatever its size: {@code local[*]} is nothing but threads of this JVM, and the pool runs the same
  * task objects, one per core at once, in partition order, writing the same files through the same commit protocol,
  * with the same manifest, minus the second a Spark session takes to start and Spark's task path (docs/benchmarks.md,
@@ -16,14 +16,14 @@ import org.apache.hadoop.conf.Configuration;
  * {@code --conf} other than {@code spark.hadoop.*} (a Spark setting only Spark can honour), a Spark application
  * already running in this JVM or started by spark-submit, and output that is not on a local disk.
  */
-final class JobEngines {
-    private JobEngines() {}
+final class EngineChoice {
+    private EngineChoice() {}
 
     /** What decides the choice, apart from the command's options; the bytes and tasks are only said. */
     record Job(long bytes, long tasks, boolean localOutput) {}
 
-    /** A job's engine, and what closing it stops: the Spark session it started, or nothing. */
-    record Engine(TaskRunner engine, Runnable stop) implements AutoCloseable {
+    /** The engine chosen, and what closing it stops: the Spark session it started, or nothing. */
+    record Chosen(JobEngine engine, Runnable stop) implements AutoCloseable {
         @Override
         public void close() {
             stop.run();
@@ -35,7 +35,7 @@ final class JobEngines {
      * {@code conf}; {@code hadoop} is what the driver's tasks read and write with. With {@code --verbose}, says which
      * and why.
      */
-    static Engine obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
+    static Chosen obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
             OutputOptions output, PrintWriter err) {
         boolean sparkRunning = sparkRunning();
         String whySpark = whySpark(master, conf, job, sparkRunning);
@@ -51,10 +51,10 @@ final class JobEngines {
             err.flush();
         }
         if (inThisJvm) {
-            return new Engine(TaskRunner.inThisJvm(hadoop, Interruption::signalled), () -> {});
+            return new Chosen(JobEngine.driver(hadoop, Interruption::signalled), () -> {});
         }
         SparkSessions.Session session = SparkSessions.obtain(master, conf);
-        return new Engine(TaskRunner.spark(session.spark()), session::close);
+        return new Chosen(JobEngine.spark(session.spark()), session::close);
     }
 
     /** Whether {@code job} runs in the driver; {@code sparkRunning}: a Spark application runs in this JVM. */
