@@ -64,16 +64,21 @@ public final class ArrowDTypes {
         }
         if (valueType instanceof ArrowType.Int type) {
             switch (type.getBitWidth()) {
-                case 8:
+                case 8 -> {
                     return type.getIsSigned() ? DType.INT8 : DType.UINT8;
-                case 16:
+                }
+                case 16 -> {
                     return type.getIsSigned() ? DType.INT16 : DType.UINT16;
-                case 32:
+                }
+                case 32 -> {
                     return type.getIsSigned() ? DType.INT32 : DType.UINT32;
-                case 64:
+                }
+                case 64 -> {
                     return type.getIsSigned() ? DType.INT64 : DType.UINT64;
-                default:
-                    break;
+                }
+                default -> {
+                    // another width falls through to the error below
+                }
             }
         }
         if (valueType instanceof ArrowType.FloatingPoint type) {

@@ -42,6 +42,7 @@ public final class JobEncodings {
     }
 
     /** The bytes of an encoded piece, and whether this call encoded them (false: another task did). */
+    @SuppressWarnings("ArrayRecordComponent") // a carrier of bytes, never compared
     public record Encoded(byte[] bytes, boolean encodedHere) {
         public Encoded {
             requireNonNull(bytes, "bytes is null");

@@ -22,6 +22,7 @@ import java.util.List;
  * @param dimNames one name per dimension, or empty when the metadata has none
  * @param permutation the physical-to-logical axis order, or null when the metadata has none (row-major)
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, and compared by content in equals and hashCode
 public record TensorTypeMetadata(Shape shape, List<String> dimNames, int[] permutation) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

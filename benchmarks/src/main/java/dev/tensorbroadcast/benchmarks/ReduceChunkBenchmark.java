@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -67,8 +68,8 @@ public class ReduceChunkBenchmark {
         }
         header.append('\n');
         ByteBuffer start = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
-        start.put((byte) 0x93).put("NUMPY".getBytes()).put((byte) 1).put((byte) 0).putShort((short) header.length())
-                .put(header.toString().getBytes());
+        start.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) header.length())
+                .put(header.toString().getBytes(StandardCharsets.US_ASCII));
         Random random = new Random(3);
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
             out.write(start.flip());
@@ -105,7 +106,7 @@ public class ReduceChunkBenchmark {
             throws IOException {
         long rowCount = layout.shape().dim(0);
         long columns = layout.shape().dim(1);
-        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, Math.toIntExact(columns));
+        ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, columns);
         long chunkRows = Math.max(1, chunk / (4L * columns));
         try (NpyRows rows = NpyRows.open(fileSystem, new org.apache.hadoop.fs.Path(file.toString()), layout)) {
             for (long row = 0; row < rowCount; row += chunkRows) {

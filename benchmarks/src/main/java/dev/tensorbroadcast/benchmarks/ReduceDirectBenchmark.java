@@ -16,6 +16,7 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -79,8 +80,8 @@ public class ReduceDirectBenchmark {
         }
         header.append('\n');
         ByteBuffer start = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        start.put((byte) 0x93).put("NUMPY".getBytes()).put((byte) 1).put((byte) 0).putShort((short) header.length())
-                .put(header.toString().getBytes());
+        start.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) header.length())
+                .put(header.toString().getBytes(StandardCharsets.US_ASCII));
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
             out.write(start.flip());
             ByteBuffer rows = ByteBuffer.allocate(64 * 4 * COLUMNS).order(ByteOrder.LITTLE_ENDIAN);

@@ -235,7 +235,7 @@ public final class YarnCluster implements LocalCluster {
         private int nodeManagerMemoryMib = 2048;
         private boolean hdfs;
         private Path workDirectory;
-        private Duration startTimeout = Duration.ofSeconds(120);
+        private Duration startTimeout = Duration.ofMinutes(2);
 
         private Builder(SparkHome home) {
             this.home = requireNonNull(home, "home is null");

@@ -40,6 +40,7 @@ public abstract sealed class Dimensions implements Serializable permits Shape, T
     }
 
     @Override
+    @SuppressWarnings("EqualsGetClass") // a Shape never equals a TargetShape of the same numbers
     public final boolean equals(Object other) {
         return other != null && other.getClass() == getClass() && Arrays.equals(dims, ((Dimensions) other).dims);
     }

@@ -90,7 +90,7 @@ final class OpenvinoRule implements DialectRule {
         }
         long start = axis == -1 ? target.rank() - input.rank() : axis;
         if (start < 0 || start + input.rank() > target.rank()) {
-            long lastStart = target.rank() - input.rank();
+            int lastStart = target.rank() - input.rank();
             throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "the input's "
                     + input.rank() + " dims do not fit into the target's " + target.rank() + " dims from axis "
                     + start + (lastStart >= 0 ? "; axis may be -1 or 0 to " + lastStart : "; the target needs at least "

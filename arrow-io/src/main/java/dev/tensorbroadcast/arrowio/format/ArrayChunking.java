@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
  * API's name of a format and the pipeline that writes it both carry it. With them go the names of the array's dims
  * ({@code --dimension-names}; empty for none), which Zarr keeps in its metadata.
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, and compared by content in equals and hashCode
 public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionNames) implements Serializable {
     public static final ArrayChunking DEFAULT = new ArrayChunking(new long[0], new long[0]);
     /** A default chunk is a partition's rows, and at most this. */

@@ -13,6 +13,7 @@ import java.util.List;
  * sharded; each dim a multiple of the chunk's), and the codec of each chunk ({@code none} or {@code zstd}) with its
  * level (0 for the codec's default), and the names of the dims (empty when not given, else one per dim).
  */
+@SuppressWarnings("ArrayRecordComponent") // copied in and out, and compared by content in equals and hashCode
 public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level,
         List<String> dimensionNames) implements Serializable {
     public ArrayLayout {

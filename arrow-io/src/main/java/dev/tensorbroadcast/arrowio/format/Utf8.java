@@ -82,19 +82,19 @@ public final class Utf8 {
         }
         if (cp < 0x800) {
             out[at] = (byte) (0xC0 | cp >>> 6);
-            out[at + 1] = (byte) (0x80 | cp & 0x3F);
+            out[at + 1] = (byte) (0x80 | (cp & 0x3F));
             return at + 2;
         }
         if (cp < 0x10000) {
             out[at] = (byte) (0xE0 | cp >>> 12);
-            out[at + 1] = (byte) (0x80 | cp >>> 6 & 0x3F);
-            out[at + 2] = (byte) (0x80 | cp & 0x3F);
+            out[at + 1] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+            out[at + 2] = (byte) (0x80 | (cp & 0x3F));
             return at + 3;
         }
         out[at] = (byte) (0xF0 | cp >>> 18);
-        out[at + 1] = (byte) (0x80 | cp >>> 12 & 0x3F);
-        out[at + 2] = (byte) (0x80 | cp >>> 6 & 0x3F);
-        out[at + 3] = (byte) (0x80 | cp & 0x3F);
+        out[at + 1] = (byte) (0x80 | ((cp >>> 12) & 0x3F));
+        out[at + 2] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+        out[at + 3] = (byte) (0x80 | (cp & 0x3F));
         return at + 4;
     }
 }

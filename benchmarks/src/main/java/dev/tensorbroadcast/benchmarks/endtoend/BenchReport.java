@@ -101,6 +101,7 @@ public final class BenchReport {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
+            @SuppressWarnings("StringSplitter") // six fields, none of them empty: a short line fails on f[5]
             String[] f = line.split("\t");
             runs.add(new Run(Integer.parseInt(f[0]), f[1], f[2], Long.parseLong(f[3]), Double.parseDouble(f[4]),
                     "-".equals(f[5]) ? Double.NaN : Double.parseDouble(f[5])));

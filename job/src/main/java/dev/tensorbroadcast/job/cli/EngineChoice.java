@@ -92,6 +92,6 @@ final class EngineChoice {
     /** A session started in this JVM (an application calling the command line), or a master spark-submit set. */
     private static boolean sparkRunning() {
         return System.getProperty("spark.master") != null
-                || SparkSessions.mayRun() && SparkSessions.running().isPresent();
+                || (SparkSessions.mayRun() && SparkSessions.running().isPresent());
     }
 }

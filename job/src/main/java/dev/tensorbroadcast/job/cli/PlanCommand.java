@@ -133,7 +133,9 @@ final class PlanCommand implements Callable<Integer> {
                             .orElse(ArrowSourceOptions.defaults()), dataset.rowShape());
             for (String file : inputFiles) {
                 LoadedSource source = loader.load(file);
-                if (file == inputFiles.get(0)) {
+                @SuppressWarnings("ReferenceEquality") // the list's first element, not a later file of the same name
+                boolean first = file == inputFiles.get(0);
+                if (first) {
                     firstDataset = source.dataset();
                 }
                 request.input(source.shape(), source.dtype());

@@ -12,6 +12,7 @@ final class SparkCommands {
         write.partitioning.check(spec);
         checkOutput(spec, target, write);
         // a progress line only makes sense on a terminal: System.console() is null when a stream is redirected
+        @SuppressWarnings("SystemConsoleNull") // null on Java 17 when a stream is redirected (22+ would need Console.isTerminal())
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(spec.commandLine().getErr());
         return new SparkRun(target, write, output, spec.commandLine().getOut(), spec.commandLine().getErr(),
                 interactive);

@@ -172,7 +172,9 @@ final class SparkSessions {
     private static void requireReachable(String url) {
         String hosts = url.substring("spark://".length());
         List<String> reasons = new ArrayList<>();
-        for (String hostPort : hosts.split(",")) {
+        @SuppressWarnings("StringSplitter") // an empty entry after the last comma has nothing to try
+        String[] hostPorts = hosts.split(",");
+        for (String hostPort : hostPorts) {
             int colon = hostPort.lastIndexOf(':');
             String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
             int port;

@@ -98,6 +98,7 @@ final class VerifyCommand implements Callable<Integer> {
             return Progress.NONE;
         }
         PrintWriter err = spec.commandLine().getErr();
+        @SuppressWarnings("SystemConsoleNull") // null on Java 17 when a stream is redirected (22+ would need Console.isTerminal())
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(err);
         return interactive ? new TerminalProgress(err) : new LineProgress(err);
     }

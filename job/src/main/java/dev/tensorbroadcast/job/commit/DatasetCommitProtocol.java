@@ -53,6 +53,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     }
 
     /** A task's commit message under a {@link PendingCommitter}: Spark's own, and the task's pending work. */
+    @SuppressWarnings("ArrayRecordComponent") // a serialized task message, never compared
     private record PendingUploads(Object spark, byte[] uploads) implements Serializable {}
 
     /** Tells the protocol, before it is shipped, that its tasks run on the driver's threads without Spark. */

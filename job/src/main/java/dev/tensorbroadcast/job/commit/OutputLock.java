@@ -86,6 +86,7 @@ public final class OutputLock implements AutoCloseable {
 
     /** The owner ran on this host and its process (with that start time) no longer runs. */
     private static boolean isGoneFromThisHost(String owner) {
+        @SuppressWarnings("StringSplitter") // any owner line but ours has another word count and is left alone
         String[] words = owner.split(" ");
         if (words.length != 7 || !words[0].equals("process") || !words[4].equals(host())) {
             return false;

@@ -34,7 +34,7 @@ final class ValueComparison {
         }
         for (int i = 0; i < elements; i++) {
             boolean valid = expected.isValid(i);
-            if (valid != found.isValid(i) || valid && !sameElement(expected, found, i)) {
+            if (valid != found.isValid(i) || (valid && !sameElement(expected, found, i))) {
                 differences++;
                 if (listed.size() < maxListed) {
                     long row = found.firstRow() + i / rowElements;

@@ -105,6 +105,7 @@ public final class DatasetJob {
         String jobUuid = UUID.randomUUID().toString();
         Store store = Stores.forPath(output);
         Job job = hadoopJob(store, engine.hadoopConfiguration(), jobUuid);
+        @SuppressWarnings("JavaUtilDate") // Hadoop's job tracker id, spelled as Spark's SparkHadoopWriterUtils does
         String jobTrackerId = new SimpleDateFormat("yyyyMMddHHmmss", Locale.ROOT).format(new Date());
         int jobNumber = JOB_NUMBERS.getAndIncrement();
         DatasetCommitProtocol committer = (DatasetCommitProtocol) FileCommitProtocol.instantiate(

@@ -36,7 +36,6 @@ import org.apache.spark.util.SerializableConfiguration;
  */
 final class JobRun implements Shipping {
     private final JobEngine engine;
-    private final String description;
     private final String group = "tensor-broadcast-" + UUID.randomUUID();
     private final Tracking tracking;
     /** The engine's side of this job. */
@@ -66,7 +65,7 @@ final class JobRun implements Shipping {
 
     private JobRun(JobEngine engine, String description, Tracking tracking) {
         this.engine = requireNonNull(engine, "engine is null");
-        this.description = requireNonNull(description, "description is null");
+        requireNonNull(description, "description is null");
         this.tracking = tracking;
         this.run = engine.start(group, description, tracking);
     }

@@ -15,6 +15,7 @@ import java.util.List;
  * @param starts the first output row of each run of equal key values, 0 first, increasing
  * @param directories each run's relative directory, such as {@code day=2024-03-01/bucket=1}
  */
+@SuppressWarnings("ArrayRecordComponent") // starts is copied in and out; a partitioning is shipped, never compared
 public record OutputPartitions(List<String> keys, long[] starts, List<String> directories) implements Serializable {
     public OutputPartitions {
         keys = List.copyOf(keys);

@@ -29,6 +29,7 @@ public sealed interface JobSource {
      * The source on the driver's heap, shipped whole; a dataset's kept columns with it, as an Arrow IPC stream of all
      * its rows (or null when none are kept).
      */
+    @SuppressWarnings("ArrayRecordComponent") // shipped to the tasks, never compared
     record Shipped(SourceTensor tensor, byte[] keptRows) implements JobSource {
         public Shipped {
             requireNonNull(tensor, "tensor is null");

@@ -103,9 +103,9 @@ public final class SourceLoader {
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
             // one Parquet file is a dataset of one file (Hadoop lists a file as itself), and so is an Arrow IPC
             // stream of rows, or an Arrow IPC file of lists (ArrowParts.readAsDataset)
-            boolean dataset = startsWith(in, PARQUET_MAGIC) || !startsWith(in, NpyReader.magic())
+            boolean dataset = startsWith(in, PARQUET_MAGIC) || (!startsWith(in, NpyReader.magic())
                     && ArrowParts.readAsDataset(input.fileSystem(), input.path(), status.getLen(),
-                            arrowOptions.column());
+                            arrowOptions.column()));
             return dataset ? LoadedSource.of(dataset(location, input))
                     : LoadedSource.of(readFile(location, status, in));
         } catch (IOException e) {

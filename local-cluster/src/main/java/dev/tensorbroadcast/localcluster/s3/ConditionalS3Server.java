@@ -29,7 +29,7 @@ public final class ConditionalS3Server implements AutoCloseable {
     private static final String HEAP = "256m";
     private static final String ACCESS_KEY = "tb-conditional";
     private static final String SECRET_KEY = "unchecked-by-s3mock";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
     private final ServerProcess process;
     private final URI endpoint;

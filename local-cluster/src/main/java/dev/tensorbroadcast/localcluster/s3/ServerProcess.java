@@ -50,6 +50,7 @@ final class ServerProcess {
         return server;
     }
 
+    @SuppressWarnings("AddressSelection") // an IPv4 literal, not a host name: the servers listen on 127.0.0.1
     private void awaitListening(int port, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {

@@ -80,6 +80,7 @@ public final class YarnMain {
 
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+            @SuppressWarnings("StringSplitter") // a stripped line has no trailing empty word, and the count is checked
             String[] words = line.strip().split("\\s+");
             if (words.length == 2 && words[0].equals("stop-node-manager")) {
                 System.out.println(stopNodeManager(cluster, nodeManagers, words[1]));

@@ -28,6 +28,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  *     {@code physicalAxes[j]}; null when the storage is row-major
  * @param rowShape the shape of one row of the tensor
  */
+@SuppressWarnings("ArrayRecordComponent") // a read plan, never compared; physicalAxes is built here and never changed
 public record ArrowColumn(String name, DType dtype, Storage storage, int width, boolean list, int listSize,
         Shape storageShape, int[] physicalAxes, Shape rowShape) {
     /** How one stored value is laid out in Arrow. */
@@ -86,7 +87,9 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
             throw new SourceFormatException(file, "column '" + name + "' has extension type " + extensionName
                     + "; supported: " + SUPPORTED);
         }
-        if (tensor != null && valueField == field) {
+        @SuppressWarnings("ReferenceEquality") // identity: no nested list's values replaced the column itself
+        boolean flat = valueField == field;
+        if (tensor != null && flat) {
             if (field.getChildren().size() != 1) {
                 throw new SourceFormatException(file, "column '" + name + "' is a list with "
                         + field.getChildren().size() + " children; expected 1");

@@ -62,8 +62,8 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
 
     @Override
     public boolean recognises(byte[] head) {
-        return DatasetFileFormat.super.recognises(head) || head.length >= STREAM_START.length
-                && Arrays.equals(head, 0, STREAM_START.length, STREAM_START, 0, STREAM_START.length);
+        return DatasetFileFormat.super.recognises(head) || (head.length >= STREAM_START.length
+                && Arrays.equals(head, 0, STREAM_START.length, STREAM_START, 0, STREAM_START.length));
     }
 
     @Override

@@ -32,7 +32,7 @@ final class ListRows {
             long innerDim) {
         for (int row = first; row < last; row++) {
             long a = row;
-            long b = row + 1;
+            long b = row + 1L;
             FieldVector level = list;
             boolean nested = isList(child(level));
             while (isList(level)) {

@@ -93,7 +93,7 @@ final class NpyHeaderParser {
         if (c == '\'' || c == '"') {
             return string(c);
         }
-        if (c == '-' || c >= '0' && c <= '9') {
+        if (c == '-' || (c >= '0' && c <= '9')) {
             return integer();
         }
         if (c == '(' || c == '[') {
@@ -102,15 +102,15 @@ final class NpyHeaderParser {
         if (c == '{') {
             return dict(depth);
         }
-        if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
             int start = pos;
             while (pos < text.length() && Character.isLetterOrDigit(text.charAt(pos))) {
                 pos++;
             }
             String word = text.substring(start, pos);
             return switch (word) {
-                case "True" -> Boolean.TRUE;
-                case "False" -> Boolean.FALSE;
+                case "True" -> true;
+                case "False" -> false;
                 case "None" -> PyNone.NONE;
                 default -> throw new SyntaxException("unexpected name '" + shorten(word) + "' at offset " + start);
             };

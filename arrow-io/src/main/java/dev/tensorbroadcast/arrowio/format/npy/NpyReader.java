@@ -152,7 +152,7 @@ public final class NpyReader {
         Preamble preamble = preamble(name, in, length);
         Header header = preamble.header();
         NpyDType type = header.type();
-        if (type.kind() != NpyDType.Kind.FIXED || header.fortranOrder() && header.shape().rank() > 1) {
+        if (type.kind() != NpyDType.Kind.FIXED || (header.fortranOrder() && header.shape().rank() > 1)) {
             return java.util.Optional.empty();
         }
         long dataBytes = checkedProduct(name, header.shape().elements(), type.itemSize(),

@@ -285,6 +285,7 @@ final class BulkListPages {
     }
 
     /** The page's bytes as an array: its own when it has one, else a copy. */
+    @SuppressWarnings("ByteBufferBackingArray") // the caller reads from arrayOffset() + position()
     private static byte[] bytesOf(ByteBuffer data) {
         if (data.hasArray()) {
             return data.array();

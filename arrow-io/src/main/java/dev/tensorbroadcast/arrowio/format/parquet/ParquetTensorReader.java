@@ -74,7 +74,7 @@ public final class ParquetTensorReader {
                 requireReadableCodec(name, block, leaf);
                 chunks.add(new DatasetChunk(block.getRowCount(), bytes(block, leaf)));
             }
-            long firstIndex = leaf.index() == null ? -1 : firstIndex(name, reader, leaf);
+            long firstIndex = leaf.index() == null ? -1 : firstIndex(reader, leaf);
             // a list the file does not fix the length of: its first row tells whether --row-shape fits at all
             long firstRowValues = leaf.column().fileRowShape() == null
                     ? ParquetFirstRow.parquet(fileSystem, path, reader.getRowGroups(), leaf, options)
@@ -185,7 +185,7 @@ public final class ParquetTensorReader {
     }
 
     /** The index of the first row: the first row group's minimum when its statistics hold one, else read. */
-    private static long firstIndex(String name, ParquetFileReader reader, ParquetLeaf leaf) throws IOException {
+    private static long firstIndex(ParquetFileReader reader, ParquetLeaf leaf) throws IOException {
         List<BlockMetaData> groups = reader.getRowGroups();
         for (BlockMetaData group : groups) {
             if (group.getRowCount() == 0) {

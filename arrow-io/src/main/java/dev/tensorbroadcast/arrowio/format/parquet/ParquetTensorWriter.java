@@ -64,6 +64,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private long reusedPages;
 
     /** A tensor column page as written: the page header's counts and encoding, and the compressed body. */
+    @SuppressWarnings("ArrayRecordComponent") // a page body, never compared
     private record CompressedPage(int valueCount, int rowCount, int uncompressedBytes, byte[] body,
             Encoding encoding) {}
 
@@ -218,7 +219,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         int perPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / Long.BYTES));
         for (int done = 0; done < rowCount; done += perPage) {
             int count = Math.min(perPage, rowCount - done);
-            writePage(descriptor, count, count,
+            writePage(count, count,
                     BytesInput.from(index.nioBuffer((long) done * Long.BYTES, count * Long.BYTES)),
                     indexStatistics(descriptor, index, done, count));
         }
@@ -327,8 +328,8 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         }
     }
 
-    private void writePage(ColumnDescriptor descriptor, int valueCount, int rowCount, BytesInput body,
-            Statistics<?> statistics) throws IOException {
+    private void writePage(int valueCount, int rowCount, BytesInput body, Statistics<?> statistics)
+            throws IOException {
         long uncompressed = body.size();
         BytesInput compressed = compressor.compress(body);
         writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed, statistics, rowCount,

@@ -27,7 +27,7 @@ final class RepetitionLevels {
         this.row = row;
         this.runs = new RleRuns(row.maxRepetition);
         this.bitWidth = 32 - Integer.numberOfLeadingZeros(row.maxRepetition);
-        long valueBytes = (bitWidth + 7) / 8;
+        long valueBytes = (bitWidth + 7L) / 8;
         // an RLE run costs its varint header (1 byte up to length 63) and the value: at least this much per row
         long rleRow = row.runs() * (1 + valueBytes);
         boolean small = row.entries <= MAX_BLOCK_BYTES && row.entries * bitWidth <= MAX_BLOCK_BYTES;

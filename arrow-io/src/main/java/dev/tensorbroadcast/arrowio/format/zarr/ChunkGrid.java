@@ -62,6 +62,7 @@ final class ChunkGrid {
      * (C order over {@code shape}) and in the chunk (C order over {@code chunk}). Each run is
      * {@code [arrayStart, chunkStart]} (elements) of {@code length()} elements.
      */
+    @SuppressWarnings("ArrayRecordComponent") // runs for one chunk's copy loop, never compared
     record Runs(long[] arrayStarts, long[] chunkStarts, long length) {
         static Runs of(long[] shape, long[] chunk, long[] origin, long[] extent) {
             int rank = shape.length;

@@ -28,6 +28,7 @@ import java.util.List;
  * @param indexCrc whether a shard's index ends with its CRC-32C
  * @param fill one element of the fill value, little endian, as a decoded chunk holds it ({@code bool} one byte)
  */
+@SuppressWarnings("ArrayRecordComponent") // fill is copied in and out; a metadata is read, never compared
 record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean chunkCrc, boolean indexAtEnd,
         ByteOrder indexOrder, boolean indexCrc, byte[] fill) {
     static final String READS = "this tool reads a regular chunk_grid, the default or v2 chunk_key_encoding, and"

@@ -64,6 +64,7 @@ final class ZarrWriter {
     private long skippedChunks;
 
     /** A chunk already encoded: where it starts in the array, its extent, its bytes. */
+    @SuppressWarnings("ArrayRecordComponent") // a chunk in flight, never compared
     private record Encoded(long origin, long[] extent, byte[] bytes) {}
 
     ZarrWriter(TensorKernel kernel, ArrayLayout layout, ObjectSink sink, LongConsumer progress) {

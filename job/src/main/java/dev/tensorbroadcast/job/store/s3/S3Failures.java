@@ -30,7 +30,7 @@ public final class S3Failures implements StoreFailureReader {
                 return Optional.of("no S3 credentials were found; " + CREDENTIAL_SETTINGS);
             }
             // a refused write names the object's key, not its s3a:// URI: AWS S3's answer to keys that may only read
-            if (message.contains("s3a://") && cause instanceof java.nio.file.AccessDeniedException
+            if ((message.contains("s3a://") && cause instanceof java.nio.file.AccessDeniedException)
                     || message.contains("Status Code: 403")) {
                 return Optional.of("the S3 server refused access (403 Forbidden): wrong keys, or keys without"
                         + " access to this bucket; " + CREDENTIAL_SETTINGS);

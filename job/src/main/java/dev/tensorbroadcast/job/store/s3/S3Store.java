@@ -104,7 +104,7 @@ public final class S3Store implements Store {
     static boolean isPreconditionFailed(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof FileAlreadyExistsException || cause instanceof RemoteFileChangedException
-                    || cause instanceof S3Exception s3 && s3.statusCode() == 412) {
+                    || (cause instanceof S3Exception s3 && s3.statusCode() == 412)) {
                 return true;
             }
         }
