@@ -15,14 +15,16 @@ final class DatasetOptions {
 
     private DatasetOptions() {}
 
-    /**
-     * The dataset's path when {@code options} name one and no broadcast {@code input}; then any option but the path
-     * is refused, in one line.
-     */
+    /** The dataset's path when {@code options} name one and no broadcast {@code input}. */
     static Optional<String> path(CaseInsensitiveStringMap options) {
         if (options.containsKey(ReadOptions.INPUT) || !options.containsKey(PATH)) {
             return Optional.empty();
         }
+        return Optional.of(options.get(PATH));
+    }
+
+    /** Refuses any option of a dataset's read but its path (a write takes {@code format}). */
+    static void requireReadOnly(CaseInsensitiveStringMap options) {
         for (Map.Entry<String, String> option : options.entrySet()) {
             if (!option.getKey().equalsIgnoreCase(PATH)) {
                 throw new InvalidRequestException("Cannot read a tensorbroadcast dataset with option '"
@@ -30,6 +32,5 @@ final class DatasetOptions {
                         + " the rest); give '" + ReadOptions.INPUT + "' to read a broadcast");
             }
         }
-        return Optional.of(options.get(PATH));
     }
 }

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -17,11 +20,12 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A dataset directory of ours as a table: read by its manifest ({@link DatasetRead}, opened when first asked for).
+ * A dataset directory of ours as a table: read by its manifest ({@link DatasetRead}, opened when first asked for),
+ * written through our writers ({@link DatasetSink}).
  *
  * @param schema the schema Spark was given or inferred
  */
-record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) implements SupportsRead {
+record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) implements SupportsRead, SupportsWrite {
     DatasetTable {
         requireNonNull(path, "path is null");
         requireNonNull(schema, "schema is null");
@@ -35,12 +39,20 @@ record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) 
 
     @Override
     public Set<TableCapability> capabilities() {
-        return Set.of(TableCapability.BATCH_READ);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
     }
 
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+        DatasetOptions.requireReadOnly(options);
         return new Builder(read.get());
+    }
+
+    @Override
+    public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+        return new DatasetSink(path, info.options().asCaseSensitiveMap().entrySet().stream().collect(
+                java.util.stream.Collectors.toMap(entry -> entry.getKey().toLowerCase(java.util.Locale.ROOT),
+                        Map.Entry::getValue)), info.schema());
     }
 
     /** Keeps the rows filters on {@code index} leave; Spark applies every filter again to the rows read. */

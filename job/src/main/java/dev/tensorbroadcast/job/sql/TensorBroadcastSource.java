@@ -40,6 +40,7 @@ public final class TensorBroadcastSource implements TableProvider, DataSourceReg
     public StructType inferSchema(CaseInsensitiveStringMap options) {
         Optional<String> path = DatasetOptions.path(options);
         if (path.isPresent()) {
+            DatasetOptions.requireReadOnly(options);
             return dataset(path.get()).schema();
         }
         return table(options.asCaseSensitiveMap()).schema();
@@ -52,6 +53,12 @@ public final class TensorBroadcastSource implements TableProvider, DataSourceReg
             return new DatasetTable(path.get(), schema, () -> dataset(path.get()));
         }
         return table(properties);
+    }
+
+    /** A write gives its DataFrame's schema, of a dataset that may not exist yet. */
+    @Override
+    public boolean supportsExternalMetadata() {
+        return true;
     }
 
     private synchronized DatasetRead dataset(String path) {

@@ -47,7 +47,8 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
                 new ExpressionInfo(TensorFunctions.class.getName(), null, BROADCAST_TO,
                         "_FUNC_(tensor, shape[, dialect]) - the tensor broadcast to shape by the dialect's rule", "",
                         "", "", "", "", "", ""),
-                (Function1<Seq<Expression>, Expression>) arguments -> broadcastTo(CollectionConverters.asJava(arguments))));
+                (Function1<Seq<Expression>, Expression>) arguments ->
+                        broadcastTo(CollectionConverters.asJava(arguments))));
         extensions.injectFunction(new Tuple3<>(FunctionIdentifier.apply(SHAPE),
                 new ExpressionInfo(TensorFunctions.class.getName(), null, SHAPE,
                         "_FUNC_(tensor) - the shape of a tensor", "", "", "", "", "", "", ""),
