@@ -38,9 +38,12 @@ import scala.runtime.BoxedUnit;
  * as the command line refuses it, when the row is read.
  */
 public final class TensorFunctions implements Function1<SparkSessionExtensions, BoxedUnit> {
+    /** The function that broadcasts a row's tensor. */
     public static final String BROADCAST_TO = "tensor_broadcast_to";
+    /** The function that gives a row's tensor's shape. */
     public static final String SHAPE = "tensor_shape";
 
+    /** Registers the functions with each session Spark makes with this class in {@code spark.sql.extensions}. */
     @Override
     public BoxedUnit apply(SparkSessionExtensions extensions) {
         extensions.injectFunction(new Tuple3<>(FunctionIdentifier.apply(BROADCAST_TO),

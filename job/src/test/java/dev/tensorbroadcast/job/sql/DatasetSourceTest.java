@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -38,12 +39,17 @@ class DatasetSourceTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"arrow", "parquet", "zarr"})
-    void readsBackWhatExpandWrote(String format) throws IOException {
+    @ValueSource(strings = {"arrow", "parquet", "parquet nested", "zarr"})
+    void readsBackWhatExpandWrote(String written) throws IOException {
+        String format = written.split(" ")[0];
         String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
-        String output = dir.resolve(format).toString();
-        Manifest manifest = TensorBroadcast.builder().source(input).dialect(Dialect.NUMPY).shape(6, 3, 5, 4)
-                .partitions(3).format(OutputFormat.parse(format)).output(output).build().run(spark());
+        String output = dir.resolve(written.replace(' ', '-')).toString();
+        TensorBroadcast.Builder expand = TensorBroadcast.builder().source(input).dialect(Dialect.NUMPY)
+                .shape(6, 3, 5, 4).partitions(3).format(OutputFormat.parse(format)).output(output);
+        if (written.endsWith("nested")) {
+            expand.rowLayout(RowLayout.NESTED);
+        }
+        Manifest manifest = expand.build().run(spark());
 
         Dataset<Row> table = spark().read().format("tensorbroadcast").load(output);
         Dataset<Row> broadcast = spark().read().format("tensorbroadcast").option("input", input)
