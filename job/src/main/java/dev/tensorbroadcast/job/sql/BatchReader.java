@@ -23,7 +23,13 @@ final class BatchReader implements PartitionReader<ColumnarBatch> {
     private long next;
 
     BatchReader(SourceTensor source, CopyProgram program, Shape rowShape, Partition partition, long batchBytes) {
-        this.batch = TensorBatch.allocate(TensorKernel.of(source, program), rowShape, partition, batchBytes);
+        this(TensorKernel.of(source, program), rowShape, partition, batchBytes);
+    }
+
+    /** Reads the partition's rows as {@code kernel} fills them (from a slice of the source, say). */
+    BatchReader(TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes) {
+        SourceTensor source = kernel.source();
+        this.batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes);
         this.partition = partition;
         this.next = partition.firstRow();
         ColumnVector index = new BorrowedArrowVector(batch.index());

@@ -1,0 +1,95 @@
+package dev.tensorbroadcast.job.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * The scan of a dataset of ours: one input partition per part file (or chunk row of an array), cut to the rows the
+ * filters on {@code index} leave; parts without any are not read.
+ */
+final class DatasetScan implements SupportsReportStatistics, Batch {
+    private final DatasetRead read;
+    private final IndexRange wanted;
+
+    DatasetScan(DatasetRead read, IndexRange wanted) {
+        this.read = requireNonNull(read, "read is null");
+        this.wanted = requireNonNull(wanted, "wanted is null");
+    }
+
+    @Override
+    public StructType readSchema() {
+        return read.schema();
+    }
+
+    @Override
+    public String description() {
+        return "tensorbroadcast dataset " + read.location() + ": " + read.shape().toList() + " "
+                + read.manifest().dtype() + " " + read.manifest().format() + " (" + read.parts().size() + " parts)"
+                + (wanted.equals(IndexRange.ALL) ? "" : ", index in [" + wanted.first() + ", " + wanted.end() + ")");
+    }
+
+    @Override
+    public Batch toBatch() {
+        return this;
+    }
+
+    /** The parts' rows that are wanted, each an input partition. */
+    List<DatasetRead.RowRange> rows() {
+        List<DatasetRead.RowRange> rows = new ArrayList<>();
+        for (DatasetRead.RowRange part : read.parts()) {
+            IndexRange kept = wanted.intersect(new IndexRange(part.first(), part.end()));
+            if (!kept.isEmpty()) {
+                rows.add(new DatasetRead.RowRange(kept.first(), kept.end()));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public InputPartition[] planInputPartitions() {
+        return rows().stream().map(rows -> new DatasetPartition(rows.first(), rows.end()))
+                .toArray(InputPartition[]::new);
+    }
+
+    @Override
+    public PartitionReaderFactory createReaderFactory() {
+        SparkSession spark = SparkSession.active();
+        JavaSparkContext java = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        return new DatasetReaders(read.stored(), read.whole(), read.shape(), read.rowShape(),
+                java.broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
+                BatchReaders.BATCH_BYTES);
+    }
+
+    @Override
+    public Statistics estimateStatistics() {
+        long rows = rows().stream().mapToLong(DatasetRead.RowRange::count).sum();
+        long rowBytes = read.manifest().rows() == 0 ? 0 : read.manifest().bytes() / read.manifest().rows();
+        long bytes = rows * (rowBytes + 8);
+        return new Statistics() {
+            @Override
+            public OptionalLong sizeInBytes() {
+                return OptionalLong.of(bytes);
+            }
+
+            @Override
+            public OptionalLong numRows() {
+                return OptionalLong.of(rows);
+            }
+        };
+    }
+
+    /** Manifest rows {@code [first, end)}, all in one part. */
+    record DatasetPartition(long first, long end) implements InputPartition {}
+}

@@ -1,0 +1,146 @@
+package dev.tensorbroadcast.job.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
+import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.planner.CopyProgram;
+import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.InvalidRequestException;
+import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.Shape;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Optional;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * Each task's writer: it gathers its partition's rows (a consecutive run of {@code index}) on the heap and, at its
+ * commit, writes them as one part file through the format's own writer, the copy kernel filling its batches as in
+ * {@code expand}, into the job's temporary directory; the driver puts the files in place ({@link DatasetSink}).
+ *
+ * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
+ */
+record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long[] rowShape,
+        Broadcast<SerializableConfiguration> conf) implements DataWriterFactory {
+    PartWriters {
+        requireNonNull(temporary, "temporary is null");
+        requireNonNull(format, "format is null");
+        requireNonNull(dtype, "dtype is null");
+        requireNonNull(conf, "conf is null");
+    }
+
+    @Override
+    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+        return new Writer(partitionId, taskId);
+    }
+
+    private final class Writer implements DataWriter<InternalRow> {
+        private final int partitionId;
+        private final long taskId;
+        private final ByteArrayOutputStream values = new ByteArrayOutputStream();
+        private final ByteBuffer element = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        private long firstRow = -1;
+        private long rows;
+        private long rowElements = -1;
+
+        Writer(int partitionId, long taskId) {
+            this.partitionId = partitionId;
+            this.taskId = taskId;
+        }
+
+        @Override
+        public void write(InternalRow row) {
+            long index = row.getLong(0);
+            if (firstRow < 0) {
+                firstRow = index;
+            } else if (index != firstRow + rows) {
+                throw new InvalidRequestException("Cannot write a tensorbroadcast dataset: a partition holds index "
+                        + (firstRow + rows - 1) + " then " + index + "; each partition's rows must be a run of"
+                        + " consecutive indexes, in order (sort within partitions by index)");
+            }
+            ArrayData tensor = row.getArray(1);
+            long expected = rowShape != null ? Shape.of(rowShape).elements()
+                    : rowElements >= 0 ? rowElements : tensor.numElements();
+            if (tensor.numElements() != expected) {
+                throw new InvalidRequestException("Cannot write a tensorbroadcast dataset: row " + index + " holds "
+                        + tensor.numElements() + " values, not " + expected);
+            }
+            rowElements = expected;
+            for (int i = 0; i < tensor.numElements(); i++) {
+                if (tensor.isNullAt(i)) {
+                    throw new InvalidRequestException("Cannot write a tensorbroadcast dataset: row " + index
+                            + " holds a null value; only rows without nulls are written");
+                }
+                element.clear();
+                switch (dtype) {
+                    case INT8 -> element.put(tensor.getByte(i));
+                    case INT16 -> element.putShort(tensor.getShort(i));
+                    case INT32 -> element.putInt(tensor.getInt(i));
+                    case INT64 -> element.putLong(tensor.getLong(i));
+                    case FLOAT32 -> element.putFloat(tensor.getFloat(i));
+                    case FLOAT64 -> element.putDouble(tensor.getDouble(i));
+                    default -> throw new IllegalStateException(dtype.typeName());
+                }
+                values.write(element.array(), 0, element.position());
+            }
+            rows++;
+        }
+
+        @Override
+        public WriterCommitMessage commit() throws IOException {
+            Shape row = rowShape != null ? Shape.of(rowShape) : Shape.of(Math.max(rowElements, 0));
+            if (rows == 0) {
+                return new WrittenPart("", format.extension(), 0, 0, row.dims(), 0, "00000000", "", "");
+            }
+            long[] dims = new long[row.rank() + 1];
+            dims[0] = rows;
+            System.arraycopy(row.dims(), 0, dims, 1, row.rank());
+            SourceTensor source = SourceTensor.fixedWidth(dtype, Shape.of(dims), values.toByteArray(), null);
+            // the dataset's elements up to this partition's end, filled from this partition's rows
+            long[] upTo = dims.clone();
+            upTo[0] = firstRow + rows;
+            Shape output = Shape.of(upTo);
+            Partition partition = new Partition(partitionId, firstRow, rows, row.elements());
+            TensorKernel kernel = TensorKernel.ofSlice(source, CopyProgram.of(output, output.strides()),
+                    partition.firstElement(), partition.firstElement(), partition.endElement());
+            Path file = new Path(temporary, partitionId + "-" + taskId + format.extension());
+            FileSystem fileSystem = file.getFileSystem(conf.value().value());
+            ChecksumOutputStream out;
+            try (OutputStream stream = fileSystem.create(file, false)) {
+                out = new ChecksumOutputStream(stream);
+                format.write(kernel, row, partition, Optional.empty(), FileOptions.defaults().withFormat(format)
+                        .settings(), written -> { }, PartOutput.of(out, out::bytes, file.getName()));
+            }
+            SparkEnv env = SparkEnv.get();
+            return new WrittenPart(file.toString(), format.extension(), firstRow, rows, row.dims(), out.bytes(),
+                    out.crc32c(), env.executorId(), env.blockManager().blockManagerId().host());
+        }
+
+        @Override
+        public void abort() {
+            values.reset();
+        }
+
+        @Override
+        public void close() {
+            // the rows are on the heap until the task ends
+        }
+    }
+}
