@@ -64,12 +64,13 @@ public final class CommitWindow implements AutoCloseable {
         synchronized (LOCK) {
             install();
             while (!shuttingDown) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return;
                 }
                 try {
-                    LOCK.wait(left);
+                    // rounded up: a pause is never shorter than asked
+                    LOCK.wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
