@@ -76,6 +76,13 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         int exitCode;
         try {
             exitCode = run(args, System.out, System.err);
+            if (Interruption.signalled() && exitCode == ExitCode.OK && consoleErr != null) {
+                // the signal came while a job committed, which finishes before the JVM ends (CommitWindow); said
+                // before the hook lets the JVM go
+                consoleErr.println("interrupted: the signal came while the job committed, and the commit finished"
+                        + " first; what it wrote is complete");
+                consoleErr.flush();
+            }
         } finally {
             // also when an Error escapes the command: a signal while Spark starts has Spark's classes fail to add
             // their shutdown hooks (ExceptionInInitializerError), and the hook would otherwise wait its 30 s for

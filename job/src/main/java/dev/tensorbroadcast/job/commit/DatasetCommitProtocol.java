@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -96,6 +97,24 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     /** Under a {@link PendingCommitter}, the committed tasks' pending work is staged for its job commit first. */
     @Override
     public void commitJob(JobContext jobContext, Seq<TaskCommitMessage> taskCommits) {
+        try {
+            commitJob(jobContext, taskCommits, staged -> {});
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What a job's commit does once the tasks' work is staged and before any of it becomes visible: write the
+     * commit record from {@code staged} (a {@link PendingCommitter}'s, else empty), take the old dataset's markers.
+     */
+    public interface BeforeCompletion {
+        void run(Optional<PendingCommitter> staged) throws IOException;
+    }
+
+    /** As {@link #commitJob(JobContext, Seq)}, with {@code before} run between the staging and the completion. */
+    public void commitJob(JobContext jobContext, Seq<TaskCommitMessage> taskCommits, BeforeCompletion before)
+            throws IOException {
         if (committer instanceof PendingCommitter magic) {
             List<byte[]> pending = new ArrayList<>();
             List<TaskCommitMessage> messages = new ArrayList<>();
@@ -104,14 +123,12 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
                 pending.add(uploads.uploads());
                 messages.add(new TaskCommitMessage(uploads.spark()));
             }
-            try {
-                magic.stage(pending);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e.getMessage(), e);
-            }
+            magic.stage(pending);
+            before.run(Optional.of(magic));
             super.commitJob(jobContext, CollectionConverters.asScala(messages).toSeq());
             return;
         }
+        before.run(Optional.empty());
         super.commitJob(jobContext, taskCommits);
     }
 

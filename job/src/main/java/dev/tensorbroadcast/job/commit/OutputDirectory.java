@@ -14,6 +14,7 @@ import dev.tensorbroadcast.planner.Param;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -36,7 +37,8 @@ public final class OutputDirectory {
             Pattern.quote(Manifest.FILE_NAME)
                     + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
                     + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
-                    + Pattern.quote(OutputLock.FILE_NAME));
+                    + Pattern.quote(OutputLock.FILE_NAME) + "|" + Pattern.quote(CommitRecord.FILE_NAME) + "|"
+                    + Pattern.quote(CommitRecord.FILE_NAME + Manifest.STAGED_SUFFIX));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     /** A name a job of ours writes: a part file of any dataset format, one of {@link #OUR_FILE}, a store's staging. */
@@ -141,6 +143,9 @@ public final class OutputDirectory {
      * old dataset is moved back.
      */
     public <T> T replaceWith(Supplier<T> write) {
+        if (exists) {
+            finishStoppedCommits();
+        }
         SetAside aside = setAside();
         T written;
         try {
@@ -152,6 +157,44 @@ public final class OutputDirectory {
         }
         aside.discard();
         return written;
+    }
+
+    /**
+     * Finishes the commits a stopped job left a {@link CommitRecord} of, in the output or in its numbered datasets,
+     * so that while this job runs the output reads as the dataset that job committed. One that cannot be finished
+     * (its uploads gone) loses its record: this job replaces what is there either way.
+     */
+    private void finishStoppedCommits() {
+        try {
+            finishStoppedCommit(path);
+            // numbered datasets start at 0/: a probe spares a single dataset's output the listing of its files
+            FileStatus[] nested = !fileSystem.exists(new Path(path, "0")) ? null
+                    : fileSystem.globStatus(new Path(path, "[0-9]*/" + CommitRecord.FILE_NAME));
+            if (nested != null) {
+                for (FileStatus record : nested) {
+                    finishStoppedCommit(record.getPath().getParent());
+                }
+            }
+        } catch (IOException e) {
+            throw new OutputException("Cannot overwrite '" + text + "': " + Reasons.of(e));
+        }
+    }
+
+    private void finishStoppedCommit(Path dataset) throws IOException {
+        Optional<CommitRecord> record;
+        try {
+            record = CommitRecord.find(fileSystem, dataset);
+        } catch (IOException unreadable) {
+            CommitRecord.delete(store, fileSystem, dataset);
+            return;
+        }
+        if (record.isPresent()) {
+            try {
+                record.get().finish(store, fileSystem, dataset);
+            } catch (IOException | RuntimeException unfinishable) {
+                CommitRecord.delete(store, fileSystem, dataset);
+            }
+        }
     }
 
     /** Moves what {@link #check} allowed to replace aside; take the {@link #lock} first. */

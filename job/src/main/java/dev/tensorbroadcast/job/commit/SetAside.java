@@ -66,6 +66,7 @@ public final class SetAside {
             for (FileStatus entry : entries) {
                 move(fileSystem, entry.getPath(), new Path(aside, entry.getPath().getName()));
             }
+            FaultPoint.OVERWRITE_SET_ASIDE.reach(null);
             return new SetAside(text, fileSystem, output, true);
         } catch (IOException e) {
             throw new OutputException("Cannot set the dataset in '" + text + "' aside for " + Param.OVERWRITE.named()

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.store.Stores;
+import dev.tensorbroadcast.job.commit.CommitRecord;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.SetAside;
@@ -109,7 +110,7 @@ public final class DatasetDirectory implements Closeable {
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
             boolean unfinished = entries.containsKey(UNFINISHED_WRITE)
                     || entries.keySet().stream().anyMatch(Stores::isStagingName) || entries.containsKey(OutputLock.FILE_NAME)
-                    || entries.containsKey(SetAside.DIRECTORY);
+                    || entries.containsKey(SetAside.DIRECTORY) || entries.containsKey(CommitRecord.FILE_NAME);
             if (!hasManifest && !unfinished) {
                 Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
                 if (foreign.isPresent()) {
@@ -197,6 +198,11 @@ public final class DatasetDirectory implements Closeable {
             reasons.add(OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it"
                     + " finished");
         }
+        if (entries.containsKey(CommitRecord.FILE_NAME)) {
+            reasons.add(CommitRecord.FILE_NAME + " is there: a job was stopped while it committed the dataset that"
+                    + " replaces this one, whose files it had uploaded; rerun with "
+                    + Param.OVERWRITE.given("true", null) + ", which finishes that commit before it writes");
+        }
         if (!reasons.isEmpty() && entries.containsKey(SetAside.DIRECTORY)) {
             reasons.add(SetAside.DIRECTORY + " is there: the dataset an " + Param.OVERWRITE.named() + " was"
                     + " replacing when it was stopped; move its entries back, or rerun with "
@@ -221,6 +227,7 @@ public final class DatasetDirectory implements Closeable {
         stray.remove(Manifest.FILE_NAME);
         stray.remove(Manifest.SUCCESS_FILE_NAME);
         stray.remove(OutputLock.FILE_NAME);
+        stray.remove(CommitRecord.FILE_NAME);
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {
                 stray.remove(file.path());

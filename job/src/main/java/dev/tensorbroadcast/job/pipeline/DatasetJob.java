@@ -8,7 +8,10 @@ import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
+import dev.tensorbroadcast.job.commit.CommitRecord;
+import dev.tensorbroadcast.job.commit.CommitWindow;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
+import dev.tensorbroadcast.job.commit.FaultPoint;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
@@ -38,6 +41,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -118,50 +122,126 @@ public final class DatasetJob {
         String arrayInPlace = spec.array().isPresent() && store.writesArraysInPlace() ? output.toString() : null;
         // the files the commit's own listing of the output left there, where the store listed it (see checkCommitted)
         AtomicReference<Map<String, Long>> listedAfterCommit = new AtomicReference<>();
-        List<WrittenFile> written = JobRun.tracked(engine, description, tracking)
-                .onFailure(() -> {
-                    committer.abortJob(job);
-                    if (arrayInPlace != null) {
-                        deleteChunks(job.getConfiguration());
-                    }
-                })
-                .run("Cannot write '" + output + "'", run -> {
-                    // in the run: a directory that cannot be set up (say, under a file) is a failed job, and aborted
-                    committer.setupJob(job);
-                    TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
-                    LongAccumulator sourceBytesRead = run.accumulator("tensor-broadcast source bytes read");
-                    PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
-                            run.ship(job.getConfiguration()), run.values(), sourceBytesRead, store, arrayInPlace);
-                    List<WrittenFile> done = run.tasks(partitionCount, task);
-                    // an array's task reports each of its objects with the one message of its commit
-                    List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
-                            Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
-                                    (first, same) -> first, TreeMap::new)).values());
-                    FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
-                    store.beforeCommit(fileSystem, output, spec.array().map(ArrayFileFormat::metadataName));
-                    committer.commitJob(job, CollectionConverters.asScala(messages).toSeq());
-                    Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
-                    listedAfterCommit.set(store.afterCommit(fileSystem, output, jobUuid, names,
-                            spec.array().isPresent()).orElse(null));
-                    return done;
-                });
-        List<WrittenFile> files = new ArrayList<>(written);
-        files.sort(Comparator.comparingLong(WrittenFile::partition));
+        // the commit's window, open from its first change of the output to its _SUCCESS (see CommitWindow)
+        AtomicReference<CommitWindow> window = new AtomicReference<>();
+        // once the commit record is written, the commit only goes forward: nothing is aborted (see CommitRecord)
+        AtomicBoolean recorded = new AtomicBoolean();
+        AtomicReference<Published> publishing = new AtomicReference<>();
         try {
-            FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
-            checkCommitted(fileSystem, files, listedAfterCommit.get());
-            if (spec.array().isPresent()) {
-                files = arrayRows(files);
-                files.add(writeArrayMetadata(store, fileSystem, files));
+            List<WrittenFile> written = JobRun.tracked(engine, description, tracking)
+                    .onFailure(() -> {
+                        if (recorded.get()) {
+                            return;
+                        }
+                        committer.abortJob(job);
+                        if (arrayInPlace != null) {
+                            deleteChunks(job.getConfiguration());
+                        }
+                    })
+                    .run("Cannot write '" + output + "'", run -> {
+                        // in the run: a directory that cannot be set up (say, under a file) is a failed job, aborted
+                        committer.setupJob(job);
+                        TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
+                        LongAccumulator sourceBytesRead = run.accumulator("tensor-broadcast source bytes read");
+                        PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
+                                run.ship(job.getConfiguration()), run.values(), sourceBytesRead, store, arrayInPlace);
+                        List<WrittenFile> done = run.tasks(partitionCount, task);
+                        // an array's task reports each of its objects with the one message of its commit
+                        List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
+                                Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
+                                        (first, same) -> first, TreeMap::new)).values());
+                        FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
+                        Configuration conf = job.getConfiguration();
+                        Published published = published(store, done);
+                        publishing.set(published);
+                        window.set(CommitWindow.enter());
+                        FaultPoint.COMMIT_START.reach(conf);
+                        Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
+                        committer.commitJob(job, CollectionConverters.asScala(messages).toSeq(), staged -> {
+                            if (staged.isPresent() && !store.setsAsideOnOverwrite()) {
+                                published.record(jobUuid, staged.get().record()).write(store, fileSystem, output);
+                                recorded.set(true);
+                                FaultPoint.COMMIT_RECORDED.reach(conf);
+                            }
+                            store.beforeCommit(fileSystem, output, spec.array().map(ArrayFileFormat::metadataName));
+                            FaultPoint.COMMIT_MARKERS_TAKEN.reach(conf);
+                        });
+                        FaultPoint.COMMIT_FILES_COMMITTED.reach(conf);
+                        listedAfterCommit.set(store.afterCommit(fileSystem, output, jobUuid, names,
+                                spec.array().isPresent()).orElse(null));
+                        FaultPoint.COMMIT_CLEANED.reach(conf);
+                        return done;
+                    });
+            List<WrittenFile> files = new ArrayList<>(written);
+            files.sort(Comparator.comparingLong(WrittenFile::partition));
+            Published published = publishing.get();
+            Configuration conf = job.getConfiguration();
+            try {
+                FileSystem fileSystem = output.getFileSystem(conf);
+                checkCommitted(fileSystem, files, listedAfterCommit.get());
+                if (published.arrayMetadata() != null) {
+                    store.publish(fileSystem, output, spec.array().orElseThrow().metadataName(),
+                            published.arrayMetadata());
+                }
+                store.publish(fileSystem, output, Manifest.FILE_NAME, published.manifestBytes());
+                FaultPoint.COMMIT_MANIFEST_WRITTEN.reach(conf);
+                store.publish(fileSystem, output, Manifest.SUCCESS_FILE_NAME, new byte[0]);
+                FaultPoint.COMMIT_SUCCESS_WRITTEN.reach(conf);
+                if (recorded.get()) {
+                    CommitRecord.delete(store, fileSystem, output);
+                }
+                return published.manifest();
+            } catch (IOException | FSError e) {
+                // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full
+                // local disk surfaces as Hadoop's FSError, an Error, which would otherwise end the process with a
+                // stack trace
+                throw new JobFailedException("Cannot finish dataset '" + output + "': " + Reasons.of(e)
+                        + (recorded.get() ? stoppedCommit() : ""), e);
             }
-            Manifest manifest = manifest(files);
-            store.publish(fileSystem, output, Manifest.FILE_NAME, ManifestJson.toBytes(manifest));
-            store.publish(fileSystem, output, Manifest.SUCCESS_FILE_NAME, new byte[0]);
-            return manifest;
-        } catch (IOException | FSError e) {
-            // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full local
-            // disk surfaces as Hadoop's FSError, an Error, which would otherwise end the process with a stack trace
-            throw new JobFailedException("Cannot finish dataset '" + output + "': " + Reasons.of(e), e);
+        } catch (JobFailedException failure) {
+            if (recorded.get() && !failure.getMessage().contains(CommitRecord.FILE_NAME)) {
+                throw new JobFailedException(failure.getMessage() + stoppedCommit(), failure);
+            }
+            throw failure;
+        } finally {
+            CommitWindow open = window.get();
+            if (open != null) {
+                open.close();
+            }
+        }
+    }
+
+    /** What a commit stopped after its record leaves, and what finishes it. */
+    private String stoppedCommit() {
+        return "; the commit stopped after it began replacing the old dataset: its record "
+                + CommitRecord.FILE_NAME + " is there, and a rerun with --overwrite finishes it first";
+    }
+
+    /**
+     * What the commit of the tasks' files {@code done} publishes after them: the manifest, and an array's metadata.
+     * Made before the commit begins, so that a commit record can hold them.
+     */
+    private Published published(Store store, List<WrittenFile> done) {
+        List<WrittenFile> files = new ArrayList<>(done);
+        files.sort(Comparator.comparingLong(WrittenFile::partition));
+        byte[] metadata = null;
+        if (spec.array().isPresent()) {
+            files = arrayRows(files);
+            metadata = spec.array().orElseThrow().metadata(spec.layout(source.dtype()));
+            files.add(arrayMetadataFile(metadata, files));
+        }
+        Manifest manifest = manifest(files);
+        Map<String, Long> sizes = new HashMap<>();
+        done.forEach(file -> sizes.put(file.name(), file.bytes()));
+        return new Published(manifest, ManifestJson.toBytes(manifest),
+                spec.array().map(ArrayFileFormat::metadataName), metadata, sizes);
+    }
+
+    /** What a commit publishes after the tasks' files ({@link #published}). */
+    private record Published(Manifest manifest, byte[] manifestBytes, Optional<String> arrayMetadataName,
+            byte[] arrayMetadata, Map<String, Long> files) {
+        CommitRecord record(String jobUuid, byte[] pending) {
+            return new CommitRecord(jobUuid, files, arrayMetadataName, manifestBytes, arrayMetadata, pending);
         }
     }
 
@@ -187,12 +267,8 @@ public final class DatasetJob {
      * An array's metadata, written whole once every chunk is committed, so that a reader never finds a half-written
      * array presented as complete; listed in the manifest after the chunks, holding no rows.
      */
-    private WrittenFile writeArrayMetadata(Store store, FileSystem fileSystem, List<WrittenFile> files)
-            throws IOException {
+    private WrittenFile arrayMetadataFile(byte[] bytes, List<WrittenFile> files) {
         ArrayFileFormat format = spec.array().orElseThrow();
-        ArrayLayout layout = spec.layout(source.dtype());
-        byte[] bytes = format.metadata(layout);
-        store.publish(fileSystem, output, format.metadataName(), bytes);
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes);
         WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);

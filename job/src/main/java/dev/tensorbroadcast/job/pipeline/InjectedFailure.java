@@ -14,7 +14,8 @@ import org.apache.spark.TaskContext;
  * a test that runs the command line as a process of its own has no other way in. One partition can be made slow in
  * its first attempt only, so a speculative copy of it overtakes it. A task the driver runs without Spark has neither:
  * it reads the same names from the Hadoop configuration it is given, where {@code --conf spark.hadoop.<name>} puts
- * them (a setting that keeps a job off Spark).
+ * them (a setting that keeps a job off Spark). The driver's side, the named steps of a job's commit where a test or
+ * the fault soak pauses or halts the driver, is {@link dev.tensorbroadcast.job.commit.FaultPoint}.
  */
 final class InjectedFailure {
     /** The partition whose task fails. */

@@ -13,4 +13,11 @@ public interface PendingCommitter {
 
     /** Stages the committed tasks' {@link #committedBytes} for the job's commit, which completes them. */
     void stage(List<byte[]> tasks) throws IOException;
+
+    /**
+     * The {@link #stage}d work as bytes from which a later process completes it ({@link Store#completeRecorded}),
+     * for the commit record written before the job's commit begins; from then on a failed commit leaves the work it
+     * did not complete pending, and reverts nothing, so that the record can still be finished.
+     */
+    byte[] record() throws IOException;
 }

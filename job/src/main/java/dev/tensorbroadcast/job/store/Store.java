@@ -137,6 +137,15 @@ public interface Store extends Serializable {
     }
 
     /**
+     * Completes, in a later process, the pending work a stopped job commit recorded
+     * ({@link PendingCommitter#record}, kept in {@code commit.CommitRecord}) under {@code output}; work completed
+     * before, or gone, is left as it is. Returns the files (relative to the output) it completed now.
+     */
+    default Set<String> completeRecorded(FileSystem fileSystem, Path output, byte[] pending) throws IOException {
+        return Set.of();
+    }
+
+    /**
      * The bytes a job could write at {@code path} ({@code location} as typed), where the store can tell; empty where
      * a job cannot rely on it (a quota, a bucket).
      */

@@ -45,6 +45,8 @@ final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommi
     private List<SinglePendingCommit> committed;
     /** Whether {@link #committed} is the job's, staged for its commit, rather than a task's. */
     private boolean staged;
+    /** Whether the staged uploads are in a commit record: a failed completion then aborts and reverts nothing. */
+    private boolean recorded;
 
     MagicCommitter(Path output, TaskAttemptContext context) throws IOException {
         super(output, context);
@@ -119,6 +121,19 @@ final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommi
         staged = true;
     }
 
+    /** The staged uploads as S3A's own {@code .pendingset} JSON, which {@link S3Store#completeRecorded} reads. */
+    @Override
+    public byte[] record() throws IOException {
+        if (!staged) {
+            throw new IllegalStateException("no job commit is staged");
+        }
+        PendingSet set = new PendingSet();
+        set.setJobId(getUUID());
+        committed.forEach(set::add);
+        recorded = true;
+        return set.toBytes(PendingSet.serializer());
+    }
+
     /** The staged uploads are the job's, in memory: nothing to list (S3A lists the job's {@code .pendingset}s). */
     @Override
     protected ActiveCommit listPendingUploadsToCommit(CommitContext context) throws IOException {
@@ -139,6 +154,14 @@ final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommi
             return;
         }
         super.cleanupStagingDirs();
+        if (recorded) {
+            // the old dataset's markers are gone and its files are being replaced: only forward from here, by
+            // this job or by the next that finishes its record; an abort would leave neither dataset
+            TaskPool.foreach(committed).executeWith(context.getInnerSubmitter()).stopOnFailure()
+                    .suppressExceptions(false)
+                    .run(context::commitOrFail);
+            return;
+        }
         TaskPool.foreach(committed).executeWith(context.getInnerSubmitter()).stopOnFailure()
                 .suppressExceptions(false)
                 .onFailure((upload, failure) -> context.abortSingleCommit(upload))

@@ -5,6 +5,7 @@ import dev.tensorbroadcast.job.sink.PartFileNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,10 @@ import org.apache.hadoop.fs.BulkDelete;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.s3a.commit.files.PendingSet;
+import org.apache.hadoop.fs.s3a.commit.files.SinglePendingCommit;
+import org.apache.hadoop.fs.s3a.commit.impl.CommitOperations;
 
 /**
  * The commit on an object store ({@code s3a://}), where a rename is a copy of every byte and not atomic. Each task
@@ -28,6 +33,9 @@ import org.apache.hadoop.fs.Path;
  * the old part files the new dataset does not have, and the driver writes the new manifest and {@code _SUCCESS}.
  */
 final class S3Commit {
+    /** The name of a job's staging directory under the output, before its job's UUID. */
+    private static final String MAGIC_PREFIX = "__magic_job-";
+
     private S3Commit() {}
 
     /**
@@ -57,14 +65,14 @@ final class S3Commit {
      * (paths relative to the output: it had more partitions, or other {@code key=value/} directories, or was
      * partitioned and the new one is not, or the other way round), the {@code key=value/} directories that leaves
      * empty, and the job's staging directory, which S3A's cleanup empties but an S3 server that keeps objects as
-     * files (S3Proxy's filesystem backend) may still list as an empty directory. Only part-file names under
-     * {@code key=value/} names and the job's own staging directory are touched, which the output check found to be
-     * ours. Returns the files left directly under the output, by name, with their lengths: the listing this took,
+     * files (S3Proxy's filesystem backend) may still list as an empty directory, and the staging directories of
+     * killed jobs (the lock, held, says no other job writes here). Only part-file names under {@code key=value/}
+     * names and staging directories are touched, which the output check found to be ours. Returns the files left directly under the output, by name, with their lengths: the listing this took,
      * less what it deleted, so that the check of the committed files needs no second listing of a thousand objects.
      */
     static Map<String, Long> afterCommit(FileSystem fileSystem, Path output, String jobUuid, Set<String> names)
             throws IOException {
-        Path magic = new Path(output, "__magic_job-" + jobUuid);
+        Path magic = new Path(output, MAGIC_PREFIX + jobUuid);
         fileSystem.delete(magic, true);
         // S3Proxy's filesystem backend keeps the directory marker S3A's job setup put there as a directory, which
         // it lists but S3A's delete does not find; a delete of the key itself removes it (elsewhere: no such key)
@@ -107,6 +115,11 @@ final class S3Commit {
             String name = status.getPath().getName();
             if (status.isFile() && PartFileNames.isOurs(name) && !names.contains(relative + name)) {
                 stale.add(status.getPath());
+            } else if (status.isDirectory() && relative.isEmpty() && name.startsWith(MAGIC_PREFIX)) {
+                // a killed job's staging (its uploads aborted by S3A's clean-up of this job): under our lock, no
+                // other job of ours is writing here
+                fileSystem.delete(status.getPath(), true);
+                deleteFiles(fileSystem, directory, List.of(status.getPath()));
             } else if (status.isDirectory() && isPartitionName(name)) {
                 if (!deleteStale(fileSystem, status.getPath(), relative + name + "/", names, new HashMap<>())) {
                     fileSystem.delete(status.getPath(), false);
@@ -152,6 +165,31 @@ final class S3Commit {
         for (FileStatus status : children) {
             deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
         }
+    }
+
+    /**
+     * Completes those of {@code uploads} that are still pending, under {@code output}; returns the files (relative
+     * to the output) it completed. An upload that cannot be completed (completed already, or aborted) is left out.
+     */
+    static Set<String> completeRecorded(S3AFileSystem fileSystem, Path output, PendingSet uploads)
+            throws IOException {
+        String prefix = fileSystem.pathToKey(output) + "/";
+        CommitOperations operations = new CommitOperations(fileSystem);
+        Set<String> completed = new HashSet<>();
+        for (SinglePendingCommit upload : uploads.getCommits()) {
+            try {
+                operations.commitOrFail(upload);
+            } catch (IOException notPending) {
+                if (!fileSystem.exists(output)) {
+                    // the store itself failed, not the upload
+                    throw notPending;
+                }
+                continue;
+            }
+            String key = upload.getDestinationKey();
+            completed.add(key.startsWith(prefix) ? key.substring(prefix.length()) : key);
+        }
+        return completed;
     }
 
     /** A {@code key=value} directory of a partitioned dataset. */

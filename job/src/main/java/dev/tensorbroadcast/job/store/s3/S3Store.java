@@ -14,6 +14,8 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.s3a.commit.files.PendingSet;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -134,6 +136,17 @@ public final class S3Store implements Store {
             S3Commit.deleteStaleChunks(fileSystem, output, names);
         }
         return Optional.of(listed);
+    }
+
+    /**
+     * Completes the recorded uploads ({@link MagicCommitter#record}) that are still pending: one that is not (it was
+     * completed before the commit stopped, or aborted since) fails its completion and is left out, for the
+     * record's check of the files to tell which.
+     */
+    @Override
+    public Set<String> completeRecorded(FileSystem fileSystem, Path output, byte[] pending) throws IOException {
+        return S3Commit.completeRecorded((S3AFileSystem) fileSystem, output,
+                PendingSet.serializer().fromBytes(pending));
     }
 
     @Override
