@@ -3,7 +3,9 @@ package dev.tensorbroadcast.job.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.Reasons;
@@ -156,13 +158,13 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             dims[0] = next;
             System.arraycopy(row.dims(), 0, dims, 1, row.rank());
             Shape shape = Shape.of(dims);
-            FileOptions options = FileOptions.defaults().withFormat(format);
+            FileOptions options = new FileOptions(format, ArrayChunking.DEFAULT, WriteSettings.defaults());
             Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
                     Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Map.of(), List.of(),
                     ManifestShapes.list(shape), dtype.typeName(), shape.elements(),
                     shape.elements() * dtype.byteWidth(), shape.rank() - row.rank(), ManifestShapes.list(row), next,
                     format.name(), options.codecName(), files.size(), files, List.of(),
-                    options.rowLayout().layoutName());
+                    options.settings().rowLayout().layoutName());
             Store store = Stores.forPath(directory);
             store.publish(fileSystem, directory, Manifest.FILE_NAME, ManifestJson.toBytes(manifest));
             store.publish(fileSystem, directory, Manifest.SUCCESS_FILE_NAME, new byte[0]);

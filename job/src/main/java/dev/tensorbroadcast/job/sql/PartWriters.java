@@ -6,8 +6,8 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
-import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -125,8 +125,7 @@ record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long
             ChecksumOutputStream out;
             try (OutputStream stream = fileSystem.create(file, false)) {
                 out = new ChecksumOutputStream(stream);
-                format.write(kernel, row, partition, Optional.empty(), FileOptions.defaults().withFormat(format)
-                        .settings(), written -> { }, PartOutput.of(out, out::bytes, file.getName()));
+                format.write(kernel, row, partition, Optional.empty(), WriteSettings.defaults(), written -> { }, PartOutput.of(out, out::bytes, file.getName()));
             }
             SparkEnv env = SparkEnv.get();
             return new WrittenPart(file.toString(), format.extension(), firstRow, rows, row.dims(), out.bytes(),
