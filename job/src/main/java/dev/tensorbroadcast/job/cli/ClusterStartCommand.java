@@ -5,6 +5,7 @@ import dev.tensorbroadcast.job.base.ToolVersion;
 import dev.tensorbroadcast.localcluster.ClusterMasters;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
+import dev.tensorbroadcast.localcluster.ConnectServer;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.ProcessCluster;
@@ -17,6 +18,8 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.util.ArrayList;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -42,7 +45,7 @@ import picocli.CommandLine.Spec;
                     + " 'tensor-broadcast cluster stop' or Ctrl-C.",
             "Prints the master URL, the HDFS URI and the file that holds the cluster's secret; for YARN, the"
                     + " HADOOP_CONF_DIR it wrote and a spark-submit line; with --s3, the S3 endpoint, bucket and"
-                    + " settings."
+                    + " settings; with --connect, the Spark Connect URL and the file that holds its token."
         },
         footerHeading = "%nExample:%n",
         footer = {
@@ -51,7 +54,10 @@ import picocli.CommandLine.Spec;
             "Two workers of one core and 2 GiB each, HDFS and an S3 server; 'expand --master local-cluster' runs on"
                     + " it.",
             "  tensor-broadcast cluster start --yarn --hdfs",
-            "A ResourceManager and two NodeManagers of 2 GiB each, and HDFS; 'expand --master yarn' runs on it."
+            "A ResourceManager and two NodeManagers of 2 GiB each, and HDFS; 'expand --master yarn' runs on it.",
+            "  tensor-broadcast cluster start --connect",
+            "Two workers and a Spark Connect server on 127.0.0.1 that reads format(\"tensorbroadcast\"); clients"
+                    + " connect with the printed SPARK_REMOTE."
         })
 final class ClusterStartCommand implements Callable<Integer> {
     private static final long WATCH_MILLIS = 1000;
@@ -82,6 +88,14 @@ final class ClusterStartCommand implements Callable<Integer> {
             + " 'spark-submit --master yarn' and '--master yarn' run on it.")
     boolean yarn;
 
+    @Option(names = "--connect", description = {"Also run a Spark Connect server on the cluster, on 127.0.0.1, with"
+            + " tensor-broadcast's data source: clients need the token in the file it prints (SPARK_REMOTE="
+            + "\"sc://localhost:<port>/;token=...\"). Standalone only; it holds executors only while queries run."})
+    boolean connect;
+
+    /** How long the Connect server may take to listen: a driver's start on a busy 2-core machine is 10-30 s. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(120);
+
     /** What the command needs of either kind of cluster while it runs it. */
     private record Running(LocalCluster cluster, int uiPort, List<Long> pids, Path workDirectory,
             Supplier<Optional<String>> exitedProcess, Optional<Path> hadoopConfDir) {}
@@ -101,6 +115,12 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
         // the settings are checked before anything is created
         Function<Path, Running> starter = starter();
+        List<Path> connectJars;
+        try {
+            connectJars = connect ? ourJars() : List.of();
+        } catch (LocalClusterException e) {
+            throw new ClusterFailedException(e.getMessage(), e);
+        }
         Path work = states.create().resolve("run-" + ProcessHandle.current().pid());
         WorkDirectories.delete(work);
         long start = System.nanoTime();
@@ -120,36 +140,51 @@ final class ClusterStartCommand implements Callable<Integer> {
                 throw new ClusterFailedException(e.getMessage(), e);
             }
         }
+        Optional<ConnectServer> connectServer = Optional.empty();
+        if (connect) {
+            try {
+                connectServer = Optional.of(ConnectServer.start(SparkHome.locate(), cluster.masterUrl(),
+                        cluster.secretFile(), connectJars, running.workDirectory(), CONNECT_TIMEOUT));
+            } catch (LocalClusterException e) {
+                s3Server.ifPresent(S3Server::close);
+                cluster.close();
+                throw new ClusterFailedException(e.getMessage(), e);
+            }
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         long owner = ProcessHandle.current().pid();
         List<ClusterState.ClusterProcess> processes = new ArrayList<>(running.pids().stream()
                 .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow())).toList());
         s3Server.ifPresent(server -> processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(server.pid())
                 .orElseThrow())));
+        connectServer.ifPresent(server -> processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(
+                server.pid()).orElseThrow())));
         states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
                 running.uiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
                 cluster.secretFile().toString(), work.toString(), processes, s3Server.map(ClusterStartCommand::s3State)
                         .orElse(null), running.hadoopConfDir().map(Path::toString).orElse(null)));
 
         Optional<S3Server> server = s3Server;
+        Optional<ConnectServer> connectRunning = connectServer;
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
-            shutDown(cluster, server, states, owner, work);
+            shutDown(cluster, server, connectRunning, states, owner, work);
             stopped.countDown();
         }, "cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        print(spec.commandLine().getOut(), running, server, seconds);
+        print(spec.commandLine().getOut(), running, server, connectRunning, seconds);
 
         // runs until a signal's shutdown hook stops the cluster, or a process of it exits
         while (!stopped.await(WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
-            Optional<String> exited = running.exitedProcess().get().or(() -> server.flatMap(S3Server::exited));
+            Optional<String> exited = running.exitedProcess().get().or(() -> server.flatMap(S3Server::exited))
+                    .or(() -> connectRunning.flatMap(ConnectServer::exited));
             if (exited.isPresent()) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException shuttingDown) {
                     continue;
                 }
-                shutDown(cluster, server, states, owner, work);
+                shutDown(cluster, server, connectRunning, states, owner, work);
                 throw new ClusterFailedException("The local cluster stopped: " + exited.get());
             }
         }
@@ -160,6 +195,10 @@ final class ClusterStartCommand implements Callable<Integer> {
     private Function<Path, Running> starter() {
         try {
             SparkHome home = SparkHome.locate();
+            if (yarn && connect) {
+                throw new InvalidRequestException("Cannot start a Spark Connect server on YARN: --connect runs on the"
+                        + " standalone cluster; leave out --yarn or --connect");
+            }
             if (yarn) {
                 YarnCluster.Builder builder = YarnCluster.builder(home).nodeManagers(workers)
                         .nodeManagerCores(workerCores).nodeManagerMemory(workerMemory).hdfs(hdfs);
@@ -181,9 +220,23 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
     }
 
-    private static void shutDown(LocalCluster cluster, Optional<S3Server> s3, ClusterStateDirectory states,
-            long owner, Path work) {
+    /** The jars the Connect server and its executors need for our data source: the spark-submit jar. */
+    private static List<Path> ourJars() {
+        String jars = System.getProperty(ClusterMasters.JARS_PROPERTY);
+        if (jars == null || jars.isBlank()) {
+            throw new LocalClusterException("Cannot start a Spark Connect server with tensor-broadcast's data source:"
+                    + " the system property " + ClusterMasters.JARS_PROPERTY + " does not name the spark-submit jar"
+                    + " (the tensor-broadcast launcher sets it)");
+        }
+        return Arrays.stream(jars.split(",")).map(String::strip).filter(jar -> !jar.isEmpty()).map(Path::of)
+                .toList();
+    }
+
+    private static void shutDown(LocalCluster cluster, Optional<S3Server> s3, Optional<ConnectServer> connect,
+            ClusterStateDirectory states, long owner, Path work) {
         try {
+            // the Connect server first: it is an application of the cluster
+            connect.ifPresent(ConnectServer::close);
             s3.ifPresent(S3Server::close);
             cluster.close();
         } finally {
@@ -196,7 +249,8 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, Running running, Optional<S3Server> s3, double seconds) {
+    private void print(PrintWriter out, Running running, Optional<S3Server> s3, Optional<ConnectServer> connect,
+            double seconds) {
         LocalCluster cluster = running.cluster();
         if (running.hadoopConfDir().isPresent()) {
             out.printf("local YARN cluster started in %.1f s: %d NodeManager%s, %d core%s and %s each%n", seconds,
@@ -213,6 +267,7 @@ final class ClusterStartCommand implements Callable<Integer> {
             out.println("s3 data:     " + server.bucketDirectory() + " (its objects go with the cluster's directory"
                     + " when it stops)");
         });
+        connect.ifPresent(server -> printConnect(out, server));
         if (running.hadoopConfDir().isPresent()) {
             Path conf = running.hadoopConfDir().get();
             out.println("hadoop conf: " + conf);
@@ -232,6 +287,16 @@ final class ClusterStartCommand implements Callable<Integer> {
                     + " 'tensor-broadcast cluster stop' or Ctrl-C");
         }
         out.flush();
+    }
+
+    /**
+     * Where the Connect server is, and the URL a client pastes; the token is read from its file by the shell
+     * ({@code $(cat ...)}), as the S3 key is, so it is neither printed nor kept in a terminal's scrollback.
+     */
+    static void printConnect(PrintWriter out, ConnectServer server) {
+        out.println("connect:     " + server.url() + " (Spark Connect; the token is in " + server.tokenFile() + ")");
+        out.println("connect url: export SPARK_REMOTE=\"" + server.url() + "/;token=$(cat " + server.tokenFile()
+                + ")\"");
     }
 
     private static ClusterState.S3 s3State(S3Server server) {

@@ -35,7 +35,7 @@ class GuideFlagsTest {
 
     /** Flags of other tools the guide names, by tool; none is ours. */
     private static final Map<String, Set<String>> OTHER_TOOLS = Map.of(
-            "spark-submit", Set.of("--class", "--deploy-mode", "--properties-file"),
+            "spark-submit", Set.of("--class", "--deploy-mode", "--properties-file", "--jars", "--packages", "--remote"),
             "java", Set.of("--add-opens"),
             "the bench/ and fuzz/ scripts", Set.of("--base", "--codecs", "--duration", "--gib", "--heap",
                     "--parquet-size", "--patterns", "--reps", "--scaling-size", "--size", "--tools"),

@@ -447,6 +447,9 @@ class OptionContractTest {
         checks.put("cluster start --hdfs", elsewhere("ClusterHdfsIT", "hdfs = true"));
         checks.put("cluster start --s3", elsewhere("ClusterS3SettingsTest", "s3Settings"));
         checks.put("cluster start --yarn", elsewhere("ClusterYarnCommandIT", "\"--yarn\""));
+        checks.put("cluster start --connect", withSparkHome(refused("Cannot start a Spark Connect server on YARN:"
+                + " --connect runs on the standalone cluster; leave out --yarn or --connect", "cluster", "start",
+                "--yarn", "--connect")));
         // a Spark setting is refused where no Spark starts; the Hadoop ones reach S3A (S3StorageIT)
         checks.put("inspect --conf", refused("this command starts no Spark, so it takes Hadoop settings only",
                 "inspect", out("expanded"), "--conf", "spark.executor.memory=1g"));
