@@ -113,11 +113,13 @@ class FaultSoakIT {
     /** The soak's fixtures (the stores, a cluster when asked for, the references) and its loop. */
     static final class Soak implements AutoCloseable {
         private final Path dir;
-        private final Settings settings;
         private final Path source;
         private final Map<SoakStore.Kind, SoakStore> stores = new EnumMap<>(SoakStore.Kind.class);
         private final Map<String, SoakListing> references = new HashMap<>();
+        private final Map<String, String> manifests = new HashMap<>();
         private final boolean sigintHeard;
+        private final List<String> notes = new ArrayList<>();
+        private Settings settings;
         private ProcessCluster cluster;
         private Path clusterState;
 
@@ -129,11 +131,37 @@ class FaultSoakIT {
         }
 
         String notes() {
-            return sigintHeard ? "" : "SIGINT is ignored in this JVM (a background job of a script): no DRIVER_INT"
-                    + " runs";
+            List<String> notes = new ArrayList<>(this.notes);
+            if (!sigintHeard) {
+                notes.add("SIGINT is ignored in this JVM (a background job of a script): SIGTERM instead of SIGINT");
+            }
+            return String.join("; ", notes);
+        }
+
+        /**
+         * The engines and stores asked for that can run here: without a standalone cluster (it did not start), no
+         * cluster engine and no HDFS, which the report says.
+         */
+        private Settings available() {
+            boolean needsCluster = settings.engines().contains(SoakEngine.CLUSTER)
+                    || settings.stores().contains(SoakStore.Kind.HDFS);
+            if (!needsCluster) {
+                return settings;
+            }
+            try {
+                cluster();
+                return settings;
+            } catch (RuntimeException e) {
+                notes.add("the standalone cluster did not start (" + e.getMessage() + "): no cluster engine, no HDFS");
+                return new Settings(settings.runs(), settings.seed(), settings.run(),
+                        settings.engines().stream().filter(engine -> engine != SoakEngine.CLUSTER).toList(),
+                        settings.stores().stream().filter(store -> store != SoakStore.Kind.HDFS).toList(),
+                        settings.faults(), settings.minutes(), settings.report());
+            }
         }
 
         List<SoakRun> runAll() throws Exception {
+            settings = available();
             List<SoakRun> runs = new ArrayList<>();
             long deadline = settings.minutes() > 0
                     ? System.nanoTime() + (long) (settings.minutes() * 60e9) : Long.MAX_VALUE;
@@ -198,8 +226,10 @@ class FaultSoakIT {
             String format = random.nextBoolean() ? "arrow" : "parquet";
             boolean overwrite = random.nextBoolean();
             List<SoakFault> faults = settings.faults().stream().filter(fault -> fault.applies(engine, store))
-                    .filter(fault -> sigintHeard || fault != SoakFault.DRIVER_INT).toList();
-            SoakFault fault = pick(random, faults);
+                    .toList();
+            SoakFault drawn = pick(random, faults);
+            // the same draws either way, so a seed means the same run wherever SIGINT can be sent
+            SoakFault fault = drawn == SoakFault.DRIVER_INT && !sigintHeard ? SoakFault.DRIVER_TERM : drawn;
             List<SoakPoint> points = fault.points().stream().filter(point -> point.applies(store.kind(), overwrite))
                     .toList();
             SoakPoint point = pick(random, points);
@@ -257,6 +287,11 @@ class FaultSoakIT {
             if (!outcome.allowedAfter(fault, store.kind())) {
                 problems.add("left " + outcome + ": against the new dataset" + found.difference(created)
                         + (overwrite ? "; against the old" + found.difference(old) : ""));
+                if (found.has(SoakListing.MANIFEST)) {
+                    problems.add("its manifest, as compared: "
+                            + SoakListing.comparedManifest(store.read(SoakListing.MANIFEST))
+                            + "; a clean run's: " + manifests.get(store.kind() + " " + format + " " + NEW_SHAPE));
+                }
             }
             if (exit == 0 && outcome != SoakOutcome.NEW) {
                 problems.add("exited 0 and left " + outcome);
@@ -394,6 +429,7 @@ class FaultSoakIT {
                 CliRun clean = CliRun.of(expand(store, format, shape, partitions, false));
                 assertThat(clean.exitCode()).as(clean.err()).isZero();
                 SoakListing listing = store.list(true);
+                manifests.put(key, SoakListing.comparedManifest(store.read(SoakListing.MANIFEST)));
                 store.clear();
                 return listing;
             });

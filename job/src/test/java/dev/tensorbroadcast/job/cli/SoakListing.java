@@ -76,6 +76,11 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
         return compared;
     }
 
+    /** A manifest as the oracle compares it, as text: for a report of how two differ. */
+    static String comparedManifest(byte[] manifest) {
+        return new String(withoutVaryingFields(manifest), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     private static byte[] withoutVaryingFields(byte[] manifest) {
         try {
             JsonNode json = MAPPER.readTree(manifest);

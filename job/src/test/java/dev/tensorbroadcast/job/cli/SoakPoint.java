@@ -39,7 +39,10 @@ enum SoakPoint {
      * by then: on S3 an overwrite's old {@code _SUCCESS} stays while the tasks run.
      */
     SUCCESS(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && !view.staging()
-            && view.has(SoakListing.SUCCESS) && view.has(SoakListing.LOCK));
+            && view.has(SoakListing.SUCCESS) && view.has(SoakListing.LOCK)),
+    /** The write done, lock removed: the run reports and exits (a signal now must not undo anything). */
+    DONE(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && !view.staging()
+            && view.has(SoakListing.SUCCESS) && !view.has(SoakListing.LOCK));
 
     /** Which stores a point exists on. */
     enum Stores {

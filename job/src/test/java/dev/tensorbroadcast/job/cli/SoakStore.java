@@ -50,6 +50,9 @@ abstract class SoakStore implements AutoCloseable {
     /** Deletes the output and everything under it. */
     abstract void clear();
 
+    /** The bytes of the file at {@code path} under the output, for a report; empty when it cannot be read. */
+    abstract byte[] read(String path);
+
     /** The store's server process, for a fault that kills it; empty for a local disk. */
     Optional<Long> serverPid() {
         return Optional.empty();
@@ -107,6 +110,14 @@ abstract class SoakStore implements AutoCloseable {
         }
     }
 
+    static byte[] readFile(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
     static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
@@ -145,6 +156,11 @@ abstract class SoakStore implements AutoCloseable {
         @Override
         void clear() {
             deleteTree(output);
+        }
+
+        @Override
+        byte[] read(String path) {
+            return readFile(output.resolve(path));
         }
     }
 
@@ -192,6 +208,11 @@ abstract class SoakStore implements AutoCloseable {
         @Override
         void clear() {
             deleteTree(server.bucketDirectory().resolve(KEY));
+        }
+
+        @Override
+        byte[] read(String path) {
+            return readFile(server.bucketDirectory().resolve(KEY).resolve(path));
         }
 
         @Override
@@ -290,6 +311,15 @@ abstract class SoakStore implements AutoCloseable {
                 fileSystem.delete(new org.apache.hadoop.fs.Path(output()), true);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        byte[] read(String path) {
+            try (InputStream in = fileSystem.open(new org.apache.hadoop.fs.Path(output() + "/" + path))) {
+                return in.readAllBytes();
+            } catch (IOException e) {
+                return new byte[0];
             }
         }
 
