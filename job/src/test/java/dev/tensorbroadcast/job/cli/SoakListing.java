@@ -21,7 +21,8 @@ import java.util.zip.CRC32C;
  * its bytes, and every directory (S3's staging prefix is a directory marker). The bytes that legitimately differ
  * between two clean runs of one request are left out of the manifest's checksum: its creation time, and where each
  * file was written ({@code files[].executor_id}, {@code files[].host}, {@code files[].source_read.bytes_read}, which
- * depend on which executor ran the task and whether it had the source already), and a Parquet file's footer and
+ * depend on which executor ran the task and whether it had the source already), the order of the request's
+ * keys, and a Parquet file's footer and
  * its checksum there (see {@link #parquetPages}). The lock's bytes (its owner's
  * process, host and time) are left out too: it is compared by name only.
  */
@@ -88,6 +89,11 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
                 return manifest;
             }
             object.remove("created");
+            if (object.get("request") instanceof ObjectNode request) {
+                // the request's keys come in two orders (the manifest a killed run left on S3 has the dialect
+                // first, a finished run's the shape first): compared as a map
+                object.set("request", MAPPER.valueToTree(new TreeMap<>(MAPPER.convertValue(request, Map.class))));
+            }
             JsonNode files = object.get("files");
             if (files != null) {
                 for (JsonNode file : files) {

@@ -26,7 +26,7 @@ enum SoakOutcome {
     OLD_AND_LEFTOVERS,
     /** The old dataset whole in {@code _tensor-broadcast.previous}, the dead run's files of ours at the top. */
     OLD_SET_ASIDE,
-    /** No old dataset, and the dead run's files of ours: no manifest, no {@code _SUCCESS}. */
+    /** No old dataset, and the dead run's files of ours without {@code _SUCCESS}, which inspect calls incomplete. */
     LEFTOVERS,
     /** Anything else: a mix, a lost old dataset, a foreign name. */
     BROKEN;
@@ -81,7 +81,8 @@ enum SoakOutcome {
         if (!old.isEmpty() && found.under(aside).sameFiles(old) && onlyOurs(found.without(aside))) {
             return OLD_SET_ASIDE;
         }
-        if (old.isEmpty() && onlyOurs(found)) {
+        if (old.isEmpty() && !found.has(SoakListing.SUCCESS) && found.files().keySet().stream()
+                .allMatch(path -> path.equals(SoakListing.MANIFEST) || OURS.matcher(path).matches())) {
             return LEFTOVERS;
         }
         return BROKEN;
