@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * exited 0 left the new dataset; a rerun with {@code --overwrite} succeeds and leaves exactly the new dataset.
  *
  * <p>Without settings this is the slice every {@code mvn verify} runs: 30 runs on the embedded engine, on a local
- * disk and S3Proxy, faults SIGKILL and SIGINT of the command line. {@code bench/soak.sh} runs the full soak with
+ * disk and S3Proxy, faults SIGKILL and SIGINT of the command line, no run started after 3 minutes. {@code bench/soak.sh} runs the full soak with
  * {@code -Dsoak.runs=500 -Dsoak.engines=embedded,local_spark,cluster -Dsoak.stores=local,s3,hdfs -Dsoak.faults=all}.
  * Every run has a seed (printed), which draws its engine, store, format, old dataset or none, fault, point and delay:
  * {@code -Dsoak.run=SEED} with the same engines, stores and faults runs that one run again (the timing is the
@@ -70,8 +70,10 @@ class FaultSoakIT {
         List<String> broken = runs.stream().filter(run -> !run.held())
                 .map(run -> run + "\n  again: " + settings.reproduce(run.seed())).toList();
         assertThat(broken).as("runs that broke the invariant (report: %s)", file).isEmpty();
+        // a fault that never came tests nothing: most runs must reach their point
+        assertThat(runs).as(report).isNotEmpty();
         assertThat(runs.stream().filter(SoakRun::injected).count()).as(report)
-                .isGreaterThanOrEqualTo(Math.min(settings.runs(), 30) * 2L / 3);
+                .isGreaterThanOrEqualTo(runs.size() * 2L / 3);
     }
 
     /** What to run, from {@code -Dsoak.*} settings; the defaults are the slice. */
@@ -84,7 +86,9 @@ class FaultSoakIT {
                     names(System.getProperty("soak.engines", "embedded"), SoakEngine.class),
                     names(System.getProperty("soak.stores", "local,s3"), SoakStore.Kind.class),
                     faults.equals("all") ? List.of(SoakFault.values()) : names(faults, SoakFault.class),
-                    Double.parseDouble(System.getProperty("soak.minutes", "0")),
+                    // the slice stops starting runs after 3 minutes, whatever the machine's load
+                    Double.parseDouble(System.getProperty("soak.minutes",
+                            System.getProperty("soak.runs") == null ? "3" : "0")),
                     System.getProperty("soak.report", "target/soak/report.md"));
         }
 
