@@ -95,14 +95,16 @@ final class InjectedFailure {
         return env == null ? null : env.conf().get("spark." + name, null);
     }
 
-    /** Fails partition {@code partition}'s task as asked: by a local property on Spark, a Hadoop setting in the driver. */
+    /**
+     * Fails partition {@code partition}'s task as asked: by a local property or a Spark setting on Spark (the fault
+     * soak's command line in a process of its own has only the latter), a Hadoop setting in the driver.
+     */
     static void maybeFail(TaskContext context, Configuration conf, long partition) {
-        boolean spark = TaskPlace.inSparkTask();
-        String failing = spark ? context.getLocalProperty(PARTITION) : conf == null ? null : conf.get(PARTITION);
+        String failing = setting(context, conf, PARTITION);
         if (failing == null || Long.parseLong(failing) != partition) {
             return;
         }
-        String attempts = spark ? context.getLocalProperty(ATTEMPTS) : conf.get(ATTEMPTS);
+        String attempts = setting(context, conf, ATTEMPTS);
         int attempt = TaskPlace.attempt();
         if ("all".equals(attempts) || attempt < Integer.parseInt(attempts == null ? "1" : attempts)) {
             throw new IllegalStateException("injected failure in partition " + partition + ", attempt " + attempt);

@@ -1,0 +1,335 @@
+package dev.tensorbroadcast.job.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.tensorbroadcast.localcluster.SparkHome;
+import dev.tensorbroadcast.localcluster.s3.S3Server;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+
+/** A store the soak writes to: where the output is, the settings a command needs for it, and how to list it. */
+abstract class SoakStore implements AutoCloseable {
+    enum Kind {
+        LOCAL,
+        S3,
+        HDFS
+    }
+
+    abstract Kind kind();
+
+    /** The output every run of the soak writes, as the command line is given it. */
+    abstract String output();
+
+    /** The {@code --conf} settings a command needs to reach the store. */
+    Map<String, String> settings() {
+        return Map.of();
+    }
+
+    /** Every file under the output (with checksums when asked: a watcher needs names only) and directory. */
+    abstract SoakListing list(boolean checksums);
+
+    /** Deletes the output and everything under it. */
+    abstract void clear();
+
+    /** The bytes of the file at {@code path} under the output, for a report; empty when it cannot be read. */
+    abstract byte[] read(String path);
+
+    /** The store's server process, for a fault that kills it; empty for a local disk. */
+    Optional<Long> serverPid() {
+        return Optional.empty();
+    }
+
+    /** Starts the server again after a fault killed it, with the objects it kept. */
+    void restart() {}
+
+    /** What the store's server keeps beyond the output that a run may have left: pending uploads, for one. */
+    List<String> strays() {
+        return List.of();
+    }
+
+    @Override
+    public void close() {}
+
+    /** {@code --conf} arguments for {@link #settings()}. */
+    List<String> confArguments() {
+        List<String> args = new ArrayList<>();
+        settings().forEach((key, value) -> args.addAll(List.of("--conf", key + "=" + value)));
+        return args;
+    }
+
+    /** Lists a directory of the local file system: a store whose objects are files (a local disk, S3Proxy's). */
+    static SoakListing listFiles(Path root, boolean checksums) {
+        for (int attempt = 0; ; attempt++) {
+            TreeMap<String, Long> files = new TreeMap<>();
+            Set<String> directories = new HashSet<>();
+            if (!Files.isDirectory(root)) {
+                return SoakListing.empty();
+            }
+            try (Stream<Path> walk = Files.walk(root)) {
+                for (Path path : (Iterable<Path>) walk::iterator) {
+                    if (path.equals(root)) {
+                        continue;
+                    }
+                    String name = root.relativize(path).toString();
+                    if (Files.isDirectory(path)) {
+                        directories.add(name);
+                    } else {
+                        files.put(name, checksums ? SoakListing.checksum(name, Files.readAllBytes(path)) : 0L);
+                    }
+                }
+                return new SoakListing(files, directories);
+            } catch (NoSuchFileException | UncheckedIOException e) {
+                // a writer renamed or deleted an entry under the walk: look again
+                if (attempt > 50) {
+                    throw new IllegalStateException("Cannot list " + root + ": it keeps changing", e);
+                }
+            } catch (IOException e) {
+                if (attempt > 50) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+    }
+
+    static byte[] readFile(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static final class Local extends SoakStore {
+        private final Path output;
+
+        Local(Path directory) {
+            this.output = requireNonNull(directory, "directory is null").resolve("out");
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.LOCAL;
+        }
+
+        @Override
+        String output() {
+            return output.toString();
+        }
+
+        @Override
+        SoakListing list(boolean checksums) {
+            return listFiles(output, checksums);
+        }
+
+        @Override
+        void clear() {
+            deleteTree(output);
+        }
+
+        @Override
+        byte[] read(String path) {
+            return readFile(output.resolve(path));
+        }
+    }
+
+    /**
+     * An S3Proxy server (filesystem backend: one file per visible object, which the listing reads directly). A killed
+     * server is started again on its directory, on another port and with new keys, which the next command is given.
+     */
+    static final class S3 extends SoakStore {
+        private static final String KEY = "soak/out";
+        private final Path directory;
+        private S3Server server;
+
+        S3(Path directory) {
+            this.directory = requireNonNull(directory, "directory is null");
+            this.server = S3Server.start(SparkHome.locate(), directory);
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.S3;
+        }
+
+        @Override
+        String output() {
+            return server.uri(KEY);
+        }
+
+        @Override
+        Map<String, String> settings() {
+            Map<String, String> settings = new LinkedHashMap<>(server.sparkSettings());
+            // a restarted server has a new endpoint: no cached file system may keep the old one
+            settings.put("spark.hadoop.fs.s3a.impl.disable.cache", "true");
+            // a dead server fails a command in seconds, not after S3A's minutes of retries
+            settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
+            settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
+            settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
+            return settings;
+        }
+
+        @Override
+        SoakListing list(boolean checksums) {
+            return listFiles(server.bucketDirectory().resolve(KEY), checksums);
+        }
+
+        @Override
+        void clear() {
+            deleteTree(server.bucketDirectory().resolve(KEY));
+        }
+
+        @Override
+        byte[] read(String path) {
+            return readFile(server.bucketDirectory().resolve(KEY).resolve(path));
+        }
+
+        @Override
+        Optional<Long> serverPid() {
+            return Optional.of(server.pid());
+        }
+
+        @Override
+        void restart() {
+            server.close();
+            server = S3Server.start(SparkHome.locate(), directory);
+        }
+
+        /** Entries of the bucket's directory outside {@code soak/}: S3Proxy keeps pending uploads' parts there. */
+        @Override
+        List<String> strays() {
+            try (Stream<Path> entries = Files.list(server.bucketDirectory())) {
+                return entries.map(path -> path.getFileName().toString()).filter(name -> !name.equals("soak"))
+                        .sorted().toList();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    /** The standalone cluster's HDFS; its server is not killed (the cluster's other runs need it). */
+    static final class Hdfs extends SoakStore {
+        private final URI uri;
+        private final FileSystem fileSystem;
+
+        Hdfs(URI uri) {
+            this.uri = requireNonNull(uri, "uri is null");
+            try {
+                this.fileSystem = FileSystem.newInstance(uri, new Configuration());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        Kind kind() {
+            return Kind.HDFS;
+        }
+
+        @Override
+        String output() {
+            return uri + "/soak/out";
+        }
+
+        @Override
+        SoakListing list(boolean checksums) {
+            for (int attempt = 0; ; attempt++) {
+                TreeMap<String, Long> files = new TreeMap<>();
+                Set<String> directories = new HashSet<>();
+                try {
+                    walk(new org.apache.hadoop.fs.Path(output()), "", checksums, files, directories);
+                    return new SoakListing(files, directories);
+                } catch (FileNotFoundException e) {
+                    if (attempt > 50) {
+                        throw new UncheckedIOException(e);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+
+        private void walk(org.apache.hadoop.fs.Path path, String prefix, boolean checksums, Map<String, Long> files,
+                Set<String> directories) throws IOException {
+            if (prefix.isEmpty() && !fileSystem.exists(path)) {
+                return;
+            }
+            for (FileStatus status : fileSystem.listStatus(path)) {
+                String name = prefix + status.getPath().getName();
+                if (status.isDirectory()) {
+                    directories.add(name);
+                    walk(status.getPath(), name + "/", checksums, files, directories);
+                } else if (checksums) {
+                    try (InputStream in = fileSystem.open(status.getPath())) {
+                        files.put(name, SoakListing.checksum(name, in.readAllBytes()));
+                    }
+                } else {
+                    files.put(name, 0L);
+                }
+            }
+        }
+
+        @Override
+        void clear() {
+            try {
+                fileSystem.delete(new org.apache.hadoop.fs.Path(output()), true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        byte[] read(String path) {
+            try (InputStream in = fileSystem.open(new org.apache.hadoop.fs.Path(output() + "/" + path))) {
+                return in.readAllBytes();
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                fileSystem.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
