@@ -446,6 +446,7 @@ class OptionContractTest {
                 "cluster", "start", "--worker-memory", "lots")));
         checks.put("cluster start --hdfs", elsewhere("ClusterHdfsIT", "hdfs = true"));
         checks.put("cluster start --s3", elsewhere("ClusterS3SettingsTest", "s3Settings"));
+        checks.put("cluster start --s3-data", elsewhere("ClusterS3DataTest", "\"--s3-data\""));
         checks.put("cluster start --yarn", elsewhere("ClusterYarnCommandIT", "\"--yarn\""));
         // a Spark setting is refused where no Spark starts; the Hadoop ones reach S3A (S3StorageIT)
         checks.put("inspect --conf", refused("this command starts no Spark, so it takes Hadoop settings only",
