@@ -46,6 +46,7 @@ for target in "${targets[@]}"; do
   # -Xmx bounds the fuzzing JVM: the readers' own heap limit is 1 GiB, anything beyond it is a finding
   JAZZER_FUZZ=1 JAZZER_MAX_DURATION="$duration" JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:--Xmx3g}" \
       mvn -B -o -pl "${module[$target]}" -am test -Dtest="${test[$target]}" -Dsurefire.failIfNoSpecifiedTests=false \
+      -Djazzer.hooks=true \
       >"$log" 2>&1 || true
   # judged by the test results, not Maven's exit code: on a loaded machine surefire may time out waiting for the
   # fork to exit after a clean campaign

@@ -43,17 +43,31 @@ public record ClusterState(
         return Optional.ofNullable(s3Server);
     }
 
-    /** The S3 server beside the cluster: where it is and the file its secret key is in (never the key itself). */
+    /**
+     * The S3 server beside the cluster: where it is, the file its secret key is in (never the key itself), and the
+     * directory of the user's its objects are kept in ({@code --s3-data}), null when they are in the cluster's own.
+     */
     public record S3(
             @JsonProperty("endpoint") String endpoint,
             @JsonProperty("bucket") String bucket,
             @JsonProperty("access_key") String accessKey,
-            @JsonProperty("secret_key_file") String secretKeyFile) {
+            @JsonProperty("secret_key_file") String secretKeyFile,
+            @JsonProperty("data_directory") String dataDirectory) {
         public S3 {
             requireNonNull(endpoint, "endpoint is null");
             requireNonNull(bucket, "bucket is null");
             requireNonNull(accessKey, "accessKey is null");
             requireNonNull(secretKeyFile, "secretKeyFile is null");
+        }
+
+        /** A server whose objects are in the cluster's directory. */
+        public S3(String endpoint, String bucket, String accessKey, String secretKeyFile) {
+            this(endpoint, bucket, accessKey, secretKeyFile, null);
+        }
+
+        /** The directory of the user's that keeps the objects after the cluster stops, if one was given. */
+        public Optional<Path> kept() {
+            return Optional.ofNullable(dataDirectory).map(Path::of);
         }
     }
 

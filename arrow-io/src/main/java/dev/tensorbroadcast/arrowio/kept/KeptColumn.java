@@ -23,8 +23,10 @@ import org.apache.parquet.schema.Types;
  * @param name the column's name
  * @param kind its type
  * @param timezone a timestamp's time zone, or null (also for every other kind)
+ * @param huggingFaceFeature the input's Hugging Face feature of the column as JSON ({@link HuggingFaceFeatures}),
+ *     or null when the input has none
  */
-public record KeptColumn(String name, Kind kind, String timezone) implements Serializable {
+public record KeptColumn(String name, Kind kind, String timezone, String huggingFaceFeature) implements Serializable {
     /** What a kept column may hold, as Arrow names it. */
     public enum Kind {
         INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FLOAT32, FLOAT64, BOOL, STRING, LARGE_STRING,
@@ -44,6 +46,24 @@ public record KeptColumn(String name, Kind kind, String timezone) implements Ser
         if (timezone != null && !kind.timestamp()) {
             throw new IllegalArgumentException("a " + kind + " column has no time zone");
         }
+    }
+
+    /** A column without a Hugging Face feature. */
+    public KeptColumn(String name, Kind kind, String timezone) {
+        this(name, kind, timezone, null);
+    }
+
+    /**
+     * Whether {@code other} is this column as a file stores it: the same name, kind and time zone. The Hugging Face
+     * feature only describes the values, and a file read by a task is compared without it.
+     */
+    public boolean sameValuesAs(KeptColumn other) {
+        return name.equals(other.name) && kind == other.kind && java.util.Objects.equals(timezone, other.timezone);
+    }
+
+    /** The same column with the input's Hugging Face {@code feature} (JSON). */
+    public KeptColumn withHuggingFaceFeature(String feature) {
+        return new KeptColumn(name, kind, timezone, requireNonNull(feature, "feature is null"));
     }
 
     /** The column an Arrow field describes, or empty when it is not {@link #ACCEPTED} (lists, structs, ...). */

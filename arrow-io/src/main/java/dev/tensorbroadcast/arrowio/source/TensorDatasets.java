@@ -186,7 +186,7 @@ public final class TensorDatasets {
                     others.set(i, column.refused("file " + name + " does not have it"));
                     break;
                 }
-                if (!column.kept().equals(same.get().kept())) {
+                if (same.get().kept() == null || !column.kept().sameValuesAs(same.get().kept())) {
                     others.set(i, column.refused("it is " + column.type() + " in "
                             + opened.get(0).status().getPath().getName() + " but " + same.get().type() + " in " + name));
                     break;

@@ -17,6 +17,7 @@ import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.ArrayList;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -83,6 +84,11 @@ final class ClusterStartCommand implements Callable<Integer> {
             + " the settings that point s3a:// paths at it."})
     boolean s3;
 
+    @Option(names = "--s3-data", paramLabel = "<dir>", description = {"With --s3: keep the bucket's objects in"
+            + " <dir> (created if missing), which 'cluster stop' leaves in place and a later '--s3 --s3-data <dir>'"
+            + " serves again; without it they are deleted with the cluster's directory when it stops."})
+    Path s3Data;
+
     @Option(names = "--yarn", description = "Run YARN instead of a standalone master: a ResourceManager and"
             + " --workers NodeManagers offering --worker-cores and --worker-memory each (at least 1g), on 127.0.0.1;"
             + " 'spark-submit --master yarn' and '--master yarn' run on it.")
@@ -114,6 +120,7 @@ final class ClusterStartCommand implements Callable<Integer> {
             ClusterStopCommand.stopLeftovers(recorded.get());
         }
         // the settings are checked before anything is created
+        Optional<Path> data = s3Data();
         Function<Path, Running> starter = starter();
         List<Path> connectJars;
         try {
@@ -134,7 +141,8 @@ final class ClusterStartCommand implements Callable<Integer> {
         Optional<S3Server> s3Server = Optional.empty();
         if (s3) {
             try {
-                s3Server = Optional.of(S3Server.start(SparkHome.locate(), work.resolve("s3")));
+                s3Server = Optional.of(data.isPresent() ? S3Server.start(SparkHome.locate(), work.resolve("s3"),
+                        data.get()) : S3Server.start(SparkHome.locate(), work.resolve("s3")));
             } catch (LocalClusterException e) {
                 cluster.close();
                 throw new ClusterFailedException(e.getMessage(), e);
@@ -161,8 +169,8 @@ final class ClusterStartCommand implements Callable<Integer> {
                 server.pid()).orElseThrow())));
         states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
                 running.uiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
-                cluster.secretFile().toString(), work.toString(), processes, s3Server.map(ClusterStartCommand::s3State)
-                        .orElse(null), running.hadoopConfDir().map(Path::toString).orElse(null)));
+                cluster.secretFile().toString(), work.toString(), processes, s3Server.map(server -> s3State(server,
+                        data)).orElse(null), running.hadoopConfDir().map(Path::toString).orElse(null)));
 
         Optional<S3Server> server = s3Server;
         Optional<ConnectServer> connectRunning = connectServer;
@@ -172,7 +180,7 @@ final class ClusterStartCommand implements Callable<Integer> {
             stopped.countDown();
         }, "cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        print(spec.commandLine().getOut(), running, server, connectRunning, seconds);
+        print(spec.commandLine().getOut(), running, server, data, connectRunning, seconds);
 
         // runs until a signal's shutdown hook stops the cluster, or a process of it exits
         while (!stopped.await(WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -189,6 +197,23 @@ final class ClusterStartCommand implements Callable<Integer> {
             }
         }
         return ExitCode.OK;
+    }
+
+    /** The directory of {@code --s3-data}, absolute; refused (exit 2) without {@code --s3} or when it is a file. */
+    private Optional<Path> s3Data() {
+        if (s3Data == null) {
+            return Optional.empty();
+        }
+        if (!s3) {
+            throw new InvalidRequestException("Cannot keep S3 objects in '" + s3Data + "': --s3-data is for the S3"
+                    + " server of --s3; give --s3 too");
+        }
+        Path absolute = s3Data.toAbsolutePath().normalize();
+        if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
+            throw new InvalidRequestException("Cannot keep S3 objects in '" + s3Data + "': it is a file; give a"
+                    + " directory (it is created if missing)");
+        }
+        return Optional.of(absolute);
     }
 
     /** What starts the cluster the options ask for in a work directory; a setting out of range is refused at once. */
@@ -249,7 +274,8 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, Running running, Optional<S3Server> s3, Optional<ConnectServer> connect,
+    private void print(PrintWriter out, Running running, Optional<S3Server> s3, Optional<Path> data,
+            Optional<ConnectServer> connect,
             double seconds) {
         LocalCluster cluster = running.cluster();
         if (running.hadoopConfDir().isPresent()) {
@@ -263,9 +289,10 @@ final class ClusterStartCommand implements Callable<Integer> {
         out.println("web UI:      http://127.0.0.1:" + running.uiPort());
         cluster.hdfsUri().ifPresent(uri -> out.println("hdfs:        " + uri));
         s3.ifPresent(server -> {
-            printS3(out, s3State(server));
-            out.println("s3 data:     " + server.bucketDirectory() + " (its objects go with the cluster's directory"
-                    + " when it stops)");
+            printS3(out, s3State(server, data));
+            out.println("s3 data:     " + server.bucketDirectory() + (data.isPresent()
+                    ? " (kept when the cluster stops; --s3-data " + data.get() + " serves it again)"
+                    : " (its objects go with the cluster's directory when it stops)"));
         });
         connect.ifPresent(server -> printConnect(out, server));
         if (running.hadoopConfDir().isPresent()) {
@@ -299,9 +326,9 @@ final class ClusterStartCommand implements Callable<Integer> {
                 + ")\"");
     }
 
-    private static ClusterState.S3 s3State(S3Server server) {
+    private static ClusterState.S3 s3State(S3Server server, Optional<Path> data) {
         return new ClusterState.S3(server.endpoint().toString(), server.bucket(), server.accessKey(),
-                server.secretKeyFile().toString());
+                server.secretKeyFile().toString(), data.map(Path::toString).orElse(null));
     }
 
     /**

@@ -71,9 +71,13 @@ final class ClusterStopCommand implements Callable<Integer> {
         output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", true)
                 .put("master_url", state.masterUrl()), text -> {
                     text.println("stopped the local cluster at " + state.masterUrl());
-                    // the S3 server kept its objects in the cluster's directory, which went with it
-                    state.s3().ifPresent(s3 -> text.println("deleted the objects of its S3 server's bucket s3a://"
-                            + s3.bucket() + "/ with the cluster's directory"));
+                    // the S3 server kept its objects in the cluster's directory, which went with it, or in the
+                    // directory --s3-data named, which stays
+                    state.s3().ifPresent(s3 -> text.println(s3.kept().map(data -> "kept the objects of its S3"
+                            + " server's bucket s3a://" + s3.bucket() + "/ in " + data.resolve(s3.bucket())
+                            + " (--s3-data " + data + " serves them again)")
+                            .orElse("deleted the objects of its S3 server's bucket s3a://" + s3.bucket()
+                                    + "/ with the cluster's directory")));
                 });
         return ExitCode.OK;
     }

@@ -18,7 +18,8 @@ final class HadoopSettings {
 
     /**
      * Hadoop's defaults (its {@code core-site.xml} on the class path), then {@code spark.hadoop.*} of the running
-     * application when there is one, else of the system properties spark-submit sets, then those of {@code conf}
+     * application when there is one, else the site files of {@code HADOOP_CONF_DIR} and the AWS environment variables
+     * ({@link EnvironmentSettings}) and the system properties spark-submit sets, then those of {@code conf}
      * ({@code --conf}) over the settings of the local cluster's S3 server when one runs ({@link LocalS3Settings}).
      */
     static Configuration configuration(Map<String, String> conf) {
@@ -26,6 +27,7 @@ final class HadoopSettings {
         Configuration configuration = existing.isPresent()
                 ? new Configuration(existing.get().sparkContext().hadoopConfiguration()) : new Configuration();
         if (existing.isEmpty()) {
+            EnvironmentSettings.ofProcess().applyTo(configuration);
             // what new SparkConf() would hold: spark.* system properties (spark-submit's), read without loading Spark
             Properties properties = System.getProperties();
             for (String key : properties.stringPropertyNames()) {

@@ -102,16 +102,20 @@ final class SparkSessions {
             builder.config(DIRECT_RESULT, "64m");
         }
         String url = null;
+        Map<String, String> masters = Map.of();
         // spark-submit sets the master; only a plain java start needs one
         if (master != null) {
             Map<String, String> settings = ClusterMasters.settings(master);
+            masters = settings;
             settings.forEach(builder::config);
             url = settings.get("spark.master");
         } else if (!submitted.contains("spark.master")) {
             builder.master(DEFAULT_MASTER).config("spark.ui.enabled", "false");
         }
-        // the running local cluster's S3 server, for its bucket, under --conf (a started session's are fixed)
-        LocalS3Settings.under(conf).forEach(builder::config);
+        // the running local cluster's S3 server, for its bucket, under --conf (a started session's are fixed); the
+        // site files of HADOOP_CONF_DIR under both and under the master's own (a local YARN cluster's)
+        EnvironmentSettings.ofProcess().underForSpark(LocalS3Settings.under(conf), masters.keySet())
+                .forEach(builder::config);
         try {
             return new Session(url != null && url.startsWith("spark://") ? registered(builder, url)
                     : builder.getOrCreate(), true);

@@ -67,7 +67,8 @@ public final class DatasetDirectory implements Closeable {
     public static DatasetDirectory open(String dir, Configuration conf, String verb) throws IOException {
         requireNonNull(dir, "dir is null");
         Path qualified = Locations.locate(ROLE, dir, conf).path();
-        FileSystem fileSystem = FileSystem.newInstance(qualified.toUri(), conf);
+        // a file system of its own, closed with the directory, with its store's settings, as Locations made its own
+        FileSystem fileSystem = FileSystem.newInstance(qualified.toUri(), Stores.forPath(qualified).settings(conf));
         try {
             fileSystem.setVerifyChecksum(false);
             FileStatus[] statuses;

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.dataset;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.store.Locations;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;
@@ -46,7 +47,7 @@ public record ForeignFiles(Map<DatasetFileFormat, Integer> files) {
     public static Optional<ForeignFiles> find(String dir, Configuration conf) {
         try {
             Path path = Locations.locate("dataset", dir, conf).path();
-            try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), conf)) {
+            try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), Stores.forPath(path).settings(conf))) {
                 if (!fileSystem.getFileStatus(path).isDirectory()) {
                     return Optional.empty();
                 }

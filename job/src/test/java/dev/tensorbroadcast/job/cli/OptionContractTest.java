@@ -446,6 +446,7 @@ class OptionContractTest {
                 "cluster", "start", "--worker-memory", "lots")));
         checks.put("cluster start --hdfs", elsewhere("ClusterHdfsIT", "hdfs = true"));
         checks.put("cluster start --s3", elsewhere("ClusterS3SettingsTest", "s3Settings"));
+        checks.put("cluster start --s3-data", elsewhere("ClusterS3DataTest", "\"--s3-data\""));
         checks.put("cluster start --yarn", elsewhere("ClusterYarnCommandIT", "\"--yarn\""));
         checks.put("cluster start --connect", withSparkHome(refused("Cannot start a Spark Connect server on YARN:"
                 + " --connect runs on the standalone cluster; leave out --yarn or --connect", "cluster", "start",

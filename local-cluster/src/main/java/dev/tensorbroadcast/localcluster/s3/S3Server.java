@@ -42,14 +42,17 @@ public final class S3Server implements AutoCloseable {
     private final String accessKey;
     private final String secretKey;
     private final Path directory;
+    private final Path data;
     private final Path log;
 
-    private S3Server(ServerProcess process, URI endpoint, String accessKey, String secretKey, Path directory, Path log) {
+    private S3Server(ServerProcess process, URI endpoint, String accessKey, String secretKey, Path directory, Path data,
+            Path log) {
         this.process = requireNonNull(process, "process is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
         this.accessKey = requireNonNull(accessKey, "accessKey is null");
         this.secretKey = requireNonNull(secretKey, "secretKey is null");
         this.directory = requireNonNull(directory, "directory is null");
+        this.data = requireNonNull(data, "data is null");
         this.log = requireNonNull(log, "log is null");
     }
 
@@ -59,15 +62,26 @@ public final class S3Server implements AutoCloseable {
     }
 
     /**
+     * As {@link #start(SparkHome, Path)}, the bucket's objects kept in {@code data} instead (created if missing): a
+     * directory that outlives the server, whose objects a server started on it again serves.
+     */
+    public static S3Server start(SparkHome home, Path directory, Path data) {
+        return start(jar(home), directory, data.toAbsolutePath(), false);
+    }
+
+    /**
      * As {@link #start(SparkHome, Path)}; a {@code readOnly} server serves reads and refuses every write, which is
      * the nearest S3Proxy comes to a bucket whose keys may only read: it refuses with 501 NotImplemented (its
      * read-only middleware's answer) where AWS S3 answers a read-only bucket policy with 403 AccessDenied.
      */
     public static S3Server start(SparkHome home, Path directory, boolean readOnly) {
-        Path jar = home.s3ProxyJar().orElseThrow(() -> new LocalClusterException("Cannot start the S3 server: the"
+        return start(jar(home), directory, readOnly);
+    }
+
+    private static Path jar(SparkHome home) {
+        return home.s3ProxyJar().orElseThrow(() -> new LocalClusterException("Cannot start the S3 server: the"
                 + " Spark home '" + home.path() + "' has no s3proxy directory; use the one the build assembles at"
                 + " local-cluster/target/spark-home"));
-        return start(jar, directory, readOnly);
     }
 
     /** Starts the S3Proxy {@code jar} (its jar-with-dependencies) with its state in {@code directory}. */
@@ -76,18 +90,23 @@ public final class S3Server implements AutoCloseable {
     }
 
     private static S3Server start(Path jar, Path directory, boolean readOnly) {
+        return start(jar, directory, directory.resolve("data"), readOnly);
+    }
+
+    private static S3Server start(Path jar, Path directory, Path data, boolean readOnly) {
         requireNonNull(jar, "jar is null");
         requireNonNull(directory, "directory is null");
+        requireNonNull(data, "data is null");
         int port = FreePorts.next();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         String accessKey = "tb-" + randomHex(8);
         String secretKey = randomHex(20);
-        Path data = directory.resolve("data");
         Path settings = directory.resolve("s3proxy.properties");
         Path log = directory.resolve("s3proxy.log");
         try {
             // the filesystem backend's bucket is a directory under its base directory; S3Proxy serves a bucket or
             // object that others may read to anonymous requests, so nothing here is readable by others
+            Files.createDirectories(directory, PRIVATE_DIRECTORY);
             Files.createDirectories(data, PRIVATE_DIRECTORY);
             Files.createDirectories(data.resolve(BUCKET), PRIVATE_DIRECTORY);
             Files.deleteIfExists(settings);
@@ -112,7 +131,7 @@ public final class S3Server implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + HEAP, "-jar", jar.toString(), "--properties", settings.toString());
         ServerProcess process = ServerProcess.start("the S3 server", command, log, port, START_TIMEOUT);
-        return new S3Server(process, endpoint, accessKey, secretKey, directory, log);
+        return new S3Server(process, endpoint, accessKey, secretKey, directory, data, log);
     }
 
     /** Where clients reach it, as {@code http://127.0.0.1:port}. */
@@ -147,7 +166,7 @@ public final class S3Server implements AutoCloseable {
 
     /** The directory the filesystem backend keeps the bucket's objects in: one file per object. */
     public Path bucketDirectory() {
-        return directory.resolve("data").resolve(BUCKET);
+        return data.resolve(BUCKET);
     }
 
     /** {@code s3a://bucket/key}. */

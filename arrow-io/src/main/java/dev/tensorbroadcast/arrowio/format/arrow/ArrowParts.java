@@ -15,10 +15,12 @@ import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.HuggingFaceFeatures;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
@@ -107,11 +109,15 @@ public final class ArrowParts {
                 firstIndex = index.isNull(0) ? -1 : index.get(0);
             }
             List<OtherColumn> others = new ArrayList<>();
+            Map<String, String> schemaMetadata = root.getSchema().getCustomMetadata();
+            Map<String, String> features = HuggingFaceFeatures.parse(
+                    schemaMetadata == null ? null : schemaMetadata.get(HuggingFaceFeatures.KEY));
             for (int i = 0; i < fields.size(); i++) {
                 if (i != chosen && i != indexAt) {
                     Field field = fields.get(i);
                     others.add(OtherColumn.of(field.getName(), KeptArrowValues.typeName(field, batches.dictionaries()),
-                            KeptArrowValues.kept(field, batches.dictionaries())));
+                            HuggingFaceFeatures.withFeature(KeptArrowValues.kept(field, batches.dictionaries()),
+                                    features)));
                 }
             }
             return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others, firstRowValues);
@@ -259,7 +265,7 @@ public final class ArrowParts {
                 columnAt[c] = names.indexOf(column.name());
                 if (columnAt[c] < 0 || !KeptArrowValues.kept(root.getSchema().getFields().get(columnAt[c]),
                         batches.dictionaries())
-                        .map(column::equals).orElse(false)) {
+                        .map(column::sameValuesAs).orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }
             }

@@ -7,6 +7,7 @@ import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowDatasetColumn;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceReader;
+import dev.tensorbroadcast.arrowio.kept.HuggingFaceFeatures;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
 import java.io.ByteArrayInputStream;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
@@ -175,13 +177,15 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
     /** The file's top-level columns other than the tensor and index, with the Arrow types pyarrow stored, if any. */
     List<OtherColumn> others(FileMetaData metadata) {
         List<OtherColumn> others = new ArrayList<>();
+        Map<String, String> features = HuggingFaceFeatures.parse(
+                metadata.getKeyValueMetaData().get(HuggingFaceFeatures.KEY));
         for (Type type : metadata.getSchema().getFields()) {
             String name = type.getName();
             if (name.equals(column.name())
                     || (index != null && name.equals(TensorFileSchema.INDEX_COLUMN))) {
                 continue;
             }
-            Optional<KeptColumn> kept = keptColumn(metadata, type);
+            Optional<KeptColumn> kept = HuggingFaceFeatures.withFeature(keptColumn(metadata, type), features);
             others.add(OtherColumn.of(name, describe(type), kept));
         }
         return others;

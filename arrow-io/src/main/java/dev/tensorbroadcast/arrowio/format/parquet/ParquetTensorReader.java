@@ -259,7 +259,7 @@ public final class ParquetTensorReader {
             List<Type> types = new ArrayList<>();
             for (KeptColumn column : kept.columns()) {
                 if (!schema.containsField(column.name())
-                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::equals)
+                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::sameValuesAs)
                                 .orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }

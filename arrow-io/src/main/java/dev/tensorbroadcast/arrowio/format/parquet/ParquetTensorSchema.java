@@ -2,10 +2,12 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.ArrowDTypes;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.kept.HuggingFaceFeatures;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
@@ -14,7 +16,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -134,10 +139,33 @@ public final class ParquetTensorSchema {
         return messageType.getColumnDescription(path);
     }
 
+    /**
+     * The footer's key-value metadata: the Arrow schema, and, when kept columns carry Hugging Face features, those
+     * and the tensor's under {@code huggingface}, as {@code datasets} writes its own (pyarrow reads either into the
+     * schema's metadata).
+     */
+    public Map<String, String> keyValueMetadata() {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put(ARROW_SCHEMA_KEY, arrowSchema());
+        huggingFace().ifPresent(features -> metadata.put(HuggingFaceFeatures.KEY, features));
+        return metadata;
+    }
+
+    /** The kept columns' Hugging Face features, and the tensor's where the layout has one (nested lists). */
+    private Optional<String> huggingFace() {
+        Optional<String> tensor = lists.rank() >= 2
+                ? HuggingFaceFeatures.nestedLists(lists, ArrowDTypes.valueType(column.dtype())) : Optional.empty();
+        return HuggingFaceFeatures.schemaMetadata(kept, column.name(), tensor);
+    }
+
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
         Schema schema = lists.rank() >= 2 ? TensorFileSchema.schema(column.nestedField(), kept)
                 : TensorFileSchema.schema(column, kept);
+        Optional<String> huggingFace = huggingFace();
+        if (huggingFace.isPresent()) {
+            schema = new Schema(schema.getFields(), Map.of(HuggingFaceFeatures.KEY, huggingFace.get()));
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);

@@ -12,7 +12,6 @@ import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -362,7 +361,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         }
         closed = true;
         try {
-            writer.end(Map.of(ParquetTensorSchema.ARROW_SCHEMA_KEY, schema.arrowSchema()));
+            writer.end(schema.keyValueMetadata());
         } finally {
             codecs.release();
             if (compressor instanceof ZstdPageCompressor zstd) {

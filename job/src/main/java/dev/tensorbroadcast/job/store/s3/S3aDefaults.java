@@ -13,18 +13,34 @@ import org.apache.hadoop.conf.Configuration;
  * Why each is set: docs/architecture.md, "S3A settings we set".
  */
 public final class S3aDefaults {
+    static final String CREDENTIALS_PROVIDER = "fs.s3a.aws.credentials.provider";
+    /**
+     * The AWS profile as the AWS SDK reads it ({@code AWS_PROFILE}, {@code ~/.aws/credentials} and {@code config}),
+     * which Hadoop's own chain leaves out: the SDK's provider, which passes to the next where there is no profile
+     * file, not Hadoop's, which fails the file system then.
+     */
+    static final String PROFILE_PROVIDER = "software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider";
+
     /**
      * The settings. The magic committer's tasks keep their pending uploads in memory and hand them to the driver
      * (see {@code commit.MagicCommitter}) rather than write two objects per file and read them back. A file's
      * parts are buffered off the heap, not in a local file written and read back (Hadoop's {@code disk}), in
      * parts of 32 MiB, two of them uploading while the next fills: at most 96 MiB per writing task, where Hadoop's
-     * 64 MiB parts, four uploading, would hold 320 MiB in memory (docs/benchmarks.md, issue 26's upload).
+     * 64 MiB parts, four uploading, would hold 320 MiB in memory (docs/benchmarks.md, issue 26's upload). The
+     * credentials: Hadoop's chain with the AWS profile ({@code ~/.aws/credentials}, {@code AWS_PROFILE}) after the
+     * environment variables and before the instance's role, where the AWS SDK's own chain has it.
      */
     static final Map<String, String> SETTINGS = Map.of(
             "fs.s3a.committer.magic.track.commits.in.memory.enabled", "true",
             "fs.s3a.fast.upload.buffer", "bytebuffer",
             "fs.s3a.multipart.size", "32M",
-            "fs.s3a.fast.upload.active.blocks", "2");
+            "fs.s3a.fast.upload.active.blocks", "2",
+            CREDENTIALS_PROVIDER, String.join(",",
+                    "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider",
+                    "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
+                    "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider",
+                    PROFILE_PROVIDER,
+                    "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider"));
 
     private S3aDefaults() {}
 

@@ -3,6 +3,9 @@ package dev.tensorbroadcast.job.store.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tensorbroadcast.job.store.Stores;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -38,6 +41,24 @@ class S3aDefaultsTest {
                 assertThat(applied.get(key)).as(key).isEqualTo(value);
             }
         });
+    }
+
+    /** The AWS profile joins Hadoop's chain where the AWS SDK's own has it: after the variables, before the role. */
+    @Test
+    void theCredentialChainIsHadoopsWithTheProfile() {
+        Configuration conf = new Configuration();
+        List<String> hadoops = Arrays.asList(conf.getTrimmedStrings(S3aDefaults.CREDENTIALS_PROVIDER));
+        assertThat(hadoops).doesNotContain(S3aDefaults.PROFILE_PROVIDER)
+                .endsWith("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider");
+
+        List<String> ours = Arrays.asList(S3aDefaults.apply(conf).getTrimmedStrings(S3aDefaults.CREDENTIALS_PROVIDER));
+
+        List<String> expected = new ArrayList<>(hadoops);
+        expected.add(hadoops.size() - 1, S3aDefaults.PROFILE_PROVIDER);
+        assertThat(ours).isEqualTo(expected);
+        conf.set(S3aDefaults.CREDENTIALS_PROVIDER, "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider");
+        assertThat(S3aDefaults.apply(conf).get(S3aDefaults.CREDENTIALS_PROVIDER))
+                .isEqualTo("org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider");
     }
 
     @Test
