@@ -100,7 +100,7 @@ final class ClusterStartCommand implements Callable<Integer> {
     boolean connect;
 
     /** How long the Connect server may take to listen: a driver's start on a busy 2-core machine is 10-30 s. */
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofMinutes(2);
 
     /** What the command needs of either kind of cluster while it runs it. */
     private record Running(LocalCluster cluster, int uiPort, List<Long> pids, Path workDirectory,

@@ -33,6 +33,7 @@ import org.apache.hadoop.fs.Path;
  * what is still pending, deletes what is left of the old dataset, writes the manifest and {@code _SUCCESS}) before it
  * writes anything of its own; {@code inspect} says so. Before it is written the old dataset is untouched.
  */
+@SuppressWarnings("ArrayRecordComponent") // bytes written and read back whole, never compared
 public record CommitRecord(String job, Map<String, Long> files, Optional<String> arrayMetadataName,
         byte[] manifest, byte[] arrayMetadata, byte[] pending) {
     public static final String FILE_NAME = "_tensor-broadcast.commit";

@@ -152,7 +152,7 @@ public final class DatasetJob {
                                         (first, same) -> first, TreeMap::new)).values());
                         FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
                         Configuration conf = job.getConfiguration();
-                        Published published = published(store, done);
+                        Published published = published(done);
                         publishing.set(published);
                         window.set(CommitWindow.enter());
                         FaultPoint.COMMIT_START.reach(conf);
@@ -221,7 +221,7 @@ public final class DatasetJob {
      * What the commit of the tasks' files {@code done} publishes after them: the manifest, and an array's metadata.
      * Made before the commit begins, so that a commit record can hold them.
      */
-    private Published published(Store store, List<WrittenFile> done) {
+    private Published published(List<WrittenFile> done) {
         List<WrittenFile> files = new ArrayList<>(done);
         files.sort(Comparator.comparingLong(WrittenFile::partition));
         byte[] metadata = null;
@@ -238,6 +238,7 @@ public final class DatasetJob {
     }
 
     /** What a commit publishes after the tasks' files ({@link #published}). */
+    @SuppressWarnings("ArrayRecordComponent") // bytes written whole to the store, never compared
     private record Published(Manifest manifest, byte[] manifestBytes, Optional<String> arrayMetadataName,
             byte[] arrayMetadata, Map<String, Long> files) {
         CommitRecord record(String jobUuid, byte[] pending) {

@@ -37,6 +37,7 @@ import org.apache.spark.util.SerializableConfiguration;
  *
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
  */
+@SuppressWarnings("ArrayRecordComponent") // the row shape is shipped to the writers, never compared
 record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long[] rowShape,
         Broadcast<SerializableConfiguration> conf) implements DataWriterFactory {
     PartWriters {

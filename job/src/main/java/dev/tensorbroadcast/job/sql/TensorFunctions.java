@@ -138,8 +138,8 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
 
     private static String constantShape(Expression shape) {
         if (!shape.foldable() || !(shape.dataType() instanceof ArrayType array)
-                || !DataTypes.LongType.acceptsType(array.elementType())
-                        && !DataTypes.IntegerType.acceptsType(array.elementType())) {
+                || (!DataTypes.LongType.acceptsType(array.elementType())
+                        && !DataTypes.IntegerType.acceptsType(array.elementType()))) {
             throw new InvalidRequestException("Cannot call " + BROADCAST_TO + " with target " + shape.sql()
                     + ": give a constant array of integers, such as array(8, 64)");
         }

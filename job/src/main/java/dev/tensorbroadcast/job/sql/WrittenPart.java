@@ -8,6 +8,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * One task's part file, not yet in place: where it was written, the rows it holds, its size and CRC-32C, and where it
  * was written (for the manifest).
  */
+@SuppressWarnings("ArrayRecordComponent") // a task's report to the driver, never compared
 record WrittenPart(String temporary, String extension, long firstRow, long rows, long[] rowShape, long bytes,
         String crc32c, String executorId, String host) implements WriterCommitMessage {
     WrittenPart {

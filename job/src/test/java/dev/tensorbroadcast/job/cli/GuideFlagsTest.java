@@ -38,7 +38,7 @@ class GuideFlagsTest {
             "spark-submit", Set.of("--class", "--deploy-mode", "--properties-file", "--jars", "--packages", "--remote"),
             "java", Set.of("--add-opens"),
             "the bench/ and fuzz/ scripts", Set.of("--base", "--codecs", "--duration", "--gib", "--heap",
-                    "--parquet-size", "--patterns", "--reps", "--scaling-size", "--size", "--tools"),
+                    "--minutes", "--parquet-size", "--patterns", "--reps", "--scaling-size", "--size", "--tools"),
             "docs/errors.md's mistyped examples", Set.of("--bogus", "--shpae"));
 
     @Test

@@ -1,12 +1,13 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.commit.CommitRecord;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
  * What a faulted run left at its output, as the oracle classifies it by the files' checksums against a clean run's
- * new dataset and the old one. The first three are the invariant itself; the next five are what
+ * new dataset and the old one. The first three are the invariant itself; the next six are what
  * docs/reliability.md and docs/storage.md say a process killed without its clean-up leaves (its lock, its staging,
  * an overwrite's old dataset set aside in {@code _tensor-broadcast.previous}), which {@code inspect} calls incomplete
  * and a rerun repairs; anything else breaks the invariant.
@@ -28,6 +29,12 @@ enum SoakOutcome {
     OLD_SET_ASIDE,
     /** No old dataset, and the dead run's files of ours without {@code _SUCCESS}, which inspect calls incomplete. */
     LEFTOVERS,
+    /**
+     * A commit stopped after its record ({@code _tensor-broadcast.commit}, S3): the uploads of the new dataset
+     * recorded, the markers not yet written. docs/reliability.md's "A fault in the commit": {@code inspect} calls it
+     * incomplete and names {@code --overwrite}, whose run finishes that commit first.
+     */
+    STOPPED_COMMIT,
     /**
      * The old dataset's part files without its manifest and {@code _SUCCESS}: what docs/storage.md says a failure
      * in the S3 overwrite's commit window leaves (the markers are deleted as the commit starts). It breaks the
@@ -71,6 +78,9 @@ enum SoakOutcome {
         }
         if (found.isEmpty()) {
             return old.isEmpty() ? NOTHING : BROKEN;
+        }
+        if (found.has(CommitRecord.FILE_NAME) && !found.has(SoakListing.SUCCESS)) {
+            return STOPPED_COMMIT;
         }
         SoakListing unlocked = found.without(SoakListing.LOCK);
         if (unlocked.sameFiles(created)) {
