@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -119,12 +119,12 @@ final class EnvironmentSettings {
 
     private static boolean onClassPath(String name, Path file) {
         URL resource = Configuration.class.getClassLoader().getResource(name);
-        if (resource == null || !"file".equals(resource.getProtocol())) {
+        if (resource == null) {
             return false;
         }
         try {
-            return Files.isSameFile(new File(resource.toURI()).toPath(), file);
-        } catch (IOException | URISyntaxException | IllegalArgumentException e) {
+            return Files.isSameFile(Path.of(resource.toURI()), file);
+        } catch (IOException | URISyntaxException | IllegalArgumentException | FileSystemNotFoundException e) {
             // a resource that is no readable file cannot be the directory's
             return false;
         }
