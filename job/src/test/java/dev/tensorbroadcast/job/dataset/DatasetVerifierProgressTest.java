@@ -2,11 +2,9 @@ package dev.tensorbroadcast.job.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.base.Progress;
+import dev.tensorbroadcast.job.base.HeardProgress;
 import dev.tensorbroadcast.planner.Shape;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -17,32 +15,12 @@ class DatasetVerifierProgressTest {
     @TempDir
     Path tmp;
 
-    /** What a progress line is told, in order. */
-    private static final class Heard implements Progress {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void started(String description, long partitions, long bytes) {
-            events.add("started " + description + " " + partitions + " " + bytes);
-        }
-
-        @Override
-        public void advanced(long partitionsDone, long valueBytes) {
-            events.add("advanced " + partitionsDone + " " + valueBytes);
-        }
-
-        @Override
-        public void finished() {
-            events.add("finished");
-        }
-    }
-
     @Test
     void comparingWithTheSourceTellsTheProgressFileByFile() throws Exception {
         Path dir = tmp.resolve("out");
         // (1,3) to (4,3) float32 in two files of two rows (24 bytes of values each), batches of one row
         TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1.5f), new long[] {4, 3}, "arrow", 2);
-        Heard heard = new Heard();
+        HeardProgress heard = new HeardProgress();
 
         VerifyReport report;
         try (DatasetDirectory dataset = DatasetDirectory.open(dir.toString(), new Configuration(), "verify")) {
@@ -51,12 +29,12 @@ class DatasetVerifierProgressTest {
         }
 
         assertThat(report.ok()).as("%s", report.problems()).isTrue();
-        assertThat(heard.events.get(0)).isEqualTo("started verify 2 48");
-        assertThat(heard.events).contains("advanced 1 24", "advanced 2 48");
-        assertThat(heard.events.get(heard.events.size() - 1)).isEqualTo("finished");
+        assertThat(heard.events().get(0)).isEqualTo("started verify 2 48");
+        assertThat(heard.events()).contains("advanced 1 24", "advanced 2 48");
+        assertThat(heard.events().get(heard.events().size() - 1)).isEqualTo("finished");
         // never back, never past the total
         long last = 0;
-        for (String event : heard.events.subList(1, heard.events.size() - 1)) {
+        for (String event : heard.events().subList(1, heard.events().size() - 1)) {
             long bytes = Long.parseLong(event.substring(event.lastIndexOf(' ') + 1));
             assertThat(bytes).isBetween(last, 48L);
             last = bytes;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.base.JobFailedException;
-import dev.tensorbroadcast.job.base.Progress;
+import dev.tensorbroadcast.job.base.HeardProgress;
 import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.util.ArrayList;
@@ -26,29 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /** A job whose tasks run on the driver's pool of threads: no Spark context, the same skeleton around them. */
 class DriverJobRunTest {
-    /** What the progress heard, in order. */
-    private static final class Heard implements Progress {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void started(String description, long partitions, long bytes) {
-            events.add("started " + description + " " + partitions + " " + bytes);
-        }
-
-        @Override
-        public void advanced(long partitionsDone, long valueBytes) {
-            events.add("advanced " + partitionsDone + " " + valueBytes);
-        }
-
-        @Override
-        public void finished() {
-            events.add("finished");
-        }
-    }
-
     @Test
     void theTasksRunInPartitionOrderWithTheDriversValuesAndAreHeard() {
-        Heard heard = new Heard();
+        HeardProgress heard = new HeardProgress();
         List<String> released = new ArrayList<>();
         Configuration hadoop = new Configuration(false);
         hadoop.set("tensorbroadcast.test", "the driver's");
@@ -70,11 +50,11 @@ class DriverJobRunTest {
                 });
         assertThat(results).containsExactly("task 0", "task 1", "task 2");
         // the pool's tasks finish in any order: what is heard only grows, and ends with the whole
-        assertThat(heard.events.get(0)).isEqualTo("started three tasks 3 300");
-        assertThat(heard.events.subList(heard.events.size() - 2, heard.events.size()))
+        assertThat(heard.events().get(0)).isEqualTo("started three tasks 3 300");
+        assertThat(heard.events().subList(heard.events().size() - 2, heard.events().size()))
                 .containsExactly("advanced 3 300", "finished");
         long[] last = {0, 0};
-        for (String event : heard.events.subList(1, heard.events.size() - 1)) {
+        for (String event : heard.events().subList(1, heard.events().size() - 1)) {
             String[] words = event.split(" ");
             assertThat(words[0]).isEqualTo("advanced");
             long done = Long.parseLong(words[1]);
@@ -140,7 +120,7 @@ class DriverJobRunTest {
     void theTasksRunOnSeveralThreadsAtOnceAndReturnInPartitionOrder() {
         CyclicBarrier together = new CyclicBarrier(4);
         Set<String> threads = ConcurrentHashMap.newKeySet();
-        Heard heard = new Heard();
+        HeardProgress heard = new HeardProgress();
         List<Integer> results = JobRun.tracked(JobEngine.driver(new Configuration(false), 4, () -> false), "sixteen",
                 new JobRun.Tracking(heard, "bytes", 16, 16 * 100_000)).run("Cannot write 'x'", run -> {
                     LongAccumulator values = run.values();
@@ -159,7 +139,7 @@ class DriverJobRunTest {
                 });
         assertThat(results).containsExactlyElementsOf(IntStream.range(0, 16).boxed().toList());
         assertThat(threads).hasSize(4).allMatch(name -> name.startsWith(DriverPool.THREAD_NAME));
-        assertThat(heard.events).contains("advanced 16 1600000").endsWith("finished");
+        assertThat(heard.events()).contains("advanced 16 1600000").endsWith("finished");
     }
 
     /**
