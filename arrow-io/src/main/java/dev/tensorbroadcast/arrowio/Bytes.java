@@ -18,8 +18,8 @@ final class Bytes {
         } else if (length == 8) {
             MemoryUtil.putLong(target, MemoryUtil.getLong(source, (int) sourceIndex));
         } else if (length == 2) {
-            MemoryUtil.putShort(target, (short) ((source[(int) sourceIndex] & 0xFF)
-                    | (source[(int) sourceIndex + 1] << 8)));
+            MemoryUtil.putShort(
+                    target, (short) ((source[(int) sourceIndex] & 0xFF) | (source[(int) sourceIndex + 1] << 8)));
         } else if (length == 1) {
             MemoryUtil.putByte(target, source[(int) sourceIndex]);
         } else if (length > 0) {

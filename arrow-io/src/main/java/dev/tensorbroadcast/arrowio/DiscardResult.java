@@ -7,8 +7,8 @@ package dev.tensorbroadcast.arrowio;
 public record DiscardResult(long rows, long valueBytes, int batches, long crc32c) {
     public DiscardResult {
         if (rows < 0 || valueBytes < 0 || batches < 0) {
-            throw new IllegalArgumentException("Cannot report a discarded partition of " + rows + " rows, "
-                    + valueBytes + " bytes in " + batches + " batches: counts must not be negative");
+            throw new IllegalArgumentException("Cannot report a discarded partition of " + rows + " rows, " + valueBytes
+                    + " bytes in " + batches + " batches: counts must not be negative");
         }
     }
 }

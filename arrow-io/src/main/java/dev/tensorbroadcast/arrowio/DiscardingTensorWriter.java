@@ -1,7 +1,5 @@
 package dev.tensorbroadcast.arrowio;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -41,8 +39,8 @@ public final class DiscardingTensorWriter {
         int batches;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes)) {
             try {
-                batches = batch.writeAll((firstRow, rows) -> valueBytes[0] += checksum(batch.values(), kernel.dtype(),
-                        rows * partition.rowElements(), crc));
+                batches = batch.writeAll((firstRow, rows) ->
+                        valueBytes[0] += checksum(batch.values(), kernel.dtype(), rows * partition.rowElements(), crc));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("the null sink does no I/O", e);
             }

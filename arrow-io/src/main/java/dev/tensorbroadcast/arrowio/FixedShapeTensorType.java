@@ -92,7 +92,8 @@ public final class FixedShapeTensorType extends ArrowType.ExtensionType {
         }
         TensorTypeMetadata parsed = TensorTypeMetadata.parse(serializedData);
         if (parsed.elements() != list.getListSize()) {
-            throw new IllegalArgumentException("Cannot read " + EXTENSION_NAME + " of shape " + parsed.shape().toList()
+            throw new IllegalArgumentException("Cannot read " + EXTENSION_NAME + " of shape "
+                    + parsed.shape().toList()
                     + " stored as FixedSizeList[" + list.getListSize() + "]: expected a list size of "
                     + parsed.elements());
         }
@@ -101,8 +102,8 @@ public final class FixedShapeTensorType extends ArrowType.ExtensionType {
 
     @Override
     public FieldVector getNewVector(String name, FieldType fieldType, BufferAllocator allocator) {
-        FieldType storageFieldType = new FieldType(fieldType.isNullable(), storageType(), fieldType.getDictionary(),
-                fieldType.getMetadata());
+        FieldType storageFieldType = new FieldType(
+                fieldType.isNullable(), storageType(), fieldType.getDictionary(), fieldType.getMetadata());
         FixedSizeListVector storage = new FixedSizeListVector(name, allocator, storageFieldType, null);
         return new FixedShapeTensorVector(name, fieldType, allocator, storage);
     }

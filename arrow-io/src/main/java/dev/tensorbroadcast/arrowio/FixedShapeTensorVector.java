@@ -13,8 +13,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeListVector> {
     private final FieldType fieldType;
 
-    public FixedShapeTensorVector(String name, FieldType fieldType, BufferAllocator allocator,
-            FixedSizeListVector storage) {
+    public FixedShapeTensorVector(
+            String name, FieldType fieldType, BufferAllocator allocator, FixedSizeListVector storage) {
         super(name, allocator, storage);
         this.fieldType = requireNonNull(fieldType, "fieldType is null");
         if (!(fieldType.getType() instanceof FixedShapeTensorType)) {

@@ -41,8 +41,8 @@ public final class RepeatedRows<V> {
      * Entries for rows of {@code rowElements} elements of {@code program}'s output; at most {@code maxEntries} of
      * them, holding at most {@code maxBytes} together (an entry larger than that is not kept).
      */
-    public static <V> RepeatedRows<V> of(CopyProgram program, long rowElements, int maxEntries, long maxBytes,
-            Consumer<V> release) {
+    public static <V> RepeatedRows<V> of(
+            CopyProgram program, long rowElements, int maxEntries, long maxBytes, Consumer<V> release) {
         if (rowElements < 0 || maxEntries < 1 || maxBytes < 0) {
             throw new IllegalArgumentException("Cannot keep " + maxEntries + " entries of " + maxBytes + " bytes for"
                     + " rows of " + rowElements + " elements: need a row size of 0 or more and room for an entry");
@@ -53,7 +53,8 @@ public final class RepeatedRows<V> {
     /** The value kept for rows that hold the same values as {@code [firstRow, firstRow + rows)}, if any. */
     public Optional<V> find(long firstRow, long rows, int variant) {
         for (Entry<V> entry : entries) {
-            if (entry.rows() == rows && entry.variant() == variant
+            if (entry.rows() == rows
+                    && entry.variant() == variant
                     && program.sameSource(entry.firstRow() * rowElements, firstRow * rowElements, rows * rowElements)) {
                 return Optional.of(entry.value());
             }

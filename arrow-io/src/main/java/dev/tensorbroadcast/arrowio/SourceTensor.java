@@ -38,8 +38,8 @@ public final class SourceTensor implements Serializable {
         if (dtype == DType.STRING) {
             requireNonNull(offsets, "offsets is null");
             if (offsets.length != elements + 1 || offsets[0] != 0 || offsets[(int) elements] != values.length) {
-                throw new IllegalArgumentException("string offsets do not match " + elements + " elements of "
-                        + values.length + " bytes");
+                throw new IllegalArgumentException(
+                        "string offsets do not match " + elements + " elements of " + values.length + " bytes");
             }
         } else {
             if (offsets != null) {
@@ -47,13 +47,13 @@ public final class SourceTensor implements Serializable {
             }
             long expected = dtype == DType.BOOL ? (elements + 7) / 8 : elements * dtype.byteWidth();
             if (values.length != expected) {
-                throw new IllegalArgumentException(dtype + " " + shape + " needs " + expected + " value bytes, not "
-                        + values.length);
+                throw new IllegalArgumentException(
+                        dtype + " " + shape + " needs " + expected + " value bytes, not " + values.length);
             }
         }
         if (validity != null && validity.length != (elements + 7) / 8) {
-            throw new IllegalArgumentException("validity of " + validity.length + " bytes for " + elements
-                    + " elements");
+            throw new IllegalArgumentException(
+                    "validity of " + validity.length + " bytes for " + elements + " elements");
         }
     }
 

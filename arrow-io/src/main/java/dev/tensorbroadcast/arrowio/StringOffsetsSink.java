@@ -45,8 +45,8 @@ final class StringOffsetsSink implements CopySink {
 
     private static void checkFits(long bytes) {
         if (bytes > Integer.MAX_VALUE) {
-            throw new IllegalStateException("a batch of strings holds at most " + Integer.MAX_VALUE
-                    + " bytes; this one needs " + bytes);
+            throw new IllegalStateException(
+                    "a batch of strings holds at most " + Integer.MAX_VALUE + " bytes; this one needs " + bytes);
         }
     }
 }

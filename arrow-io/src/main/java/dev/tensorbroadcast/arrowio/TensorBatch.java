@@ -2,15 +2,14 @@ package dev.tensorbroadcast.arrowio;
 
 import static dev.tensorbroadcast.arrowio.TensorFileSchema.INDEX_COLUMN;
 import static dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN;
-
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.kept.KeptBatch;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.TooLargeException;
-import dev.tensorbroadcast.arrowio.kept.KeptBatch;
-import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +40,8 @@ public final class TensorBatch implements AutoCloseable {
      *
      * @throws TooLargeException when one row of strings may need more bytes than an Arrow batch holds
      */
-    public static int rowsPerBatch(long batchBytes, DType dtype, Shape rowShape, int maxStringBytes,
-            long partitionRows) {
+    public static int rowsPerBatch(
+            long batchBytes, DType dtype, Shape rowShape, int maxStringBytes, long partitionRows) {
         long rowElements = rowShape.elements();
         long valueBytes;
         long storageElements = rowElements * ArrowDTypes.valuesPerElement(dtype);
@@ -84,6 +83,7 @@ public final class TensorBatch implements AutoCloseable {
     private Repeats repeats;
     /** The kept columns' vectors and the root of every column, or null when no column is kept. */
     private KeptBatch kept;
+
     private VectorSchemaRoot columns;
 
     /**
@@ -104,8 +104,14 @@ public final class TensorBatch implements AutoCloseable {
         }
     }
 
-    private TensorBatch(TensorKernel kernel, Partition partition, int rowsPerBatch, BufferAllocator allocator,
-            VectorSchemaRoot root, int capacityRows, boolean fresh) {
+    private TensorBatch(
+            TensorKernel kernel,
+            Partition partition,
+            int rowsPerBatch,
+            BufferAllocator allocator,
+            VectorSchemaRoot root,
+            int capacityRows,
+            boolean fresh) {
         this.kernel = kernel;
         this.partition = partition;
         this.rowsPerBatch = rowsPerBatch;
@@ -116,7 +122,8 @@ public final class TensorBatch implements AutoCloseable {
         this.rowElements = partition.rowElements();
         this.index = (BigIntVector) root.getVector(INDEX_COLUMN);
         FieldVector tensor = root.getVector(TENSOR_COLUMN);
-        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
+        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector
+                ? vector.getUnderlyingVector()
                 : (FixedSizeListVector) tensor;
         this.values = list.getDataVector();
         if (!fresh) {
@@ -144,8 +151,8 @@ public final class TensorBatch implements AutoCloseable {
     }
 
     /** As above, with the {@code kept} columns after {@code index} and {@code tensor}, filled with every batch. */
-    public static TensorBatch allocate(TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes,
-            Optional<KeptOutput> kept) {
+    public static TensorBatch allocate(
+            TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes, Optional<KeptOutput> kept) {
         requireNonNull(kept, "kept is null");
         TensorBatch batch = allocateTensor(kernel, rowShape, partition, batchBytes);
         if (kept.isPresent()) {
@@ -168,8 +175,8 @@ public final class TensorBatch implements AutoCloseable {
         columns = new VectorSchemaRoot(fields, vectors, 0);
     }
 
-    private static TensorBatch allocateTensor(TensorKernel kernel, Shape rowShape, Partition partition,
-            long batchBytes) {
+    private static TensorBatch allocateTensor(
+            TensorKernel kernel, Shape rowShape, Partition partition, long batchBytes) {
         requireNonNull(kernel, "kernel is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(partition, "partition is null");
@@ -179,19 +186,20 @@ public final class TensorBatch implements AutoCloseable {
                     + partition.rowElements() + " elements but row shape " + rowShape.toList() + " has " + rowElements);
         }
         if (partition.endElement() > kernel.program().elements()) {
-            throw new IllegalArgumentException("Cannot write partition " + partition.index() + ": it ends at element "
-                    + partition.endElement() + " of an output of " + kernel.program().elements());
+            throw new IllegalArgumentException(
+                    "Cannot write partition " + partition.index() + ": it ends at element " + partition.endElement()
+                            + " of an output of " + kernel.program().elements());
         }
-        int rowsPerBatch = rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(),
-                partition.rowCount());
+        int rowsPerBatch =
+                rowsPerBatch(batchBytes, kernel.dtype(), rowShape, kernel.maxStringBytes(), partition.rowCount());
         Schema schema = TensorFileSchema.schema(kernel.dtype(), rowShape);
         Spare spare = SPARE.get();
         if (spare != null) {
             SPARE.remove();
             // strings are sized by the source's longest string, so their data buffer is not reused
             if (spare.schema().equals(schema) && spare.rows() >= rowsPerBatch && kernel.dtype() != DType.STRING) {
-                return new TensorBatch(kernel, partition, rowsPerBatch, spare.allocator(), spare.root(), spare.rows(),
-                        false);
+                return new TensorBatch(
+                        kernel, partition, rowsPerBatch, spare.allocator(), spare.root(), spare.rows(), false);
             }
             spare.close();
         }
@@ -304,10 +312,14 @@ public final class TensorBatch implements AutoCloseable {
     /** The tensor column's buffers: the list's validity, then its values' validity and data (offsets for strings). */
     public List<ArrowBuf> tensorBuffers() {
         FieldVector tensor = root.getVector(TENSOR_COLUMN);
-        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector ? vector.getUnderlyingVector()
+        FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector
+                ? vector.getUnderlyingVector()
                 : (FixedSizeListVector) tensor;
         return values instanceof VarCharVector strings
-                ? List.of(list.getValidityBuffer(), strings.getValidityBuffer(), strings.getOffsetBuffer(),
+                ? List.of(
+                        list.getValidityBuffer(),
+                        strings.getValidityBuffer(),
+                        strings.getOffsetBuffer(),
                         strings.getDataBuffer())
                 : List.of(list.getValidityBuffer(), values.getValidityBuffer(), values.getDataBuffer());
     }

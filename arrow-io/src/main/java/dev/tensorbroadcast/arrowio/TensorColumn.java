@@ -75,11 +75,19 @@ public record TensorColumn(String name, DType dtype, Shape rowShape) {
         }
         Field level = new Field(VALUE_FIELD_NAME, FieldType.nullable(ArrowDTypes.valueType(dtype)), null);
         for (int axis = storage.rank() - 1; axis > 0; axis--) {
-            level = new Field(VALUE_FIELD_NAME, FieldType.notNullable(
-                    new ArrowType.FixedSizeList((int) storage.dim(axis))), List.of(level));
+            level = new Field(
+                    VALUE_FIELD_NAME,
+                    FieldType.notNullable(new ArrowType.FixedSizeList((int) storage.dim(axis))),
+                    List.of(level));
         }
-        return new Field(name, new FieldType(false, new ArrowType.FixedSizeList((int) storage.dim(0)), null,
-                Map.of(ArrowDTypes.DTYPE_KEY, dtype.typeName())), List.of(level));
+        return new Field(
+                name,
+                new FieldType(
+                        false,
+                        new ArrowType.FixedSizeList((int) storage.dim(0)),
+                        null,
+                        Map.of(ArrowDTypes.DTYPE_KEY, dtype.typeName())),
+                List.of(level));
     }
 
     /**
@@ -95,24 +103,29 @@ public record TensorColumn(String name, DType dtype, Shape rowShape) {
             metadata = tensorType.metadata();
         } else if (field.getType() instanceof ArrowType.FixedSizeList list) {
             String json = FixedShapeTensorType.EXTENSION_NAME.equals(
-                    fieldMetadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_NAME))
+                            fieldMetadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_NAME))
                     ? fieldMetadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_METADATA)
                     : fieldMetadata.get(ArrowDTypes.TENSOR_KEY);
             if (json == null) {
-                throw notTensor(field, "a FixedSizeList without arrow.fixed_shape_tensor or "
-                        + ArrowDTypes.TENSOR_KEY + " metadata");
+                throw notTensor(
+                        field,
+                        "a FixedSizeList without arrow.fixed_shape_tensor or " + ArrowDTypes.TENSOR_KEY + " metadata");
             }
             metadata = TensorTypeMetadata.parse(json);
             if (metadata.elements() != list.getListSize()) {
-                throw notTensor(field, "its shape " + metadata.shape().toList() + " has " + metadata.elements()
-                        + " elements but the list size is " + list.getListSize());
+                throw notTensor(
+                        field,
+                        "its shape " + metadata.shape().toList() + " has " + metadata.elements()
+                                + " elements but the list size is " + list.getListSize());
             }
         } else {
             throw notTensor(field, "its type is " + field.getType());
         }
         if (!metadata.isRowMajor()) {
-            throw notTensor(field, "its permutation " + java.util.Arrays.toString(metadata.permutation())
-                    + " is not row-major; only row-major tensors are supported");
+            throw notTensor(
+                    field,
+                    "its permutation " + java.util.Arrays.toString(metadata.permutation())
+                            + " is not row-major; only row-major tensors are supported");
         }
         if (field.getChildren().size() != 1) {
             throw notTensor(field, "its storage has " + field.getChildren().size() + " children, expected 1");
@@ -125,15 +138,17 @@ public record TensorColumn(String name, DType dtype, Shape rowShape) {
         } else {
             dtype = DType.parse(dtypeName);
             if (!ArrowDTypes.valueType(dtype).equals(valueType)) {
-                throw notTensor(field, "its metadata says " + dtype + " which is stored as "
-                        + ArrowDTypes.valueType(dtype) + ", but the values are " + valueType);
+                throw notTensor(
+                        field,
+                        "its metadata says " + dtype + " which is stored as " + ArrowDTypes.valueType(dtype)
+                                + ", but the values are " + valueType);
             }
         }
         return new TensorColumn(field.getName(), dtype, ArrowDTypes.rowShape(dtype, metadata.shape()));
     }
 
     private static IllegalArgumentException notTensor(Field field, String reason) {
-        return new IllegalArgumentException("Cannot read field '" + field.getName() + "' as a tensor column: "
-                + reason);
+        return new IllegalArgumentException(
+                "Cannot read field '" + field.getName() + "' as a tensor column: " + reason);
     }
 }

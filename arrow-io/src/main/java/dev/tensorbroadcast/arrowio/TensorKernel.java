@@ -26,6 +26,7 @@ public final class TensorKernel {
     private final BitSink validityBits;
     /** Complex with nulls: the program over (real, imaginary) storage values, with a validity bit per value. */
     private final CopyProgram storageProgram;
+
     private final BitSink storageValidityBits;
     private final StringOffsetsSink stringOffsets;
     private final StringDataSink stringData;
@@ -34,10 +35,10 @@ public final class TensorKernel {
     private final long sourceOrigin;
     /** The output elements this kernel may fill: all, or those whose source elements a slice holds. */
     private final long rangeStart;
+
     private final long rangeEnd;
 
-    private TensorKernel(SourceTensor source, CopyProgram program, long sourceOrigin, long rangeStart,
-            long rangeEnd) {
+    private TensorKernel(SourceTensor source, CopyProgram program, long sourceOrigin, long rangeStart, long rangeEnd) {
         this.source = source;
         this.program = program;
         this.sourceOrigin = sourceOrigin;
@@ -45,7 +46,8 @@ public final class TensorKernel {
         this.rangeEnd = rangeEnd;
         DType dtype = source.dtype();
         this.fixedWidth = dtype.isFixedWidth() && dtype != DType.BOOL
-                ? new FixedWidthSink(source.values(), dtype.byteWidth()) : null;
+                ? new FixedWidthSink(source.values(), dtype.byteWidth())
+                : null;
         this.valueBits = dtype == DType.BOOL ? new BitSink(source.values()) : null;
         this.validityBits = source.hasNulls() ? new BitSink(source.validity()) : null;
         if (ArrowDTypes.isComplex(dtype) && source.hasNulls()) {
@@ -95,8 +97,8 @@ public final class TensorKernel {
      * source from element {@code sourceOrigin} on. Runs the program over the range once to check that every element
      * it reads is in the slice, so a wrong slice is an error, never a read outside the heap array.
      */
-    public static TensorKernel ofSlice(SourceTensor slice, CopyProgram program, long sourceOrigin, long start,
-            long end) {
+    public static TensorKernel ofSlice(
+            SourceTensor slice, CopyProgram program, long sourceOrigin, long start, long end) {
         requireNonNull(slice, "slice is null");
         requireNonNull(program, "program is null");
         long[] reach = {Long.MAX_VALUE, Long.MIN_VALUE};
@@ -108,8 +110,7 @@ public final class TensorKernel {
             }
 
             @Override
-            public void repeat(long targetOffset, long blockLength, long times) {
-            }
+            public void repeat(long targetOffset, long blockLength, long times) {}
         });
         if (start < end && (reach[0] < 0 || reach[1] > slice.elements())) {
             throw new IllegalArgumentException("Cannot fill output elements [" + start + ", " + end + ") from a slice"
@@ -245,8 +246,8 @@ public final class TensorKernel {
 
     private long checkRange(long start, long end) {
         if (start < rangeStart || end < start || end > rangeEnd) {
-            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") outside the output's ["
-                    + rangeStart + ", " + rangeEnd + ")");
+            throw new IndexOutOfBoundsException(
+                    "range [" + start + ", " + end + ") outside the output's [" + rangeStart + ", " + rangeEnd + ")");
         }
         return end - start;
     }
@@ -259,8 +260,8 @@ public final class TensorKernel {
 
     private static void checkCapacity(ArrowBuf buffer, long bytes, String what) {
         if (buffer.capacity() < bytes) {
-            throw new IllegalArgumentException("the " + what + " buffer holds " + buffer.capacity()
-                    + " bytes; the range needs " + bytes);
+            throw new IllegalArgumentException(
+                    "the " + what + " buffer holds " + buffer.capacity() + " bytes; the range needs " + bytes);
         }
     }
 }

@@ -62,8 +62,8 @@ public record TensorTypeMetadata(Shape shape, List<String> dimNames, int[] permu
         }
         long[] dims = new long[shapeNode.size()];
         if (dims.length > Shape.MAX_RANK) {
-            throw invalid(json, "the shape has " + dims.length + " dimensions, at most " + Shape.MAX_RANK
-                    + " are supported");
+            throw invalid(
+                    json, "the shape has " + dims.length + " dimensions, at most " + Shape.MAX_RANK + " are supported");
         }
         for (int i = 0; i < dims.length; i++) {
             JsonNode dim = shapeNode.get(i);
@@ -108,8 +108,10 @@ public record TensorTypeMetadata(Shape shape, List<String> dimNames, int[] permu
             try {
                 checkPermutation(permutation, shape);
             } catch (IllegalArgumentException e) {
-                throw invalid(json, "permutation " + Arrays.toString(permutation) + " is not a permutation of 0.."
-                        + (dims.length - 1));
+                throw invalid(
+                        json,
+                        "permutation " + Arrays.toString(permutation) + " is not a permutation of 0.."
+                                + (dims.length - 1));
             }
         }
         return new TensorTypeMetadata(shape, names, permutation);
@@ -184,7 +186,9 @@ public record TensorTypeMetadata(Shape shape, List<String> dimNames, int[] permu
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof TensorTypeMetadata that && shape.equals(that.shape) && dimNames.equals(that.dimNames)
+        return other instanceof TensorTypeMetadata that
+                && shape.equals(that.shape)
+                && dimNames.equals(that.dimNames)
                 && Arrays.equals(permutation, that.permutation);
     }
 

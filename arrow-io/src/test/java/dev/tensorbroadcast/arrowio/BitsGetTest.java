@@ -12,7 +12,8 @@ class BitsGetTest {
     void readsLeastSignificantBitFirstOnTheHeapAndInArrowBuffers() {
         byte[] bits = {(byte) 0b1000_0101, 0b0000_0010};
         boolean[] expected = {true, false, true, false, false, false, false, true, false, true};
-        try (BufferAllocator allocator = new RootAllocator(); ArrowBuf buffer = allocator.buffer(2)) {
+        try (BufferAllocator allocator = new RootAllocator();
+                ArrowBuf buffer = allocator.buffer(2)) {
             buffer.setBytes(0, bits);
             for (int i = 0; i < expected.length; i++) {
                 assertThat(Bits.get(bits, i)).as("heap bit %d", i).isEqualTo(expected[i]);

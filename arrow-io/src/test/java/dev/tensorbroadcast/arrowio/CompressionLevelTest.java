@@ -46,27 +46,39 @@ class CompressionLevelTest {
         for (int i = 0; i < 4096; i++) {
             values.putFloat(i % 97 + i / 1024);
         }
-        return TensorKernel.of(SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 4096), values.array(), null),
-                plan.copyProgram(0));
+        return TensorKernel.of(
+                SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 4096), values.array(), null), plan.copyProgram(0));
     }
 
     private long write(String format, int level) throws Exception {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 4096))
-                .target(TargetShape.of(2048, 4096)).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(1, 4096))
+                .target(TargetShape.of(2048, 4096))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
         Path directory = Files.createDirectories(dir.resolve(format + "-" + level));
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory.resolve("part-0." + format).toUri());
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(
+                directory.resolve("part-0." + format).toUri());
         FileSystem fileSystem = FileSystem.getLocal(CONF);
         ArrowWriteResult result = format.equals("arrow")
-                ? ArrowTensorFileWriter.create().withCompression(new Compression(OutputCompression.ZSTD, level))
+                ? ArrowTensorFileWriter.create()
+                        .withCompression(new Compression(OutputCompression.ZSTD, level))
                         .write(kernel(plan), partitions.rowShape(), partitions.partition(0), fileSystem, file)
-                : ParquetTensorFileWriter.create().withOptions(ParquetWriteOptions.defaults()
-                        .withCodec(CompressionCodecName.ZSTD).withCompressionLevel(level))
+                : ParquetTensorFileWriter.create()
+                        .withOptions(ParquetWriteOptions.defaults()
+                                .withCodec(CompressionCodecName.ZSTD)
+                                .withCompressionLevel(level))
                         .write(kernel(plan), partitions.rowShape(), partitions.partition(0), fileSystem, file);
-        TensorDataset back = TensorDatasets.open(fileSystem, new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("tensor"));
-        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(2047, 2048), CONF).tensor()
-                .values()).order(ByteOrder.LITTLE_ENDIAN);
+        TensorDataset back = TensorDatasets.open(
+                fileSystem,
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("tensor"));
+        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(2047, 2048), CONF)
+                        .tensor()
+                        .values())
+                .order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 4096; i++) {
             assertThat(read.getFloat(4 * i)).isEqualTo(i % 97 + i / 1024);
         }
@@ -85,25 +97,33 @@ class CompressionLevelTest {
     @Test
     void onlyZstdTakesALevel() {
         // the Arrow writer takes a Compression, whose level is checked where it is made
-        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withCompression(new Compression(OutputCompression.LZ4,
-                3))).hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd, zstd:1"
+        assertThatThrownBy(
+                        () -> ArrowTensorFileWriter.create().withCompression(new Compression(OutputCompression.LZ4, 3)))
+                .hasMessage("Cannot use compression 'lz4:3': lz4 takes no level; expected none, lz4, zstd, zstd:1"
                         + " to zstd:22, gzip or gzip:1 to gzip:9");
-        assertThatThrownBy(() -> ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)
-                .withCompressionLevel(23)).hasMessage("Cannot use compression level 23 with ZSTD: ZSTD takes 1 to 22,"
-                        + " other codecs none");
+        assertThatThrownBy(() -> ParquetWriteOptions.defaults()
+                        .withCodec(CompressionCodecName.ZSTD)
+                        .withCompressionLevel(23))
+                .hasMessage("Cannot use compression level 23 with ZSTD: ZSTD takes 1 to 22," + " other codecs none");
     }
 
     @Test
     void byteStreamSplitPagesHoldTheSameValues() throws Exception {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 4096))
-                .target(TargetShape.of(2048, 4096)).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(1, 4096))
+                .target(TargetShape.of(2048, 4096))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
         Path directory = Files.createDirectories(dir.resolve("split"));
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory.resolve("part-0.parquet").toUri());
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(
+                directory.resolve("part-0.parquet").toUri());
         FileSystem fileSystem = FileSystem.getLocal(CONF);
 
-        ParquetTensorFileWriter.create().withOptions(ParquetWriteOptions.defaults()
-                .withCodec(CompressionCodecName.ZSTD).withByteStreamSplit(true))
+        ParquetTensorFileWriter.create()
+                .withOptions(ParquetWriteOptions.defaults()
+                        .withCodec(CompressionCodecName.ZSTD)
+                        .withByteStreamSplit(true))
                 .write(kernel(plan), partitions.rowShape(), partitions.partition(0), fileSystem, file);
 
         try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
@@ -112,9 +132,14 @@ class CompressionLevelTest {
                     .contains(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT)
                     .doesNotContain(org.apache.parquet.column.Encoding.PLAIN);
         }
-        TensorDataset back = TensorDatasets.open(fileSystem, new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("tensor"));
-        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(0, 2048), CONF).tensor().values())
+        TensorDataset back = TensorDatasets.open(
+                fileSystem,
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("tensor"));
+        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(0, 2048), CONF)
+                        .tensor()
+                        .values())
                 .order(ByteOrder.LITTLE_ENDIAN);
         for (int row = 0; row < 2048; row += 511) {
             for (int i = 0; i < 4096; i++) {

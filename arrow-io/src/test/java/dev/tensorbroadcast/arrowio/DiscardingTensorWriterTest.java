@@ -34,12 +34,14 @@ class DiscardingTensorWriterTest {
             }
         }
         byte[] all = expected.toByteArray();
-        PartitionPlan plan = PartitionPlan.builder(output, DType.INT16).partitions(3).build();
+        PartitionPlan plan =
+                PartitionPlan.builder(output, DType.INT16).partitions(3).build();
         long valueBytes = 0;
         for (long p = 0; p < plan.partitionCount(); p++) {
             Partition partition = plan.partition(p);
             // rows of at most 210 bytes and batches of 300: every partition is filled in several batches
-            DiscardResult result = DiscardingTensorWriter.create().withBatchBytes(300)
+            DiscardResult result = DiscardingTensorWriter.create()
+                    .withBatchBytes(300)
                     .write(TensorKernel.of(source, RandomTensors.program(input, output)), plan.rowShape(), partition);
             int from = (int) (partition.firstElement() * 2);
             int to = (int) (partition.endElement() * 2);
@@ -61,12 +63,12 @@ class DiscardingTensorWriterTest {
         Shape output = Shape.of(4, 50);
         for (DType dtype : new DType[] {DType.STRING, DType.BOOL, DType.COMPLEX64}) {
             PartitionPlan plan = PartitionPlan.builder(output, dtype).build();
-            DiscardResult first = discard(RandomTensors.source(new Random(1), dtype, input, false), input, output,
-                    plan);
-            DiscardResult again = discard(RandomTensors.source(new Random(1), dtype, input, false), input, output,
-                    plan);
-            DiscardResult other = discard(RandomTensors.source(new Random(2), dtype, input, false), input, output,
-                    plan);
+            DiscardResult first =
+                    discard(RandomTensors.source(new Random(1), dtype, input, false), input, output, plan);
+            DiscardResult again =
+                    discard(RandomTensors.source(new Random(1), dtype, input, false), input, output, plan);
+            DiscardResult other =
+                    discard(RandomTensors.source(new Random(2), dtype, input, false), input, output, plan);
             assertThat(again).as("%s", dtype).isEqualTo(first);
             assertThat(other.crc32c()).as("%s", dtype).isNotEqualTo(first.crc32c());
             assertThat(first.rows()).isEqualTo(4);
@@ -74,7 +76,10 @@ class DiscardingTensorWriterTest {
     }
 
     private static DiscardResult discard(SourceTensor source, Shape input, Shape output, PartitionPlan plan) {
-        return DiscardingTensorWriter.create().write(TensorKernel.of(source, RandomTensors.program(input, output)),
-                plan.rowShape(), plan.partition(0));
+        return DiscardingTensorWriter.create()
+                .write(
+                        TensorKernel.of(source, RandomTensors.program(input, output)),
+                        plan.rowShape(),
+                        plan.partition(0));
     }
 }

@@ -29,7 +29,8 @@ class FixedShapeTensorTypeTest {
         assertThat(type.extensionName()).isEqualTo("arrow.fixed_shape_tensor");
         assertThat(type.serialize()).isEqualTo("{\"shape\":[2,3]}");
         assertThat(type.storageType()).isEqualTo(new ArrowType.FixedSizeList(6));
-        assertThat(type).isEqualTo(FixedShapeTensorType.of(Shape.of(2, 3)))
+        assertThat(type)
+                .isEqualTo(FixedShapeTensorType.of(Shape.of(2, 3)))
                 .hasSameHashCodeAs(FixedShapeTensorType.of(Shape.of(2, 3)))
                 .isNotEqualTo(FixedShapeTensorType.of(Shape.of(3, 2)));
         assertThat(type.deserialize(new ArrowType.FixedSizeList(6), "{\"shape\":[3,2]}"))
@@ -64,7 +65,8 @@ class FixedShapeTensorTypeTest {
             // Arrow Java names a FixedSizeList's child $data$ whatever the schema says; the names carry no meaning
             assertThat(vector.getField().getType()).isEqualTo(field.getType());
             assertThat(vector.getField().getMetadata()).isEqualTo(field.getMetadata());
-            assertThat(vector.getField().getChildren().get(0).getType()).isEqualTo(ArrowDTypes.valueType(DType.COMPLEX64));
+            assertThat(vector.getField().getChildren().get(0).getType())
+                    .isEqualTo(ArrowDTypes.valueType(DType.COMPLEX64));
             FixedSizeListVector storage = vector.getUnderlyingVector();
             Float4Vector values = (Float4Vector) storage.getDataVector();
             values.allocateNew(12);
@@ -85,23 +87,29 @@ class FixedShapeTensorTypeTest {
             file = out.toByteArray();
         }
         try (BufferAllocator allocator = new RootAllocator();
-                ArrowFileReader reader = new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(file), allocator)) {
+                ArrowFileReader reader =
+                        new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(file), allocator)) {
             Field read = reader.getVectorSchemaRoot().getSchema().getFields().get(0);
             assertThat(read.getType()).isEqualTo(FixedShapeTensorType.of(Shape.of(3, 2)));
-            assertThat(TensorColumn.fromField(read)).isEqualTo(new TensorColumn("tensor", DType.COMPLEX64, Shape.of(3)));
+            assertThat(TensorColumn.fromField(read))
+                    .isEqualTo(new TensorColumn("tensor", DType.COMPLEX64, Shape.of(3)));
             assertThat(reader.loadNextBatch()).isTrue();
-            FixedShapeTensorVector vector = (FixedShapeTensorVector) reader.getVectorSchemaRoot().getVector(0);
+            FixedShapeTensorVector vector =
+                    (FixedShapeTensorVector) reader.getVectorSchemaRoot().getVector(0);
             assertThat(vector.getObject(1)).isEqualTo(List.of(3.0f, 3.5f, 4.0f, 4.5f, 5.0f, 5.5f));
         }
         ExtensionTypeRegistry.unregister(FixedShapeTensorType.of(Shape.scalar()));
         try (BufferAllocator allocator = new RootAllocator();
-                ArrowFileReader reader = new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(file), allocator)) {
+                ArrowFileReader reader =
+                        new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(file), allocator)) {
             Field read = reader.getVectorSchemaRoot().getSchema().getFields().get(0);
             assertThat(read.getType()).isEqualTo(new ArrowType.FixedSizeList(6));
-            assertThat(read.getMetadata()).containsEntry("ARROW:extension:name", "arrow.fixed_shape_tensor")
+            assertThat(read.getMetadata())
+                    .containsEntry("ARROW:extension:name", "arrow.fixed_shape_tensor")
                     .containsEntry("ARROW:extension:metadata", "{\"shape\":[3,2]}")
                     .containsEntry("tensor_broadcast.dtype", "complex64");
-            assertThat(TensorColumn.fromField(read)).isEqualTo(new TensorColumn("tensor", DType.COMPLEX64, Shape.of(3)));
+            assertThat(TensorColumn.fromField(read))
+                    .isEqualTo(new TensorColumn("tensor", DType.COMPLEX64, Shape.of(3)));
         } finally {
             FixedShapeTensorType.register();
         }

@@ -43,8 +43,8 @@ class PackageArrowsTest {
 
     private static final Pattern PROJECT_NAME =
             Pattern.compile("dev\\.tensorbroadcast\\.arrowio((?:\\.[a-z][a-z0-9]*)*)\\.[A-Z*]");
-    private static final Pattern PACKAGE = Pattern.compile(
-            "^package dev\\.tensorbroadcast\\.arrowio((?:\\.[a-z][a-z0-9]*)*);", Pattern.MULTILINE);
+    private static final Pattern PACKAGE =
+            Pattern.compile("^package dev\\.tensorbroadcast\\.arrowio((?:\\.[a-z][a-z0-9]*)*);", Pattern.MULTILINE);
 
     @Test
     void packagesNameOnlyWhatTheyStandOn() {
@@ -68,7 +68,9 @@ class PackageArrowsTest {
     void theAllowedArrowsHaveNoCycle() {
         Set<String> done = new HashSet<>();
         for (String from : ARROWS.keySet()) {
-            assertThat(cycleFrom(from, new ArrayList<>(), done)).as("a cycle through '" + from + "'").isEmpty();
+            assertThat(cycleFrom(from, new ArrayList<>(), done))
+                    .as("a cycle through '" + from + "'")
+                    .isEmpty();
         }
     }
 
@@ -117,7 +119,8 @@ class PackageArrowsTest {
     private static List<Arrow> arrows(Path sources) {
         Set<Arrow> arrows = new TreeSet<>((a, b) -> (a.text() + a.file()).compareTo(b.text() + b.file()));
         try (Stream<Path> files = Files.walk(sources)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+            for (Path file :
+                    files.filter(path -> path.toString().endsWith(".java")).toList()) {
                 String text = Files.readString(file);
                 Matcher declared = PACKAGE.matcher(text);
                 if (!declared.find()) {

@@ -79,12 +79,16 @@ public final class RandomTensors {
     }
 
     public static CopyProgram program(Shape input, Shape output) {
-        return CopyProgram.of(output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
+        return CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
     }
 
     public static String string(SourceTensor source, long index) {
         int[] offsets = source.offsets();
-        return new String(source.values(), offsets[(int) index], offsets[(int) index + 1] - offsets[(int) index],
+        return new String(
+                source.values(),
+                offsets[(int) index],
+                offsets[(int) index + 1] - offsets[(int) index],
                 StandardCharsets.UTF_8);
     }
 
@@ -99,8 +103,8 @@ public final class RandomTensors {
      */
     public static TensorKernel kernelFailingAtRow3() {
         int[] offsets = {0, 2, 4, 6, 8};
-        SourceTensor source = SourceTensor.strings(Shape.of(4, 1), offsets, "abcdefgh".getBytes(StandardCharsets.UTF_8),
-                null);
+        SourceTensor source =
+                SourceTensor.strings(Shape.of(4, 1), offsets, "abcdefgh".getBytes(StandardCharsets.UTF_8), null);
         TensorKernel kernel = TensorKernel.of(source, program(Shape.of(4, 1), Shape.of(4, 1000)));
         offsets[1] = 0;
         offsets[2] = 0;

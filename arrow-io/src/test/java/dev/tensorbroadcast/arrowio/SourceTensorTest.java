@@ -17,14 +17,18 @@ class SourceTensorTest {
         assertThat(empty.sizingBits()).isEqualTo(32);
         SourceTensor longStrings = SourceTensor.strings(Shape.of(2), new int[] {0, 500, 1000}, new byte[1000], null);
         PartitionPlan plan = PartitionPlan.builder(Shape.of(1000, 2), DType.STRING)
-                .elementBits(longStrings.sizingBits()).build();
+                .elementBits(longStrings.sizingBits())
+                .build();
         assertThat(plan.bytes()).isEqualTo(1000 * 2 * 504);
     }
 
     @Test
     void fixedWidthTypesAreSizedByTheirWidth() {
-        assertThat(SourceTensor.fixedWidth(DType.BOOL, Shape.of(9), new byte[2], null).sizingBits()).isEqualTo(1);
-        assertThat(SourceTensor.fixedWidth(DType.COMPLEX128, Shape.of(1), new byte[16], null).sizingBits())
+        assertThat(SourceTensor.fixedWidth(DType.BOOL, Shape.of(9), new byte[2], null)
+                        .sizingBits())
+                .isEqualTo(1);
+        assertThat(SourceTensor.fixedWidth(DType.COMPLEX128, Shape.of(1), new byte[16], null)
+                        .sizingBits())
                 .isEqualTo(128);
     }
 }

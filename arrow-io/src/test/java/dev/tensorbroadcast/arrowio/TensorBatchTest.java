@@ -20,8 +20,9 @@ class TensorBatchTest {
         Shape input = Shape.of(3);
         Shape output = Shape.of(6, 3);
         // elements 0 and 2 null
-        TensorKernel first = TensorKernel.of(RandomTensors.source(new Random(3), DType.INT32, input,
-                new byte[] {0b010}), RandomTensors.program(input, output));
+        TensorKernel first = TensorKernel.of(
+                RandomTensors.source(new Random(3), DType.INT32, input, new byte[] {0b010}),
+                RandomTensors.program(input, output));
         SourceTensor second = RandomTensors.source(new Random(4), DType.INT32, input, false);
         TensorKernel secondKernel = TensorKernel.of(second, RandomTensors.program(input, output));
         long address;
@@ -36,18 +37,24 @@ class TensorBatchTest {
             for (int i = 0; i < 12; i++) {
                 // no null of the first source survives in the second's values
                 assertThat(batch.values().isNull(i)).as("element %d", i).isFalse();
-                assertThat(batch.values().getObject(i)).isEqualTo(
-                        java.nio.ByteBuffer.wrap(second.values(), (i % 3) * 4, 4)
-                                .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+                assertThat(batch.values().getObject(i))
+                        .isEqualTo(java.nio.ByteBuffer.wrap(second.values(), (i % 3) * 4, 4)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                .getInt());
             }
             assertThat(batch.index().get(3)).isEqualTo(5);
         }
         // another row shape: new vectors
-        try (TensorBatch batch = TensorBatch.allocate(TensorKernel.of(second, RandomTensors.program(input,
-                Shape.of(2, 3))), input, new Partition(0, 0, 2, 3), 1 << 20)) {
+        try (TensorBatch batch = TensorBatch.allocate(
+                TensorKernel.of(second, RandomTensors.program(input, Shape.of(2, 3))),
+                input,
+                new Partition(0, 0, 2, 3),
+                1 << 20)) {
             batch.fill(0, 2);
-            assertThat(batch.values().getObject(4)).isEqualTo(
-                    java.nio.ByteBuffer.wrap(second.values(), 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+            assertThat(batch.values().getObject(4))
+                    .isEqualTo(java.nio.ByteBuffer.wrap(second.values(), 4, 4)
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                            .getInt());
         }
     }
 
@@ -110,8 +117,8 @@ class TensorBatchTest {
             assertThat(batches).isEqualTo(5);
         }
         String last = RandomTensors.string(source, 3);
-        assertThat(seen).containsExactly("2:1:4:" + last, "3:1:4:" + last, "4:1:4:" + last, "5:1:4:" + last,
-                "6:1:4:" + last);
+        assertThat(seen)
+                .containsExactly("2:1:4:" + last, "3:1:4:" + last, "4:1:4:" + last, "5:1:4:" + last, "6:1:4:" + last);
     }
 
     @Test
@@ -141,6 +148,7 @@ class TensorBatchTest {
                 .hasMessage("Cannot write rows of shape [1000,3000] of strings: with the longest string of 1000 bytes"
                         + " a row may need 3000000000 bytes, more than the 2147483647 an Arrow batch holds; a smaller"
                         + " partition size gives smaller rows");
-        assertThat(TensorBatch.rowsPerBatch(1 << 20, DType.STRING, Shape.of(1000, 2000), 1000, 10)).isEqualTo(1);
+        assertThat(TensorBatch.rowsPerBatch(1 << 20, DType.STRING, Shape.of(1000, 2000), 1000, 10))
+                .isEqualTo(1);
     }
 }

@@ -46,9 +46,17 @@ class TensorColumnTest {
 
     @Test
     void infersTheDtypeWithoutOurMetadata() {
-        Field field = new Field("t", new FieldType(true, new ArrowType.FixedSizeList(6), null,
-                Map.of("ARROW:extension:name", "arrow.fixed_shape_tensor",
-                        "ARROW:extension:metadata", "{\"shape\":[2,3]}")),
+        Field field = new Field(
+                "t",
+                new FieldType(
+                        true,
+                        new ArrowType.FixedSizeList(6),
+                        null,
+                        Map.of(
+                                "ARROW:extension:name",
+                                "arrow.fixed_shape_tensor",
+                                "ARROW:extension:metadata",
+                                "{\"shape\":[2,3]}")),
                 List.of(new Field("item", FieldType.nullable(new ArrowType.Int(16, true)), null)));
         assertThat(TensorColumn.fromField(field)).isEqualTo(new TensorColumn("t", DType.INT16, Shape.of(2, 3)));
     }
@@ -57,18 +65,24 @@ class TensorColumnTest {
     void rejectsFieldsThatAreNotTensors() {
         assertThatThrownBy(() -> TensorColumn.fromField(Field.nullable("x", ArrowType.Utf8.INSTANCE)))
                 .hasMessage("Cannot read field 'x' as a tensor column: its type is Utf8");
-        Field plainList = new Field("l", FieldType.nullable(new ArrowType.FixedSizeList(2)),
+        Field plainList = new Field(
+                "l",
+                FieldType.nullable(new ArrowType.FixedSizeList(2)),
                 List.of(Field.nullable("item", new ArrowType.Int(8, true))));
         assertThatThrownBy(() -> TensorColumn.fromField(plainList))
                 .hasMessageStartingWith("Cannot read field 'l' as a tensor column: a FixedSizeList without");
-        Field mismatched = new Field("m", new FieldType(true, FixedShapeTensorType.of(Shape.of(2)), null,
-                Map.of("tensor_broadcast.dtype", "float32")),
+        Field mismatched = new Field(
+                "m",
+                new FieldType(
+                        true, FixedShapeTensorType.of(Shape.of(2)), null, Map.of("tensor_broadcast.dtype", "float32")),
                 List.of(Field.nullable("item", new ArrowType.Int(8, true))));
         assertThatThrownBy(() -> TensorColumn.fromField(mismatched))
                 .hasMessageContaining("its metadata says float32 which is stored as FloatingPoint(SINGLE),"
                         + " but the values are Int(8, true)");
-        Field permuted = new Field("p", FieldType.nullable(new FixedShapeTensorType(new TensorTypeMetadata(
-                Shape.of(2, 3), List.of(), new int[] {1, 0}))),
+        Field permuted = new Field(
+                "p",
+                FieldType.nullable(
+                        new FixedShapeTensorType(new TensorTypeMetadata(Shape.of(2, 3), List.of(), new int[] {1, 0}))),
                 List.of(Field.nullable("item", new ArrowType.Int(8, true))));
         assertThatThrownBy(() -> TensorColumn.fromField(permuted))
                 .hasMessageContaining("its permutation [1, 0] is not row-major");

@@ -13,9 +13,9 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class TensorKernelTest {
     private BufferAllocator allocator;
@@ -41,7 +41,8 @@ class TensorKernelTest {
             TensorKernel kernel = TensorKernel.of(source, program);
             long elements = program.elements();
             long start = random.nextInt(4) == 0 ? 0 : (long) (random.nextDouble() * elements);
-            long end = random.nextInt(4) == 0 ? elements : start + (long) (random.nextDouble() * (elements - start + 1));
+            long end =
+                    random.nextInt(4) == 0 ? elements : start + (long) (random.nextDouble() * (elements - start + 1));
             check(kernel, start, Math.min(end, elements), random);
         }
     }
@@ -51,12 +52,13 @@ class TensorKernelTest {
     void innerAndOuterBroadcastsOfEveryDtype(DType dtype) {
         Random random = new Random(dtype.ordinal());
         for (Shape[] shapes : new Shape[][] {
-                {Shape.of(37, 1), Shape.of(37, 131)},
-                {Shape.of(1, 129), Shape.of(9, 129)},
-                {Shape.of(5, 1, 13), Shape.of(5, 11, 13)},
-                {Shape.scalar(), Shape.of(3, 100)},
-                {Shape.of(200), Shape.of(200)},
-                {Shape.of(3, 1, 1), Shape.of(2, 3, 7, 9)}}) {
+            {Shape.of(37, 1), Shape.of(37, 131)},
+            {Shape.of(1, 129), Shape.of(9, 129)},
+            {Shape.of(5, 1, 13), Shape.of(5, 11, 13)},
+            {Shape.scalar(), Shape.of(3, 100)},
+            {Shape.of(200), Shape.of(200)},
+            {Shape.of(3, 1, 1), Shape.of(2, 3, 7, 9)}
+        }) {
             for (boolean nulls : new boolean[] {false, true}) {
                 SourceTensor source = RandomTensors.source(random, dtype, shapes[0], nulls);
                 TensorKernel kernel = TensorKernel.of(source, RandomTensors.program(shapes[0], shapes[1]));
@@ -73,7 +75,8 @@ class TensorKernelTest {
     void rejectsSourcesTooSmallAndBuffersTooSmall() {
         SourceTensor source = SourceTensor.fixedWidth(DType.INT32, Shape.of(3), new byte[12], null);
         assertThatThrownBy(() -> TensorKernel.of(source, RandomTensors.program(Shape.of(4), Shape.of(2, 4))))
-                .hasMessage("Cannot fill program 2x(stride 0) 4x(stride 1) from source int32(3,): it reads element 3 of 3");
+                .hasMessage(
+                        "Cannot fill program 2x(stride 0) 4x(stride 1) from source int32(3,): it reads element 3 of 3");
         TensorKernel kernel = TensorKernel.of(source, RandomTensors.program(Shape.of(3), Shape.of(2, 3)));
         try (ArrowBuf small = allocator.buffer(8)) {
             assertThatThrownBy(() -> kernel.fillValues(0, 6, small))
@@ -132,7 +135,8 @@ class TensorKernelTest {
             for (int i = 0; i < count; i++) {
                 boolean valid = (validity.getByte(i >>> 3) & (1 << (i & 7))) != 0;
                 if (valid != source.isValid(program.sourceIndex(start + i))) {
-                    assertThat(valid).as("validity of %s element %d", source, start + i)
+                    assertThat(valid)
+                            .as("validity of %s element %d", source, start + i)
                             .isEqualTo(source.isValid(program.sourceIndex(start + i)));
                 }
             }
@@ -151,7 +155,9 @@ class TensorKernelTest {
                         String expected = RandomTensors.string(source, program.sourceIndex(start + i));
                         String actual = new String(text, StandardCharsets.UTF_8);
                         if (!actual.equals(expected)) {
-                            assertThat(actual).as("%s element %d", source, start + i).isEqualTo(expected);
+                            assertThat(actual)
+                                    .as("%s element %d", source, start + i)
+                                    .isEqualTo(expected);
                         }
                     }
                 }
@@ -163,7 +169,9 @@ class TensorKernelTest {
                     boolean expected = RandomTensors.bit(source.values(), program.sourceIndex(start + i));
                     boolean actual = (values.getByte(i >>> 3) & (1 << (i & 7))) != 0;
                     if (actual != expected) {
-                        assertThat(actual).as("%s element %d", source, start + i).isEqualTo(expected);
+                        assertThat(actual)
+                                .as("%s element %d", source, start + i)
+                                .isEqualTo(expected);
                     }
                 }
             }
@@ -177,7 +185,8 @@ class TensorKernelTest {
                     int from = (int) program.sourceIndex(start + i) * width;
                     for (int b = 0; b < width; b++) {
                         if (actual[b] != source.values()[from + b]) {
-                            assertThat(actual).as("%s element %d of range [%d, %d)", source, start + i, start, end)
+                            assertThat(actual)
+                                    .as("%s element %d of range [%d, %d)", source, start + i, start, end)
                                     .isEqualTo(java.util.Arrays.copyOfRange(source.values(), from, from + width));
                         }
                     }

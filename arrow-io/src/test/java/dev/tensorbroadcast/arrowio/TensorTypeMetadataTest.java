@@ -20,8 +20,8 @@ class TensorTypeMetadataTest {
     void parsesWhatItWritesAndWhatPyarrowWrites() {
         TensorTypeMetadata full = new TensorTypeMetadata(Shape.of(2, 3), List.of("x", "y"), new int[] {1, 0});
         assertThat(TensorTypeMetadata.parse(full.toJson())).isEqualTo(full);
-        TensorTypeMetadata spaced = TensorTypeMetadata.parse(
-                "{ \"shape\": [2, 5], \"permutation\": [0, 1], \"extra\": true }");
+        TensorTypeMetadata spaced =
+                TensorTypeMetadata.parse("{ \"shape\": [2, 5], \"permutation\": [0, 1], \"extra\": true }");
         assertThat(spaced.shape()).isEqualTo(Shape.of(2, 5));
         assertThat(spaced.dimNames()).isEmpty();
         assertThat(spaced.permutation()).containsExactly(0, 1);
@@ -39,8 +39,7 @@ class TensorTypeMetadataTest {
                 .hasMessageContaining("shape entry 1 is 1.5");
         assertThatThrownBy(() -> TensorTypeMetadata.parse("{\"dims\":[2]}"))
                 .hasMessageContaining("expected \"shape\" to be an array of non-negative integers");
-        assertThatThrownBy(() -> TensorTypeMetadata.parse("[2,3]"))
-                .hasMessageContaining("expected a JSON object");
+        assertThatThrownBy(() -> TensorTypeMetadata.parse("[2,3]")).hasMessageContaining("expected a JSON object");
         assertThatThrownBy(() -> TensorTypeMetadata.parse("{\"shape\":[2,3"))
                 .hasMessageContaining("it is not valid JSON");
         assertThatThrownBy(() -> TensorTypeMetadata.parse("{\"shape\":[2,3],\"permutation\":[0,0]}"))

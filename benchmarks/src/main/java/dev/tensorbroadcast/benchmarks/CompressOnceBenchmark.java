@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
 public class CompressOnceBenchmark {
     private static final long BYTES = 256L << 20;
 
@@ -78,8 +80,8 @@ public class CompressOnceBenchmark {
             }
             default -> throw new IllegalArgumentException("unknown pattern " + pattern);
         }
-        CopyProgram program = CopyProgram.of(output,
-                InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
+        CopyProgram program = CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
         ByteBuffer values = ByteBuffer.allocate((int) input.elements() * 4).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < input.elements(); i++) {
             values.putFloat(i * 4, i % 1000003);
@@ -96,14 +98,18 @@ public class CompressOnceBenchmark {
     public long write() throws IOException {
         Discard out = new Discard();
         switch (codec) {
-            case "arrow-lz4", "arrow-zstd" -> ArrowTensorFileWriter.create()
-                    .withCompression(Compression.of(codec.equals("arrow-lz4") ? OutputCompression.LZ4
-                            : OutputCompression.ZSTD))
-                    .withRepeatsReused(reuse).write(kernel, rowShape, partition, out);
-            case "parquet-zstd" -> ParquetTensorFileWriter.create()
-                    .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD)
-                            .withRepeatsReused(reuse))
-                    .write(kernel, rowShape, partition, out.file());
+            case "arrow-lz4", "arrow-zstd" ->
+                ArrowTensorFileWriter.create()
+                        .withCompression(Compression.of(
+                                codec.equals("arrow-lz4") ? OutputCompression.LZ4 : OutputCompression.ZSTD))
+                        .withRepeatsReused(reuse)
+                        .write(kernel, rowShape, partition, out);
+            case "parquet-zstd" ->
+                ParquetTensorFileWriter.create()
+                        .withOptions(ParquetWriteOptions.defaults()
+                                .withCodec(CompressionCodecName.ZSTD)
+                                .withRepeatsReused(reuse))
+                        .write(kernel, rowShape, partition, out.file());
             default -> throw new IllegalArgumentException("unknown codec " + codec);
         }
         return out.bytes;
@@ -130,17 +136,20 @@ public class CompressOnceBenchmark {
         public void close() {}
 
         OutputFile file() {
-            return StreamOutputFile.over(new OutputStream() {
-                @Override
-                public void write(int b) {
-                    bytes++;
-                }
+            return StreamOutputFile.over(
+                    new OutputStream() {
+                        @Override
+                        public void write(int b) {
+                            bytes++;
+                        }
 
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    bytes += len;
-                }
-            }, () -> bytes, "discard");
+                        @Override
+                        public void write(byte[] b, int off, int len) {
+                            bytes += len;
+                        }
+                    },
+                    () -> bytes,
+                    "discard");
         }
     }
 }

@@ -33,10 +33,19 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
 public class KernelBenchmark {
-    @Param({"a_rows_f32_16KiB", "b_runs_f32_1KiB", "c_inner_f32_M4096", "c_inner_f32_M16", "d_inner_bool_M4096",
-            "d_rows_bool_4096", "d_rows_string_4096"})
+    @Param({
+        "a_rows_f32_16KiB",
+        "b_runs_f32_1KiB",
+        "c_inner_f32_M4096",
+        "c_inner_f32_M16",
+        "d_inner_bool_M4096",
+        "d_rows_bool_4096",
+        "d_rows_string_4096"
+    })
     public String scenario;
 
     private BufferAllocator allocator;
@@ -71,8 +80,8 @@ public class KernelBenchmark {
     }
 
     private void prepare(Random random, DType dtype, Shape input, Shape output) {
-        CopyProgram program = CopyProgram.of(output,
-                InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
+        CopyProgram program = CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
         int count = (int) input.elements();
         SourceTensor source;
         if (dtype == DType.STRING) {

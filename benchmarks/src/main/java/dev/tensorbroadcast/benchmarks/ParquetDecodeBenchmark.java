@@ -52,7 +52,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g", "--add-opens=java.base/java.nio=org.apache.arrow.memory.core,ALL-UNNAMED"})
 public class ParquetDecodeBenchmark {
     private static final int ROWS = 256 * 1024;
     private static final int WIDTH = 64;
@@ -78,20 +80,32 @@ public class ParquetDecodeBenchmark {
         }
         Shape shape = Shape.of(ROWS, WIDTH);
         SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, shape, values, null);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(shape).target(TargetShape.of(ROWS, WIDTH))
-                .build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(shape)
+                .target(TargetShape.of(ROWS, WIDTH))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory.resolve("part-0.parquet").toUri());
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(
+                directory.resolve("part-0.parquet").toUri());
         // one row group, as pyarrow writes up to a million rows
-        ArrowWriteResult written = ParquetTensorFileWriter.create().withBatchBytes(1L << 30)
+        ArrowWriteResult written = ParquetTensorFileWriter.create()
+                .withBatchBytes(1L << 30)
                 .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.valueOf(codec)))
-                .write(TensorKernel.of(source, plan.copyProgram(0)), partitions.rowShape(), partitions.partition(0),
-                        FileSystem.getLocal(conf), file);
-        dataset = TensorDatasets.open(FileSystem.getLocal(conf), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("tensor"));
+                .write(
+                        TensorKernel.of(source, plan.copyProgram(0)),
+                        partitions.rowShape(),
+                        partitions.partition(0),
+                        FileSystem.getLocal(conf),
+                        file);
+        dataset = TensorDatasets.open(
+                FileSystem.getLocal(conf),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("tensor"));
         System.out.println();
-        System.out.println("# " + codec + ": " + written.bytes() + " bytes of file, " + values.length
-                + " bytes of values");
+        System.out.println(
+                "# " + codec + ": " + written.bytes() + " bytes of file, " + values.length + " bytes of values");
     }
 
     @TearDown(Level.Trial)
@@ -112,15 +126,19 @@ public class ParquetDecodeBenchmark {
     @Benchmark
     public float columnReader() throws Exception {
         float sum = 0;
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dataset.parts().get(0).path());
+        org.apache.hadoop.fs.Path file =
+                new org.apache.hadoop.fs.Path(dataset.parts().get(0).path());
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             ColumnDescriptor values = schema.getColumnDescription(new String[] {"tensor", "list", "element"});
             byte[] target = new byte[ROWS * WIDTH * 4];
             int at = 0;
             for (PageReadStore pages = reader.readNextRowGroup(); pages != null; pages = reader.readNextRowGroup()) {
-                ColumnReader column = new ColumnReadStoreImpl(pages, new GroupRecordConverter(schema)
-                        .getRootConverter(), schema, reader.getFooter().getFileMetaData().getCreatedBy())
+                ColumnReader column = new ColumnReadStoreImpl(
+                                pages,
+                                new GroupRecordConverter(schema).getRootConverter(),
+                                schema,
+                                reader.getFooter().getFileMetaData().getCreatedBy())
                         .getColumnReader(values);
                 for (long i = 0, n = column.getTotalValueCount(); i < n; i++) {
                     if (column.getCurrentDefinitionLevel() == values.getMaxDefinitionLevel()) {

@@ -20,13 +20,19 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx256m"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx256m"})
 public class PlanningBenchmark {
     @Benchmark
     public long planTenToTheFifteenIntoAMillionPartitions() {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 1000))
-                .target(1_000_000, 1_000_000, 1000).build().plan();
-        PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1_000_000).build();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(1, 1000))
+                .target(1_000_000, 1_000_000, 1000)
+                .build()
+                .plan();
+        PartitionPlan partitions =
+                PartitionPlan.builderFor(plan).partitions(1_000_000).build();
         CopyProgram program = plan.copyProgram(0);
         long rows = program.depth();
         for (long i = 0; i < partitions.partitionCount(); i++) {

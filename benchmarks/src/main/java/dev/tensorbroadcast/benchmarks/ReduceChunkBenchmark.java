@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class ReduceChunkBenchmark {
     private static final int ROWS = 16384;
     private static final int COLUMNS = 4096;
@@ -68,7 +70,11 @@ public class ReduceChunkBenchmark {
         }
         header.append('\n');
         ByteBuffer start = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
-        start.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) header.length())
+        start.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put((byte) 0)
+                .putShort((short) header.length())
                 .put(header.toString().getBytes(StandardCharsets.US_ASCII));
         Random random = new Random(3);
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -84,8 +90,13 @@ public class ReduceChunkBenchmark {
         }
         layout = new NpyLayout(DType.FLOAT32, Shape.of(ROWS, COLUMNS), 128, 0);
         fileSystem = FileSystem.getLocal(new Configuration());
-        plan = ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, COLUMNS))
-                .target(ROWS, COLUMNS).build().plan(), 0);
+        plan = ReducePlan.of(
+                BroadcastRequest.builder(Dialect.NUMPY)
+                        .input(Shape.of(1, COLUMNS))
+                        .target(ROWS, COLUMNS)
+                        .build()
+                        .plan(),
+                0);
     }
 
     @TearDown(Level.Trial)
@@ -124,7 +135,8 @@ public class ReduceChunkBenchmark {
         long sum = 0;
         try (NpyRows rows = NpyRows.open(fileSystem, new org.apache.hadoop.fs.Path(file.toString()), layout)) {
             for (long row = 0; row < ROWS; row += chunkRows) {
-                sum += rows.read(new SourceRows(row, Math.min(ROWS, row + chunkRows)), true).values()[0];
+                sum += rows.read(new SourceRows(row, Math.min(ROWS, row + chunkRows)), true)
+                        .values()[0];
             }
         }
         return sum;

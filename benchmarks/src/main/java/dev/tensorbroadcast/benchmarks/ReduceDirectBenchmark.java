@@ -49,7 +49,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class ReduceDirectBenchmark {
     private static final int ROWS = 32768;
     private static final int COLUMNS = 4096;
@@ -80,7 +82,11 @@ public class ReduceDirectBenchmark {
         }
         header.append('\n');
         ByteBuffer start = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        start.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) header.length())
+        start.put((byte) 0x93)
+                .put("NUMPY".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put((byte) 0)
+                .putShort((short) header.length())
                 .put(header.toString().getBytes(StandardCharsets.US_ASCII));
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
             out.write(start.flip());
@@ -96,8 +102,13 @@ public class ReduceDirectBenchmark {
         }
         layout = new NpyLayout(DType.FLOAT32, Shape.of(ROWS, COLUMNS), HEADER, 0);
         fileSystem = FileSystem.getLocal(new Configuration());
-        plan = ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, COLUMNS))
-                .target(ROWS, COLUMNS).build().plan(), 0);
+        plan = ReducePlan.of(
+                BroadcastRequest.builder(Dialect.NUMPY)
+                        .input(Shape.of(1, COLUMNS))
+                        .target(ROWS, COLUMNS)
+                        .build()
+                        .plan(),
+                0);
         channel = FileChannel.open(file, StandardOpenOption.READ);
         direct = ByteBuffer.allocateDirect(chunk);
         address = UNSAFE.getLong(direct, ADDRESS);
@@ -108,7 +119,9 @@ public class ReduceDirectBenchmark {
         double[] fromDirect = direct();
         SourceTensor result = heap.result(Shape.of(1, COLUMNS));
         for (int c = 0; c < COLUMNS; c++) {
-            float expected = ByteBuffer.wrap(result.values()).order(ByteOrder.LITTLE_ENDIAN).getFloat(4 * c);
+            float expected = ByteBuffer.wrap(result.values())
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .getFloat(4 * c);
             if (Float.floatToIntBits(expected) != Float.floatToIntBits((float) fromDirect[c])) {
                 throw new IllegalStateException("column " + c + ": heap " + expected + ", direct " + fromDirect[c]);
             }
@@ -150,7 +163,8 @@ public class ReduceDirectBenchmark {
         long sum = 0;
         try (NpyRows rows = NpyRows.open(fileSystem, new org.apache.hadoop.fs.Path(file.toString()), layout)) {
             for (long row = 0; row < ROWS; row += chunkRows) {
-                sum += rows.read(new SourceRows(row, Math.min(ROWS, row + chunkRows)), true).values()[0];
+                sum += rows.read(new SourceRows(row, Math.min(ROWS, row + chunkRows)), true)
+                        .values()[0];
             }
         }
         return sum;

@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class ReduceKeptBlocksBenchmark {
     private static final int ROWS = 32768;
     private static final int ROW_ELEMENTS = 64;
@@ -39,8 +41,9 @@ public class ReduceKeptBlocksBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         Shape output = Shape.of(ROWS, 8, ROW_ELEMENTS);
-        program = CopyProgram.of(output, InputBroadcast.rightAligned(Shape.of(ROWS, 1, ROW_ELEMENTS), 3)
-                .sourceStrides(output));
+        program = CopyProgram.of(
+                output,
+                InputBroadcast.rightAligned(Shape.of(ROWS, 1, ROW_ELEMENTS), 3).sourceStrides(output));
         byte[] values = new byte[Math.toIntExact(output.elements() * 4)];
         Random random = new Random(1);
         random.nextBytes(values);
@@ -60,9 +63,15 @@ public class ReduceKeptBlocksBenchmark {
         byte[] result = new byte[ROWS * ROW_ELEMENTS * 4];
         for (int row = 0; row < ROWS; row += BLOCK_ROWS) {
             ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, (long) BLOCK_ROWS * ROW_ELEMENTS);
-            partial.accumulate(gradient, 0, program, gradientElements(row), gradientElements(row + BLOCK_ROWS),
+            partial.accumulate(
+                    gradient,
+                    0,
+                    program,
+                    gradientElements(row),
+                    gradientElements(row + BLOCK_ROWS),
                     (long) row * ROW_ELEMENTS);
-            byte[] block = partial.result(Shape.of((long) BLOCK_ROWS * ROW_ELEMENTS)).values();
+            byte[] block =
+                    partial.result(Shape.of((long) BLOCK_ROWS * ROW_ELEMENTS)).values();
             System.arraycopy(block, 0, result, row * ROW_ELEMENTS * 4, block.length);
         }
         return result;
@@ -73,7 +82,12 @@ public class ReduceKeptBlocksBenchmark {
         byte[] result = new byte[ROWS * ROW_ELEMENTS * 4];
         ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, (long) BLOCK_ROWS * ROW_ELEMENTS);
         for (int row = 0; row < ROWS; row += BLOCK_ROWS) {
-            partial.accumulate(gradient, 0, program, gradientElements(row), gradientElements(row + BLOCK_ROWS),
+            partial.accumulate(
+                    gradient,
+                    0,
+                    program,
+                    gradientElements(row),
+                    gradientElements(row + BLOCK_ROWS),
                     (long) row * ROW_ELEMENTS);
             partial.takeResult(BLOCK_ROWS * ROW_ELEMENTS, result, row * ROW_ELEMENTS * 4);
         }

@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class ReduceKernelBenchmark {
     @Param({"a_rows_summed_f32", "b_rows_kept_f32", "c_inner_summed_f32", "d_rows_summed_f64", "e_rows_summed_i32"})
     public String scenario;
@@ -54,7 +56,8 @@ public class ReduceKernelBenchmark {
 
     private void prepare(DType dtype, Shape in, Shape output) {
         input = in;
-        program = CopyProgram.of(output, InputBroadcast.rightAligned(in, output.rank()).sourceStrides(output));
+        program = CopyProgram.of(
+                output, InputBroadcast.rightAligned(in, output.rank()).sourceStrides(output));
         byte[] values = new byte[Math.toIntExact(output.elements() * dtype.byteWidth())];
         Random random = new Random(1);
         if (dtype == DType.INT32) {

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * token, or with a wrong one, is refused; the server listens on loopback only.
  */
 class ConnectServerIT {
-    private static final Pattern CONNECT = Pattern.compile("(?m)^connect:     (sc://localhost:(\\d+)) \\(Spark"
-            + " Connect; the token is in (\\S+)\\)$");
+    private static final Pattern CONNECT = Pattern.compile(
+            "(?m)^connect:     (sc://localhost:(\\d+)) \\(Spark" + " Connect; the token is in (\\S+)\\)$");
 
     @TempDir
     static Path dir;
@@ -81,9 +81,10 @@ class ConnectServerIT {
 
     @Test
     void printsTheUrlToPasteAndKeepsTheTokenInAnOwnerOnlyFile() throws IOException {
-        assertThat(read(log)).contains("connect url: export SPARK_REMOTE=\"" + url + "/;token=$(cat " + tokenFile
-                + ")\"\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile))).isEqualTo("rw-------");
+        assertThat(read(log))
+                .contains("connect url: export SPARK_REMOTE=\"" + url + "/;token=$(cat " + tokenFile + ")\"\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)))
+                .isEqualTo("rw-------");
         assertThat(token()).matches("[0-9a-f]{64}").isNotIn(read(log));
     }
 
@@ -95,33 +96,42 @@ class ConnectServerIT {
         Optional<InetAddress> other = otherAddress();
         if (other.isPresent()) {
             assertThatThrownBy(() -> {
-                try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress(other.get(), port), 5000);
-                }
-            }).as("port %d on %s", port, other.get()).isInstanceOf(IOException.class);
+                        try (Socket socket = new Socket()) {
+                            socket.connect(new InetSocketAddress(other.get(), port), 5000);
+                        }
+                    })
+                    .as("port %d on %s", port, other.get())
+                    .isInstanceOf(IOException.class);
         }
     }
 
     @Test
     void readsABroadcastThroughTheDataSourceAndWritesItWithSparksParquetSink() throws IOException {
         Path output = dir.resolve("broadcast.parquet");
-        try (SparkSession spark = SparkSession.builder().remote(url + "/;token=" + token()).create()) {
-            Dataset<Row> broadcast = spark.read().format("tensorbroadcast")
-                    .option("input", examples().resolve("row3.npy").toString()).option("dialect", "numpy")
-                    .option("shape", "4,3").load();
+        try (SparkSession spark =
+                SparkSession.builder().remote(url + "/;token=" + token()).create()) {
+            Dataset<Row> broadcast = spark.read()
+                    .format("tensorbroadcast")
+                    .option("input", examples().resolve("row3.npy").toString())
+                    .option("dialect", "numpy")
+                    .option("shape", "4,3")
+                    .load();
             assertThat(broadcast.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<float>>");
             broadcast.write().parquet(output.toString());
 
             try (Stream<Path> files = Files.list(output)) {
-                assertThat(files.map(file -> file.getFileName().toString())).contains("_SUCCESS")
+                assertThat(files.map(file -> file.getFileName().toString()))
+                        .contains("_SUCCESS")
                         .anyMatch(name -> name.endsWith(".parquet"));
             }
             List<String> rows = new ArrayList<>();
-            for (Row row : spark.read().parquet(output.toString()).orderBy("index").collectAsList()) {
+            for (Row row :
+                    spark.read().parquet(output.toString()).orderBy("index").collectAsList()) {
                 rows.add(row.getLong(0) + " " + row.getList(1));
             }
-            assertThat(rows).containsExactly("0 [1.0, 2.0, 3.0]", "1 [1.0, 2.0, 3.0]", "2 [1.0, 2.0, 3.0]",
-                    "3 [1.0, 2.0, 3.0]");
+            assertThat(rows)
+                    .containsExactly(
+                            "0 [1.0, 2.0, 3.0]", "1 [1.0, 2.0, 3.0]", "2 [1.0, 2.0, 3.0]", "3 [1.0, 2.0, 3.0]");
         }
     }
 
@@ -136,7 +146,8 @@ class ConnectServerIT {
 
     @Test
     void aClientWithAWrongTokenIsRefused() throws IOException {
-        try (SparkSession spark = SparkSession.builder().remote(url + "/;token=" + "0".repeat(64)).create()) {
+        try (SparkSession spark =
+                SparkSession.builder().remote(url + "/;token=" + "0".repeat(64)).create()) {
             assertThatThrownBy(() -> spark.sql("SELECT 1").collectAsList())
                     .hasMessageContaining("UNAUTHENTICATED")
                     .hasMessageContaining("Invalid authentication token");
@@ -153,29 +164,38 @@ class ConnectServerIT {
 
     /** An address of this machine that is not loopback, if it has one. */
     private static Optional<InetAddress> otherAddress() throws IOException {
-        return NetworkInterface.networkInterfaces().filter(network -> {
-            try {
-                return network.isUp() && !network.isLoopback();
-            } catch (IOException e) {
-                return false;
-            }
-        }).flatMap(NetworkInterface::inetAddresses).filter(address -> !address.isLoopbackAddress()
-                && !address.isLinkLocalAddress()).findFirst();
+        return NetworkInterface.networkInterfaces()
+                .filter(network -> {
+                    try {
+                        return network.isUp() && !network.isLoopback();
+                    } catch (IOException e) {
+                        return false;
+                    }
+                })
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress())
+                .findFirst();
     }
 
     /** The command line in a JVM of its own, as the launcher starts it, its state in this class's directory. */
     private static Process cli(Path output, String... arguments) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC"));
         command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(option -> option.startsWith("--add-opens") || option.startsWith("-Dio.netty")).toList());
+                .filter(option -> option.startsWith("--add-opens") || option.startsWith("-Dio.netty"))
+                .toList());
         for (String property : List.of("tensorbroadcast.spark.home", "tensorbroadcast.spark.jars")) {
             command.add("-D" + property + "=" + System.getProperty(property));
         }
-        command.addAll(List.of("-cp", System.getProperty("tensorbroadcast.cli.classpath"),
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("tensorbroadcast.cli.classpath"),
                 "dev.tensorbroadcast.job.cli.TensorBroadcastCli"));
         command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("TENSOR_BROADCAST_STATE", dir.resolve("state").toString());
         return builder.start();
     }

@@ -23,8 +23,13 @@ final class DialectArguments {
     private final List<Long> broadcastAxes;
     private final Long axis;
 
-    private DialectArguments(Dialect dialect, TargetShape shape, BroadcastMode mode, List<Long> axesMapping,
-            List<Long> broadcastAxes, Long axis) {
+    private DialectArguments(
+            Dialect dialect,
+            TargetShape shape,
+            BroadcastMode mode,
+            List<Long> axesMapping,
+            List<Long> broadcastAxes,
+            Long axis) {
         this.dialect = dialect;
         this.shape = shape;
         this.mode = mode;
@@ -34,18 +39,18 @@ final class DialectArguments {
     }
 
     DialectArguments withDialect(Dialect dialect) {
-        return new DialectArguments(requireNonNull(dialect, "dialect is null"), shape, mode, axesMapping,
-                broadcastAxes, axis);
+        return new DialectArguments(
+                requireNonNull(dialect, "dialect is null"), shape, mode, axesMapping, broadcastAxes, axis);
     }
 
     DialectArguments withShape(TargetShape shape) {
-        return new DialectArguments(dialect, requireNonNull(shape, "shape is null"), mode, axesMapping,
-                broadcastAxes, axis);
+        return new DialectArguments(
+                dialect, requireNonNull(shape, "shape is null"), mode, axesMapping, broadcastAxes, axis);
     }
 
     DialectArguments withMode(BroadcastMode mode) {
-        return new DialectArguments(dialect, shape, requireNonNull(mode, "mode is null"), axesMapping,
-                broadcastAxes, axis);
+        return new DialectArguments(
+                dialect, shape, requireNonNull(mode, "mode is null"), axesMapping, broadcastAxes, axis);
     }
 
     DialectArguments withAxesMapping(List<Long> axes) {

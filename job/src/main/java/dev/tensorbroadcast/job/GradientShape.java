@@ -1,9 +1,9 @@
 package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.source.Gradient;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +27,8 @@ final class GradientShape {
         }
         return manifestShape(location, conf)
                 .filter(shape -> !shape.equals(stored.shape())
-                        && Gradient.Stored.datasetRowsPerRow(stored.dataset(), shape).isPresent())
+                        && Gradient.Stored.datasetRowsPerRow(stored.dataset(), shape)
+                                .isPresent())
                 .<Gradient>map(shape -> new Gradient.Stored(stored.dataset(), shape))
                 .orElse(gradient);
     }
@@ -38,9 +39,11 @@ final class GradientShape {
      * its rows, whatever shape its writer had in mind; anything else as it was, for the refusal to name.
      */
     static Gradient fitting(Gradient gradient, Shape output) {
-        if (gradient instanceof Gradient.Stored stored && !stored.shape().equals(output)
+        if (gradient instanceof Gradient.Stored stored
+                && !stored.shape().equals(output)
                 && (output.equals(stored.dataset().shape())
-                        || Gradient.Stored.datasetRowsPerRow(stored.dataset(), output).isPresent())) {
+                        || Gradient.Stored.datasetRowsPerRow(stored.dataset(), output)
+                                .isPresent())) {
             return new Gradient.Stored(stored.dataset(), output);
         }
         return gradient;
@@ -52,7 +55,8 @@ final class GradientShape {
         Path file = new Path(dataset.path(), Manifest.FILE_NAME);
         try (InputStream in = dataset.fileSystem().open(file)) {
             Manifest manifest = ManifestJson.read(in, file.toString());
-            return Optional.of(Shape.of(manifest.shape().stream().mapToLong(Long::longValue).toArray()));
+            return Optional.of(Shape.of(
+                    manifest.shape().stream().mapToLong(Long::longValue).toArray()));
         } catch (IOException | RuntimeException e) {
             // no manifest (not ours), or a damaged one: the dataset's own rows decide, as for any other writer's
             return Optional.empty();

@@ -17,11 +17,14 @@ final class JvmAccess {
     static void requireOpens() {
         Module base = Object.class.getModule();
         Module ours = JvmAccess.class.getModule();
-        List<String> closed = PACKAGES.stream().filter(name -> !base.isOpen(name, ours)).toList();
+        List<String> closed =
+                PACKAGES.stream().filter(name -> !base.isOpen(name, ours)).toList();
         if (!closed.isEmpty()) {
             throw new IllegalStateException("Cannot run tensor-broadcast in this JVM: java.base does not open "
-                    + String.join(" and ", closed) + " to it; start the JVM with " + closed.stream()
-                    .map(name -> "--add-opens=java.base/" + name + "=ALL-UNNAMED").collect(Collectors.joining(" "))
+                    + String.join(" and ", closed) + " to it; start the JVM with "
+                    + closed.stream()
+                            .map(name -> "--add-opens=java.base/" + name + "=ALL-UNNAMED")
+                            .collect(Collectors.joining(" "))
                     + " (spark-submit adds it, with the other openings Spark uses; see the README's Java section)");
         }
     }

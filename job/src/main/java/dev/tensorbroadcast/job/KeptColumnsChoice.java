@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
@@ -25,13 +24,15 @@ public final class KeptColumnsChoice {
      * The columns a dataset input at {@code location} keeps next to its rows, refused as {@code expand} refuses them
      * (for {@code plan}, which says what {@code expand} would do).
      */
-    public static List<KeptColumn> columns(KeepColumns keep, TensorDataset dataset, String location,
-            Optional<RowLineage> lineage) {
-        return choose(keep, LoadedSource.of(dataset), location, lineage).map(KeptSpec::columns).orElse(List.of());
+    public static List<KeptColumn> columns(
+            KeepColumns keep, TensorDataset dataset, String location, Optional<RowLineage> lineage) {
+        return choose(keep, LoadedSource.of(dataset), location, lineage)
+                .map(KeptSpec::columns)
+                .orElse(List.of());
     }
 
-    static Optional<KeptSpec> choose(KeepColumns keep, LoadedSource source, String location,
-            Optional<RowLineage> lineage) {
+    static Optional<KeptSpec> choose(
+            KeepColumns keep, LoadedSource source, String location, Optional<RowLineage> lineage) {
         if (source.dataset() == null) {
             // with broadcast-tensors, --keep names the columns of the dataset inputs; a tensor input has none
             return Optional.empty();
@@ -54,9 +55,11 @@ public final class KeptColumnsChoice {
         for (OtherColumn column : chosen) {
             if (column.kept() == null) {
                 throw new InvalidRequestException("Cannot keep column '" + column.name() + "' of input '" + location
-                        + "': " + column.whyNot() + "; " + (keep.every() ? "choose the columns to keep with "
-                        + keep(keepable(dataset)) + ", or keep none with " + keep("none")
-                        : "leave it out of " + Param.KEEP.named()));
+                        + "': " + column.whyNot() + "; "
+                        + (keep.every()
+                                ? "choose the columns to keep with " + keep(keepable(dataset)) + ", or keep none with "
+                                        + keep("none")
+                                : "leave it out of " + Param.KEEP.named()));
             }
             if (column.name().equals(dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN)) {
                 throw new InvalidRequestException("Cannot keep column 'tensor' of input '" + location + "': the"
@@ -85,7 +88,9 @@ public final class KeptColumnsChoice {
                         + " is the tensor column, which the output holds expanded as 'tensor'; leave it out of "
                         + Param.KEEP.named());
             }
-            chosen.add(dataset.others().stream().filter(column -> column.name().equals(name)).findFirst()
+            chosen.add(dataset.others().stream()
+                    .filter(column -> column.name().equals(name))
+                    .findFirst()
                     .orElseThrow(() -> new InvalidRequestException("Cannot keep column '" + name + "' of input '"
                             + location + "': it has no such column; its other columns are "
                             + names(dataset.others()))));
@@ -95,18 +100,23 @@ public final class KeptColumnsChoice {
 
     /** {@code keep(KeepColumns.parse("a,b"))} for a Java caller, {@code --keep a,b} on the command line. */
     private static String keep(String columns) {
-        return Param.KEEP.given(columns.equals("none") ? "KeepColumns.none()"
-                : "KeepColumns.parse(\"" + columns + "\")", columns);
+        return Param.KEEP.given(
+                columns.equals("none") ? "KeepColumns.none()" : "KeepColumns.parse(\"" + columns + "\")", columns);
     }
 
     /** The columns that can be kept, as {@code --keep} takes them, or {@code none}. */
     private static String keepable(TensorDataset dataset) {
-        List<String> names = dataset.others().stream().filter(column -> column.kept() != null)
-                .filter(column -> !column.name().equals("tensor")).map(OtherColumn::name).toList();
+        List<String> names = dataset.others().stream()
+                .filter(column -> column.kept() != null)
+                .filter(column -> !column.name().equals("tensor"))
+                .map(OtherColumn::name)
+                .toList();
         return names.isEmpty() ? "none" : String.join(",", names);
     }
 
     private static String names(List<OtherColumn> others) {
-        return others.isEmpty() ? "none" : String.join(", ", others.stream().map(OtherColumn::name).toList());
+        return others.isEmpty()
+                ? "none"
+                : String.join(", ", others.stream().map(OtherColumn::name).toList());
     }
 }

@@ -93,13 +93,16 @@ public final class OutputFormat implements Serializable {
     /** Every format of a dataset or an array the registry knows, the built-in ones first. */
     public static List<OutputFormat> values() {
         return Stream.concat(TensorFileFormats.datasetFormats().stream(), TensorFileFormats.arrayFormats().stream())
-                .map(OutputFormat::of).toList();
+                .map(OutputFormat::of)
+                .toList();
     }
 
     /** Every format a reduce's result can be in: those the driver writes whole first ({@code npy}), then the others. */
     public static List<OutputFormat> results() {
-        return Stream.concat(TensorFileFormats.all().stream().map(OutputFormat::of).filter(OutputFormat::oneFile),
-                values().stream()).toList();
+        return Stream.concat(
+                        TensorFileFormats.all().stream().map(OutputFormat::of).filter(OutputFormat::oneFile),
+                        values().stream())
+                .toList();
     }
 
     /**
@@ -117,21 +120,25 @@ public final class OutputFormat implements Serializable {
 
     private static OutputFormat parse(String text, List<OutputFormat> accepted) {
         Optional<TensorFileFormat> named = TensorFileFormats.byName(text);
-        return accepted.stream().filter(format -> named.isPresent() && format.format.equals(named.get())).findFirst()
-                .orElseThrow(() -> new InvalidRequestException("Cannot use format '" + UserText.shown(text)
-                        + "': expected " + names(accepted)));
+        return accepted.stream()
+                .filter(format -> named.isPresent() && format.format.equals(named.get()))
+                .findFirst()
+                .orElseThrow(() -> new InvalidRequestException(
+                        "Cannot use format '" + UserText.shown(text) + "': expected " + names(accepted)));
     }
 
     private static OutputFormat of(TensorFileFormat format) {
-        return format.equals(ARROW.format) ? ARROW : format.equals(PARQUET.format) ? PARQUET
-                : format.equals(NPY.format) ? NPY : new OutputFormat(format);
+        return format.equals(ARROW.format)
+                ? ARROW
+                : format.equals(PARQUET.format) ? PARQUET : format.equals(NPY.format) ? NPY : new OutputFormat(format);
     }
 
     /** "arrow or parquet", "a, b or c". */
     private static String names(List<OutputFormat> formats) {
         List<String> names = formats.stream().map(OutputFormat::formatName).toList();
-        return names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1)) + " or "
-                + names.get(names.size() - 1);
+        return names.size() == 1
+                ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
     @Override

@@ -31,8 +31,9 @@ final class OutputRoom {
             throw new OutputException("Cannot write " + ByteCounts.format(fileBytes) + " (" + fileBytes
                     + " bytes of files, uncompressed) to " + target + ": its file system has "
                     + ByteCounts.format(usable.getAsLong()) + " (" + usable.getAsLong() + " bytes) usable; free"
-                    + " some space, choose another output, or pass " + Param.mention("checkFreeSpace(false)",
-                    Param.IGNORE_FREE_SPACE.flag()) + " if compression will make it fit");
+                    + " some space, choose another output, or pass "
+                    + Param.mention("checkFreeSpace(false)", Param.IGNORE_FREE_SPACE.flag())
+                    + " if compression will make it fit");
         }
     }
 

@@ -33,13 +33,18 @@ final class PartitionByChoice {
     /** What the output is partitioned by, and the columns its files keep: those kept but the keys. */
     record Chosen(Optional<OutputPartitions> partitions, Optional<KeptSpec> kept, PartitionPlan plan) {}
 
-    static Chosen choose(List<String> keys, LoadedSource source, String location, Optional<KeptSpec> kept,
-            Optional<RowLineage> lineage, PartitionPlan plan) {
+    static Chosen choose(
+            List<String> keys,
+            LoadedSource source,
+            String location,
+            Optional<KeptSpec> kept,
+            Optional<RowLineage> lineage,
+            PartitionPlan plan) {
         if (keys.isEmpty()) {
             return new Chosen(Optional.empty(), kept, plan);
         }
-        String named = Param.PARTITION_BY.given(String.join(", ", keys.stream().map(key -> "\"" + key + "\"")
-                .toList()), String.join(",", keys));
+        String named = Param.PARTITION_BY.given(
+                String.join(", ", keys.stream().map(key -> "\"" + key + "\"").toList()), String.join(",", keys));
         TensorDataset dataset = source.dataset();
         if (dataset == null) {
             throw new InvalidRequestException("Cannot partition the output by " + String.join(",", keys)
@@ -50,24 +55,28 @@ final class PartitionByChoice {
         for (String key : keys) {
             if (!columns.contains(key)) {
                 throw new InvalidRequestException("Cannot partition the output by '" + key + "': input '" + location
-                        + "' has no such column; its columns are " + (columns.isEmpty() ? "none but the tensor"
-                        : String.join(", ", columns)) + " (" + named + ")");
+                        + "' has no such column; its columns are "
+                        + (columns.isEmpty() ? "none but the tensor" : String.join(", ", columns)) + " (" + named
+                        + ")");
             }
             if (!dataset.partitionKeys().contains(key)) {
                 throw new InvalidRequestException("Cannot partition the output by '" + key + "': it is a column of"
                         + " the files of input '" + location + "', not a partition key taken from its"
-                        + " key=value directories alone (those: " + (dataset.partitionKeys().isEmpty() ? "none"
-                        : String.join(", ", dataset.partitionKeys())) + "); " + Param.PARTITION_BY.named()
+                        + " key=value directories alone (those: "
+                        + (dataset.partitionKeys().isEmpty() ? "none" : String.join(", ", dataset.partitionKeys()))
+                        + "); " + Param.PARTITION_BY.named()
                         + " takes those");
             }
         }
         if (lineage.isEmpty()) {
             throw new InvalidRequestException("Cannot partition the output by " + String.join(",", keys)
-                    + ": its rows do not follow the rows of input '" + location + "' (" + plan.output().toList()
+                    + ": its rows do not follow the rows of input '" + location + "' ("
+                    + plan.output().toList()
                     + "), so a row has no key values; partition an output that keeps or grows the input's rows, such"
                     + " as [N,1,64] -> [N,8,64]");
         }
-        List<String> keptNames = kept.map(spec -> spec.columns().stream().map(KeptColumn::name).toList())
+        List<String> keptNames = kept.map(
+                        spec -> spec.columns().stream().map(KeptColumn::name).toList())
                 .orElse(List.of());
         for (String key : keys) {
             if (!keptNames.contains(key)) {
@@ -77,7 +86,8 @@ final class PartitionByChoice {
             }
         }
         RowLineage rows = lineage.orElseThrow();
-        List<Integer> levels = keys.stream().map(dataset.partitionKeys()::indexOf).toList();
+        List<Integer> levels =
+                keys.stream().map(dataset.partitionKeys()::indexOf).toList();
         Map<List<String>, Long> seen = new HashMap<>();
         List<Long> starts = new ArrayList<>();
         List<String> directories = new ArrayList<>();
@@ -112,18 +122,28 @@ final class PartitionByChoice {
             return new Chosen(Optional.empty(), without(kept, keys), plan);
         }
         long[] runStarts = starts.stream().mapToLong(Long::longValue).toArray();
-        long[] cuts = LongStream.concat(LongStream.range(0, plan.partitionCount())
-                .map(index -> plan.partition(index).firstRow()), LongStream.of(runStarts))
-                .filter(row -> row < plan.rows()).distinct().sorted().toArray();
-        PartitionPlan cut = cuts.length == plan.partitionCount() && !LongStream.of(runStarts)
-                .anyMatch(row -> plan.partitionOfRow(row).firstRow() != row) ? plan : plan.cutAt(cuts);
+        long[] cuts = LongStream.concat(
+                        LongStream.range(0, plan.partitionCount())
+                                .map(index -> plan.partition(index).firstRow()),
+                        LongStream.of(runStarts))
+                .filter(row -> row < plan.rows())
+                .distinct()
+                .sorted()
+                .toArray();
+        PartitionPlan cut = cuts.length == plan.partitionCount()
+                        && !LongStream.of(runStarts)
+                                .anyMatch(row -> plan.partitionOfRow(row).firstRow() != row)
+                ? plan
+                : plan.cutAt(cuts);
         return new Chosen(Optional.of(new OutputPartitions(keys, runStarts, directories)), without(kept, keys), cut);
     }
 
     /** The kept columns but the keys, which the directories hold. */
     private static Optional<KeptSpec> without(Optional<KeptSpec> kept, List<String> keys) {
         return kept.flatMap(spec -> {
-            List<KeptColumn> rest = spec.columns().stream().filter(column -> !keys.contains(column.name())).toList();
+            List<KeptColumn> rest = spec.columns().stream()
+                    .filter(column -> !keys.contains(column.name()))
+                    .toList();
             return rest.isEmpty() ? Optional.empty() : Optional.of(new KeptSpec(rest, spec.lineage()));
         });
     }
@@ -146,18 +166,23 @@ final class PartitionByChoice {
         for (int k = 0; k < keys.size(); k++) {
             String key = keys.get(k);
             String value = values.get(k);
-            KeptColumn.Kind kind = dataset.others().stream().filter(column -> column.name().equals(key))
-                    .findFirst().flatMap(OtherColumn::keptColumn).map(KeptColumn::kind).orElse(KeptColumn.Kind.STRING);
+            KeptColumn.Kind kind = dataset.others().stream()
+                    .filter(column -> column.name().equals(key))
+                    .findFirst()
+                    .flatMap(OtherColumn::keptColumn)
+                    .map(KeptColumn::kind)
+                    .orElse(KeptColumn.Kind.STRING);
             String text;
             if (value == null || value.isEmpty()) {
                 text = ExternalCatalogUtils.DEFAULT_PARTITION_NAME();
             } else {
-                text = ExternalCatalogUtils.escapePathName(switch (kind) {
-                    case INT32, INT64 -> Long.toString(Long.parseLong(value.startsWith("+") ? value.substring(1)
-                            : value));
-                    case DATE32 -> LocalDate.parse(value).toString();
-                    default -> value;
-                });
+                text = ExternalCatalogUtils.escapePathName(
+                        switch (kind) {
+                            case INT32, INT64 ->
+                                Long.toString(Long.parseLong(value.startsWith("+") ? value.substring(1) : value));
+                            case DATE32 -> LocalDate.parse(value).toString();
+                            default -> value;
+                        });
             }
             levels.add(ExternalCatalogUtils.escapePathName(key) + "=" + text);
         }

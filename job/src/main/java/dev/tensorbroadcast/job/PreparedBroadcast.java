@@ -2,10 +2,10 @@ package dev.tensorbroadcast.job;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.kept.KeptRows;
-import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.format.KeptReader;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.job.base.DiscardedBroadcast;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
@@ -15,16 +15,16 @@ import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
-import dev.tensorbroadcast.job.source.JobSource;
-import dev.tensorbroadcast.job.sink.OutputPartitions;
-import dev.tensorbroadcast.job.source.KeptSpec;
-import dev.tensorbroadcast.job.source.LoadedSource;
-import dev.tensorbroadcast.job.source.RowGroupCuts;
-import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.job.pipeline.DatasetJob;
 import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.pipeline.RowDatasets;
+import dev.tensorbroadcast.job.sink.OutputPartitions;
+import dev.tensorbroadcast.job.source.JobSource;
+import dev.tensorbroadcast.job.source.KeptSpec;
+import dev.tensorbroadcast.job.source.LoadedSource;
+import dev.tensorbroadcast.job.source.RowGroupCuts;
+import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.DType;
@@ -60,9 +60,15 @@ public final class PreparedBroadcast {
     /** Each input as the manifest names it: see {@link InputNames}. */
     private final List<String> inputNames;
 
-    private PreparedBroadcast(TensorBroadcast broadcast, List<JobSource> sources, BroadcastPlan plan,
-            List<PartitionPlan> partitions, OutputDirectory output, List<Optional<KeptSpec>> kept,
-            List<Optional<OutputPartitions>> directories, List<String> inputNames) {
+    private PreparedBroadcast(
+            TensorBroadcast broadcast,
+            List<JobSource> sources,
+            BroadcastPlan plan,
+            List<PartitionPlan> partitions,
+            OutputDirectory output,
+            List<Optional<KeptSpec>> kept,
+            List<Optional<OutputPartitions>> directories,
+            List<String> inputNames) {
         this.broadcast = broadcast;
         this.inputNames = List.copyOf(inputNames);
         this.directories = List.copyOf(directories);
@@ -74,8 +80,8 @@ public final class PreparedBroadcast {
     }
 
     static PreparedBroadcast prepare(TensorBroadcast broadcast, Configuration conf) {
-        SourceLoader loader = new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions(),
-                broadcast.rowShape());
+        SourceLoader loader =
+                new SourceLoader(conf, broadcast.sourceLimits(), broadcast.arrowOptions(), broadcast.rowShape());
         if (broadcast.sources().size() > 1) {
             // broadcast-tensors: --row-shape shapes its dataset inputs, next to .npy inputs
             loader = loader.rowShapeForDatasetsOnly();
@@ -85,14 +91,16 @@ public final class PreparedBroadcast {
             loaded.add(source.tensor() != null ? LoadedSource.of(source.tensor()) : loader.load(source.location()));
         }
         if (broadcast.rowShape().isPresent() && loaded.stream().allMatch(source -> source.dataset() == null)) {
-            throw SourceLoader.rowShapeOnNpy(broadcast.rowShape().get(), broadcast.sources().get(0).name());
+            throw SourceLoader.rowShapeOnNpy(
+                    broadcast.rowShape().get(), broadcast.sources().get(0).name());
         }
         BroadcastRequest.Builder request = broadcast.arguments().request();
         for (LoadedSource source : loaded) {
             request.input(source.shape(), source.dtype());
         }
         BroadcastPlan plan = request.build().plan();
-        KeptColumnsChoice.requireDataset(broadcast.keep(), loaded, broadcast.sources().get(0).name());
+        KeptColumnsChoice.requireDataset(
+                broadcast.keep(), loaded, broadcast.sources().get(0).name());
         List<PartitionPlan> partitions = new ArrayList<>();
         List<JobSource> sources = new ArrayList<>();
         List<Optional<KeptSpec>> kept = new ArrayList<>();
@@ -106,54 +114,85 @@ public final class PreparedBroadcast {
         for (int i = 0; i < loaded.size(); i++) {
             LoadedSource source = loaded.get(i);
             // strings are sized by the source's real average length, not the planner's guess
-            PartitionPlan.Builder partitioning = PartitionPlan.builder(plan.output(), source.dtype())
-                    .elementBits(source.sizingBits());
+            PartitionPlan.Builder partitioning =
+                    PartitionPlan.builder(plan.output(), source.dtype()).elementBits(source.sizingBits());
             broadcast.partitioning().bytes().ifPresent(partitioning::partitionBytes);
             broadcast.partitioning().count().ifPresent(partitioning::partitions);
             PartitionPlan partitionPlan = partitioning.build();
             Optional<RowLineage> lineage = RowLineage.of(plan, i, partitionPlan);
-            if (source.dataset() != null && source.dataset().valueBytes() > broadcast.shipThreshold()
-                    && broadcast.partitioning().count().isEmpty() && lineage.isPresent()) {
+            if (source.dataset() != null
+                    && source.dataset().valueBytes() > broadcast.shipThreshold()
+                    && broadcast.partitioning().count().isEmpty()
+                    && lineage.isPresent()) {
                 // read in slices: no row group read by two tasks
-                partitionPlan = RowGroupCuts.align(partitionPlan, source.dataset(), lineage.get(),
+                partitionPlan = RowGroupCuts.align(
+                        partitionPlan,
+                        source.dataset(),
+                        lineage.get(),
                         broadcast.partitioning().bytesOrDefault());
             }
-            Optional<KeptSpec> chosenColumns = KeptColumnsChoice.choose(broadcast.keep(), source,
-                    broadcast.sources().get(i).name(), lineage);
-            PartitionByChoice.Chosen chosen = PartitionByChoice.choose(broadcast.partitionBy(), source,
-                    broadcast.sources().get(i).name(), chosenColumns, lineage, partitionPlan);
+            Optional<KeptSpec> chosenColumns = KeptColumnsChoice.choose(
+                    broadcast.keep(), source, broadcast.sources().get(i).name(), lineage);
+            PartitionByChoice.Chosen chosen = PartitionByChoice.choose(
+                    broadcast.partitionBy(),
+                    source,
+                    broadcast.sources().get(i).name(),
+                    chosenColumns,
+                    lineage,
+                    partitionPlan);
             // an array format's partitions are whole chunks (or shards) of the first dim
             partitionPlan = broadcast.files().partitions(chosen.plan(), source.dtype());
             Optional<KeptSpec> keptColumns = chosen.kept();
             directories.add(chosen.partitions());
             partitions.add(partitionPlan);
-            broadcast.files().array().ifPresent(array -> keptColumns.ifPresent(columns -> {
-                throw new InvalidRequestException("Cannot keep columns " + columns.columns().stream()
-                        .map(column -> column.name()).toList() + " of input '" + broadcast.sources().get(0).name()
-                        + "' with format " + array.name() + ": an array holds the tensor alone; add "
-                        + Param.KEEP.given("KeepColumns.none()", "none"));
-            }));
+            broadcast
+                    .files()
+                    .array()
+                    .ifPresent(array -> keptColumns.ifPresent(columns -> {
+                        throw new InvalidRequestException("Cannot keep columns "
+                                + columns.columns().stream()
+                                        .map(column -> column.name())
+                                        .toList() + " of input '"
+                                + broadcast.sources().get(0).name()
+                                + "' with format " + array.name() + ": an array holds the tensor alone; add "
+                                + Param.KEEP.given("KeepColumns.none()", "none"));
+                    }));
             kept.add(keptColumns);
             sources.add(jobSource(source, plan, i, broadcast.shipThreshold(), keptColumns, conf));
         }
         broadcast.files().requireEncodingFits(loaded.get(0).dtype());
-        broadcast.output().ifPresent(location -> OutputOverlap.requireApart(location, broadcast.sources().stream()
-                .map(TensorBroadcast.Source::location).filter(java.util.Objects::nonNull).toList(), conf));
-        OutputDirectory output = broadcast.output()
-                .map(location -> OutputDirectory.check(location, broadcast.write().overwrite(), conf))
+        broadcast
+                .output()
+                .ifPresent(location -> OutputOverlap.requireApart(
+                        location,
+                        broadcast.sources().stream()
+                                .map(TensorBroadcast.Source::location)
+                                .filter(java.util.Objects::nonNull)
+                                .toList(),
+                        conf));
+        OutputDirectory output = broadcast
+                .output()
+                .map(location ->
+                        OutputDirectory.check(location, broadcast.write().overwrite(), conf))
                 .orElse(null);
         if (output != null) {
             requireRoom(broadcast, output, partitions);
         }
         partitions.forEach(TaskCountGuard::check);
         List<String> inputNames = broadcast.sources().stream()
-                .map(source -> InputNames.qualified(source.location(), conf)).toList();
+                .map(source -> InputNames.qualified(source.location(), conf))
+                .toList();
         return new PreparedBroadcast(broadcast, sources, plan, partitions, output, kept, directories, inputNames);
     }
 
     /** A dataset up to the ship threshold is read here and shipped whole; a larger one is read by the tasks. */
-    private static JobSource jobSource(LoadedSource source, BroadcastPlan plan, int input, long shipThreshold,
-            Optional<KeptSpec> kept, Configuration conf) {
+    private static JobSource jobSource(
+            LoadedSource source,
+            BroadcastPlan plan,
+            int input,
+            long shipThreshold,
+            Optional<KeptSpec> kept,
+            Configuration conf) {
         if (source.tensor() != null) {
             return new JobSource.Shipped(source.tensor());
         }
@@ -180,11 +219,13 @@ public final class PreparedBroadcast {
         long fileBytes = 0;
         for (PartitionPlan plan : plans) {
             bytes = saturatedAdd(bytes, plan.bytes());
-            fileBytes = saturatedAdd(fileBytes, saturatedAdd(plan.bytes(), plan.rows() > Long.MAX_VALUE / 8
-                    ? Long.MAX_VALUE : 8 * plan.rows()));
+            fileBytes = saturatedAdd(
+                    fileBytes,
+                    saturatedAdd(plan.bytes(), plan.rows() > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : 8 * plan.rows()));
         }
         OptionalLong usable = broadcast.write().checkFreeSpace() ? output.usableBytes() : OptionalLong.empty();
-        OutputRoom.require(bytes, fileBytes, output.path().toString(), broadcast.write().maxOutputBytes(), usable);
+        OutputRoom.require(
+                bytes, fileBytes, output.path().toString(), broadcast.write().maxOutputBytes(), usable);
     }
 
     private static long saturatedAdd(long a, long b) {
@@ -261,8 +302,9 @@ public final class PreparedBroadcast {
         OutputDirectory directory = requireOutput();
         try (OutputLock lock = directory.lock()) {
             taken.run();
-            return directory.replaceWith(() -> job(0, directory.path(),
-                    ManifestRequests.of(plan.request(), OptionalInt.empty())).run(engine, progress));
+            return directory.replaceWith(
+                    () -> job(0, directory.path(), ManifestRequests.of(plan.request(), OptionalInt.empty()))
+                            .run(engine, progress));
         }
     }
 
@@ -290,8 +332,11 @@ public final class PreparedBroadcast {
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < sources.size(); i++) {
                     names.add(Integer.toString(i));
-                    manifests.add(job(i, new Path(directory.path(), names.get(i)),
-                            ManifestRequests.of(plan.request(), OptionalInt.of(i))).run(engine, progress));
+                    manifests.add(job(
+                                    i,
+                                    new Path(directory.path(), names.get(i)),
+                                    ManifestRequests.of(plan.request(), OptionalInt.of(i)))
+                            .run(engine, progress));
                 }
                 DatasetIndex.write(directory.fileSystem(), directory.path(), names);
                 return manifests;
@@ -310,11 +355,15 @@ public final class PreparedBroadcast {
     /** As {@link #discard(SparkSession, Progress, int)}, with the tasks on {@code engine}. */
     public DiscardedBroadcast discard(JobEngine engine, Progress progress, int input) {
         if (input < 0 || input >= sources.size()) {
-            throw new InvalidRequestException("Cannot compute input " + input + ": there are " + sources.size()
-                    + " inputs, numbered from 0");
+            throw new InvalidRequestException(
+                    "Cannot compute input " + input + ": there are " + sources.size() + " inputs, numbered from 0");
         }
-        return DiscardJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input),
-                description(input, DiscardJob.FORMAT_NAME)).run(engine, requireNonNull(progress, "progress is null"));
+        return DiscardJob.of(
+                        sources.get(input),
+                        plan.copyProgram(input),
+                        partitions.get(input),
+                        description(input, DiscardJob.FORMAT_NAME))
+                .run(engine, requireNonNull(progress, "progress is null"));
     }
 
     /**
@@ -360,13 +409,23 @@ public final class PreparedBroadcast {
     private DatasetJob job(int input, Path directory, Map<String, String> request) {
         List<Manifest.ManifestInput> inputs = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
-            inputs.add(new Manifest.ManifestInput(inputNames.get(i),
-                    ManifestShapes.list(sources.get(i).shape()), sources.get(i).dtype().typeName(),
+            inputs.add(new Manifest.ManifestInput(
+                    inputNames.get(i),
+                    ManifestShapes.list(sources.get(i).shape()),
+                    sources.get(i).dtype().typeName(),
                     broadcast.arrowOptions().column().orElse(null),
                     broadcast.rowShape().map(ManifestShapes::list).orElse(null)));
         }
-        return DatasetJob.of(sources.get(input), plan.copyProgram(input), partitions.get(input), broadcast.files(),
-                kept.get(input), directories.get(input), directory, description(input), withPartitionBy(request),
+        return DatasetJob.of(
+                sources.get(input),
+                plan.copyProgram(input),
+                partitions.get(input),
+                broadcast.files(),
+                kept.get(input),
+                directories.get(input),
+                directory,
+                description(input),
+                withPartitionBy(request),
                 inputs);
     }
 

@@ -3,28 +3,28 @@ package dev.tensorbroadcast.job;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
-import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.reduce.ReduceKernel;
+import dev.tensorbroadcast.job.base.LocalFiles;
+import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
-import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
-import dev.tensorbroadcast.job.base.LocalFiles;
 import dev.tensorbroadcast.job.dataset.NpyExporter;
-import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.pipeline.DatasetJob;
+import dev.tensorbroadcast.job.pipeline.JobEngine;
+import dev.tensorbroadcast.job.pipeline.ReduceJob;
+import dev.tensorbroadcast.job.sink.NpyWriter;
 import dev.tensorbroadcast.job.source.Gradient;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
-import dev.tensorbroadcast.job.pipeline.DatasetJob;
-import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.store.Locations;
-import dev.tensorbroadcast.job.base.Progress;
-import dev.tensorbroadcast.job.pipeline.ReduceJob;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.CopyProgram;
@@ -65,8 +65,14 @@ public final class PreparedReduce {
     /** The gradient as the manifest names it (see {@link InputNames}); null for a .npy result, which has none. */
     private final String gradientName;
 
-    private PreparedReduce(TensorReduce reduce, Gradient gradient, BroadcastPlan plan, List<ReducePlan> reduces,
-            Path npyTarget, OutputDirectory directory, String gradientName) {
+    private PreparedReduce(
+            TensorReduce reduce,
+            Gradient gradient,
+            BroadcastPlan plan,
+            List<ReducePlan> reduces,
+            Path npyTarget,
+            OutputDirectory directory,
+            String gradientName) {
         this.reduce = reduce;
         this.gradientName = gradientName;
         this.gradient = gradient;
@@ -85,10 +91,11 @@ public final class PreparedReduce {
     }
 
     static PreparedReduce prepare(TensorReduce reduce, Configuration conf) {
-        ArrowSourceOptions arrow = reduce.column().map(ArrowSourceOptions.defaults()::withColumn)
-                .orElse(ArrowSourceOptions.defaults());
-        Gradient gradient = reduce.gradientTensor().<Gradient>map(Gradient.InMemory::new).orElseGet(() ->
-                gradientOf(reduce, arrow, conf));
+        ArrowSourceOptions arrow =
+                reduce.column().map(ArrowSourceOptions.defaults()::withColumn).orElse(ArrowSourceOptions.defaults());
+        Gradient gradient = reduce.gradientTensor()
+                .<Gradient>map(Gradient.InMemory::new)
+                .orElseGet(() -> gradientOf(reduce, arrow, conf));
         BroadcastRequest.Builder request = reduce.arguments().request();
         for (Shape input : reduce.inputShapes()) {
             request.input(input, gradient.dtype());
@@ -112,14 +119,15 @@ public final class PreparedReduce {
             }
         }
         for (ReducePlan reducePlan : reduces) {
-            TaskCountGuard.check(taskCount(reduce, reducePlan),
+            TaskCountGuard.check(
+                    taskCount(reduce, reducePlan),
                     reducePlan.output().elements() * reducePlan.dtype().byteWidth());
         }
         reduce.files().requireEncodingFits(gradient.dtype());
         reduce.gradientLocation().ifPresent(location -> {
             if (reduce.write().npy()) {
-                npyPath(reduce.output()).ifPresent(npy -> OutputOverlap.requireApart(reduce.output(), npy,
-                        List.of(location), conf));
+                npyPath(reduce.output())
+                        .ifPresent(npy -> OutputOverlap.requireApart(reduce.output(), npy, List.of(location), conf));
             } else {
                 OutputOverlap.requireApart(reduce.output(), List.of(location), conf);
             }
@@ -132,19 +140,37 @@ public final class PreparedReduce {
                         + "), which gets one result per input");
             }
             Path npy = checkNpy(reduce.output(), reduce.write().overwrite());
-            requireRoom(reduce, reduces, npy.toString(), false, reduce.write().checkFreeSpace() ? usableBytes(npy)
-                    : OptionalLong.empty());
+            requireRoom(
+                    reduce,
+                    reduces,
+                    npy.toString(),
+                    false,
+                    reduce.write().checkFreeSpace() ? usableBytes(npy) : OptionalLong.empty());
             return new PreparedReduce(reduce, gradient, plan, reduces, npy, null, null);
         }
         for (ReducePlan reducePlan : reduces) {
             // an array result: its dtype, codec and chunks checked before Spark starts
-            reduce.files().partitions(PartitionPlan.builder(reducePlan.input(), reducePlan.dtype()).build(),
-                    reducePlan.dtype());
+            reduce.files()
+                    .partitions(
+                            PartitionPlan.builder(reducePlan.input(), reducePlan.dtype())
+                                    .build(),
+                            reducePlan.dtype());
         }
-        OutputDirectory directory = OutputDirectory.check(reduce.output(), reduce.write().overwrite(), conf);
-        requireRoom(reduce, reduces, directory.path().toString(), true, reduce.write().checkFreeSpace()
-                ? directory.usableBytes() : OptionalLong.empty());
-        return new PreparedReduce(reduce, gradient, plan, reduces, null, directory,
+        OutputDirectory directory =
+                OutputDirectory.check(reduce.output(), reduce.write().overwrite(), conf);
+        requireRoom(
+                reduce,
+                reduces,
+                directory.path().toString(),
+                true,
+                reduce.write().checkFreeSpace() ? directory.usableBytes() : OptionalLong.empty());
+        return new PreparedReduce(
+                reduce,
+                gradient,
+                plan,
+                reduces,
+                null,
+                directory,
                 InputNames.qualified(reduce.gradientLocation().orElse(null), conf));
     }
 
@@ -152,16 +178,17 @@ public final class PreparedReduce {
      * {@code --max-output} and the free space, for the results' values and their files: a dataset's hold an 8-byte
      * index per row, a {@code .npy} its header.
      */
-    private static void requireRoom(TensorReduce reduce, List<ReducePlan> reduces, String target, boolean dataset,
-            OptionalLong usable) {
+    private static void requireRoom(
+            TensorReduce reduce, List<ReducePlan> reduces, String target, boolean dataset, OptionalLong usable) {
         long bytes = 0;
         long fileBytes = 0;
         for (ReducePlan reducePlan : reduces) {
             long values = reducePlan.input().elements() * reducePlan.dtype().byteWidth();
             long rows = reducePlan.input().rank() == 0 ? 1 : reducePlan.input().dim(0);
             bytes = OutputRoom.saturatedAdd(bytes, values);
-            long overhead = dataset ? 8 * rows : NpyWriter.header(NpyExporter.descr(reducePlan.dtype()),
-                    reducePlan.input()).length;
+            long overhead = dataset
+                    ? 8 * rows
+                    : NpyWriter.header(NpyExporter.descr(reducePlan.dtype()), reducePlan.input()).length;
             fileBytes = OutputRoom.saturatedAdd(fileBytes, OutputRoom.saturatedAdd(values, overhead));
         }
         OutputRoom.require(bytes, fileBytes, target, reduce.write().maxOutputBytes(), usable);
@@ -175,13 +202,15 @@ public final class PreparedReduce {
         try {
             return OptionalLong.of(Files.getFileStore(npy.getParent()).getUsableSpace());
         } catch (IOException e) {
-            throw new OutputException("Cannot write .npy to '" + npy + "': cannot tell its free space: "
-                    + LocalFiles.reason(e));
+            throw new OutputException(
+                    "Cannot write .npy to '" + npy + "': cannot tell its free space: " + LocalFiles.reason(e));
         }
     }
 
     private static String inputs(BroadcastPlan plan) {
-        return String.join(" and ", plan.inputs().stream().map(input -> input.input().toString()).toList());
+        return String.join(
+                " and ",
+                plan.inputs().stream().map(input -> input.input().toString()).toList());
     }
 
     /**
@@ -189,15 +218,18 @@ public final class PreparedReduce {
      * disk, whatever the default file system (a URI is refused later, by {@link #checkNpy}).
      */
     private static java.util.Optional<org.apache.hadoop.fs.Path> npyPath(String location) {
-        return Locations.onThisDisk(location).map(local -> new org.apache.hadoop.fs.Path("file:"
-                + Paths.get(local).toAbsolutePath().normalize()));
+        return Locations.onThisDisk(location)
+                .map(local -> new org.apache.hadoop.fs.Path(
+                        "file:" + Paths.get(local).toAbsolutePath().normalize()));
     }
 
     /** A {@code .npy} is written on the driver's local disk, next to nothing of anyone else's. */
     private static Path checkNpy(String location, boolean overwrite) {
-        String local = Locations.onThisDisk(location).orElseThrow(() -> new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
-                    + " local disk; give a local path, or a dataset directory with "
-                    + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")));
+        String local = Locations.onThisDisk(location)
+                .orElseThrow(() ->
+                        new OutputException("Cannot write .npy to '" + location + "': a .npy is written on the driver's"
+                                + " local disk; give a local path, or a dataset directory with "
+                                + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet")));
         Path target = Paths.get(local).toAbsolutePath();
         if (Files.isDirectory(target)) {
             throw new OutputException("Cannot write .npy to '" + location + "': it is a directory; give the path of"
@@ -209,8 +241,8 @@ public final class PreparedReduce {
                     + " or pass " + Param.OVERWRITE.given("true", null) + " to replace it");
         }
         if (!Files.isDirectory(target.getParent())) {
-            throw new OutputException("Cannot write .npy to '" + location + "': directory " + target.getParent()
-                    + " does not exist");
+            throw new OutputException(
+                    "Cannot write .npy to '" + location + "': directory " + target.getParent() + " does not exist");
         }
         return target;
     }
@@ -241,7 +273,9 @@ public final class PreparedReduce {
     }
 
     private static long taskCount(TensorReduce request, ReducePlan reducePlan) {
-        return ReduceJob.taskCount(reducePlan, request.partitioning().bytesOrDefault(),
+        return ReduceJob.taskCount(
+                reducePlan,
+                request.partitioning().bytesOrDefault(),
                 request.partitioning().count().orElse(0));
     }
 
@@ -258,8 +292,11 @@ public final class PreparedReduce {
         if (npyTarget != null) {
             return npyTarget.toString();
         }
-        return reduces.size() == 1 ? directory.path().toString()
-                : new org.apache.hadoop.fs.Path(directory.path(), Integer.toString(reduces.get(i).inputIndex()))
+        return reduces.size() == 1
+                ? directory.path().toString()
+                : new org.apache.hadoop.fs.Path(
+                                directory.path(),
+                                Integer.toString(reduces.get(i).inputIndex()))
                         .toString();
     }
 
@@ -300,13 +337,23 @@ public final class PreparedReduce {
             } else {
                 writeDataset(engine, progress, reducePlan, new org.apache.hadoop.fs.Path(location(i)));
             }
-            results.add(new ReduceResult(location(i), reducePlan.inputIndex(), reducePlan.input(), reducePlan.dtype(),
-                    reducePlan.regime(), reduce.formatName(), tasks(reducePlan),
+            results.add(new ReduceResult(
+                    location(i),
+                    reducePlan.inputIndex(),
+                    reducePlan.input(),
+                    reducePlan.dtype(),
+                    reducePlan.regime(),
+                    reduce.formatName(),
+                    tasks(reducePlan),
                     reducePlan.input().elements() * reducePlan.dtype().byteWidth()));
         }
         if (npyTarget == null && reduces.size() > 1) {
-            DatasetIndex.write(directory.fileSystem(), directory.path(), reduces.stream()
-                    .map(reducePlan -> Integer.toString(reducePlan.inputIndex())).toList());
+            DatasetIndex.write(
+                    directory.fileSystem(),
+                    directory.path(),
+                    reduces.stream()
+                            .map(reducePlan -> Integer.toString(reducePlan.inputIndex()))
+                            .toList());
         }
         return results;
     }
@@ -318,8 +365,8 @@ public final class PreparedReduce {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(temp), NPY_BUFFER_BYTES)) {
                 out.write(header);
                 if (reducePlan.regime() == ReducePlan.Regime.ROWS_KEPT) {
-                    ReduceJob.writeKept(engine, gradient, reducePlan, keptPartitions(reducePlan),
-                            description(reducePlan), out);
+                    ReduceJob.writeKept(
+                            engine, gradient, reducePlan, keptPartitions(reducePlan), description(reducePlan), out);
                 } else {
                     out.write(sum(engine, reducePlan).values());
                 }
@@ -336,8 +383,8 @@ public final class PreparedReduce {
         }
     }
 
-    private void writeDataset(JobEngine engine, Progress progress, ReducePlan reducePlan,
-            org.apache.hadoop.fs.Path target) {
+    private void writeDataset(
+            JobEngine engine, Progress progress, ReducePlan reducePlan, org.apache.hadoop.fs.Path target) {
         Shape input = reducePlan.input();
         CopyProgram identity = CopyProgram.of(input, input.strides());
         JobSource source;
@@ -351,14 +398,27 @@ public final class PreparedReduce {
         }
         // an array format's partitions are whole chunks (or shards) of the first dim
         partitions = reduce.files().partitions(partitions, reducePlan.dtype());
-        Map<String, String> request = new LinkedHashMap<>(ManifestRequests.of(plan.request(),
+        Map<String, String> request = new LinkedHashMap<>(ManifestRequests.of(
+                plan.request(),
                 reduces.size() > 1 || reduce.inputIndex().isPresent()
-                        ? OptionalInt.of(reducePlan.inputIndex()) : OptionalInt.empty()));
+                        ? OptionalInt.of(reducePlan.inputIndex())
+                        : OptionalInt.empty()));
         request.put(ManifestRequests.OPERATION, ManifestRequests.REDUCE);
-        List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(gradientName,
-                ManifestShapes.list(gradient.shape()), gradient.dtype().typeName()));
-        DatasetJob.of(source, identity, partitions, reduce.files(), java.util.Optional.empty(), target,
-                description(reducePlan), request, inputs).run(engine, progress);
+        List<Manifest.ManifestInput> inputs = List.of(new Manifest.ManifestInput(
+                gradientName,
+                ManifestShapes.list(gradient.shape()),
+                gradient.dtype().typeName()));
+        DatasetJob.of(
+                        source,
+                        identity,
+                        partitions,
+                        reduce.files(),
+                        java.util.Optional.empty(),
+                        target,
+                        description(reducePlan),
+                        request,
+                        inputs)
+                .run(engine, progress);
     }
 
     private SourceTensor sum(JobEngine engine, ReducePlan reducePlan) {
@@ -367,12 +427,16 @@ public final class PreparedReduce {
 
     /** The result's partitions, as many as the tasks that read the gradient (bounded by the result's rows). */
     private PartitionPlan keptPartitions(ReducePlan reducePlan) {
-        return PartitionPlan.builder(reducePlan.input(), reducePlan.dtype()).partitions(tasks(reducePlan)).build();
+        return PartitionPlan.builder(reducePlan.input(), reducePlan.dtype())
+                .partitions(tasks(reducePlan))
+                .build();
     }
 
     private String description(ReducePlan reducePlan) {
-        return "tensor-broadcast reduce " + plan.dialect().dialectName() + ": " + reducePlan.output().toList()
-                + " to " + reducePlan.input().toList() + " " + reducePlan.dtype().typeName() + " ("
+        return "tensor-broadcast reduce " + plan.dialect().dialectName() + ": "
+                + reducePlan.output().toList()
+                + " to " + reducePlan.input().toList() + " "
+                + reducePlan.dtype().typeName() + " ("
                 + reduce.formatName() + ", " + reducePlan.regime() + ")";
     }
 }

@@ -14,8 +14,15 @@ import dev.tensorbroadcast.planner.Shape;
  * @param tasks the tasks that read the gradient
  * @param bytes the bytes of the result's values
  */
-public record ReduceResult(String location, int input, Shape shape, DType dtype, ReducePlan.Regime regime,
-        String format, long tasks, long bytes) {
+public record ReduceResult(
+        String location,
+        int input,
+        Shape shape,
+        DType dtype,
+        ReducePlan.Regime regime,
+        String format,
+        long tasks,
+        long bytes) {
     /** Refuses a null location, shape, dtype, regime or format. */
     public ReduceResult {
         requireNonNull(location, "location is null");

@@ -75,8 +75,8 @@ abstract class RequestBuilder<B extends RequestBuilder<B>> extends WriteBuilder<
     /** An exact task count instead of a size, from 1 to {@link Integer#MAX_VALUE}; fewer when there are fewer rows. */
     public B partitions(long count) {
         if (count <= 0 || count > Integer.MAX_VALUE) {
-            throw new InvalidRequestException("Cannot use " + count + " partitions: the count must be from 1 to "
-                    + Integer.MAX_VALUE);
+            throw new InvalidRequestException(
+                    "Cannot use " + count + " partitions: the count must be from 1 to " + Integer.MAX_VALUE);
         }
         this.partitions = count;
         return self();
@@ -96,7 +96,8 @@ abstract class RequestBuilder<B extends RequestBuilder<B>> extends WriteBuilder<
 
     /** The partition size or count given, checked against each other. */
     final Partitioning partitioning() {
-        return new Partitioning(partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes),
+        return new Partitioning(
+                partitionBytes == null ? OptionalLong.empty() : OptionalLong.of(partitionBytes),
                 partitions == null ? OptionalLong.empty() : OptionalLong.of(partitions));
     }
 }

@@ -27,7 +27,8 @@ final class TaskCountGuard {
         }
         long useful = Math.max(1, Math.min(bound, (bytes + USEFUL_PARTITION_BYTES - 1) / USEFUL_PARTITION_BYTES));
         throw new TooLargeException("Cannot run " + tasks + " tasks: the driver keeps about "
-                + ByteCounts.format(DRIVER_BYTES_PER_TASK) + " per task, and its heap of " + ByteCounts.format(heapBytes)
+                + ByteCounts.format(DRIVER_BYTES_PER_TASK) + " per task, and its heap of "
+                + ByteCounts.format(heapBytes)
                 + " holds about " + bound + "; give " + Param.PARTITIONS.given(useful + "", useful + "")
                 + " (partitions of "
                 + ByteCounts.format(Math.max(1, bytes / useful)) + "), or a larger heap (TENSOR_BROADCAST_HEAP)");

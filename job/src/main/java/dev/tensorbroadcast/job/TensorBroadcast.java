@@ -8,8 +8,8 @@ import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.job.base.DiscardedBroadcast;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.pipeline.ColumnExpansion;
+import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.EnumNames;
@@ -41,7 +41,6 @@ public final class TensorBroadcast {
     /** A {@link Builder#maxOutputBytes} that sets no limit. */
     public static final long NO_OUTPUT_LIMIT = Long.MAX_VALUE;
 
-
     private final List<Source> sources;
     private final DialectArguments arguments;
     private final String output;
@@ -60,7 +59,8 @@ public final class TensorBroadcast {
         this.output = builder.output;
         this.write = write;
         this.partitioning = partitioning;
-        this.arrowOptions = builder.column == null ? ArrowSourceOptions.defaults()
+        this.arrowOptions = builder.column == null
+                ? ArrowSourceOptions.defaults()
                 : ArrowSourceOptions.defaults().withColumn(builder.column);
         this.sourceLimits = builder.sourceLimits;
         this.rowShape = builder.rowShape;
@@ -126,9 +126,12 @@ public final class TensorBroadcast {
      *         TargetShape.of(8, 64), Dialect.NUMPY);
      * }</pre>
      */
-    public static Dataset<Row> expandColumn(Dataset<Row> data, String column, Shape rowShape, TargetShape target,
-            Dialect dialect) {
-        return expandColumn(data, column, BroadcastRequest.builder(dialect).input(rowShape).target(target).build());
+    public static Dataset<Row> expandColumn(
+            Dataset<Row> data, String column, Shape rowShape, TargetShape target, Dialect dialect) {
+        return expandColumn(
+                data,
+                column,
+                BroadcastRequest.builder(dialect).input(rowShape).target(target).build());
     }
 
     /** As above, with a request for one row carrying any of the dialect's arguments (mode, axes). */
@@ -264,8 +267,8 @@ public final class TensorBroadcast {
         /** The request, checked: a source, a dialect, at most one of partition size and count. */
         public TensorBroadcast build() {
             if (sources.isEmpty()) {
-                throw new InvalidRequestException("Cannot build a broadcast without a source: give an input file or"
-                        + " a tensor");
+                throw new InvalidRequestException(
+                        "Cannot build a broadcast without a source: give an input file or" + " a tensor");
             }
             if (!arguments.hasDialect()) {
                 throw new InvalidRequestException("Cannot build a broadcast without a dialect: expected "
@@ -287,8 +290,9 @@ public final class TensorBroadcast {
                 // one N-d array has no rows to file under key=value directories
                 throw new InvalidRequestException("Cannot partition a " + formatName + " array by "
                         + String.join(",", partitionBy) + ": an array is one chunk grid, not files under key=value"
-                        + " directories; give " + Param.FORMAT.given("OutputFormat.ARROW or PARQUET",
-                                "arrow or parquet") + ", or leave out " + Param.PARTITION_BY.named());
+                        + " directories; give "
+                        + Param.FORMAT.given("OutputFormat.ARROW or PARQUET", "arrow or parquet") + ", or leave out "
+                        + Param.PARTITION_BY.named());
             }
         }
     }

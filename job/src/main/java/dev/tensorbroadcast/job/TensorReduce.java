@@ -9,7 +9,6 @@ import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
-import dev.tensorbroadcast.planner.TargetShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

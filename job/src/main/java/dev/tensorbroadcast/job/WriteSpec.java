@@ -24,8 +24,12 @@ import java.util.OptionalLong;
  * @param settings how the files are written: what reaches the format's writer
  * @param maxOutputBytes the most bytes of values written, {@link TensorBroadcast#NO_OUTPUT_LIMIT} for no limit
  */
-public record WriteSpec(Optional<OutputFormat> format, WriteSettings settings, long maxOutputBytes,
-        boolean checkFreeSpace, boolean overwrite) {
+public record WriteSpec(
+        Optional<OutputFormat> format,
+        WriteSettings settings,
+        long maxOutputBytes,
+        boolean checkFreeSpace,
+        boolean overwrite) {
     /** Refuses null parts and options the format cannot honour (see {@link Builder#build}). */
     public WriteSpec {
         requireNonNull(format, "format is null");
@@ -84,8 +88,9 @@ public record WriteSpec(Optional<OutputFormat> format, WriteSettings settings, l
 
     /** This request with {@code chosen} as its format when none was given (checked again against it). */
     WriteSpec withDefault(OutputFormat chosen) {
-        return format.isPresent() ? this : new WriteSpec(Optional.of(chosen), settings, maxOutputBytes,
-                checkFreeSpace, overwrite);
+        return format.isPresent()
+                ? this
+                : new WriteSpec(Optional.of(chosen), settings, maxOutputBytes, checkFreeSpace, overwrite);
     }
 
     /** How the result's files are written: arrow's for a {@code .npy}, which has no files of a dataset. */
@@ -95,8 +100,8 @@ public record WriteSpec(Optional<OutputFormat> format, WriteSettings settings, l
     }
 
     private static InvalidRequestException refusedLimit(long bytes) {
-        return new InvalidRequestException("Cannot limit the output to " + bytes + " bytes: the limit must be 0 or"
-                + " more");
+        return new InvalidRequestException(
+                "Cannot limit the output to " + bytes + " bytes: the limit must be 0 or" + " more");
     }
 
     /**
@@ -197,8 +202,12 @@ public record WriteSpec(Optional<OutputFormat> format, WriteSettings settings, l
          * none of a dataset's file options for a {@code .npy}.
          */
         public WriteSpec build() {
-            return new WriteSpec(Optional.ofNullable(format), WriteSettings.of(rowGroupBytes, compression,
-                    byteStreamSplit, rowLayout), maxOutputBytes, checkFreeSpace, overwrite);
+            return new WriteSpec(
+                    Optional.ofNullable(format),
+                    WriteSettings.of(rowGroupBytes, compression, byteStreamSplit, rowLayout),
+                    maxOutputBytes,
+                    checkFreeSpace,
+                    overwrite);
         }
     }
 }

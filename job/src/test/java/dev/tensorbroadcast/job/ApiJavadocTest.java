@@ -47,7 +47,8 @@ class ApiJavadocTest {
         sources.add(API.resolve("base").resolve("Progress.java"));
         sources.add(API.resolve("base").resolve("DiscardedBroadcast.java"));
         assertThat(sources).hasSizeGreaterThan(15);
-        assertThat(undocumented(sources)).as("public types and members of the API without a Javadoc comment")
+        assertThat(undocumented(sources))
+                .as("public types and members of the API without a Javadoc comment")
                 .isEmpty();
     }
 
@@ -55,40 +56,55 @@ class ApiJavadocTest {
     @Test
     void anUndocumentedPublicMemberIsNamed(@TempDir Path dir) throws IOException {
         Path source = dir.resolve("Sample.java");
-        Files.writeString(source, String.join("\n",
-                "package sample;",
-                "/** Documented. */",
-                "public record Sample(int size) {",
-                "    public Sample {}",
-                "    public static final int LIMIT = 1;",
-                "    /** Documented. */",
-                "    public static final int OTHER = 2;",
-                "    private static final int HIDDEN = 3;",
-                "    public int twice() { return 2 * size; }",
-                "    @Override",
-                "    public String toString() { return \"sample\"; }",
-                "    int packagePrivate() { return 0; }",
-                "    public interface Listener {",
-                "        /** Documented. */",
-                "        void heard();",
-                "        void missed();",
-                "    }",
-                "    /** Documented. */",
-                "    public enum Kind { ONE, /** Documented. */ TWO }",
-                "}",
-                "class Hidden {",
-                "    public void notApi() {}",
-                "}", ""));
-        assertThat(undocumented(List.of(source))).containsExactly("Sample.Sample(...)", "Sample.LIMIT",
-                "Sample.twice(...)", "Sample.Listener", "Sample.Listener.missed(...)", "Sample.Kind.ONE");
+        Files.writeString(
+                source,
+                String.join(
+                        "\n",
+                        "package sample;",
+                        "/** Documented. */",
+                        "public record Sample(int size) {",
+                        "    public Sample {}",
+                        "    public static final int LIMIT = 1;",
+                        "    /** Documented. */",
+                        "    public static final int OTHER = 2;",
+                        "    private static final int HIDDEN = 3;",
+                        "    public int twice() { return 2 * size; }",
+                        "    @Override",
+                        "    public String toString() { return \"sample\"; }",
+                        "    int packagePrivate() { return 0; }",
+                        "    public interface Listener {",
+                        "        /** Documented. */",
+                        "        void heard();",
+                        "        void missed();",
+                        "    }",
+                        "    /** Documented. */",
+                        "    public enum Kind { ONE, /** Documented. */ TWO }",
+                        "}",
+                        "class Hidden {",
+                        "    public void notApi() {}",
+                        "}",
+                        ""));
+        assertThat(undocumented(List.of(source)))
+                .containsExactly(
+                        "Sample.Sample(...)",
+                        "Sample.LIMIT",
+                        "Sample.twice(...)",
+                        "Sample.Listener",
+                        "Sample.Listener.missed(...)",
+                        "Sample.Kind.ONE");
     }
 
     private static List<String> undocumented(List<Path> sources) throws IOException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        try (StandardJavaFileManager files = compiler.getStandardFileManager(null, Locale.ROOT,
-                StandardCharsets.UTF_8)) {
+        try (StandardJavaFileManager files =
+                compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8)) {
             // parsing only: the comments are in the trees, and nothing needs to resolve
-            JavacTask task = (JavacTask) compiler.getTask(null, files, diagnostic -> {}, List.of("-proc:none"), null,
+            JavacTask task = (JavacTask) compiler.getTask(
+                    null,
+                    files,
+                    diagnostic -> {},
+                    List.of("-proc:none"),
+                    null,
                     files.getJavaFileObjectsFromPaths(sources));
             DocTrees trees = DocTrees.instance(task);
             List<String> missing = new ArrayList<>();
@@ -118,7 +134,10 @@ class ApiJavadocTest {
             } else if (member instanceof MethodTree method) {
                 boolean constructor = method.getName().contentEquals("<init>");
                 if (visible(method.getModifiers(), inInterface) && !overrides(method)) {
-                    require(trees, at, name + "." + (constructor ? type.getSimpleName() : method.getName()) + "(...)",
+                    require(
+                            trees,
+                            at,
+                            name + "." + (constructor ? type.getSimpleName() : method.getName()) + "(...)",
                             missing);
                 }
             } else if (member instanceof VariableTree field) {
@@ -131,13 +150,15 @@ class ApiJavadocTest {
     }
 
     private static boolean visible(ModifiersTree modifiers, boolean inInterface) {
-        return modifiers.getFlags().contains(Modifier.PUBLIC) || modifiers.getFlags().contains(Modifier.PROTECTED)
+        return modifiers.getFlags().contains(Modifier.PUBLIC)
+                || modifiers.getFlags().contains(Modifier.PROTECTED)
                 || inInterface && !modifiers.getFlags().contains(Modifier.PRIVATE);
     }
 
     private static boolean overrides(MethodTree method) {
         return method.getModifiers().getAnnotations().stream()
-                .anyMatch(annotation -> annotation.getAnnotationType().toString().equals("Override"));
+                .anyMatch(
+                        annotation -> annotation.getAnnotationType().toString().equals("Override"));
     }
 
     private static void require(DocTrees trees, TreePath path, String name, List<String> missing) {

@@ -34,7 +34,9 @@ class DocLinksTest {
     @Test
     void everyRelativeLinkAndAnchorOfTheGuideResolves() throws IOException {
         List<Path> pages = guidePages(ROOT);
-        assertThat(pages).as("README.md and docs/*.md").contains(ROOT.resolve("README.md"))
+        assertThat(pages)
+                .as("README.md and docs/*.md")
+                .contains(ROOT.resolve("README.md"))
                 .hasSizeGreaterThan(10);
         assertThat(problems(pages)).as("links that do not resolve").isEmpty();
     }
@@ -43,18 +45,38 @@ class DocLinksTest {
     @Test
     void aBrokenLinkOrAnchorIsNamed(@TempDir Path dir) throws IOException {
         Files.createDirectories(dir.resolve("docs"));
-        Files.writeString(dir.resolve("README.md"), String.join("\n",
-                "# Title", "",
-                "[ok](docs/page.md#the-commit-on-s3) [ok](#title) [gone](docs/gone.md) [no](docs/page.md#nope)",
-                "[fenced](docs/page.md#not-a-heading) [site](https://example.com/x.md#y) `[code](docs/none.md)`",
-                "```text", "[inside a block](docs/none.md)", "```", ""));
-        Files.writeString(dir.resolve("docs/page.md"), String.join("\n",
-                "# Page", "", "## The commit on S3", "", "```sh", "# not a heading", "```",
-                "[back](../README.md#title) [twice](#page-1)", "", "## Page", ""));
-        assertThat(problems(guidePages(dir))).containsExactly(
-                "README.md:3: docs/gone.md: no such file",
-                "README.md:3: docs/page.md#nope: no such heading",
-                "README.md:4: docs/page.md#not-a-heading: no such heading");
+        Files.writeString(
+                dir.resolve("README.md"),
+                String.join(
+                        "\n",
+                        "# Title",
+                        "",
+                        "[ok](docs/page.md#the-commit-on-s3) [ok](#title) [gone](docs/gone.md) [no](docs/page.md#nope)",
+                        "[fenced](docs/page.md#not-a-heading) [site](https://example.com/x.md#y) `[code](docs/none.md)`",
+                        "```text",
+                        "[inside a block](docs/none.md)",
+                        "```",
+                        ""));
+        Files.writeString(
+                dir.resolve("docs/page.md"),
+                String.join(
+                        "\n",
+                        "# Page",
+                        "",
+                        "## The commit on S3",
+                        "",
+                        "```sh",
+                        "# not a heading",
+                        "```",
+                        "[back](../README.md#title) [twice](#page-1)",
+                        "",
+                        "## Page",
+                        ""));
+        assertThat(problems(guidePages(dir)))
+                .containsExactly(
+                        "README.md:3: docs/gone.md: no such file",
+                        "README.md:3: docs/page.md#nope: no such heading",
+                        "README.md:4: docs/page.md#not-a-heading: no such heading");
     }
 
     @Test
@@ -71,7 +93,9 @@ class DocLinksTest {
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
         try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
-            docs.filter(path -> path.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
+            docs.filter(path -> path.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .forEach(pages::add);
         }
         return pages;
     }
@@ -99,11 +123,14 @@ class DocLinksTest {
                     }
                     int hash = target.indexOf('#');
                     String file = hash < 0 ? target : target.substring(0, hash);
-                    Path linked = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+                    Path linked = file.isEmpty()
+                            ? page
+                            : page.getParent().resolve(file).normalize();
                     String where = page.getFileName() + ":" + (i + 1) + ": " + target;
                     if (!Files.exists(linked)) {
                         problems.add(where + ": no such file");
-                    } else if (hash >= 0 && linked.toString().endsWith(".md")
+                    } else if (hash >= 0
+                            && linked.toString().endsWith(".md")
                             && !anchors.computeIfAbsent(linked, DocLinksTest::headingAnchors)
                                     .contains(target.substring(hash + 1))) {
                         problems.add(where + ": no such heading");
@@ -135,7 +162,10 @@ class DocLinksTest {
     }
 
     private static String anchor(String heading) {
-        return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+        return heading.strip()
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                .replace(' ', '-');
     }
 
     private static List<String> lines(Path page) {

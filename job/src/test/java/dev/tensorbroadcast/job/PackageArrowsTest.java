@@ -29,7 +29,9 @@ class PackageArrowsTest {
      * one says where it stands.
      */
     static final Map<String, Set<String>> JOB_ARROWS = Map.ofEntries(
-            Map.entry("cli", Set.of("job", "source", "pipeline", "sink", "commit", "manifest", "dataset", "store", "base")),
+            Map.entry(
+                    "cli",
+                    Set.of("job", "source", "pipeline", "sink", "commit", "manifest", "dataset", "store", "base")),
             Map.entry("job", Set.of("source", "pipeline", "sink", "commit", "manifest", "dataset", "store", "base")),
             Map.entry("pipeline", Set.of("source", "sink", "commit", "manifest", "dataset", "store", "base")),
             Map.entry("sql", Set.of("source", "dataset", "sink", "manifest", "store", "base")),
@@ -52,8 +54,9 @@ class PackageArrowsTest {
     /** A qualified name of the project's: the packages, then a class (capitalised) or a wildcard. */
     private static final Pattern PROJECT_NAME =
             Pattern.compile("dev\\.tensorbroadcast((?:\\.[a-z][a-z0-9]*)+)\\.[A-Z*]");
-    private static final Pattern PACKAGE = Pattern.compile("^package dev\\.tensorbroadcast((?:\\.[a-z][a-z0-9]*)+);",
-            Pattern.MULTILINE);
+
+    private static final Pattern PACKAGE =
+            Pattern.compile("^package dev\\.tensorbroadcast((?:\\.[a-z][a-z0-9]*)+);", Pattern.MULTILINE);
 
     @Test
     void jobPackagesImportOnlyDownThePipeline() {
@@ -82,7 +85,9 @@ class PackageArrowsTest {
     void theAllowedArrowsHaveNoCycle() {
         Set<String> done = new HashSet<>();
         for (String from : JOB_ARROWS.keySet()) {
-            assertThat(cycleFrom(from, new ArrayList<>(), done)).as("a cycle through job." + from).isEmpty();
+            assertThat(cycleFrom(from, new ArrayList<>(), done))
+                    .as("a cycle through job." + from)
+                    .isEmpty();
         }
     }
 
@@ -143,7 +148,8 @@ class PackageArrowsTest {
     private static List<Arrow> arrows(Path sources) {
         Set<Arrow> arrows = new TreeSet<>((a, b) -> (a.text() + a.file()).compareTo(b.text() + b.file()));
         try (Stream<Path> files = Files.walk(sources)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+            for (Path file :
+                    files.filter(path -> path.toString().endsWith(".java")).toList()) {
                 String text = Files.readString(file);
                 Matcher declared = PACKAGE.matcher(text);
                 if (!declared.find()) {

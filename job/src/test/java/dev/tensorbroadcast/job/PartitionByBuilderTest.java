@@ -12,11 +12,19 @@ import org.junit.jupiter.api.Test;
 class PartitionByBuilderTest {
     @Test
     void keysAreKeptInOrder() {
-        TensorBroadcast broadcast = TensorBroadcast.builder().source("x.npy").dialect(Dialect.NUMPY)
-                .partitionBy("day", "tag").build();
+        TensorBroadcast broadcast = TensorBroadcast.builder()
+                .source("x.npy")
+                .dialect(Dialect.NUMPY)
+                .partitionBy("day", "tag")
+                .build();
 
         assertThat(broadcast.partitionBy()).containsExactly("day", "tag");
-        assertThat(TensorBroadcast.builder().source("x.npy").dialect(Dialect.NUMPY).build().partitionBy()).isEmpty();
+        assertThat(TensorBroadcast.builder()
+                        .source("x.npy")
+                        .dialect(Dialect.NUMPY)
+                        .build()
+                        .partitionBy())
+                .isEmpty();
     }
 
     @Test
@@ -29,8 +37,12 @@ class PartitionByBuilderTest {
 
     @Test
     void severalSourcesAreRefused() {
-        TensorBroadcast broadcast = TensorBroadcast.builder().source("../examples/row3.npy")
-                .source("../examples/col3.npy").dialect(Dialect.NUMPY).partitionBy("day").build();
+        TensorBroadcast broadcast = TensorBroadcast.builder()
+                .source("../examples/row3.npy")
+                .source("../examples/col3.npy")
+                .dialect(Dialect.NUMPY)
+                .partitionBy("day")
+                .build();
 
         assertThatThrownBy(() -> broadcast.prepare(new Configuration()))
                 .isInstanceOf(InvalidRequestException.class)
@@ -40,8 +52,12 @@ class PartitionByBuilderTest {
 
     @Test
     void anArrayFormatIsRefused() {
-        assertThatThrownBy(() -> TensorBroadcast.builder().source("x.npy").dialect(Dialect.NUMPY)
-                .format(OutputFormat.parse("zarr")).partitionBy("day").build())
+        assertThatThrownBy(() -> TensorBroadcast.builder()
+                        .source("x.npy")
+                        .dialect(Dialect.NUMPY)
+                        .format(OutputFormat.parse("zarr"))
+                        .partitionBy("day")
+                        .build())
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot partition a zarr array by day: an array is one chunk grid, not files under"
                         + " key=value directories; give format(OutputFormat.ARROW or PARQUET), or leave out"

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class PublicApiTest {
     private static final String API = "dev.tensorbroadcast.job";
-    private static final Set<String> INTERNAL = Set.of("source", "pipeline", "sink", "commit", "manifest", "dataset",
-            "base", "cli");
+    private static final Set<String> INTERNAL =
+            Set.of("source", "pipeline", "sink", "commit", "manifest", "dataset", "base", "cli");
 
     /**
      * Internal types the API shows on purpose, each with why. A value the pipeline makes or calls and the API shows is
@@ -42,16 +42,20 @@ class PublicApiTest {
      * of the API's own and a bridge. A type the pipeline never sees goes into {@code dev.tensorbroadcast.job}.
      */
     private static final Map<String, String> SHOWN = Map.of(
-            API + ".manifest.Manifest", "what a run wrote: the record of _manifest.json, a documented file format"
-                    + " (docs/formats.md) that a caller reads back as it is; moving it up would make the manifest"
-                    + " package, which the pipeline writes, import the API",
-            API + ".base.Progress", "the caller's listener, which the API hands to the jobs as it is: the pipeline"
-                    + " and the verifier call it, so it cannot be in the API's package",
-            API + ".base.DiscardedBroadcast", "what the null sink computed, with the partitions its tasks report:"
-                    + " the pipeline makes it, so it cannot be in the API's package",
-            API + ".pipeline.JobEngine", "where a prepared run's tasks run (JobEngine.spark(session),"
-                    + " JobEngine.driver(hadoop, cancelled)): the engine seam itself, one name for the API and the"
-                    + " pipeline (a mirror type in the API repeated its factories)");
+            API + ".manifest.Manifest",
+                    "what a run wrote: the record of _manifest.json, a documented file format"
+                            + " (docs/formats.md) that a caller reads back as it is; moving it up would make the manifest"
+                            + " package, which the pipeline writes, import the API",
+            API + ".base.Progress",
+                    "the caller's listener, which the API hands to the jobs as it is: the pipeline"
+                            + " and the verifier call it, so it cannot be in the API's package",
+            API + ".base.DiscardedBroadcast",
+                    "what the null sink computed, with the partitions its tasks report:"
+                            + " the pipeline makes it, so it cannot be in the API's package",
+            API + ".pipeline.JobEngine",
+                    "where a prepared run's tasks run (JobEngine.spark(session),"
+                            + " JobEngine.driver(hadoop, cancelled)): the engine seam itself, one name for the API and the"
+                            + " pipeline (a mirror type in the API repeated its factories)");
 
     @Test
     void publicSignaturesNameNoInternalType() throws Exception {
@@ -81,29 +85,36 @@ class PublicApiTest {
             check(type.getSimpleName() + " (its supertypes)", supertypes, leaks);
         }
         leaks.keySet().removeAll(SHOWN.keySet());
-        assertThat(leaks).as("internal types in the API's public signatures (type: members)").isEmpty();
+        assertThat(leaks)
+                .as("internal types in the API's public signatures (type: members)")
+                .isEmpty();
     }
 
     /** The test sees a leak: a method returning a pipeline type is caught, one that does not is not. */
     @Test
     void theCheckSeesGenericArguments() {
         Map<String, Set<String>> leaks = new TreeMap<>();
-        check("x", List.of(new ParameterizedType() {
-            @Override
-            public Type[] getActualTypeArguments() {
-                return new Type[] {dev.tensorbroadcast.job.source.JobSource.class};
-            }
+        check(
+                "x",
+                List.of(
+                        new ParameterizedType() {
+                            @Override
+                            public Type[] getActualTypeArguments() {
+                                return new Type[] {dev.tensorbroadcast.job.source.JobSource.class};
+                            }
 
-            @Override
-            public Type getRawType() {
-                return List.class;
-            }
+                            @Override
+                            public Type getRawType() {
+                                return List.class;
+                            }
 
-            @Override
-            public Type getOwnerType() {
-                return null;
-            }
-        }, String.class), leaks);
+                            @Override
+                            public Type getOwnerType() {
+                                return null;
+                            }
+                        },
+                        String.class),
+                leaks);
         assertThat(leaks).containsOnlyKeys(API + ".source.JobSource");
     }
 
@@ -139,8 +150,10 @@ class PublicApiTest {
             for (Class<?> named : named(type, new ArrayList<>())) {
                 String packageName = named.getPackageName();
                 if (packageName.startsWith(API + ".")
-                        && INTERNAL.contains(packageName.substring(API.length() + 1).split("\\.")[0])) {
-                    leaks.computeIfAbsent(named.getName().replace('$', '.'), key -> new TreeSet<>()).add(member);
+                        && INTERNAL.contains(
+                                packageName.substring(API.length() + 1).split("\\.")[0])) {
+                    leaks.computeIfAbsent(named.getName().replace('$', '.'), key -> new TreeSet<>())
+                            .add(member);
                 }
             }
         }
@@ -166,8 +179,9 @@ class PublicApiTest {
                     .forEach(bound -> named(bound, found));
         } else if (type instanceof TypeVariable<?> variable) {
             for (Type bound : variable.getBounds()) {
-                if (!(bound instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?>
-                        raw && raw.getPackageName().equals(API))) {
+                if (!(bound instanceof ParameterizedType parameterized
+                        && parameterized.getRawType() instanceof Class<?> raw
+                        && raw.getPackageName().equals(API))) {
                     named(bound, found);
                 }
             }
@@ -177,11 +191,17 @@ class PublicApiTest {
 
     /** The public classes of the API package, nested ones (a public builder of a public class) included. */
     private static List<Class<?>> apiClasses() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path classes = Path.of(TensorBroadcast.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        Path classes = Path.of(TensorBroadcast.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .resolve(API.replace('.', '/'));
         List<Class<?>> found = new ArrayList<>();
         try (Stream<Path> files = Files.list(classes)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".class")).sorted().toList()) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".class"))
+                    .sorted()
+                    .toList()) {
                 String name = file.getFileName().toString().replaceFirst("\\.class$", "");
                 Class<?> type = Class.forName(API + "." + name, false, PublicApiTest.class.getClassLoader());
                 if (isPublicApi(type)) {
@@ -189,8 +209,16 @@ class PublicApiTest {
                 }
             }
         }
-        assertThat(found).extracting(Class::getSimpleName).contains("TensorBroadcast", "PreparedBroadcast",
-                "TensorReduce", "PreparedReduce", "ReduceResult", "WriteSpec", "Builder");
+        assertThat(found)
+                .extracting(Class::getSimpleName)
+                .contains(
+                        "TensorBroadcast",
+                        "PreparedBroadcast",
+                        "TensorReduce",
+                        "PreparedReduce",
+                        "ReduceResult",
+                        "WriteSpec",
+                        "Builder");
         return found;
     }
 

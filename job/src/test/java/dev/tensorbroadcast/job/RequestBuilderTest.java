@@ -17,28 +17,39 @@ import org.junit.jupiter.api.Test;
 
 /** The two builders share one core: the same options, refused at once in the same words. */
 class RequestBuilderTest {
-    private static final List<Supplier<RequestBuilder<?>>> BOTH = List.of(TensorBroadcast::builder,
-            TensorReduce::builder);
+    private static final List<Supplier<RequestBuilder<?>>> BOTH =
+            List.of(TensorBroadcast::builder, TensorReduce::builder);
 
     @Test
     void bothBuildersRefuseAPartitionSizeOrCountOutOfRangeWhenGiven() {
         for (Supplier<RequestBuilder<?>> builder : BOTH) {
-            assertThatThrownBy(() -> builder.get().partitionBytes(0)).isInstanceOf(InvalidRequestException.class)
+            assertThatThrownBy(() -> builder.get().partitionBytes(0))
+                    .isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot use partition size 0: it must be at least 1 byte");
-            assertThatThrownBy(() -> builder.get().partitions(0)).isInstanceOf(InvalidRequestException.class)
+            assertThatThrownBy(() -> builder.get().partitions(0))
+                    .isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot use 0 partitions: the count must be from 1 to 2147483647");
-            assertThatThrownBy(() -> builder.get().partitions(1L << 31)).isInstanceOf(InvalidRequestException.class)
+            assertThatThrownBy(() -> builder.get().partitions(1L << 31))
+                    .isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot use 2147483648 partitions: the count must be from 1 to 2147483647");
-            assertThatThrownBy(() -> builder.get().shipThreshold(-1)).isInstanceOf(InvalidRequestException.class)
+            assertThatThrownBy(() -> builder.get().shipThreshold(-1))
+                    .isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot use ship threshold -1: it must be 0 bytes or more");
         }
     }
 
     @Test
     void bothRequestsKeepWhatTheCoreWasGiven() {
-        TensorBroadcast broadcast = TensorBroadcast.builder().source("/tmp/in.npy").dialect(Dialect.NUMPY)
-                .output("/tmp/out").column("values").rowShape(Shape.of(2, 3)).partitions(7).shipThreshold(0)
-                .format(OutputFormat.PARQUET).build();
+        TensorBroadcast broadcast = TensorBroadcast.builder()
+                .source("/tmp/in.npy")
+                .dialect(Dialect.NUMPY)
+                .output("/tmp/out")
+                .column("values")
+                .rowShape(Shape.of(2, 3))
+                .partitions(7)
+                .shipThreshold(0)
+                .format(OutputFormat.PARQUET)
+                .build();
         assertThat(broadcast.output()).contains("/tmp/out");
         assertThat(broadcast.arrowOptions().column()).contains("values");
         assertThat(broadcast.rowShape()).contains(Shape.of(2, 3));
@@ -46,9 +57,16 @@ class RequestBuilderTest {
         assertThat(broadcast.shipThreshold()).isZero();
         assertThat(broadcast.write().format()).contains(OutputFormat.PARQUET);
 
-        TensorReduce reduce = TensorReduce.builder().gradient("/tmp/grad").dialect(Dialect.NUMPY)
-                .inputShape(Shape.of(3)).output("/tmp/out").column("values").rowShape(Shape.of(2, 3))
-                .partitionBytes(1 << 20).format(OutputFormat.PARQUET).build();
+        TensorReduce reduce = TensorReduce.builder()
+                .gradient("/tmp/grad")
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(3))
+                .output("/tmp/out")
+                .column("values")
+                .rowShape(Shape.of(2, 3))
+                .partitionBytes(1 << 20)
+                .format(OutputFormat.PARQUET)
+                .build();
         assertThat(reduce.output()).isEqualTo("/tmp/out");
         assertThat(reduce.column()).contains("values");
         assertThat(reduce.rowShape()).contains(Shape.of(2, 3));
@@ -73,8 +91,10 @@ class RequestBuilderTest {
                 }
             }
             assertThat(hidden).as(builder.getName()).isEmpty();
-            assertThat(builder.getMethods()).extracting(Method::getName).contains("output", "column", "rowShape",
-                    "format", "partitionBytes", "partitions", "shipThreshold");
+            assertThat(builder.getMethods())
+                    .extracting(Method::getName)
+                    .contains(
+                            "output", "column", "rowShape", "format", "partitionBytes", "partitions", "shipThreshold");
         }
     }
 }

@@ -23,29 +23,40 @@ class StoreBranchesTest {
     static final Pattern BRANCH = Pattern.compile("\"(s3a|file|hdfs)\"\\.equals|equals\\(\"(s3a|file|hdfs)\"\\)"
             + "|getScheme\\(\\)|instanceof (Raw)?LocalFileSystem|RawLocalFileSystem\\)|contains\\(\"s3a://\"\\)"
             + "|startsWith\\(\"(file|s3a|hdfs):|\"__magic");
+
     private static final Path STORE = Path.of("dev", "tensorbroadcast", "job", "store");
 
     @Test
     void noSchemeIsTestedOutsideTheStores() {
         Path sources = Path.of("src", "main", "java");
         List<String> branches = branches(sources);
-        assertThat(branches).as("branches on a store's scheme or kind outside job.store").isEmpty();
+        assertThat(branches)
+                .as("branches on a store's scheme or kind outside job.store")
+                .isEmpty();
         // the scan reads what it should: the stores themselves hold such tests (else this test could not fail)
         assertThat(branchesUnder(sources.resolve(STORE))).isNotEmpty();
     }
 
     @Test
     void theScanFindsABranchInCode() {
-        assertThat(BRANCH.matcher("if (\"s3a\".equals(path.toUri().getScheme())) {").find()).isTrue();
-        assertThat(BRANCH.matcher("json.put(\"file\", result.file().toString());").find()).isFalse();
-        assertThat(BRANCH.matcher("((RawLocalFileSystem) fileSystem).pathToFile(path)").find()).isTrue();
-        assertThat(BRANCH.matcher("output instanceof LocalFileSystem local").find()).isTrue();
+        assertThat(BRANCH.matcher("if (\"s3a\".equals(path.toUri().getScheme())) {")
+                        .find())
+                .isTrue();
+        assertThat(BRANCH.matcher("json.put(\"file\", result.file().toString());")
+                        .find())
+                .isFalse();
+        assertThat(BRANCH.matcher("((RawLocalFileSystem) fileSystem).pathToFile(path)")
+                        .find())
+                .isTrue();
+        assertThat(BRANCH.matcher("output instanceof LocalFileSystem local").find())
+                .isTrue();
     }
 
     private static List<String> branches(Path sources) {
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(sources)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+            for (Path file :
+                    files.filter(path -> path.toString().endsWith(".java")).toList()) {
                 if (!sources.relativize(file).startsWith(STORE)) {
                     found.addAll(branchesIn(file));
                 }
@@ -72,7 +83,9 @@ class StoreBranchesTest {
             List<String> lines = Files.readAllLines(file);
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i).strip();
-                if (!line.startsWith("*") && !line.startsWith("//") && !line.startsWith("/*")
+                if (!line.startsWith("*")
+                        && !line.startsWith("//")
+                        && !line.startsWith("/*")
                         && BRANCH.matcher(line).find()) {
                     found.add(file.getFileName() + ":" + (i + 1) + ": " + line);
                 }

@@ -24,9 +24,10 @@ record ChildProcess(String name, Process process, Path log) {
     }
 
     /** As {@link #start(String, List, Map, Path)}, in {@code directory} (this JVM's when null). */
-    static ChildProcess start(String name, List<String> command, Map<String, String> environment, Path log,
-            Path directory) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+    static ChildProcess start(
+            String name, List<String> command, Map<String, String> environment, Path log, Path directory) {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(environment);
@@ -47,8 +48,8 @@ record ChildProcess(String name, Process process, Path log) {
             in.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
             in.flush();
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot tell the " + name + " '" + line + "': " + e.getMessage()
-                    + "; its log is " + log, e);
+            throw new LocalClusterException(
+                    "Cannot tell the " + name + " '" + line + "': " + e.getMessage() + "; its log is " + log, e);
         }
     }
 

@@ -27,8 +27,8 @@ public final class ClusterMasters {
         settings.put("spark.master", url);
         if (local.isPresent() && local.get().yarn()) {
             try {
-                settings.putAll(YarnCluster.driverConf(local.get().hadoopConf().orElseThrow(),
-                        local.get().secretPath()));
+                settings.putAll(YarnCluster.driverConf(
+                        local.get().hadoopConf().orElseThrow(), local.get().secretPath()));
             } catch (LocalClusterException e) {
                 throw new ClusterStateException("Cannot run on the local YARN cluster: " + e.getMessage());
             }
@@ -36,8 +36,8 @@ public final class ClusterMasters {
             try {
                 settings.putAll(ProcessCluster.driverConf(local.get().secretPath()));
             } catch (LocalClusterException e) {
-                throw new ClusterStateException("Cannot run on the local cluster at " + local.get().masterUrl()
-                        + ": " + e.getMessage());
+                throw new ClusterStateException(
+                        "Cannot run on the local cluster at " + local.get().masterUrl() + ": " + e.getMessage());
             }
         }
         String jars = System.getProperty(JARS_PROPERTY);
@@ -54,7 +54,8 @@ public final class ClusterMasters {
             return Optional.empty();
         }
         ClusterStateDirectory states = ClusterStateDirectory.locate();
-        Optional<ClusterState> running = states.read().filter(state -> state.owner().live().isPresent());
+        Optional<ClusterState> running =
+                states.read().filter(state -> state.owner().live().isPresent());
         if (named && running.isEmpty()) {
             throw new ClusterStateException("Cannot run on the local cluster: none is running (nothing running is"
                     + " recorded in " + states.path() + "); start one with 'tensor-broadcast cluster start'");

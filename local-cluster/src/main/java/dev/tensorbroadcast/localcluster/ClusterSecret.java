@@ -48,9 +48,10 @@ public final class ClusterSecret {
 
     /** Writes {@code properties} to a new file readable and writable by its owner only; fails if the file exists. */
     static void writeOwnerOnly(Path file, Properties properties, String comment) {
-        try (FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (FileChannel channel = FileChannel.open(
+                        file,
+                        java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
             properties.store(writer, comment);
         } catch (IOException e) {
@@ -69,8 +70,8 @@ public final class ClusterSecret {
         }
         String secret = properties.getProperty(SECRET);
         if (secret == null || secret.isBlank()) {
-            throw new LocalClusterException("Cannot read the cluster's secret file '" + file + "': it has no "
-                    + SECRET);
+            throw new LocalClusterException(
+                    "Cannot read the cluster's secret file '" + file + "': it has no " + SECRET);
         }
         return secret;
     }

@@ -34,8 +34,15 @@ public record ClusterState(
     }
 
     /** A standalone cluster's state without an S3 server. */
-    public ClusterState(ClusterProcess owner, String masterUrl, int masterUiPort, int workers, String hdfsUri,
-            String secretFile, String workDirectory, List<ClusterProcess> processes) {
+    public ClusterState(
+            ClusterProcess owner,
+            String masterUrl,
+            int masterUiPort,
+            int workers,
+            String hdfsUri,
+            String secretFile,
+            String workDirectory,
+            List<ClusterProcess> processes) {
         this(owner, masterUrl, masterUiPort, workers, hdfsUri, secretFile, workDirectory, processes, null, null);
     }
 
@@ -93,20 +100,28 @@ public record ClusterState(
      * A process by its pid and start time: a pid the system has since given to another process is not this one, so
      * {@code cluster stop} never kills a stranger.
      */
-    public record ClusterProcess(@JsonProperty("pid") long pid, @JsonProperty("started") String started) {
+    public record ClusterProcess(
+            @JsonProperty("pid") long pid,
+            @JsonProperty("started") String started) {
         public ClusterProcess {
             requireNonNull(started, "started is null");
         }
 
         public static ClusterProcess of(ProcessHandle process) {
-            return new ClusterProcess(process.pid(),
+            return new ClusterProcess(
+                    process.pid(),
                     process.info().startInstant().map(Instant::toString).orElse("unknown"));
         }
 
         /** The live process this entry names, if it still runs. */
         public Optional<ProcessHandle> live() {
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(process -> process.info()
-                    .startInstant().map(Instant::toString).orElse("unknown").equals(started));
+            return ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(process -> process.info()
+                            .startInstant()
+                            .map(Instant::toString)
+                            .orElse("unknown")
+                            .equals(started));
         }
     }
 }

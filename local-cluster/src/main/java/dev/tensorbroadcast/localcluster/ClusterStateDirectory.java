@@ -48,8 +48,8 @@ public final class ClusterStateDirectory {
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(directory.getParent());
-                Files.createDirectory(directory,
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(
+                        directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             return directory;
         } catch (IOException e) {
@@ -65,11 +65,10 @@ public final class ClusterStateDirectory {
             return Optional.empty();
         }
         try {
-            return Optional.of(JSON.readValue(Files.readString(file, StandardCharsets.UTF_8),
-                    ClusterState.class));
+            return Optional.of(JSON.readValue(Files.readString(file, StandardCharsets.UTF_8), ClusterState.class));
         } catch (IOException e) {
-            throw new ClusterStateException("Cannot read the local cluster's state '" + file + "': "
-                    + reason(e) + "; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
+            throw new ClusterStateException("Cannot read the local cluster's state '" + file + "': " + reason(e)
+                    + "; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
         }
     }
 
@@ -102,7 +101,8 @@ public final class ClusterStateDirectory {
     /** The first line of the exception's message, or its type. */
     private static String reason(Exception e) {
         String message = e.getMessage();
-        return message == null || message.isBlank() ? e.getClass().getSimpleName()
+        return message == null || message.isBlank()
+                ? e.getClass().getSimpleName()
                 : message.lines().findFirst().orElse(message);
     }
 }

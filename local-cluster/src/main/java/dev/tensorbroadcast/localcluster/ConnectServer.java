@@ -37,9 +37,11 @@ public final class ConnectServer implements AutoCloseable {
     public static final String TOKEN_FILE = "spark-connect-token";
     /** Where Spark's Connect server reads the token from when {@code spark.connect.authenticate.token} is unset. */
     static final String TOKEN_ENVIRONMENT = "SPARK_CONNECT_AUTHENTICATE_TOKEN";
+
     static final String SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer";
     /** What the server logs once its gRPC port is bound. */
     private static final String STARTED = "Spark Connect server started at";
+
     private static final int TOKEN_BYTES = 32;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -60,8 +62,8 @@ public final class ConnectServer implements AutoCloseable {
      * {@code secretFile}, with {@code jars} on its and its executors' class path; its token file and log go to
      * {@code directory}, which must exist. Returns once the server listens, or fails within {@code timeout}.
      */
-    public static ConnectServer start(SparkHome home, String masterUrl, Path secretFile, List<Path> jars,
-            Path directory, Duration timeout) {
+    public static ConnectServer start(
+            SparkHome home, String masterUrl, Path secretFile, List<Path> jars, Path directory, Duration timeout) {
         requireNonNull(home, "home is null");
         requireNonNull(masterUrl, "masterUrl is null");
         requireNonNull(secretFile, "secretFile is null");
@@ -76,8 +78,8 @@ public final class ConnectServer implements AutoCloseable {
         Map<String, String> environment = new LinkedHashMap<>(commands.environment(DaemonCommands.LOOPBACK));
         environment.put(TOKEN_ENVIRONMENT, token);
         Path log = directory.resolve("connect-server.log");
-        ChildProcess process = ChildProcess.start("Spark Connect server", commands.submit(masterUrl,
-                arguments(port, allJars)), environment, log);
+        ChildProcess process = ChildProcess.start(
+                "Spark Connect server", commands.submit(masterUrl, arguments(port, allJars)), environment, log);
         ConnectServer server = new ConnectServer(port, tokenFile, process);
         try {
             server.awaitStarted(timeout);
@@ -99,8 +101,13 @@ public final class ConnectServer implements AutoCloseable {
         conf.put("spark.dynamicAllocation.shuffleTracking.enabled", "true");
         conf.put("spark.dynamicAllocation.minExecutors", "0");
         conf.put("spark.dynamicAllocation.executorIdleTimeout", "15s");
-        List<String> arguments = new ArrayList<>(List.of("--class", SERVER_CLASS, "--name", "Spark Connect server",
-                "--jars", String.join(",", jars.stream().map(Path::toString).toList())));
+        List<String> arguments = new ArrayList<>(List.of(
+                "--class",
+                SERVER_CLASS,
+                "--name",
+                "Spark Connect server",
+                "--jars",
+                String.join(",", jars.stream().map(Path::toString).toList())));
         conf.forEach((key, value) -> {
             arguments.add("--conf");
             arguments.add(key + "=" + value);
@@ -116,10 +123,12 @@ public final class ConnectServer implements AutoCloseable {
         List<Path> jars = List.of();
         if (Files.isDirectory(directory)) {
             try (Stream<Path> files = Files.list(directory)) {
-                jars = files.filter(file -> file.getFileName().toString().endsWith(".jar")).sorted().toList();
+                jars = files.filter(file -> file.getFileName().toString().endsWith(".jar"))
+                        .sorted()
+                        .toList();
             } catch (IOException e) {
-                throw new LocalClusterException("Cannot list the Spark Connect jars in '" + directory + "': "
-                        + e.getMessage(), e);
+                throw new LocalClusterException(
+                        "Cannot list the Spark Connect jars in '" + directory + "': " + e.getMessage(), e);
             }
         }
         if (jars.stream().noneMatch(jar -> jar.getFileName().toString().startsWith("spark-connect_"))) {
@@ -167,8 +176,8 @@ public final class ConnectServer implements AutoCloseable {
         try {
             String token = Files.readString(file, StandardCharsets.UTF_8).strip();
             if (token.isEmpty()) {
-                throw new LocalClusterException("Cannot read the Spark Connect token file '" + file + "': it is"
-                        + " empty");
+                throw new LocalClusterException(
+                        "Cannot read the Spark Connect token file '" + file + "': it is" + " empty");
             }
             return token;
         } catch (IOException e) {
@@ -217,9 +226,10 @@ public final class ConnectServer implements AutoCloseable {
         byte[] bytes = new byte[TOKEN_BYTES];
         RANDOM.nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
-        try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (FileChannel channel = FileChannel.open(
+                        file,
+                        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Writer writer = Channels.newWriter(channel, StandardCharsets.UTF_8)) {
             writer.write(token + "\n");
         } catch (IOException e) {

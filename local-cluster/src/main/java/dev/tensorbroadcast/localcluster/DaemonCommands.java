@@ -17,15 +17,23 @@ import java.util.Map;
 public final class DaemonCommands {
     static final String LOOPBACK = "127.0.0.1";
     /** The module openings Spark's own launcher gives its daemons on JDK 17+; Spark gives its executors the same. */
-    private static final List<String> MODULE_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+    private static final List<String> MODULE_OPTIONS = List.of(
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
-            "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
+            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+            "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+            "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+            "-Dio.netty.tryReflectionSetAccessible=true");
     /**
      * A daemon's JIT and collector, chosen for starting: C1 only and the serial collector. A cluster's daemons (the
      * master, the workers, HDFS, YARN) start together on a small machine and then mostly wait; C2 compiling their
@@ -60,8 +68,11 @@ public final class DaemonCommands {
      * {@code HADOOP_CONF_DIR}: Hadoop's clients read their settings from there.
      */
     static DaemonCommands onHost(SparkHome home, Path propertiesFile, Path hadoopConfDir) {
-        return new DaemonCommands(hostJava(), home.classPath() + File.pathSeparator + hadoopConfDir,
-                home.path().toString(), propertiesFile.toString());
+        return new DaemonCommands(
+                hostJava(),
+                home.classPath() + File.pathSeparator + hadoopConfDir,
+                home.path().toString(),
+                propertiesFile.toString());
     }
 
     /**
@@ -108,16 +119,39 @@ public final class DaemonCommands {
     }
 
     public List<String> master(String host, int port, int uiPort) {
-        return daemon("org.apache.spark.deploy.master.Master", List.of("--host", host, "--port",
-                Integer.toString(port), "--webui-port", Integer.toString(uiPort), "--properties-file",
-                propertiesFile));
+        return daemon(
+                "org.apache.spark.deploy.master.Master",
+                List.of(
+                        "--host",
+                        host,
+                        "--port",
+                        Integer.toString(port),
+                        "--webui-port",
+                        Integer.toString(uiPort),
+                        "--properties-file",
+                        propertiesFile));
     }
 
     /** A worker on {@code host}, its RPC and UI ports chosen by the system. */
     public List<String> worker(String host, String masterUrl, int cores, String memory, String workDirectory) {
-        return daemon("org.apache.spark.deploy.worker.Worker", List.of("--host", host, "--port", "0",
-                "--webui-port", "0", "--cores", Integer.toString(cores), "--memory", memory, "--work-dir",
-                workDirectory, "--properties-file", propertiesFile, masterUrl));
+        return daemon(
+                "org.apache.spark.deploy.worker.Worker",
+                List.of(
+                        "--host",
+                        host,
+                        "--port",
+                        "0",
+                        "--webui-port",
+                        "0",
+                        "--cores",
+                        Integer.toString(cores),
+                        "--memory",
+                        memory,
+                        "--work-dir",
+                        workDirectory,
+                        "--properties-file",
+                        propertiesFile,
+                        masterUrl));
     }
 
     /** spark-submit in client mode on {@code masterUrl}, authenticated by the properties file; then {@code more}. */
@@ -127,8 +161,8 @@ public final class DaemonCommands {
 
     /** spark-submit on {@code masterUrl} in {@code deployMode}, with the properties file; then {@code more}. */
     public List<String> submit(String masterUrl, String deployMode, List<String> more) {
-        List<String> arguments = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", deployMode,
-                "--properties-file", propertiesFile));
+        List<String> arguments = new ArrayList<>(
+                List.of("--master", masterUrl, "--deploy-mode", deployMode, "--properties-file", propertiesFile));
         arguments.addAll(more);
         return command(java, DRIVER_HEAP, List.of(), classPath, "org.apache.spark.deploy.SparkSubmit", arguments);
     }
@@ -149,8 +183,13 @@ public final class DaemonCommands {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static List<String> command(String java, String heap, List<String> jvmOptions, String classPath,
-            String mainClass, List<String> arguments) {
+    private static List<String> command(
+            String java,
+            String heap,
+            List<String> jvmOptions,
+            String classPath,
+            String mainClass,
+            List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("-Xmx" + heap);

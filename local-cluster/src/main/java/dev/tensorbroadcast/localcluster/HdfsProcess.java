@@ -22,13 +22,21 @@ final class HdfsProcess {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot create the HDFS directory '" + directory + "': " + e.getMessage(),
-                    e);
+            throw new LocalClusterException(
+                    "Cannot create the HDFS directory '" + directory + "': " + e.getMessage(), e);
         }
-        return ChildProcess.start("HDFS", DaemonCommands.hostDaemon(HEAP, classPath, HdfsMain.class.getName(),
-                List.of(directory.resolve("data").toString(), Integer.toString(dataNodes),
-                        uriFile(directory).toString())),
-                Map.of(), directory.resolve("hdfs.log"));
+        return ChildProcess.start(
+                "HDFS",
+                DaemonCommands.hostDaemon(
+                        HEAP,
+                        classPath,
+                        HdfsMain.class.getName(),
+                        List.of(
+                                directory.resolve("data").toString(),
+                                Integer.toString(dataNodes),
+                                uriFile(directory).toString())),
+                Map.of(),
+                directory.resolve("hdfs.log"));
     }
 
     /**
@@ -36,9 +44,10 @@ final class HdfsProcess {
      * this module's classes with their main classes.
      */
     static String daemonClassPath(SparkHome home, String daemon) {
-        Path jars = home.hdfsJars().orElseThrow(() -> new LocalClusterException("Cannot start " + daemon
-                + ": the Spark home '" + home.path() + "' has no hdfs-jars directory; use the one the build"
-                + " assembles at local-cluster/target/spark-home"));
+        Path jars = home.hdfsJars()
+                .orElseThrow(() -> new LocalClusterException("Cannot start " + daemon
+                        + ": the Spark home '" + home.path() + "' has no hdfs-jars directory; use the one the build"
+                        + " assembles at local-cluster/target/spark-home"));
         return jars + "/*" + java.io.File.pathSeparator + ownLocation();
     }
 
@@ -78,7 +87,12 @@ final class HdfsProcess {
     /** This module's classes, a jar or a directory: HdfsMain and YarnMain run from them. */
     static String ownLocation() {
         try {
-            return Path.of(HdfsMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(HdfsMain.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (URISyntaxException e) {
             throw new LocalClusterException("Cannot locate the local-cluster classes: " + e.getMessage(), e);
         }

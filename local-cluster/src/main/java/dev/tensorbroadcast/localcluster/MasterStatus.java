@@ -54,8 +54,11 @@ public record MasterStatus(String url, String status, int aliveWorkers, List<Str
         }
         List<String> applications = new ArrayList<>();
         root.path("activeapps").forEach(app -> applications.add(app.path("id").asText()));
-        return new MasterStatus(root.path("url").asText(), root.path("status").asText(),
-                root.path("aliveworkers").asInt(), applications);
+        return new MasterStatus(
+                root.path("url").asText(),
+                root.path("status").asText(),
+                root.path("aliveworkers").asInt(),
+                applications);
     }
 
     private static String abbreviate(String text) {

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ProcessCluster implements LocalCluster {
     /** The name of the properties file with the secret in the work directory. */
     public static final String SECRET_FILE = "spark-cluster.properties";
+
     private static final long IDLE_POLL_MILLIS = 100;
 
     private final String masterUrl;
@@ -40,8 +41,15 @@ public final class ProcessCluster implements LocalCluster {
     private final boolean temporary;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ProcessCluster(String masterUrl, int masterUiPort, Path workDirectory, Path secretFile,
-            Optional<URI> hdfsUri, int workers, ProcessGroup processes, boolean temporary) {
+    private ProcessCluster(
+            String masterUrl,
+            int masterUiPort,
+            Path workDirectory,
+            Path secretFile,
+            Optional<URI> hdfsUri,
+            int workers,
+            ProcessGroup processes,
+            boolean temporary) {
         this.masterUrl = masterUrl;
         this.masterUiPort = masterUiPort;
         this.workDirectory = workDirectory;
@@ -121,9 +129,11 @@ public final class ProcessCluster implements LocalCluster {
 
     @Override
     public MasterStatus status() {
-        return MasterStatus.query(masterUiPort).orElseThrow(() -> new LocalClusterException("Cannot read the status"
-                + " of the master at " + masterUrl + ": its web UI on port " + masterUiPort + " does not answer;"
-                + " its log is " + workDirectory.resolve("master.log")));
+        return MasterStatus.query(masterUiPort)
+                .orElseThrow(() -> new LocalClusterException("Cannot read the status"
+                        + " of the master at " + masterUrl + ": its web UI on port " + masterUiPort
+                        + " does not answer;"
+                        + " its log is " + workDirectory.resolve("master.log")));
     }
 
     @Override
@@ -157,18 +167,24 @@ public final class ProcessCluster implements LocalCluster {
                 return exited;
             }
             Optional<MasterStatus> status = MasterStatus.query(masterUiPort);
-            List<Long> children = pids().stream().flatMap(pid -> ProcessHandle.of(pid).stream())
-                    .flatMap(ProcessHandle::descendants).filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+            List<Long> children = pids().stream()
+                    .flatMap(pid -> ProcessHandle.of(pid).stream())
+                    .flatMap(ProcessHandle::descendants)
+                    .filter(ProcessHandle::isAlive)
+                    .map(ProcessHandle::pid)
                     .toList();
-            boolean idle = status.isPresent() && status.get().aliveWorkers() == workers
-                    && status.get().activeApplications().isEmpty() && children.isEmpty();
+            boolean idle = status.isPresent()
+                    && status.get().aliveWorkers() == workers
+                    && status.get().activeApplications().isEmpty()
+                    && children.isEmpty();
             if (idle) {
                 return Optional.empty();
             }
             if (System.nanoTime() > deadline) {
-                return Optional.of(status.map(s -> s.aliveWorkers() + " of " + workers
-                        + " workers alive, applications " + s.activeApplications()).orElse("the master's web UI on"
-                        + " port " + masterUiPort + " does not answer") + ", processes " + children
+                return Optional.of(status.map(s -> s.aliveWorkers() + " of " + workers + " workers alive, applications "
+                                        + s.activeApplications())
+                                .orElse("the master's web UI on" + " port " + masterUiPort + " does not answer")
+                        + ", processes " + children
                         + " under the cluster's after " + timeout.toSeconds() + " s");
             }
             try {
@@ -216,8 +232,8 @@ public final class ProcessCluster implements LocalCluster {
         public Builder workerMemory(String memory) {
             requireNonNull(memory, "memory is null");
             if (!memory.matches("[1-9][0-9]*[mMgG]")) {
-                throw new IllegalArgumentException("Cannot give a worker memory '" + memory
-                        + "': give a size such as 512m or 2g");
+                throw new IllegalArgumentException(
+                        "Cannot give a worker memory '" + memory + "': give a size such as 512m or 2g");
             }
             this.workerMemory = memory;
             return this;
@@ -266,24 +282,28 @@ public final class ProcessCluster implements LocalCluster {
                 String masterUrl = "spark://" + DaemonCommands.LOOPBACK + ":" + port;
                 Path hdfsDirectory = directory.resolve("hdfs");
                 // HDFS comes up while Spark does
-                ChildProcess hdfsProcess = hdfs ? started.add(HdfsProcess.start(home, hdfsDirectory, dataNodes))
-                        : null;
-                ChildProcess master = started.add(ChildProcess.start("master", commands.master(
-                        DaemonCommands.LOOPBACK, port, uiPort), commands.environment(DaemonCommands.LOOPBACK),
+                ChildProcess hdfsProcess = hdfs ? started.add(HdfsProcess.start(home, hdfsDirectory, dataNodes)) : null;
+                ChildProcess master = started.add(ChildProcess.start(
+                        "master",
+                        commands.master(DaemonCommands.LOOPBACK, port, uiPort),
+                        commands.environment(DaemonCommands.LOOPBACK),
                         directory.resolve("master.log")));
                 for (int i = 0; i < workers; i++) {
                     Path workerDirectory = Files.createDirectory(directory.resolve("worker-" + i));
                     String address = DaemonCommands.workerAddress(i, distinctWorkerHosts);
-                    started.add(ChildProcess.start("worker " + i, commands.worker(address, masterUrl, workerCores,
-                            workerMemory, workerDirectory.toString()), commands.environment(address),
+                    started.add(ChildProcess.start(
+                            "worker " + i,
+                            commands.worker(address, masterUrl, workerCores, workerMemory, workerDirectory.toString()),
+                            commands.environment(address),
                             directory.resolve("worker-" + i + ".log")));
                 }
                 long deadline = System.nanoTime() + startTimeout.toNanos();
                 awaitWorkers(master, uiPort, started, deadline);
-                Optional<URI> hdfsUri = hdfs ? Optional.of(HdfsProcess.await(hdfsProcess, hdfsDirectory, deadline,
-                        startTimeout)) : Optional.empty();
-                return new ProcessCluster(masterUrl, uiPort, directory, secretFile, hdfsUri, workers, started,
-                        workDirectory == null);
+                Optional<URI> hdfsUri = hdfs
+                        ? Optional.of(HdfsProcess.await(hdfsProcess, hdfsDirectory, deadline, startTimeout))
+                        : Optional.empty();
+                return new ProcessCluster(
+                        masterUrl, uiPort, directory, secretFile, hdfsUri, workers, started, workDirectory == null);
             } catch (IOException | RuntimeException e) {
                 throw started.failedStart(directory, e);
             }

@@ -46,7 +46,10 @@ final class ProcessGroup {
 
     /** Why the cluster is broken when one of its processes exited, naming that process's log. */
     Optional<String> exitedProcess() {
-        return processes.stream().filter(process -> !process.alive()).findFirst().map(ChildProcess::exited);
+        return processes.stream()
+                .filter(process -> !process.alive())
+                .findFirst()
+                .map(ChildProcess::exited);
     }
 
     /** Fails a start that cannot succeed any more since one of the processes exited. */
@@ -85,8 +88,8 @@ final class ProcessGroup {
         if (failure instanceof LocalClusterException known) {
             return known;
         }
-        return new LocalClusterException("Cannot start the local cluster in " + directory + ": "
-                + failure.getMessage(), failure);
+        return new LocalClusterException(
+                "Cannot start the local cluster in " + directory + ": " + failure.getMessage(), failure);
     }
 
     private static void stopAll(List<ChildProcess> processes) {
@@ -113,8 +116,10 @@ final class ProcessGroup {
             }
             return Files.createDirectory(requested, ownerOnly);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot create the local cluster's work directory"
-                    + (requested == null ? "" : " '" + requested + "'") + ": " + e.getMessage(), e);
+            throw new LocalClusterException(
+                    "Cannot create the local cluster's work directory"
+                            + (requested == null ? "" : " '" + requested + "'") + ": " + e.getMessage(),
+                    e);
         }
     }
 

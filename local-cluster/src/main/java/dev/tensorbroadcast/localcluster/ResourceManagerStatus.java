@@ -21,8 +21,8 @@ public final class ResourceManagerStatus {
     public static Optional<MasterStatus> query(int webPort) {
         Optional<String> info = LoopbackHttp.get(webPort, "/ws/v1/cluster/info");
         Optional<String> metrics = LoopbackHttp.get(webPort, "/ws/v1/cluster/metrics");
-        Optional<String> apps = LoopbackHttp.get(webPort, "/ws/v1/cluster/apps?states=NEW,NEW_SAVING,SUBMITTED,"
-                + "ACCEPTED,RUNNING");
+        Optional<String> apps =
+                LoopbackHttp.get(webPort, "/ws/v1/cluster/apps?states=NEW,NEW_SAVING,SUBMITTED," + "ACCEPTED,RUNNING");
         if (info.isEmpty() || metrics.isEmpty() || apps.isEmpty()) {
             return Optional.empty();
         }
@@ -42,17 +42,24 @@ public final class ResourceManagerStatus {
                     + " and clusterMetrics.activeNodes in its answers");
         }
         List<String> applications = new ArrayList<>();
-        read(apps).path("apps").path("app").forEach(app -> applications.add(app.path("id").asText()));
+        read(apps)
+                .path("apps")
+                .path("app")
+                .forEach(app -> applications.add(app.path("id").asText()));
         return new MasterStatus(YarnCluster.MASTER, state.asText(), activeNodes.asInt(), applications);
     }
 
     /** The ids ({@code host:port}) of the NodeManagers that run, as the ResourceManager on {@code webPort} lists them. */
     public static List<String> runningNodes(int webPort) {
-        String body = LoopbackHttp.get(webPort, "/ws/v1/cluster/nodes?states=RUNNING").orElseThrow(
-                () -> new LocalClusterException("Cannot list YARN's NodeManagers: the ResourceManager's web port "
-                        + webPort + " on 127.0.0.1 does not answer"));
+        String body = LoopbackHttp.get(webPort, "/ws/v1/cluster/nodes?states=RUNNING")
+                .orElseThrow(() ->
+                        new LocalClusterException("Cannot list YARN's NodeManagers: the ResourceManager's web port "
+                                + webPort + " on 127.0.0.1 does not answer"));
         List<String> nodes = new ArrayList<>();
-        read(body).path("nodes").path("node").forEach(node -> nodes.add(node.path("id").asText()));
+        read(body)
+                .path("nodes")
+                .path("node")
+                .forEach(node -> nodes.add(node.path("id").asText()));
         return nodes;
     }
 

@@ -71,7 +71,8 @@ public record SparkHome(Path path) {
         }
         try (Stream<Path> files = Files.list(directory)) {
             return files.filter(file -> file.getFileName().toString().startsWith(prefix)
-                    && file.getFileName().toString().endsWith(".jar")).findFirst();
+                            && file.getFileName().toString().endsWith(".jar"))
+                    .findFirst();
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -21,8 +21,8 @@ public final class WorkDirectories {
                 Files.deleteIfExists(path);
             }
         } catch (IOException | UncheckedIOException e) {
-            throw new LocalClusterException("Cannot delete the local cluster's work directory '" + directory + "': "
-                    + e.getMessage(), e);
+            throw new LocalClusterException(
+                    "Cannot delete the local cluster's work directory '" + directory + "': " + e.getMessage(), e);
         }
     }
 }

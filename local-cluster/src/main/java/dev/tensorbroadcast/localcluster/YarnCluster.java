@@ -40,6 +40,7 @@ public final class YarnCluster implements LocalCluster {
     public static final String PROPERTIES_FILE = "spark-yarn.properties";
     /** The directory of Hadoop's client settings, {@code HADOOP_CONF_DIR}, in the work directory. */
     public static final String CONF_DIRECTORY = "hadoop-conf";
+
     private static final List<String> SITE_FILES = List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml");
 
     private final Path workDirectory;
@@ -54,8 +55,15 @@ public final class YarnCluster implements LocalCluster {
     private final boolean temporary;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private YarnCluster(Path workDirectory, Optional<URI> hdfsUri, int nodeManagers, int webPort, ChildProcess yarn,
-            ProcessGroup processes, SparkHome home, boolean temporary) {
+    private YarnCluster(
+            Path workDirectory,
+            Optional<URI> hdfsUri,
+            int nodeManagers,
+            int webPort,
+            ChildProcess yarn,
+            ProcessGroup processes,
+            SparkHome home,
+            boolean temporary) {
         this.workDirectory = workDirectory;
         this.propertiesFile = workDirectory.resolve(PROPERTIES_FILE);
         this.confDirectory = workDirectory.resolve(CONF_DIRECTORY);
@@ -134,9 +142,11 @@ public final class YarnCluster implements LocalCluster {
 
     @Override
     public MasterStatus status() {
-        return ResourceManagerStatus.query(webPort).orElseThrow(() -> new LocalClusterException("Cannot read the"
-                + " status of the YARN ResourceManager: its web port " + webPort + " on 127.0.0.1 does not answer;"
-                + " its log is " + yarn.log()));
+        return ResourceManagerStatus.query(webPort)
+                .orElseThrow(() -> new LocalClusterException("Cannot read the"
+                        + " status of the YARN ResourceManager: its web port " + webPort
+                        + " on 127.0.0.1 does not answer;"
+                        + " its log is " + yarn.log()));
     }
 
     /** The NodeManagers that run, by their YARN ids ({@code host:port}): what {@link #stopNodeManager} takes. */
@@ -176,8 +186,8 @@ public final class YarnCluster implements LocalCluster {
     public List<String> sparkSubmit(String deployMode, List<String> arguments) {
         requireNonNull(deployMode, "deployMode is null");
         if (!deployMode.equals("client") && !deployMode.equals("cluster")) {
-            throw new IllegalArgumentException("Cannot submit in deploy mode '" + deployMode
-                    + "': give client or cluster");
+            throw new IllegalArgumentException(
+                    "Cannot submit in deploy mode '" + deployMode + "': give client or cluster");
         }
         return DaemonCommands.onHost(home, propertiesFile, confDirectory).submit(MASTER, deployMode, arguments);
     }
@@ -217,8 +227,8 @@ public final class YarnCluster implements LocalCluster {
         for (String name : SITE_FILES) {
             Path file = confDirectory.resolve(name);
             if (!Files.isRegularFile(file)) {
-                throw new LocalClusterException("Cannot read the YARN cluster's Hadoop settings: " + file
-                        + " does not exist");
+                throw new LocalClusterException(
+                        "Cannot read the YARN cluster's Hadoop settings: " + file + " does not exist");
             }
             conf.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
         }
@@ -265,8 +275,8 @@ public final class YarnCluster implements LocalCluster {
         public Builder nodeManagerMemory(String memory) {
             requireNonNull(memory, "memory is null");
             if (!memory.matches("[1-9][0-9]*[mMgG]")) {
-                throw new IllegalArgumentException("Cannot give a NodeManager memory '" + memory
-                        + "': give a size such as 1536m or 2g");
+                throw new IllegalArgumentException(
+                        "Cannot give a NodeManager memory '" + memory + "': give a size such as 1536m or 2g");
             }
             long mib = Long.parseLong(memory.substring(0, memory.length() - 1))
                     * (Character.toLowerCase(memory.charAt(memory.length() - 1)) == 'g' ? 1024 : 1);
@@ -309,17 +319,23 @@ public final class YarnCluster implements LocalCluster {
                 // HDFS and YARN come up side by side: only the clients' settings need both
                 ChildProcess hdfsProcess = hdfs ? started.add(HdfsProcess.start(home, hdfsDirectory, 1)) : null;
                 Path yarnSite = confDirectory.resolve("yarn-site.xml");
-                ChildProcess yarn = started.add(YarnProcess.start(home, directory.resolve("yarn"), nodeManagers,
-                        nodeManagerMemoryMib, nodeManagerCores, yarnSite));
+                ChildProcess yarn = started.add(YarnProcess.start(
+                        home,
+                        directory.resolve("yarn"),
+                        nodeManagers,
+                        nodeManagerMemoryMib,
+                        nodeManagerCores,
+                        yarnSite));
                 long deadline = System.nanoTime() + startTimeout.toNanos();
-                Optional<URI> hdfsUri = hdfs ? Optional.of(HdfsProcess.await(hdfsProcess, hdfsDirectory, deadline,
-                        startTimeout)) : Optional.empty();
+                Optional<URI> hdfsUri = hdfs
+                        ? Optional.of(HdfsProcess.await(hdfsProcess, hdfsDirectory, deadline, startTimeout))
+                        : Optional.empty();
                 YarnProcess.await(yarn, yarnSite, deadline, startTimeout);
                 writeClientSites(confDirectory, hdfsUri);
                 writeProperties(directory, hdfsUri);
                 int webPort = webPort(yarnSite);
-                return new YarnCluster(directory, hdfsUri, nodeManagers, webPort, yarn, started, home,
-                        workDirectory == null);
+                return new YarnCluster(
+                        directory, hdfsUri, nodeManagers, webPort, yarn, started, home, workDirectory == null);
             } catch (IOException | RuntimeException e) {
                 throw started.failedStart(directory, e);
             }
@@ -367,9 +383,13 @@ public final class YarnCluster implements LocalCluster {
             properties.setProperty("spark.executorEnv.SPARK_LOCAL_IP", DaemonCommands.LOOPBACK);
             if (hdfsUri.isEmpty()) {
                 // without HDFS an application is staged in the work directory, not under the user's home
-                properties.setProperty("spark.yarn.stagingDir", directory.resolve("staging").toUri().toString());
+                properties.setProperty(
+                        "spark.yarn.stagingDir",
+                        directory.resolve("staging").toUri().toString());
             }
-            ClusterSecret.writeOwnerOnly(directory.resolve(PROPERTIES_FILE), properties,
+            ClusterSecret.writeOwnerOnly(
+                    directory.resolve(PROPERTIES_FILE),
+                    properties,
                     "the Spark settings of a local YARN cluster's drivers");
         }
 
@@ -380,8 +400,10 @@ public final class YarnCluster implements LocalCluster {
             try {
                 return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
             } catch (NumberFormatException e) {
-                throw new LocalClusterException("Cannot read the YARN ResourceManager's web port from " + yarnSite
-                        + ": yarn.resourcemanager.webapp.address is '" + address + "'", e);
+                throw new LocalClusterException(
+                        "Cannot read the YARN ResourceManager's web port from " + yarnSite
+                                + ": yarn.resourcemanager.webapp.address is '" + address + "'",
+                        e);
             }
         }
     }

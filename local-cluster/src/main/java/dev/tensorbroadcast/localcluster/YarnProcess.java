@@ -19,20 +19,30 @@ final class YarnProcess {
      * Starts YARN with its state under {@code directory} (its working directory: Hadoop's mini cluster keeps its
      * state relative to it) and the clients' settings to go to {@code siteFile}.
      */
-    static ChildProcess start(SparkHome home, Path directory, int nodeManagers, int memoryMib, int cores,
-            Path siteFile) {
+    static ChildProcess start(
+            SparkHome home, Path directory, int nodeManagers, int memoryMib, int cores, Path siteFile) {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot create the YARN directory '" + directory + "': " + e.getMessage(),
-                    e);
+            throw new LocalClusterException(
+                    "Cannot create the YARN directory '" + directory + "': " + e.getMessage(), e);
         }
         // the NodeManagers hand JAVA_HOME on to the containers, which start java from it
         String javaHome = System.getProperty("java.home");
-        return ChildProcess.start("YARN", DaemonCommands.hostDaemon(HEAP, HdfsProcess.daemonClassPath(home, "YARN"),
-                YarnMain.class.getName(), List.of(Integer.toString(nodeManagers), Integer.toString(memoryMib),
-                        Integer.toString(cores), siteFile.toString())), Map.of("JAVA_HOME", javaHome),
-                directory.resolve("yarn.log"), directory);
+        return ChildProcess.start(
+                "YARN",
+                DaemonCommands.hostDaemon(
+                        HEAP,
+                        HdfsProcess.daemonClassPath(home, "YARN"),
+                        YarnMain.class.getName(),
+                        List.of(
+                                Integer.toString(nodeManagers),
+                                Integer.toString(memoryMib),
+                                Integer.toString(cores),
+                                siteFile.toString())),
+                Map.of("JAVA_HOME", javaHome),
+                directory.resolve("yarn.log"),
+                directory);
     }
 
     /** Waits until the YARN {@code process} has written {@code siteFile}: its NodeManagers have registered. */

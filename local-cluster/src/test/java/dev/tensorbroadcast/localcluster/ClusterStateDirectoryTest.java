@@ -29,8 +29,15 @@ class ClusterStateDirectoryTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(states.path())))
                 .isEqualTo("rwx------");
         ClusterState.ClusterProcess self = ClusterState.ClusterProcess.of(ProcessHandle.current());
-        ClusterState state = new ClusterState(self, "spark://127.0.0.1:7077", 8080, 2, "hdfs://127.0.0.1:9000",
-                "/tmp/secret.properties", "/tmp/run", List.of(self));
+        ClusterState state = new ClusterState(
+                self,
+                "spark://127.0.0.1:7077",
+                8080,
+                2,
+                "hdfs://127.0.0.1:9000",
+                "/tmp/secret.properties",
+                "/tmp/run",
+                List.of(self));
         states.write(state);
         assertThat(states.read()).contains(state);
         assertThat(state.owner().live()).contains(ProcessHandle.current());
@@ -44,27 +51,38 @@ class ClusterStateDirectoryTest {
     /** The S3 server beside a cluster is recorded by where it is and its secret key's file, never the key. */
     @Test
     void recordsTheS3ServerWithoutItsSecret() throws Exception {
-        System.setProperty(ClusterStateDirectory.PROPERTY, dir.resolve("state-s3").toString());
+        System.setProperty(
+                ClusterStateDirectory.PROPERTY, dir.resolve("state-s3").toString());
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         states.create();
         ClusterState.ClusterProcess self = ClusterState.ClusterProcess.of(ProcessHandle.current());
-        ClusterState state = new ClusterState(self, "spark://127.0.0.1:7077", 8080, 2, null, "/tmp/secret.properties",
-                "/tmp/run", List.of(self), new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1",
-                        "/tmp/run/s3/secret-key"), null);
+        ClusterState state = new ClusterState(
+                self,
+                "spark://127.0.0.1:7077",
+                8080,
+                2,
+                null,
+                "/tmp/secret.properties",
+                "/tmp/run",
+                List.of(self),
+                new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1", "/tmp/run/s3/secret-key"),
+                null);
 
         states.write(state);
 
         assertThat(states.read()).contains(state);
-        assertThat(states.read().orElseThrow().s3()).map(ClusterState.S3::secretKeyFile)
+        assertThat(states.read().orElseThrow().s3())
+                .map(ClusterState.S3::secretKeyFile)
                 .contains("/tmp/run/s3/secret-key");
-        assertThat(Files.readString(states.path().resolve("cluster.json"))).contains("\"secret_key_file\"")
+        assertThat(Files.readString(states.path().resolve("cluster.json")))
+                .contains("\"secret_key_file\"")
                 .doesNotContain("\"secret_key\"");
     }
 
     @Test
     void aReusedPidIsNotTheRecordedProcess() {
-        ClusterState.ClusterProcess stranger = new ClusterState.ClusterProcess(ProcessHandle.current().pid(),
-                "2001-01-01T00:00:00Z");
+        ClusterState.ClusterProcess stranger =
+                new ClusterState.ClusterProcess(ProcessHandle.current().pid(), "2001-01-01T00:00:00Z");
         assertThat(stranger.live()).isEmpty();
     }
 
@@ -72,7 +90,8 @@ class ClusterStateDirectoryTest {
     void aStateFileThatIsNotOneIsOneLineSayingWhatToDo() throws Exception {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
         Files.writeString(dir.resolve("cluster.json"), "{\"owner\": 12");
-        assertThatThrownBy(() -> ClusterStateDirectory.locate().read()).isInstanceOf(ClusterStateException.class)
+        assertThatThrownBy(() -> ClusterStateDirectory.locate().read())
+                .isInstanceOf(ClusterStateException.class)
                 .hasMessageStartingWith("Cannot read the local cluster's state '" + dir.resolve("cluster.json") + "': ")
                 .hasMessageEndingWith("; stop the cluster with 'tensor-broadcast cluster stop' or delete the file");
     }
@@ -85,7 +104,7 @@ class ClusterStateDirectoryTest {
                 .hasMessage("Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
                         + "); start one with 'tensor-broadcast cluster start'");
         // another master's URL is passed through as it is
-        assertThat(ClusterMasters.settings("spark://elsewhere:7077")).containsEntry("spark.master",
-                "spark://elsewhere:7077");
+        assertThat(ClusterMasters.settings("spark://elsewhere:7077"))
+                .containsEntry("spark.master", "spark://elsewhere:7077");
     }
 }

@@ -46,7 +46,8 @@ final class ListeningSockets {
     /** Whether a /proc address is 127.0.0.1, in IPv4 or as IPv4-mapped IPv6. */
     static boolean isLoopback(String address) {
         String host = address.substring(0, address.indexOf(':'));
-        return host.equals("0100007F") || host.equals("0000000000000000FFFF00000100007F")
+        return host.equals("0100007F")
+                || host.equals("0000000000000000FFFF00000100007F")
                 || host.equals("00000000000000000000000001000000");
     }
 }

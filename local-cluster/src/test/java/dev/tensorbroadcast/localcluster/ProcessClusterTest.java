@@ -2,6 +2,7 @@ package dev.tensorbroadcast.localcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +59,8 @@ class ProcessClusterTest {
                 .isEqualTo("rwx------");
         String secret = ClusterSecret.read(cluster.secretFile());
         assertThat(secret).matches("[0-9a-f]{64}");
-        assertThat(cluster.sparkConf()).containsEntry("spark.authenticate", "true")
+        assertThat(cluster.sparkConf())
+                .containsEntry("spark.authenticate", "true")
                 .containsEntry("spark.authenticate.secret", secret)
                 .containsEntry("spark.master", cluster.masterUrl());
     }
@@ -75,8 +76,8 @@ class ProcessClusterTest {
         }
         assertThat(processes).hasSizeGreaterThanOrEqualTo(4);
         for (ProcessHandle process : processes) {
-            String commandLine = Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"),
-                    StandardCharsets.ISO_8859_1);
+            String commandLine = Files.readString(
+                    Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.ISO_8859_1);
             assertThat(commandLine).contains("java").doesNotContain(secret);
         }
     }
@@ -104,7 +105,8 @@ class ProcessClusterTest {
         Path workDirectory;
         long start = System.nanoTime();
         ProcessCluster closed;
-        try (ProcessCluster other = ProcessCluster.builder(SparkHome.locate()).workers(1).start()) {
+        try (ProcessCluster other =
+                ProcessCluster.builder(SparkHome.locate()).workers(1).start()) {
             closed = other;
             System.out.printf("a one-worker cluster started in %d ms%n", (System.nanoTime() - start) / 1_000_000);
             pids = other.pids();
@@ -122,8 +124,9 @@ class ProcessClusterTest {
         }
         // a stopped cluster is never idle: it is said at once, naming the first process that exited
         long asked = System.nanoTime();
-        assertThat(closed.awaitIdle(Duration.ofSeconds(30))).hasValueSatisfying(reason -> assertThat(reason)
-                .startsWith("the master (pid " + pids.get(0) + ") exited; its log is "));
+        assertThat(closed.awaitIdle(Duration.ofSeconds(30)))
+                .hasValueSatisfying(reason ->
+                        assertThat(reason).startsWith("the master (pid " + pids.get(0) + ") exited; its log is "));
         assertThat(System.nanoTime() - asked).isLessThan(Duration.ofSeconds(10).toNanos());
     }
 }

@@ -29,7 +29,10 @@ class YarnClusterIT {
     @BeforeAll
     static void start() {
         long start = System.nanoTime();
-        cluster = YarnCluster.builder(SparkHome.locate()).nodeManagers(2).hdfs(true).start();
+        cluster = YarnCluster.builder(SparkHome.locate())
+                .nodeManagers(2)
+                .hdfs(true)
+                .start();
         startSeconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("YARN (2 NodeManagers) and HDFS started in %.1f s%n", startSeconds);
     }
@@ -62,21 +65,33 @@ class YarnClusterIT {
         assertThat(Files.readString(conf.resolve("core-site.xml"), StandardCharsets.UTF_8))
                 .contains("<name>fs.defaultFS</name><value>" + cluster.hdfsUri().orElseThrow() + "</value>");
         String yarnSite = Files.readString(conf.resolve("yarn-site.xml"), StandardCharsets.UTF_8);
-        assertThat(yarnSite).containsPattern("<name>yarn.resourcemanager.address</name><value>localhost:[1-9]\\d*</value>")
+        assertThat(yarnSite)
+                .containsPattern("<name>yarn.resourcemanager.address</name><value>localhost:[1-9]\\d*</value>")
                 .contains("<name>yarn.scheduler.maximum-allocation-mb</name><value>2048</value>");
         assertThat(conf.resolve("hdfs-site.xml")).isRegularFile();
-        assertThat(cluster.sparkConf()).containsEntry("spark.master", "yarn")
+        assertThat(cluster.sparkConf())
+                .containsEntry("spark.master", "yarn")
                 .containsEntry("spark.submit.deployMode", "client")
                 .containsEntry("spark.yarn.jars", "local:" + SparkHome.locate().jars() + "/*")
                 .containsEntry("spark.executor.instances", "2")
-                .containsEntry("spark.hadoop.fs.defaultFS", cluster.hdfsUri().orElseThrow().toString())
+                .containsEntry(
+                        "spark.hadoop.fs.defaultFS",
+                        cluster.hdfsUri().orElseThrow().toString())
                 .containsEntry("spark.driver.host", "127.0.0.1")
                 .containsKey("spark.hadoop.yarn.resourcemanager.scheduler.address")
                 .doesNotContainKey("spark.authenticate.secret");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cluster.secretFile())))
                 .isEqualTo("rw-------");
-        assertThat(submitLine()).containsSubsequence("org.apache.spark.deploy.SparkSubmit", "--master", "yarn",
-                "--deploy-mode", "cluster", "--properties-file", cluster.secretFile().toString(), "--version");
+        assertThat(submitLine())
+                .containsSubsequence(
+                        "org.apache.spark.deploy.SparkSubmit",
+                        "--master",
+                        "yarn",
+                        "--deploy-mode",
+                        "cluster",
+                        "--properties-file",
+                        cluster.secretFile().toString(),
+                        "--version");
         assertThat(cluster.submitEnvironment()).containsEntry("HADOOP_CONF_DIR", conf.toString());
     }
 
@@ -114,7 +129,8 @@ class YarnClusterIT {
         cluster.close();
         cluster.close();
         for (long pid : pids) {
-            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("pid %d", pid)
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
+                    .as("pid %d", pid)
                     .isNotEqualTo(Optional.of(true));
         }
         assertThat(cluster.workDirectory()).doesNotExist();

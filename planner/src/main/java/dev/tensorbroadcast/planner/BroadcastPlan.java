@@ -40,9 +40,12 @@ public final class BroadcastPlan implements Serializable {
 
     /** A plan where every input is right-aligned to the output, numpy's way. */
     static BroadcastPlan rightAligned(BroadcastRequest request, Shape output) {
-        return new BroadcastPlan(request, output, request.inputs().stream()
-                .map(spec -> InputBroadcast.rightAligned(spec.shape(), output.rank()))
-                .toList());
+        return new BroadcastPlan(
+                request,
+                output,
+                request.inputs().stream()
+                        .map(spec -> InputBroadcast.rightAligned(spec.shape(), output.rank()))
+                        .toList());
     }
 
     public BroadcastRequest request() {

@@ -21,6 +21,7 @@ public final class CopyProgram implements Serializable {
     private final long[] strides;
     /** Output elements per step of each level: the product of the counts below it. */
     private final long[] blocks;
+
     private final long elements;
 
     private CopyProgram(long[] counts, long[] strides, long elements) {
@@ -41,8 +42,8 @@ public final class CopyProgram implements Serializable {
      */
     public static CopyProgram of(Shape output, long[] sourceStrides) {
         if (sourceStrides.length != output.rank()) {
-            throw new IllegalArgumentException("need one stride per output axis of " + output + ", got "
-                    + Arrays.toString(sourceStrides));
+            throw new IllegalArgumentException(
+                    "need one stride per output axis of " + output + ", got " + Arrays.toString(sourceStrides));
         }
         long elements = output.elements();
         if (elements == 0) {
@@ -133,8 +134,8 @@ public final class CopyProgram implements Serializable {
      */
     public boolean sameSource(long first, long second, long length) {
         if (length < 0 || first < 0 || second < 0 || first > elements - length || second > elements - length) {
-            throw new IndexOutOfBoundsException("ranges of " + length + " at " + first + " and " + second
-                    + " outside [0, " + elements + ")");
+            throw new IndexOutOfBoundsException(
+                    "ranges of " + length + " at " + first + " and " + second + " outside [0, " + elements + ")");
         }
         if (length == 0 || first == second) {
             return true;
@@ -225,8 +226,8 @@ public final class CopyProgram implements Serializable {
         }
     }
 
-    private static void fillInnermost(long stride, long source, long base, long lo, long hi, long origin,
-            CopySink sink) {
+    private static void fillInnermost(
+            long stride, long source, long base, long lo, long hi, long origin, CopySink sink) {
         if (stride == 1) {
             sink.copy(source + (lo - base), lo - origin, hi - lo);
         } else if (stride == 0) {
@@ -287,8 +288,8 @@ public final class CopyProgram implements Serializable {
      * whole blocks add into the same source run, so they go to the sink as one {@link ReduceSink#addRepeated} call
      * instead of one {@code add} per block (per gradient row), with a partial block at either end as an {@code add}.
      */
-    private static void gatherRepeatedRuns(long source, long base, long lo, long hi, long origin, ReduceSink sink,
-            long block, long first, long last) {
+    private static void gatherRepeatedRuns(
+            long source, long base, long lo, long hi, long origin, ReduceSink sink, long block, long first, long last) {
         long index = first;
         long at = base + first * block;
         if (lo > at || hi < at + block) {
@@ -315,14 +316,19 @@ public final class CopyProgram implements Serializable {
             if (level > 0) {
                 text.append(' ');
             }
-            text.append(counts[level]).append("x(stride ").append(strides[level]).append(')');
+            text.append(counts[level])
+                    .append("x(stride ")
+                    .append(strides[level])
+                    .append(')');
         }
         return text.length() == 0 ? "empty" : text.toString();
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof CopyProgram that && elements == that.elements && Arrays.equals(counts, that.counts)
+        return other instanceof CopyProgram that
+                && elements == that.elements
+                && Arrays.equals(counts, that.counts)
                 && Arrays.equals(strides, that.strides);
     }
 

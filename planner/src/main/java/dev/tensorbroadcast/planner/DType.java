@@ -78,11 +78,11 @@ public enum DType {
             case "double" -> FLOAT64;
             case "half" -> FLOAT16;
             case "str", "utf8", "unicode" -> STRING;
-            default -> throw new InvalidRequestException("Cannot parse dtype '" + UserText.shown(text) + "': expected "
-                    + EnumNames.accepted(values(), DType::typeName));
+            default ->
+                throw new InvalidRequestException("Cannot parse dtype '" + UserText.shown(text) + "': expected "
+                        + EnumNames.accepted(values(), DType::typeName));
         };
     }
-
 
     @Override
     public String toString() {

@@ -11,6 +11,7 @@ public enum Dialect {
     NGRAPH("ngraph", new NgraphRule());
 
     private final String name;
+
     @SuppressWarnings("ImmutableEnumChecker") // every rule is stateless; planner takes no annotation library to say so
     private final DialectRule rule;
 

@@ -14,7 +14,9 @@ public final class EnumNames {
 
     public static <E extends Enum<E>> Optional<E> find(E[] values, Function<E, String> name, String text) {
         String key = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values).filter(value -> name.apply(value).equals(key)).findFirst();
+        return Arrays.stream(values)
+                .filter(value -> name.apply(value).equals(key))
+                .findFirst();
     }
 
     /**
@@ -22,8 +24,9 @@ public final class EnumNames {
      * expected arrow or parquet", where {@code what} is "Cannot use format".
      */
     public static <E extends Enum<E>> E parse(E[] values, Function<E, String> name, String text, String what) {
-        return find(values, name, text).orElseThrow(() -> new InvalidRequestException(what + " '"
-                + UserText.shown(text) + "': expected " + accepted(values, name)));
+        return find(values, name, text)
+                .orElseThrow(() -> new InvalidRequestException(
+                        what + " '" + UserText.shown(text) + "': expected " + accepted(values, name)));
     }
 
     /** "a or b", "a, b or c". */

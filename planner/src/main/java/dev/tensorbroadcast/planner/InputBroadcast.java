@@ -66,7 +66,8 @@ public final class InputBroadcast implements Serializable {
             }
             long dim = input.dim(i);
             if (dim != 1 && dim != output.dim(axis)) {
-                throw new IllegalArgumentException("input " + input + " does not fit output " + output + " at axis " + axis);
+                throw new IllegalArgumentException(
+                        "input " + input + " does not fit output " + output + " at axis " + axis);
             }
         }
     }
@@ -88,7 +89,8 @@ public final class InputBroadcast implements Serializable {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof InputBroadcast that && input.equals(that.input)
+        return other instanceof InputBroadcast that
+                && input.equals(that.input)
                 && Arrays.equals(outputAxes, that.outputAxes);
     }
 

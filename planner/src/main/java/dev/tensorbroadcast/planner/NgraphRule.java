@@ -14,10 +14,11 @@ final class NgraphRule implements DialectRule {
         Rules.acceptOnly(request, EnumSet.of(Rules.Argument.TARGET, Rules.Argument.BROADCAST_AXES));
         Shape input = Rules.requireSingleInput(request, "Broadcast");
         Shape target = Rules.requireNonNegative(request, input, Rules.requireTarget(request));
-        List<Long> axes = request.broadcastAxes().orElseThrow(() -> new InvalidRequestException(
-                Rules.prefix(request, input, target) + "ngraph needs the broadcast axes ("
-                        + Param.BROADCAST_AXES.named() + "), the"
-                        + " output axes that are new; [] if there are none"));
+        List<Long> axes = request.broadcastAxes()
+                .orElseThrow(() -> new InvalidRequestException(
+                        Rules.prefix(request, input, target) + "ngraph needs the broadcast axes ("
+                                + Param.BROADCAST_AXES.named() + "), the"
+                                + " output axes that are new; [] if there are none"));
         boolean[] isNew = new boolean[target.rank()];
         for (long axis : axes) {
             if (axis < 0 || axis >= target.rank()) {
@@ -42,8 +43,8 @@ final class NgraphRule implements DialectRule {
         }
         Shape expected = Shape.of(required.stream().mapToLong(Long::longValue).toArray());
         if (!expected.equals(input)) {
-            throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "with broadcast axes "
-                    + axes + " the input must have shape " + expected + " (the target without those axes)");
+            throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "with broadcast axes " + axes
+                    + " the input must have shape " + expected + " (the target without those axes)");
         }
         return BroadcastPlan.of(request, target, List.of(InputBroadcast.mapped(input, kept)));
     }

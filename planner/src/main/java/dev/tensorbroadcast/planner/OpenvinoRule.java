@@ -18,11 +18,14 @@ final class OpenvinoRule implements DialectRule {
     @Override
     public BroadcastPlan plan(BroadcastRequest request) {
         BroadcastMode mode = request.mode().orElse(BroadcastMode.NUMPY);
-        Rules.acceptOnly(request, switch (mode) {
-            case EXPLICIT -> EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE, Rules.Argument.AXES_MAPPING);
-            case PDPD -> EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE, Rules.Argument.AXIS);
-            default -> EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE);
-        });
+        Rules.acceptOnly(
+                request,
+                switch (mode) {
+                    case EXPLICIT ->
+                        EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE, Rules.Argument.AXES_MAPPING);
+                    case PDPD -> EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE, Rules.Argument.AXIS);
+                    default -> EnumSet.of(Rules.Argument.TARGET, Rules.Argument.MODE);
+                });
         Shape input = Rules.requireSingleInput(request, "Broadcast");
         Shape target = Rules.requireNonNegative(request, input, Rules.requireTarget(request));
         return switch (mode) {
@@ -39,10 +42,11 @@ final class OpenvinoRule implements DialectRule {
     }
 
     private static BroadcastPlan explicit(BroadcastRequest request, Shape input, Shape target) {
-        List<Long> mapping = request.axesMapping().orElseThrow(() -> new InvalidRequestException(
-                Rules.prefix(request, input, target) + "explicit mode needs an axes mapping ("
-                        + Param.AXES_MAPPING.named() + ") with one"
-                        + " output axis for each of the input's " + input.rank() + " dims"));
+        List<Long> mapping = request.axesMapping()
+                .orElseThrow(() -> new InvalidRequestException(
+                        Rules.prefix(request, input, target) + "explicit mode needs an axes mapping ("
+                                + Param.AXES_MAPPING.named() + ") with one"
+                                + " output axis for each of the input's " + input.rank() + " dims"));
         // OpenVINO counts a scalar with a one-entry mapping as rank 1: that entry must land on a target dim of 1
         boolean mappedScalar = input.rank() == 0 && mapping.size() == 1;
         if (mapping.size() != input.rank() && !mappedScalar) {
@@ -93,8 +97,10 @@ final class OpenvinoRule implements DialectRule {
             int lastStart = target.rank() - input.rank();
             throw new IncompatibleShapesException(Rules.prefix(request, input, target) + "the input's "
                     + input.rank() + " dims do not fit into the target's " + target.rank() + " dims from axis "
-                    + start + (lastStart >= 0 ? "; axis may be -1 or 0 to " + lastStart : "; the target needs at least "
-                    + input.rank() + " dims"));
+                    + start
+                    + (lastStart >= 0
+                            ? "; axis may be -1 or 0 to " + lastStart
+                            : "; the target needs at least " + input.rank() + " dims"));
         }
         long[] out = target.dims();
         for (int i = 0; i < input.rank(); i++) {

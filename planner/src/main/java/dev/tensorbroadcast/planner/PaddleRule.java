@@ -12,8 +12,16 @@ import java.util.Set;
  */
 final class PaddleRule implements DialectRule {
     /** The dtypes {@code paddle.broadcast_tensors} documents. */
-    static final Set<DType> BROADCAST_TENSORS_DTYPES = EnumSet.of(DType.BOOL, DType.FLOAT16, DType.BFLOAT16,
-            DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64, DType.COMPLEX64, DType.COMPLEX128);
+    static final Set<DType> BROADCAST_TENSORS_DTYPES = EnumSet.of(
+            DType.BOOL,
+            DType.FLOAT16,
+            DType.BFLOAT16,
+            DType.FLOAT32,
+            DType.FLOAT64,
+            DType.INT32,
+            DType.INT64,
+            DType.COMPLEX64,
+            DType.COMPLEX128);
 
     @Override
     public BroadcastPlan plan(BroadcastRequest request) {

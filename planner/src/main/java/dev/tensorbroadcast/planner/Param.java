@@ -39,8 +39,8 @@ public enum Param {
     private static final char START = '\uE000';
     private static final char BETWEEN = '\uE001';
     private static final char END = '\uE002';
-    private static final Pattern MENTION = Pattern.compile(START + "([^" + BETWEEN + "]*)" + BETWEEN + "([^" + END
-            + "]*)" + END);
+    private static final Pattern MENTION =
+            Pattern.compile(START + "([^" + BETWEEN + "]*)" + BETWEEN + "([^" + END + "]*)" + END);
 
     private final String apiName;
     private final String flag;

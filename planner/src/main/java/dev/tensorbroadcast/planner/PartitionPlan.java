@@ -34,9 +34,11 @@ public final class PartitionPlan implements Serializable {
     private final long partitionCount;
     /** rows / partitionCount and rows % partitionCount: the first {@code extra} partitions get one more row. */
     private final long rowsPerPartition;
+
     private final long extra;
     /** The first row of each partition when they were cut at given rows ({@link #cutAt}); null when uniform. */
     private final long[] starts;
+
     private final long minRows;
     private final long maxRows;
 
@@ -44,11 +46,12 @@ public final class PartitionPlan implements Serializable {
         this.output = builder.output;
         this.elementBits = builder.elementBits;
         long bytes = bytes(output.elements(), elementBits);
-        long maxRowBytes = builder.partitions > 0 ? builder.maxRowBytes
-                : Math.min(builder.maxRowBytes, builder.partitionBytes);
+        long maxRowBytes =
+                builder.partitions > 0 ? builder.maxRowBytes : Math.min(builder.maxRowBytes, builder.partitionBytes);
         int dims = output.rank() == 0 ? 0 : 1;
-        while (dims < output.rank() && (bytes(output.product(dims, output.rank()), elementBits) > maxRowBytes
-                || needsMoreRows(output, dims, builder.partitions))) {
+        while (dims < output.rank()
+                && (bytes(output.product(dims, output.rank()), elementBits) > maxRowBytes
+                        || needsMoreRows(output, dims, builder.partitions))) {
             dims++;
         }
         this.rowDims = dims;
@@ -57,8 +60,8 @@ public final class PartitionPlan implements Serializable {
         long wanted = builder.partitions > 0 ? builder.partitions : ceilDiv(bytes, builder.partitionBytes);
         long count = Math.max(1, Math.min(wanted, rows));
         if (count > MAX_PARTITIONS) {
-            throw new TooLargeException("Cannot plan " + count + " partitions for output " + output + " ("
-                    + bytes + " bytes): Spark allows at most " + MAX_PARTITIONS + "; choose a larger partition size");
+            throw new TooLargeException("Cannot plan " + count + " partitions for output " + output + " (" + bytes
+                    + " bytes): Spark allows at most " + MAX_PARTITIONS + "; choose a larger partition size");
         }
         this.partitionCount = count;
         this.rowsPerPartition = rows / count;
@@ -204,7 +207,9 @@ public final class PartitionPlan implements Serializable {
 
     private static long bytes(long elements, long bits) {
         try {
-            return bits % 8 == 0 ? Math.multiplyExact(elements, bits / 8) : ceilDiv(Math.multiplyExact(elements, bits), 8);
+            return bits % 8 == 0
+                    ? Math.multiplyExact(elements, bits / 8)
+                    : ceilDiv(Math.multiplyExact(elements, bits), 8);
         } catch (ArithmeticException e) {
             throw new TooLargeException("Cannot size " + elements + " elements of " + bits
                     + " bits: the byte count exceeds " + Long.MAX_VALUE);
@@ -235,7 +240,8 @@ public final class PartitionPlan implements Serializable {
         /** Target bytes per partition; partitions are balanced to about this size. */
         public Builder partitionBytes(long bytes) {
             if (bytes <= 0) {
-                throw new InvalidRequestException("Cannot use partition size " + bytes + ": it must be at least 1 byte");
+                throw new InvalidRequestException(
+                        "Cannot use partition size " + bytes + ": it must be at least 1 byte");
             }
             this.partitionBytes = bytes;
             this.partitions = 0;
@@ -245,8 +251,8 @@ public final class PartitionPlan implements Serializable {
         /** An exact number of partitions instead of a size; fewer when the output has fewer rows. */
         public Builder partitions(long count) {
             if (count <= 0 || count > MAX_PARTITIONS) {
-                throw new InvalidRequestException("Cannot use " + count + " partitions: the count must be from 1 to "
-                        + MAX_PARTITIONS);
+                throw new InvalidRequestException(
+                        "Cannot use " + count + " partitions: the count must be from 1 to " + MAX_PARTITIONS);
             }
             this.partitions = count;
             return this;
@@ -254,7 +260,8 @@ public final class PartitionPlan implements Serializable {
 
         public Builder maxRowBytes(long bytes) {
             if (bytes <= 0) {
-                throw new InvalidRequestException("Cannot use maximum row size " + bytes + ": it must be at least 1 byte");
+                throw new InvalidRequestException(
+                        "Cannot use maximum row size " + bytes + ": it must be at least 1 byte");
             }
             this.maxRowBytes = bytes;
             return this;

@@ -15,6 +15,7 @@ final class PytorchRule implements DialectRule {
             return BroadcastPlan.rightAligned(request, Rules.multidirectional("pytorch", Rules.inputShapes(request)));
         }
         Shape input = Rules.requireSingleInput(request, "Tensor.expand");
-        return BroadcastPlan.rightAligned(request, KeepingExpand.expand(request, input, request.target().get()));
+        return BroadcastPlan.rightAligned(
+                request, KeepingExpand.expand(request, input, request.target().get()));
     }
 }

@@ -47,8 +47,8 @@ public final class ReducePlan implements Serializable {
     public static ReducePlan of(BroadcastPlan plan, int inputIndex) {
         int inputs = plan.inputs().size();
         if (inputIndex < 0 || inputIndex >= inputs) {
-            throw new InvalidRequestException("Cannot plan reduce: input index " + inputIndex + " is not in [0, "
-                    + inputs + ")");
+            throw new InvalidRequestException(
+                    "Cannot plan reduce: input index " + inputIndex + " is not in [0, " + inputs + ")");
         }
         return new ReducePlan(plan, inputIndex);
     }
@@ -105,7 +105,9 @@ public final class ReducePlan implements Serializable {
 
     public Regime regime() {
         Shape input = input();
-        if (input.rank() > 0 && plan.input(inputIndex).outputAxes()[0] == 0 && input.dim(0) > 1
+        if (input.rank() > 0
+                && plan.input(inputIndex).outputAxes()[0] == 0
+                && input.dim(0) > 1
                 && input.dim(0) == output().dim(0)) {
             return Regime.ROWS_KEPT;
         }

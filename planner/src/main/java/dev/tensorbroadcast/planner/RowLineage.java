@@ -18,8 +18,8 @@ import java.util.Optional;
 public record RowLineage(long sourceRows, long outputRowsPerStep) implements Serializable {
     public RowLineage {
         if (sourceRows < 0 || outputRowsPerStep < 0) {
-            throw new IllegalArgumentException("Cannot trace rows: " + sourceRows + " source rows, "
-                    + outputRowsPerStep + " output rows per step");
+            throw new IllegalArgumentException("Cannot trace rows: " + sourceRows + " source rows, " + outputRowsPerStep
+                    + " output rows per step");
         }
     }
 
@@ -31,7 +31,9 @@ public record RowLineage(long sourceRows, long outputRowsPerStep) implements Ser
     public static Optional<RowLineage> of(BroadcastPlan plan, int input, PartitionPlan partitions) {
         InputBroadcast mapping = plan.input(input);
         Shape output = plan.output();
-        if (mapping.input().rank() == 0 || mapping.outputAxes()[0] != 0 || partitions.rowDims() == 0
+        if (mapping.input().rank() == 0
+                || mapping.outputAxes()[0] != 0
+                || partitions.rowDims() == 0
                 || !output.equals(partitions.output())) {
             return Optional.empty();
         }

@@ -49,9 +49,11 @@ final class Rules {
 
     /** The request's target shape; the dialect needs one. */
     static TargetShape requireTarget(BroadcastRequest request) {
-        return request.target().orElseThrow(() -> new InvalidRequestException("Cannot plan a broadcast ["
-                + request.dialect() + "]: " + request.dialect() + " needs a target shape (" + Param.SHAPE.named()
-                + ")"));
+        return request.target()
+                .orElseThrow(() -> new InvalidRequestException("Cannot plan a broadcast ["
+                        + request.dialect() + "]: " + request.dialect() + " needs a target shape ("
+                        + Param.SHAPE.named()
+                        + ")"));
     }
 
     /** The single input of a one-input operation such as {@code broadcast_to} or {@code Expand}. */
@@ -79,7 +81,9 @@ final class Rules {
     }
 
     static String label(BroadcastRequest request) {
-        return request.mode().map(mode -> request.dialect() + " " + mode).orElse(request.dialect().dialectName());
+        return request.mode()
+                .map(mode -> request.dialect() + " " + mode)
+                .orElse(request.dialect().dialectName());
     }
 
     static void requireRankAtMost(BroadcastRequest request, Shape input, Object target, int targetRank) {

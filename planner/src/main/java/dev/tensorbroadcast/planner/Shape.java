@@ -24,8 +24,8 @@ public final class Shape extends Dimensions {
             return SCALAR;
         }
         if (dims.length > MAX_RANK) {
-            throw new InvalidRequestException("Cannot create shape of rank " + dims.length + ": at most "
-                    + MAX_RANK + " dimensions are supported");
+            throw new InvalidRequestException("Cannot create shape of rank " + dims.length + ": at most " + MAX_RANK
+                    + " dimensions are supported");
         }
         for (int i = 0; i < dims.length; i++) {
             if (dims[i] < 0) {
@@ -66,8 +66,8 @@ public final class Shape extends Dimensions {
             try {
                 product = Math.multiplyExact(product, dims[i]);
             } catch (ArithmeticException e) {
-                throw new TooLargeException("Cannot count the elements of shape " + this
-                        + ": the count exceeds " + Long.MAX_VALUE);
+                throw new TooLargeException(
+                        "Cannot count the elements of shape " + this + ": the count exceeds " + Long.MAX_VALUE);
             }
         }
         return product;

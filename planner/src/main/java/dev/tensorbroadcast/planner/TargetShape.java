@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.planner;
 
-
 /**
  * The shape a user asks for. Unlike {@link Shape} it may hold negative values such as {@code -1} ("keep the input's
  * dim"): whether a value is allowed is the dialect's rule, so the dialect rejects it, with its own message.

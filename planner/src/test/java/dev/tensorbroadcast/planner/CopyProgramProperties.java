@@ -47,10 +47,11 @@ class CopyProgramProperties {
 
     @Provide
     Arbitrary<Case> broadcasts() {
-        return outputDims().flatMap(dims -> Combinators.combine(
-                        Arbitraries.of(true, false).list().ofSize(dims.size()),
-                        Arbitraries.of(true, false).list().ofSize(dims.size()))
-                .as((chosen, full) -> mappedCase(dims, chosen, full)));
+        return outputDims()
+                .flatMap(dims -> Combinators.combine(
+                                Arbitraries.of(true, false).list().ofSize(dims.size()),
+                                Arbitraries.of(true, false).list().ofSize(dims.size()))
+                        .as((chosen, full) -> mappedCase(dims, chosen, full)));
     }
 
     /** Ranks 0 to 6, dims 0 to 5 with plenty of 1s, at most {@link #MAX_ELEMENTS} elements. */
@@ -71,7 +72,9 @@ class CopyProgramProperties {
                 inputDims.add(full.get(axis) ? dims.get(axis) : 1L);
             }
         }
-        return new Case(Shape.of(unboxed(dims)), Shape.of(unboxed(inputDims)),
+        return new Case(
+                Shape.of(unboxed(dims)),
+                Shape.of(unboxed(inputDims)),
                 axes.stream().mapToInt(Integer::intValue).toArray());
     }
 
@@ -109,7 +112,8 @@ class CopyProgramProperties {
         Statistics.label("loop levels").collect(program.depth());
         // the generator must keep producing nests deep enough to split ranges at several levels
         Statistics.label("three or more levels").collect(program.depth() >= 3);
-        Statistics.label("three or more levels").coverage(coverage -> coverage.check(true).percentage(p -> p >= 5));
+        Statistics.label("three or more levels")
+                .coverage(coverage -> coverage.check(true).percentage(p -> p >= 5));
         Statistics.label("innermost repeats").collect(program.innermostRepeats());
     }
 
@@ -122,19 +126,20 @@ class CopyProgramProperties {
     }
 
     @Property(tries = 300)
-    void anyRunNeedsAtMostTwoOperationsPerContiguousSourceRun(@ForAll("broadcasts") Case broadcast,
-            @ForAll Random random) {
+    void anyRunNeedsAtMostTwoOperationsPerContiguousSourceRun(
+            @ForAll("broadcasts") Case broadcast, @ForAll Random random) {
         CopyProgram program = broadcast.program();
         for (long[] range : ranges(broadcast.output(), program.elements(), random)) {
             CheckingSink sink = checkRun(broadcast, program, range[0], range[1]);
-            assertThat(sink.operations()).as("range [%d, %d)", range[0], range[1])
+            assertThat(sink.operations())
+                    .as("range [%d, %d)", range[0], range[1])
                     .isLessThanOrEqualTo(2 * contiguousRuns(broadcast.reference(range[0], range[1])));
         }
     }
 
     @Property(tries = 1000)
-    void sameSourceIsOnlyEverSaidOfRangesThatReadTheSameElements(@ForAll("broadcasts") Case broadcast,
-            @ForAll Random random) {
+    void sameSourceIsOnlyEverSaidOfRangesThatReadTheSameElements(
+            @ForAll("broadcasts") Case broadcast, @ForAll Random random) {
         CopyProgram program = broadcast.program();
         long elements = program.elements();
         int proven = 0;
@@ -150,11 +155,12 @@ class CopyProgramProperties {
                 continue;
             }
             boolean same = program.sameSource(first, second, length);
-            boolean reallySame = Arrays.equals(broadcast.reference(first, first + length),
-                    broadcast.reference(second, second + length));
+            boolean reallySame = Arrays.equals(
+                    broadcast.reference(first, first + length), broadcast.reference(second, second + length));
             if (same) {
                 proven++;
-                assertThat(reallySame).as("%s: [%d, +%d) and [%d, +%d)", broadcast, first, length, second, length)
+                assertThat(reallySame)
+                        .as("%s: [%d, +%d) and [%d, +%d)", broadcast, first, length, second, length)
                         .isTrue();
             }
             Statistics.label("proven when equal").collect(reallySame && first != second ? same : null);
@@ -178,11 +184,18 @@ class CopyProgramProperties {
         CopyProgram program = rightAligned(Shape.of(3, 1, 2), Shape.of(3, 5, 2));
         assertThat(program.sameSource(0, 4, 6)).isTrue();
         assertThat(program.sameSource(10, 14, 4)).isTrue();
-        assertThat(program.sameSource(0, 4, 8)).as("the second range runs into outer index 1").isFalse();
-        assertThat(program.sameSource(2, 12, 2)).as("outer indexes 0 and 1 read other elements").isFalse();
-        assertThat(program.sameSource(1, 3, 2)).as("both start inside a row, at the same offset").isTrue();
+        assertThat(program.sameSource(0, 4, 8))
+                .as("the second range runs into outer index 1")
+                .isFalse();
+        assertThat(program.sameSource(2, 12, 2))
+                .as("outer indexes 0 and 1 read other elements")
+                .isFalse();
+        assertThat(program.sameSource(1, 3, 2))
+                .as("both start inside a row, at the same offset")
+                .isTrue();
         assertThat(program.sameSource(0, 0, 0)).isTrue();
-        assertThatThrownBy(() -> program.sameSource(0, 25, 6)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> program.sameSource(0, 25, 6))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("ranges of 6 at 0 and 25 outside [0, 30)");
     }
 
@@ -190,13 +203,16 @@ class CopyProgramProperties {
     void sameSourceNeverProvesAnInnerBroadcastsRowsEqual() {
         CopyProgram program = rightAligned(Shape.of(8, 1), Shape.of(8, 16));
         assertThat(program.sameSource(0, 16, 16)).isFalse();
-        assertThat(program.sameSource(0, 3, 5)).as("inside one row every element is the same one").isTrue();
+        assertThat(program.sameSource(0, 3, 5))
+                .as("inside one row every element is the same one")
+                .isTrue();
     }
 
     static CheckingSink checkRun(Case broadcast, CopyProgram program, long start, long end) {
         CheckingSink sink = new CheckingSink(broadcast.input().elements(), end - start);
         program.run(start, end, sink);
-        assertThat(sink.target()).as("%s, range [%d, %d), program %s", broadcast, start, end, program)
+        assertThat(sink.target())
+                .as("%s, range [%d, %d), program %s", broadcast, start, end, program)
                 .containsExactly(broadcast.reference(start, end));
         return sink;
     }
@@ -290,12 +306,13 @@ class CopyProgramProperties {
         RecordingSink sink = new RecordingSink();
         program.run(3, 13, sink);
         // element 3 ends block 0; blocks 1 and 2 are whole; elements 12 starts block 3
-        assertThat(sink.operations).containsExactly("copy(3, 0, 1)", "copy(0, 1, 4)", "repeat(1, 4, 2)",
-                "copy(0, 9, 1)");
+        assertThat(sink.operations)
+                .containsExactly("copy(3, 0, 1)", "copy(0, 1, 4)", "repeat(1, 4, 2)", "copy(0, 9, 1)");
     }
 
     private static CopyProgram rightAligned(Shape input, Shape output) {
-        return CopyProgram.of(output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
+        return CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
     }
 
     static final class RecordingSink implements CopySink {

@@ -21,7 +21,8 @@ class EnumNamesTest {
                 .hasMessage("Cannot parse mode 'none': expected numpy, explicit, bidirectional or pdpd");
         assertThatThrownBy(() -> DType.parse(null))
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot parse dtype 'null': expected bool, int8, int16, int32, int64, uint8, uint16, uint32,"
-                        + " uint64, float16, bfloat16, float32, float64, complex64, complex128 or string");
+                .hasMessage(
+                        "Cannot parse dtype 'null': expected bool, int8, int16, int32, int64, uint8, uint16, uint32,"
+                                + " uint64, float16, bfloat16, float32, float64, complex64, complex128 or string");
     }
 }

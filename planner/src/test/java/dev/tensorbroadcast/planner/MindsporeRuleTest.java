@@ -11,32 +11,34 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class MindsporeRuleTest {
     @ParameterizedTest(name = "{0} to {1}")
-    @CsvSource(delimiter = '|', value = {
-        // the seed's examples and rules
-        "[3]         | [2,3]           | [2,3]",
-        "[2,1]       | [-1,2]          | [2,2]",
-        "[2,3]       | [2,3]           | [2,3]",
-        "[3,3]       | [-1,3]          | [3,3]",
-        "[1,3]       | [8,3]           | [8,3]",
-        "[1,5,9]     | [3,1,4,1,5,9]   | [3,1,4,1,5,9]",
-        // MindSpore's own tests
-        "[2,3,1,5,1] | [4,5,2,3,4,5,6] | [4,5,2,3,4,5,6]",
-        "[4,5,1]     | [3,5,7,4,5,6]   | [3,5,7,4,5,6]",
-        "[1,4,1,6]   | [8,5,7,4,5,6]   | [8,5,7,4,5,6]",
-        "[3,1,5,1]   | [3,4,5,6]       | [3,4,5,6]",
-        "[4,5]       | [2,3,4,5]       | [2,3,4,5]",
-        "[1]         | [4,5]           | [4,5]",
-        "[128,1,1,1] | [128,1,77,77]   | [128,1,77,77]",
-        "[3,1,5,1]   | [-1,4,5,6]      | [3,4,5,6]",
-        "[4,5]       | [2,3,-1,5]      | [2,3,4,5]",
-        "[4,5]       | [2,3,-1,-1]     | [2,3,4,5]",
-        // -1 keeps the input's dim as it is, a 1 included
-        "[3,1,5,1]   | [-1,-1,5,6]     | [3,1,5,6]",
-        // a 0 in the target is fine once the input is empty
-        "[0,1]       | [0,4]           | [0,4]",
-        "[0,3]       | [2,-1,3]        | [2,0,3]",
-        "[]          | []              | []",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // the seed's examples and rules
+                "[3]         | [2,3]           | [2,3]",
+                "[2,1]       | [-1,2]          | [2,2]",
+                "[2,3]       | [2,3]           | [2,3]",
+                "[3,3]       | [-1,3]          | [3,3]",
+                "[1,3]       | [8,3]           | [8,3]",
+                "[1,5,9]     | [3,1,4,1,5,9]   | [3,1,4,1,5,9]",
+                // MindSpore's own tests
+                "[2,3,1,5,1] | [4,5,2,3,4,5,6] | [4,5,2,3,4,5,6]",
+                "[4,5,1]     | [3,5,7,4,5,6]   | [3,5,7,4,5,6]",
+                "[1,4,1,6]   | [8,5,7,4,5,6]   | [8,5,7,4,5,6]",
+                "[3,1,5,1]   | [3,4,5,6]       | [3,4,5,6]",
+                "[4,5]       | [2,3,4,5]       | [2,3,4,5]",
+                "[1]         | [4,5]           | [4,5]",
+                "[128,1,1,1] | [128,1,77,77]   | [128,1,77,77]",
+                "[3,1,5,1]   | [-1,4,5,6]      | [3,4,5,6]",
+                "[4,5]       | [2,3,-1,5]      | [2,3,4,5]",
+                "[4,5]       | [2,3,-1,-1]     | [2,3,4,5]",
+                // -1 keeps the input's dim as it is, a 1 included
+                "[3,1,5,1]   | [-1,-1,5,6]     | [3,1,5,6]",
+                // a 0 in the target is fine once the input is empty
+                "[0,1]       | [0,4]           | [0,4]",
+                "[0,3]       | [2,-1,3]        | [2,0,3]",
+                "[]          | []              | []",
+            })
     void broadcastsTo(String input, String target, String output) {
         assertThat(expand(Dialect.MINDSPORE, input, target)).isEqualTo(Shape.parse(output));
     }
@@ -68,8 +70,10 @@ class MindsporeRuleTest {
                 .hasMessage("Cannot broadcast () to (0,) [mindspore]: dim 0 of the target is 0 but the input has no"
                         + " 0-size dim; mindspore only allows a 0 in the target for an empty input");
         // numpy allows both of these; MindSpore does not
-        assertThatThrownBy(() -> expand(Dialect.MINDSPORE, "[1]", "[0]")).isInstanceOf(IncompatibleShapesException.class);
-        assertThatThrownBy(() -> expand(Dialect.MINDSPORE, "[3]", "[0,3]")).isInstanceOf(IncompatibleShapesException.class);
+        assertThatThrownBy(() -> expand(Dialect.MINDSPORE, "[1]", "[0]"))
+                .isInstanceOf(IncompatibleShapesException.class);
+        assertThatThrownBy(() -> expand(Dialect.MINDSPORE, "[3]", "[0,3]"))
+                .isInstanceOf(IncompatibleShapesException.class);
         // the zero check comes before the check of -1
         assertThatThrownBy(() -> expand(Dialect.MINDSPORE, "[3]", "[-1,0]")).hasMessageContaining("is 0 but");
     }

@@ -8,7 +8,11 @@ import org.junit.jupiter.api.Test;
 
 class NgraphRuleTest {
     private static BroadcastPlan plan(String input, String shape, long... axes) {
-        return request(Dialect.NGRAPH, input).target(TargetShape.parse(shape)).broadcastAxes(axes).build().plan();
+        return request(Dialect.NGRAPH, input)
+                .target(TargetShape.parse(shape))
+                .broadcastAxes(axes)
+                .build()
+                .plan();
     }
 
     @Test
@@ -39,7 +43,8 @@ class NgraphRuleTest {
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot broadcast (2,4) to (2,3,4) [ngraph]: broadcast axis 3 is out of range; axes must be"
                         + " from 0 to 2 for a rank-3 output");
-        assertThatThrownBy(() -> plan("[2,4]", "[2,3,4]", -1)).hasMessageContaining("broadcast axis -1 is out of range");
+        assertThatThrownBy(() -> plan("[2,4]", "[2,3,4]", -1))
+                .hasMessageContaining("broadcast axis -1 is out of range");
         assertThatThrownBy(() -> plan("[4]", "[2,3,4]", 1, 1))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot broadcast (4,) to (2,3,4) [ngraph]: broadcast axis 1 is given twice in [1, 1]; each"
@@ -59,11 +64,16 @@ class NgraphRuleTest {
 
     @Test
     void requiresAxesAndTakesNoOtherArguments() {
-        assertThatThrownBy(() -> request(Dialect.NGRAPH, "[3]").target(2, 3).build().plan())
+        assertThatThrownBy(() ->
+                        request(Dialect.NGRAPH, "[3]").target(2, 3).build().plan())
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot broadcast (3,) to (2,3) [ngraph]: ngraph needs the broadcast axes"
                         + " (broadcastAxes), the output axes that are new; [] if there are none");
-        assertThatThrownBy(() -> request(Dialect.NGRAPH, "[3]").target(2, 3).axesMapping(1).build().plan())
+        assertThatThrownBy(() -> request(Dialect.NGRAPH, "[3]")
+                        .target(2, 3)
+                        .axesMapping(1)
+                        .build()
+                        .plan())
                 .hasMessage("Cannot plan a broadcast [ngraph]: ngraph takes no axes mapping (axesMapping); it takes"
                         + " a target shape (shape), broadcast axes (broadcastAxes)");
     }

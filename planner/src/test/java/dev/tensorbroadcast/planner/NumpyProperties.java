@@ -23,17 +23,18 @@ class NumpyProperties {
 
     @Provide
     Arbitrary<Accepted> accepted() {
-        return CopyProgramProperties.outputDims().flatMap(dims -> Combinators.combine(
-                        Arbitraries.integers().between(0, dims.size()),
-                        Arbitraries.of(true, false).list().ofSize(dims.size()))
-                .as((rank, full) -> {
-                    long[] input = new long[rank];
-                    int offset = dims.size() - rank;
-                    for (int i = 0; i < rank; i++) {
-                        input[i] = full.get(offset + i) ? dims.get(offset + i) : 1;
-                    }
-                    return new Accepted(Shape.of(input), Shape.of(CopyProgramProperties.unboxed(dims)));
-                }));
+        return CopyProgramProperties.outputDims()
+                .flatMap(dims -> Combinators.combine(
+                                Arbitraries.integers().between(0, dims.size()),
+                                Arbitraries.of(true, false).list().ofSize(dims.size()))
+                        .as((rank, full) -> {
+                            long[] input = new long[rank];
+                            int offset = dims.size() - rank;
+                            for (int i = 0; i < rank; i++) {
+                                input[i] = full.get(offset + i) ? dims.get(offset + i) : 1;
+                            }
+                            return new Accepted(Shape.of(input), Shape.of(CopyProgramProperties.unboxed(dims)));
+                        }));
     }
 
     @Property(tries = 500)
@@ -60,13 +61,16 @@ class NumpyProperties {
     /** Small shapes, so that random pairs are often but not always compatible. */
     @Provide
     Arbitrary<Shape> smallShapes() {
-        return Arbitraries.longs().between(0, 3).list().ofMaxSize(4)
+        return Arbitraries.longs()
+                .between(0, 3)
+                .list()
+                .ofMaxSize(4)
                 .map(dims -> Shape.of(CopyProgramProperties.unboxed(dims)));
     }
 
     @Property(tries = 2000)
-    void broadcastToAcceptsExactlyWhatNumpyDefines(@ForAll("smallShapes") Shape input,
-            @ForAll("smallShapes") Shape target) {
+    void broadcastToAcceptsExactlyWhatNumpyDefines(
+            @ForAll("smallShapes") Shape input, @ForAll("smallShapes") Shape target) {
         boolean numpyAccepts = broadcastsTo(input, target);
         Statistics.label("accepted").collect(numpyAccepts);
         Statistics.label("accepted").coverage(coverage -> {
@@ -83,8 +87,8 @@ class NumpyProperties {
     }
 
     @Property(tries = 2000)
-    void broadcastShapesAcceptsExactlyWhatNumpyDefines(@ForAll("shapeLists") List<Shape> inputs,
-            @ForAll Random random) {
+    void broadcastShapesAcceptsExactlyWhatNumpyDefines(
+            @ForAll("shapeLists") List<Shape> inputs, @ForAll Random random) {
         Optional<Shape> expected = numpyBroadcastShapes(inputs);
         Statistics.label("accepted").collect(expected.isPresent());
         Statistics.label("accepted").coverage(coverage -> {
@@ -98,8 +102,9 @@ class NumpyProperties {
                 BroadcastPlan plan = broadcastShapes(order);
                 assertThat(plan.output()).as("inputs %s", order).isEqualTo(expected.get());
                 for (int i = 0; i < order.size(); i++) {
-                    assertThat(plan.input(i)).isEqualTo(InputBroadcast.rightAligned(order.get(i),
-                            expected.get().rank()));
+                    assertThat(plan.input(i))
+                            .isEqualTo(InputBroadcast.rightAligned(
+                                    order.get(i), expected.get().rank()));
                 }
             } else {
                 assertThatThrownBy(() -> broadcastShapes(order))
@@ -152,7 +157,11 @@ class NumpyProperties {
     }
 
     private static BroadcastPlan broadcastTo(Shape input, Shape target) {
-        return BroadcastRequest.builder(Dialect.NUMPY).input(input).target(TargetShape.of(target)).build().plan();
+        return BroadcastRequest.builder(Dialect.NUMPY)
+                .input(input)
+                .target(TargetShape.of(target))
+                .build()
+                .plan();
     }
 
     private static BroadcastPlan broadcastShapes(List<Shape> inputs) {

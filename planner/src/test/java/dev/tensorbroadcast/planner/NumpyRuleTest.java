@@ -12,42 +12,46 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NumpyRuleTest {
     @ParameterizedTest(name = "{0} to {1}")
-    @CsvSource(delimiter = '|', value = {
-        // numpy's test_broadcast_to_succeeds
-        "[]    | [0]     | [0]",
-        "[]    | [1]     | [1]",
-        "[]    | [3]     | [3]",
-        "[1]   | [1]     | [1]",
-        "[1]   | [2]     | [2]",
-        "[1]   | [1,2,3] | [1,2,3]",
-        "[3]   | [3]     | [3]",
-        "[3]   | [1,3]   | [1,3]",
-        "[3]   | [2,3]   | [2,3]",
-        "[0]   | [0]     | [0]",
-        "[1]   | [0]     | [0]",
-        "[1,2] | [0,2]   | [0,2]",
-        "[2,1] | [2,0]   | [2,0]",
-        "[]    | []      | []",
-        "[3]   | [3,3]   | [3,3]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // numpy's test_broadcast_to_succeeds
+                "[]    | [0]     | [0]",
+                "[]    | [1]     | [1]",
+                "[]    | [3]     | [3]",
+                "[1]   | [1]     | [1]",
+                "[1]   | [2]     | [2]",
+                "[1]   | [1,2,3] | [1,2,3]",
+                "[3]   | [3]     | [3]",
+                "[3]   | [1,3]   | [1,3]",
+                "[3]   | [2,3]   | [2,3]",
+                "[0]   | [0]     | [0]",
+                "[1]   | [0]     | [0]",
+                "[1,2] | [0,2]   | [0,2]",
+                "[2,1] | [2,0]   | [2,0]",
+                "[]    | []      | []",
+                "[3]   | [3,3]   | [3,3]",
+            })
     void broadcastsTo(String input, String target, String output) {
         assertThat(expand(Dialect.NUMPY, input, target)).isEqualTo(Shape.parse(output));
     }
 
     @ParameterizedTest(name = "{0} to {1}")
-    @CsvSource(delimiter = '|', value = {
-        // numpy's test_broadcast_to_raises
-        "[0]   | []",
-        "[1]   | []",
-        "[3]   | []",
-        "[3]   | [1]",
-        "[3]   | [2]",
-        "[3]   | [4]",
-        "[1,2] | [2,1]",
-        "[1,1] | [1]",
-        "[1]   | [-1]",
-        "[1,2] | [-1,2]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // numpy's test_broadcast_to_raises
+                "[0]   | []",
+                "[1]   | []",
+                "[3]   | []",
+                "[3]   | [1]",
+                "[3]   | [2]",
+                "[3]   | [4]",
+                "[1,2] | [2,1]",
+                "[1,1] | [1]",
+                "[1]   | [-1]",
+                "[1,2] | [-1,2]",
+            })
     void rejectsWhatNumpyRejects(String input, String target) {
         assertThatThrownBy(() -> expand(Dialect.NUMPY, input, target))
                 .isInstanceOf(BroadcastException.class)
@@ -83,50 +87,54 @@ class NumpyRuleTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        // numpy's test_broadcast_shapes_succeeds
-        "[]                         | []",
-        "[7]                        | [7]",
-        "[1,2];[2]                  | [1,2]",
-        "[1,1]                      | [1,1]",
-        "[1,1];[3,4]                | [3,4]",
-        "[6,7];[5,6,1];[7];[5,1,7]  | [5,6,7]",
-        "[5,6,1]                    | [5,6,1]",
-        "[1,3];[3,1]                | [3,3]",
-        "[1,0];[0,0]                | [0,0]",
-        "[0,1];[0,0]                | [0,0]",
-        "[1,0];[0,1]                | [0,0]",
-        "[1,1];[0,0]                | [0,0]",
-        "[1,1];[1,0]                | [1,0]",
-        "[1,1];[0,1]                | [0,1]",
-        "[];[0]                     | [0]",
-        "[0];[0,0]                  | [0,0]",
-        "[0];[0,1]                  | [0,0]",
-        "[1];[0,0]                  | [0,0]",
-        "[];[0,0]                   | [0,0]",
-        "[1,1];[0]                  | [1,0]",
-        "[1];[0,1]                  | [0,1]",
-        "[1];[1,0]                  | [1,0]",
-        "[];[1,0]                   | [1,0]",
-        "[];[0,1]                   | [0,1]",
-        "[1];[3]                    | [3]",
-        "[2];[3,2]                  | [3,2]",
-        "[1,2];[3,1];[3,2]          | [3,2]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // numpy's test_broadcast_shapes_succeeds
+                "[]                         | []",
+                "[7]                        | [7]",
+                "[1,2];[2]                  | [1,2]",
+                "[1,1]                      | [1,1]",
+                "[1,1];[3,4]                | [3,4]",
+                "[6,7];[5,6,1];[7];[5,1,7]  | [5,6,7]",
+                "[5,6,1]                    | [5,6,1]",
+                "[1,3];[3,1]                | [3,3]",
+                "[1,0];[0,0]                | [0,0]",
+                "[0,1];[0,0]                | [0,0]",
+                "[1,0];[0,1]                | [0,0]",
+                "[1,1];[0,0]                | [0,0]",
+                "[1,1];[1,0]                | [1,0]",
+                "[1,1];[0,1]                | [0,1]",
+                "[];[0]                     | [0]",
+                "[0];[0,0]                  | [0,0]",
+                "[0];[0,1]                  | [0,0]",
+                "[1];[0,0]                  | [0,0]",
+                "[];[0,0]                   | [0,0]",
+                "[1,1];[0]                  | [1,0]",
+                "[1];[0,1]                  | [0,1]",
+                "[1];[1,0]                  | [1,0]",
+                "[];[1,0]                   | [1,0]",
+                "[];[0,1]                   | [0,1]",
+                "[1];[3]                    | [3]",
+                "[2];[3,2]                  | [3,2]",
+                "[1,2];[3,1];[3,2]          | [3,2]",
+            })
     void broadcastShapes(String inputs, String output) {
         assertThat(together(Dialect.NUMPY, inputs.split(";"))).isEqualTo(Shape.parse(output));
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        // numpy's test_broadcast_shapes_raises
-        "[3];[4]",
-        "[2,3];[2]",
-        "[3];[3];[4]",
-        "[1,3,4];[2,3,3]",
-        "[1,2];[3,1];[3,2];[10,5]",
-        "[2];[2,3]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // numpy's test_broadcast_shapes_raises
+                "[3];[4]",
+                "[2,3];[2]",
+                "[3];[3];[4]",
+                "[1,3,4];[2,3,3]",
+                "[1,2];[3,1];[3,2];[10,5]",
+                "[2];[2,3]",
+            })
     void broadcastShapesRejects(String inputs) {
         assertThatThrownBy(() -> together(Dialect.NUMPY, inputs.split(";")))
                 .isInstanceOf(IncompatibleShapesException.class)
@@ -146,21 +154,28 @@ class NumpyRuleTest {
 
     @Test
     void broadcastToTakesOneInputAndNoOtherArguments() {
-        assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]", "[2]").target(2).build().plan())
+        assertThatThrownBy(() ->
+                        request(Dialect.NUMPY, "[1]", "[2]").target(2).build().plan())
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot plan a broadcast [numpy]: np.broadcast_to takes exactly one input, got 2 input"
                         + " shapes");
-        assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]").target(2).mode(BroadcastMode.PDPD).build().plan())
+        assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]")
+                        .target(2)
+                        .mode(BroadcastMode.PDPD)
+                        .build()
+                        .plan())
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot plan a broadcast [numpy]: numpy takes no mode (mode); it takes a target shape"
                         + " (shape)");
-        assertThatThrownBy(() -> request(Dialect.NUMPY, "[1]").target(2).axis(0).build().plan())
+        assertThatThrownBy(() ->
+                        request(Dialect.NUMPY, "[1]").target(2).axis(0).build().plan())
                 .hasMessageContaining("numpy takes no axis (axis)");
     }
 
     @Test
     void mapsInputsRightAligned() {
-        BroadcastPlan plan = request(Dialect.NUMPY, "[3,1]").target(2, 3, 4).build().plan();
+        BroadcastPlan plan =
+                request(Dialect.NUMPY, "[3,1]").target(2, 3, 4).build().plan();
         assertThat(plan.input(0).outputAxes()).containsExactly(1, 2);
         assertThat(plan.input(0).sourceStrides(plan.output())).containsExactly(0, 1, 0);
     }

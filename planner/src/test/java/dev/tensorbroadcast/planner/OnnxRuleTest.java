@@ -11,28 +11,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class OnnxRuleTest {
     @ParameterizedTest(name = "{0} with shape {1}")
-    @CsvSource(delimiter = '|', value = {
-        // ONNX's backend and shape inference tests
-        "[3,1]   | [2,1,6] | [2,3,6]",
-        "[3,1]   | [3,4]   | [3,4]",
-        "[]      | [4,8]   | [4,8]",
-        // the output may be larger than shape: a 1 keeps the input's dim, a short shape keeps the leading dims
-        "[2,3,4] | [4]     | [2,3,4]",
-        "[2,3,4] | [1]     | [2,3,4]",
-        "[2,3,4] | []      | [2,3,4]",
-        "[3,1]   | [1,1,5] | [1,3,5]",
-        // zeros follow numpy's two-way rule
-        "[0,3]   | [1,1]   | [0,3]",
-        "[1,3]   | [0,1]   | [0,3]",
-        "[0]     | [0]     | [0]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // ONNX's backend and shape inference tests
+                "[3,1]   | [2,1,6] | [2,3,6]",
+                "[3,1]   | [3,4]   | [3,4]",
+                "[]      | [4,8]   | [4,8]",
+                // the output may be larger than shape: a 1 keeps the input's dim, a short shape keeps the leading dims
+                "[2,3,4] | [4]     | [2,3,4]",
+                "[2,3,4] | [1]     | [2,3,4]",
+                "[2,3,4] | []      | [2,3,4]",
+                "[3,1]   | [1,1,5] | [1,3,5]",
+                // zeros follow numpy's two-way rule
+                "[0,3]   | [1,1]   | [0,3]",
+                "[1,3]   | [0,1]   | [0,3]",
+                "[0]     | [0]     | [0]",
+            })
     void expandsBothWays(String input, String shape, String output) {
         assertThat(expand(Dialect.ONNX, input, shape)).isEqualTo(Shape.parse(output));
     }
 
     @Test
     void mapsTheInputRightAlignedEvenWhenTheShapeIsShorter() {
-        BroadcastPlan plan = request(Dialect.ONNX, "[3,1]").target(1, 1, 5).build().plan();
+        BroadcastPlan plan =
+                request(Dialect.ONNX, "[3,1]").target(1, 1, 5).build().plan();
         assertThat(plan.input(0).outputAxes()).containsExactly(1, 2);
         assertThat(plan.copyProgram(0).counts()).containsExactly(3, 5);
         assertThat(plan.copyProgram(0).strides()).containsExactly(1, 0);

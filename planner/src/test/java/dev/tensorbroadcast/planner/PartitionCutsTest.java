@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /** Partitions cut at given rows (a source's row groups): the same rows and row shape, other boundaries. */
 class PartitionCutsTest {
-    private final PartitionPlan uniform = PartitionPlan.builder(Shape.of(1000, 8, 64), DType.FLOAT32).partitions(4)
+    private final PartitionPlan uniform = PartitionPlan.builder(Shape.of(1000, 8, 64), DType.FLOAT32)
+            .partitions(4)
             .build();
 
     @Test

@@ -16,7 +16,8 @@ class PartitionPlanTest {
     @Test
     void petaElementOutputInAMillionPartitions() {
         PartitionPlan plan = PartitionPlan.builder(Shape.of(MILLION, MILLION, 1000), DType.FLOAT32)
-                .partitions(MILLION).build();
+                .partitions(MILLION)
+                .build();
         assertThat(plan.elements()).isEqualTo(1_000_000_000_000_000L);
         assertThat(plan.bytes()).isEqualTo(4_000_000_000_000_000L);
         // a row of the first dim alone would be 4 GB, over the 64 MiB maximum: the second dim joins
@@ -46,7 +47,8 @@ class PartitionPlanTest {
 
     @Test
     void gibibyteInDefaultPartitions() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(65536, 4096), DType.FLOAT32).build();
+        PartitionPlan plan =
+                PartitionPlan.builder(Shape.of(65536, 4096), DType.FLOAT32).build();
         assertThat(plan.bytes()).isEqualTo(1L << 30);
         assertThat(plan.rowDims()).isEqualTo(1);
         assertThat(plan.rowShape()).isEqualTo(Shape.of(4096));
@@ -59,7 +61,8 @@ class PartitionPlanTest {
 
     @Test
     void unevenRowsGoOneMoreToTheFirstPartitions() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(10, 3), DType.INT8).partitions(4).build();
+        PartitionPlan plan =
+                PartitionPlan.builder(Shape.of(10, 3), DType.INT8).partitions(4).build();
         assertThat(plan.partitionCount()).isEqualTo(4);
         assertThat(plan.partition(0)).isEqualTo(new Partition(0, 0, 3, 3));
         assertThat(plan.partition(1)).isEqualTo(new Partition(1, 3, 3, 3));
@@ -73,7 +76,9 @@ class PartitionPlanTest {
 
     @Test
     void moreLeadingDimsJoinWhenAnExactCountNeedsMoreRows() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(2, 3, 5), DType.INT32).partitions(4).build();
+        PartitionPlan plan = PartitionPlan.builder(Shape.of(2, 3, 5), DType.INT32)
+                .partitions(4)
+                .build();
         assertThat(plan.rowDims()).isEqualTo(2);
         assertThat(plan.rows()).isEqualTo(6);
         assertThat(plan.rowShape()).isEqualTo(Shape.of(5));
@@ -83,33 +88,43 @@ class PartitionPlanTest {
     @Test
     void dimsJoinForAnExactCountOnlyWhileThatGivesMoreRows() {
         // joining the 0 would turn 5 empty rows into none
-        PartitionPlan emptyRows = PartitionPlan.builder(Shape.of(5, 0), DType.FLOAT32).partitions(10).build();
+        PartitionPlan emptyRows = PartitionPlan.builder(Shape.of(5, 0), DType.FLOAT32)
+                .partitions(10)
+                .build();
         assertThat(emptyRows.rowDims()).isEqualTo(1);
         assertThat(emptyRows.rows()).isEqualTo(5);
         assertThat(emptyRows.rowShape()).isEqualTo(Shape.of(0));
         assertThat(emptyRows.partitionCount()).isEqualTo(5);
         assertThat(emptyRows.partition(4)).isEqualTo(new Partition(4, 4, 1, 0));
 
-        PartitionPlan noRows = PartitionPlan.builder(Shape.of(0, 5), DType.FLOAT32).partitions(10).build();
+        PartitionPlan noRows = PartitionPlan.builder(Shape.of(0, 5), DType.FLOAT32)
+                .partitions(10)
+                .build();
         assertThat(noRows.rowDims()).isEqualTo(1);
         assertThat(noRows.rowShape()).isEqualTo(Shape.of(5));
         assertThat(noRows.partitionCount()).isEqualTo(1);
 
         // trailing 1s cannot give more rows: the first dim keeps indexing them
-        PartitionPlan ones = PartitionPlan.builder(Shape.of(3, 1, 1), DType.FLOAT32).partitions(10).build();
+        PartitionPlan ones = PartitionPlan.builder(Shape.of(3, 1, 1), DType.FLOAT32)
+                .partitions(10)
+                .build();
         assertThat(ones.rowDims()).isEqualTo(1);
         assertThat(ones.rowShape()).isEqualTo(Shape.of(1, 1));
         assertThat(ones.partitionCount()).isEqualTo(3);
 
         // a 1 in the middle is crossed when a dim after it gives more rows
-        PartitionPlan middle = PartitionPlan.builder(Shape.of(2, 1, 3), DType.FLOAT32).partitions(4).build();
+        PartitionPlan middle = PartitionPlan.builder(Shape.of(2, 1, 3), DType.FLOAT32)
+                .partitions(4)
+                .build();
         assertThat(middle.rowDims()).isEqualTo(3);
         assertThat(middle.rows()).isEqualTo(6);
     }
 
     @Test
     void rowsNeverExceedThePartitionSize() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(4, 1000), DType.FLOAT64).partitionBytes(4000).build();
+        PartitionPlan plan = PartitionPlan.builder(Shape.of(4, 1000), DType.FLOAT64)
+                .partitionBytes(4000)
+                .build();
         // a row of 1000 float64 is 8000 bytes, over the 4000-byte partitions: every element is a row
         assertThat(plan.rowDims()).isEqualTo(2);
         assertThat(plan.rows()).isEqualTo(4000);
@@ -119,10 +134,13 @@ class PartitionPlanTest {
 
     @Test
     void oneRowOutput() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(1, 4096), DType.FLOAT32).partitions(10).build();
+        PartitionPlan plan = PartitionPlan.builder(Shape.of(1, 4096), DType.FLOAT32)
+                .partitions(10)
+                .build();
         assertThat(plan.rowDims()).isEqualTo(2);
         assertThat(plan.rows()).isEqualTo(4096);
-        PartitionPlan bySize = PartitionPlan.builder(Shape.of(1, 4096), DType.FLOAT32).build();
+        PartitionPlan bySize =
+                PartitionPlan.builder(Shape.of(1, 4096), DType.FLOAT32).build();
         assertThat(bySize.rowDims()).isEqualTo(1);
         assertThat(bySize.rows()).isEqualTo(1);
         assertThat(bySize.rowShape()).isEqualTo(Shape.of(4096));
@@ -132,7 +150,9 @@ class PartitionPlanTest {
 
     @Test
     void scalarOutputIsOneRow() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.scalar(), DType.FLOAT64).partitions(7).build();
+        PartitionPlan plan = PartitionPlan.builder(Shape.scalar(), DType.FLOAT64)
+                .partitions(7)
+                .build();
         assertThat(plan.rowDims()).isZero();
         assertThat(plan.rows()).isEqualTo(1);
         assertThat(plan.rowShape()).isEqualTo(Shape.scalar());
@@ -145,7 +165,8 @@ class PartitionPlanTest {
 
     @Test
     void zeroSizeOutputs() {
-        PartitionPlan noRows = PartitionPlan.builder(Shape.of(0, 5), DType.FLOAT32).build();
+        PartitionPlan noRows =
+                PartitionPlan.builder(Shape.of(0, 5), DType.FLOAT32).build();
         assertThat(noRows.rowDims()).isEqualTo(1);
         assertThat(noRows.rows()).isZero();
         assertThat(noRows.rowShape()).isEqualTo(Shape.of(5));
@@ -156,7 +177,8 @@ class PartitionPlanTest {
                 .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("row 0 outside [0, 0)");
 
-        PartitionPlan emptyRows = PartitionPlan.builder(Shape.of(5, 0), DType.FLOAT32).build();
+        PartitionPlan emptyRows =
+                PartitionPlan.builder(Shape.of(5, 0), DType.FLOAT32).build();
         assertThat(emptyRows.rows()).isEqualTo(5);
         assertThat(emptyRows.rowShape()).isEqualTo(Shape.of(0));
         assertThat(emptyRows.rowElements()).isZero();
@@ -171,24 +193,32 @@ class PartitionPlanTest {
         assertThat(plan.elementBits()).isEqualTo(1);
         assertThat(plan.bytes()).isEqualTo(3);
         assertThat(plan.rowBytes()).isEqualTo(1);
-        assertThat(PartitionPlan.builder(Shape.of(2, 8), DType.BOOL).build().bytes()).isEqualTo(2);
-        assertThat(PartitionPlan.builder(Shape.of(17), DType.BOOL).build().bytes()).isEqualTo(3);
+        assertThat(PartitionPlan.builder(Shape.of(2, 8), DType.BOOL).build().bytes())
+                .isEqualTo(2);
+        assertThat(PartitionPlan.builder(Shape.of(17), DType.BOOL).build().bytes())
+                .isEqualTo(3);
     }
 
     @Test
     void stringsAreSizedByTheAssumedOrGivenWidth() {
-        assertThat(PartitionPlan.builder(Shape.of(10), DType.STRING).build().bytes()).isEqualTo(160);
-        assertThat(PartitionPlan.builder(Shape.of(10), DType.STRING).elementBits(256).build().bytes())
+        assertThat(PartitionPlan.builder(Shape.of(10), DType.STRING).build().bytes())
+                .isEqualTo(160);
+        assertThat(PartitionPlan.builder(Shape.of(10), DType.STRING)
+                        .elementBits(256)
+                        .build()
+                        .bytes())
                 .isEqualTo(320);
     }
 
     @Test
     void byteCountOverflowIsTooLarge() {
-        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 60, 4), DType.FLOAT64).build())
+        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 60, 4), DType.FLOAT64)
+                        .build())
                 .isInstanceOf(TooLargeException.class)
                 .hasMessage("Cannot size 4611686018427387904 elements of 64 bits: the byte count exceeds "
                         + "9223372036854775807");
-        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 62, 4), DType.FLOAT64).build())
+        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 62, 4), DType.FLOAT64)
+                        .build())
                 .isInstanceOf(TooLargeException.class)
                 .hasMessage("Cannot count the elements of shape (4611686018427387904,4): the count exceeds "
                         + "9223372036854775807");
@@ -196,7 +226,9 @@ class PartitionPlanTest {
 
     @Test
     void tooManyPartitionsForSpark() {
-        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 32), DType.INT8).partitionBytes(1).build())
+        assertThatThrownBy(() -> PartitionPlan.builder(Shape.of(1L << 32), DType.INT8)
+                        .partitionBytes(1)
+                        .build())
                 .isInstanceOf(TooLargeException.class)
                 .hasMessage("Cannot plan 4294967296 partitions for output (4294967296,) (4294967296 bytes): Spark"
                         + " allows at most 2147483647; choose a larger partition size");
@@ -221,7 +253,8 @@ class PartitionPlanTest {
 
     @Test
     void partitionIndexesOutsideThePlanAreRejected() {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(10), DType.INT8).partitions(2).build();
+        PartitionPlan plan =
+                PartitionPlan.builder(Shape.of(10), DType.INT8).partitions(2).build();
         assertThatThrownBy(() -> plan.partition(2))
                 .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("partition 2 outside [0, 2)");
@@ -233,7 +266,9 @@ class PartitionPlanTest {
 
     @Test
     void planPartitionAndProgramSurviveJavaSerialization() throws Exception {
-        PartitionPlan plan = PartitionPlan.builder(Shape.of(10, 3, 5), DType.BOOL).partitions(4).build();
+        PartitionPlan plan = PartitionPlan.builder(Shape.of(10, 3, 5), DType.BOOL)
+                .partitions(4)
+                .build();
         PartitionPlan plan2 = roundTrip(plan);
         assertThat(plan2.output()).isEqualTo(plan.output());
         assertThat(plan2.elementBits()).isEqualTo(1);
@@ -247,8 +282,11 @@ class PartitionPlanTest {
         Partition partition = plan.partition(3);
         assertThat(roundTrip(partition)).isEqualTo(partition);
 
-        BroadcastPlan broadcast = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(3, 1))
-                .target(4, 3, 5).build().plan();
+        BroadcastPlan broadcast = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(3, 1))
+                .target(4, 3, 5)
+                .build()
+                .plan();
         BroadcastPlan broadcast2 = roundTrip(broadcast);
         assertThat(broadcast2.output()).isEqualTo(Shape.of(4, 3, 5));
         assertThat(broadcast2.inputs()).isEqualTo(broadcast.inputs());

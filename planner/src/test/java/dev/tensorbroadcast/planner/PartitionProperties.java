@@ -41,12 +41,16 @@ class PartitionProperties {
                         net.jqwik.api.Tuple.of(1, Arbitraries.just(0L)),
                         net.jqwik.api.Tuple.of(2, Arbitraries.just(1L)),
                         net.jqwik.api.Tuple.of(12, Arbitraries.longs().between(2, 40)))
-                .list().ofMaxSize(5)
+                .list()
+                .ofMaxSize(5)
                 .map(dims -> Shape.of(CopyProgramProperties.unboxed(dims)));
-        Arbitrary<Long> partitionBytes = Arbitraries.oneOf(Arbitraries.longs().between(1, 1_000),
-                Arbitraries.longs().between(1, 1_000_000));
-        Arbitrary<Long> exactCount = Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs().between(1, 50));
-        Arbitrary<Long> maxRowBytes = Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs().between(1, 100),
+        Arbitrary<Long> partitionBytes = Arbitraries.oneOf(
+                Arbitraries.longs().between(1, 1_000), Arbitraries.longs().between(1, 1_000_000));
+        Arbitrary<Long> exactCount =
+                Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs().between(1, 50));
+        Arbitrary<Long> maxRowBytes = Arbitraries.oneOf(
+                Arbitraries.just(0L),
+                Arbitraries.longs().between(1, 100),
                 Arbitraries.longs().between(1, 10_000_000));
         return Combinators.combine(outputs, Arbitraries.of(DType.class), partitionBytes, exactCount, maxRowBytes)
                 .as(Sizing::new);
@@ -67,9 +71,11 @@ class PartitionProperties {
         assertThat(plan.bytes()).isEqualTo(bytes(output.elements(), bits));
         assertThat(plan.rowBytes()).isEqualTo(bytes(plan.rowElements(), bits));
 
-        long wanted = sizing.exactCount() > 0 ? sizing.exactCount()
+        long wanted = sizing.exactCount() > 0
+                ? sizing.exactCount()
                 : (plan.bytes() + sizing.partitionBytes() - 1) / sizing.partitionBytes();
-        assertThat(plan.partitionCount()).as("partition count")
+        assertThat(plan.partitionCount())
+                .as("partition count")
                 .isEqualTo(Math.max(1, Math.min(wanted, plan.rows())))
                 .isLessThanOrEqualTo(Math.max(plan.rows(), 1));
         assertThat(plan.maxPartitionRows() - plan.minPartitionRows()).isBetween(0L, 1L);
@@ -78,7 +84,8 @@ class PartitionProperties {
 
         Statistics.label("row dims").collect(plan.rowDims());
         Statistics.label("several partitions").collect(plan.partitionCount() > 1);
-        Statistics.label("several partitions").coverage(coverage -> coverage.check(true).percentage(p -> p >= 20));
+        Statistics.label("several partitions")
+                .coverage(coverage -> coverage.check(true).percentage(p -> p >= 20));
     }
 
     /**
@@ -95,8 +102,7 @@ class PartitionProperties {
         for (int k = 1; k < output.rank(); k++) {
             boolean rowFits = bytes(output.product(k, output.rank()), bits) <= sizing.effectiveMaxRowBytes();
             long rows = output.product(0, k);
-            boolean enoughRows = sizing.exactCount() == 0 || rows >= sizing.exactCount()
-                    || rows >= output.elements();
+            boolean enoughRows = sizing.exactCount() == 0 || rows >= sizing.exactCount() || rows >= output.elements();
             if (rowFits && enoughRows) {
                 return k;
             }

@@ -23,8 +23,11 @@ class ReducePlanTest {
     }
 
     private static ReducePlan ngraph(String input, String shape, long... axes) {
-        BroadcastPlan plan = request(Dialect.NGRAPH, input).target(TargetShape.parse(shape)).broadcastAxes(axes)
-                .build().plan();
+        BroadcastPlan plan = request(Dialect.NGRAPH, input)
+                .target(TargetShape.parse(shape))
+                .broadcastAxes(axes)
+                .build()
+                .plan();
         return ReducePlan.of(plan, 0);
     }
 
@@ -42,7 +45,10 @@ class ReducePlanTest {
 
     @Test
     void pytorchExpandSumsNewLeadingDimsAndGrownOnes() {
-        BroadcastPlan plan = request(Dialect.PYTORCH, "[3,1]").target(TargetShape.parse("[2,3,4]")).build().plan();
+        BroadcastPlan plan = request(Dialect.PYTORCH, "[3,1]")
+                .target(TargetShape.parse("[2,3,4]"))
+                .build()
+                .plan();
         ReducePlan reduce = ReducePlan.of(plan, 0);
         assertThat(reduce.summedAxes()).containsExactly(0, 2);
         assertThat(reduce.copies()).isEqualTo(8);
@@ -53,7 +59,10 @@ class ReducePlanTest {
 
     @Test
     void keptRowsAreTheirOwnRegime() {
-        BroadcastPlan plan = request(Dialect.NUMPY, "[4,1,2]").target(TargetShape.parse("[4,3,2]")).build().plan();
+        BroadcastPlan plan = request(Dialect.NUMPY, "[4,1,2]")
+                .target(TargetShape.parse("[4,3,2]"))
+                .build()
+                .plan();
         ReducePlan reduce = ReducePlan.of(plan, 0);
         assertThat(reduce.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
         assertThat(reduce.summedAxes()).containsExactly(1);
@@ -67,15 +76,22 @@ class ReducePlanTest {
 
     @Test
     void aRowOfOneIsSummedEvenWhenTheInputHasTheAxis() {
-        BroadcastPlan plan = request(Dialect.NUMPY, "[1,4]").target(TargetShape.parse("[5,4]")).build().plan();
+        BroadcastPlan plan = request(Dialect.NUMPY, "[1,4]")
+                .target(TargetShape.parse("[5,4]"))
+                .build()
+                .plan();
         assertThat(ReducePlan.of(plan, 0).regime()).isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
         assertThat(ReducePlan.of(plan, 0).summedAxes()).containsExactly(0);
     }
 
     @Test
     void openvinoExplicitSumsTheAxesOutsideTheMapping() {
-        BroadcastPlan plan = request(Dialect.OPENVINO, "[3]").target(TargetShape.parse("[2,3,4]"))
-                .mode(BroadcastMode.EXPLICIT).axesMapping(1).build().plan();
+        BroadcastPlan plan = request(Dialect.OPENVINO, "[3]")
+                .target(TargetShape.parse("[2,3,4]"))
+                .mode(BroadcastMode.EXPLICIT)
+                .axesMapping(1)
+                .build()
+                .plan();
         ReducePlan reduce = ReducePlan.of(plan, 0);
         assertThat(reduce.summedAxes()).containsExactly(0, 2);
         assertThat(reduce(reduce, iota(24))).containsExactly(10 + 58, 26 + 74, 42 + 90);
@@ -94,10 +110,16 @@ class ReducePlanTest {
 
     @Test
     void anEmptyOutputGivesZerosAndAnEmptyInputNothing() {
-        BroadcastPlan zeros = request(Dialect.NUMPY, "[1,3]").target(TargetShape.parse("[0,3]")).build().plan();
+        BroadcastPlan zeros = request(Dialect.NUMPY, "[1,3]")
+                .target(TargetShape.parse("[0,3]"))
+                .build()
+                .plan();
         assertThat(reduce(ReducePlan.of(zeros, 0), new double[0])).containsExactly(0, 0, 0);
         assertThat(ReducePlan.of(zeros, 0).copies()).isZero();
-        BroadcastPlan empty = request(Dialect.NUMPY, "[0]").target(TargetShape.parse("[2,0]")).build().plan();
+        BroadcastPlan empty = request(Dialect.NUMPY, "[0]")
+                .target(TargetShape.parse("[2,0]"))
+                .build()
+                .plan();
         assertThat(reduce(ReducePlan.of(empty, 0), new double[0])).isEmpty();
         // each of the input's (absent) elements has two copies, one per entry of the new axis
         assertThat(ReducePlan.of(empty, 0).copies()).isEqualTo(2);
@@ -105,7 +127,10 @@ class ReducePlanTest {
 
     @Test
     void aScalarInputSumsEverything() {
-        BroadcastPlan plan = request(Dialect.NUMPY, "[]").target(TargetShape.parse("[3,4]")).build().plan();
+        BroadcastPlan plan = request(Dialect.NUMPY, "[]")
+                .target(TargetShape.parse("[3,4]"))
+                .build()
+                .plan();
         ReducePlan reduce = ReducePlan.of(plan, 0);
         assertThat(reduce.summedAxes()).containsExactly(0, 1);
         assertThat(reduce.regime()).isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
@@ -130,8 +155,7 @@ class ReducePlanTest {
 
         /** Its own loop, not the default's adds: the properties check the program's runs against the meaning. */
         @Override
-        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
-                long gradientStride) {
+        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count, long gradientStride) {
             for (long k = 0; k < count; k++) {
                 for (int i = 0; i < length; i++) {
                     sum[Math.toIntExact(sourceOffset) + i] +=
@@ -154,8 +178,7 @@ class ReducePlanTest {
         }
 
         @Override
-        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
-                long gradientStride) {
+        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count, long gradientStride) {
             calls.add("addRepeated " + sourceOffset + " " + gradientOffset + " " + length + " x" + count + " by "
                     + gradientStride);
         }
@@ -164,8 +187,13 @@ class ReducePlanTest {
     @Test
     void rowsAddedIntoOneRunAreOneCallPerRange() {
         // [1,4] -> [5,4]: the five gradient rows add into the same four sums, one call for all of them
-        CopyProgram rows = ReducePlan.of(request(Dialect.NUMPY, "[1,4]").target(TargetShape.parse("[5,4]")).build()
-                .plan(), 0).program();
+        CopyProgram rows = ReducePlan.of(
+                        request(Dialect.NUMPY, "[1,4]")
+                                .target(TargetShape.parse("[5,4]"))
+                                .build()
+                                .plan(),
+                        0)
+                .program();
         CallLog whole = new CallLog(new java.util.ArrayList<>());
         rows.reduce(0, 20, 0, whole);
         assertThat(whole.calls()).containsExactly("addRepeated 0 0 4 x5 by 4");
@@ -174,12 +202,21 @@ class ReducePlanTest {
         rows.reduce(6, 17, 0, partial);
         assertThat(partial.calls()).containsExactly("add 2 0 2", "addRepeated 0 2 4 x2 by 4", "add 0 10 1");
         // rows kept, [4,1,2] -> [4,3,2]: each result row's three gradient runs in one call
-        CopyProgram kept = ReducePlan.of(request(Dialect.NUMPY, "[4,1,2]").target(TargetShape.parse("[4,3,2]"))
-                .build().plan(), 0).program();
+        CopyProgram kept = ReducePlan.of(
+                        request(Dialect.NUMPY, "[4,1,2]")
+                                .target(TargetShape.parse("[4,3,2]"))
+                                .build()
+                                .plan(),
+                        0)
+                .program();
         CallLog keptCalls = new CallLog(new java.util.ArrayList<>());
         kept.reduce(0, 24, 0, keptCalls);
-        assertThat(keptCalls.calls()).containsExactly("addRepeated 0 0 2 x3 by 2", "addRepeated 2 6 2 x3 by 2",
-                "addRepeated 4 12 2 x3 by 2", "addRepeated 6 18 2 x3 by 2");
+        assertThat(keptCalls.calls())
+                .containsExactly(
+                        "addRepeated 0 0 2 x3 by 2",
+                        "addRepeated 2 6 2 x3 by 2",
+                        "addRepeated 4 12 2 x3 by 2",
+                        "addRepeated 6 18 2 x3 by 2");
     }
 
     @Test

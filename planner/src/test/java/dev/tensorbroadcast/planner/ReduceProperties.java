@@ -14,7 +14,8 @@ class ReduceProperties {
         return new CopyProgramProperties().broadcasts();
     }
 
-    private static double[] reference(CopyProgram program, long inputElements, double[] gradient, long start, long end) {
+    private static double[] reference(
+            CopyProgram program, long inputElements, double[] gradient, long start, long end) {
         double[] sum = new double[Math.toIntExact(inputElements)];
         for (long c = start; c < end; c++) {
             sum[Math.toIntExact(program.sourceIndex(c))] += gradient[Math.toIntExact(c)];
@@ -23,8 +24,8 @@ class ReduceProperties {
     }
 
     @Property(tries = 300)
-    void anyRangeAddsEachGradientElementIntoItsSource(@ForAll("broadcasts") CopyProgramProperties.Case broadcast,
-            @ForAll long seed) {
+    void anyRangeAddsEachGradientElementIntoItsSource(
+            @ForAll("broadcasts") CopyProgramProperties.Case broadcast, @ForAll long seed) {
         CopyProgram program = broadcast.program();
         long elements = program.elements();
         java.util.Random random = new java.util.Random(seed);
@@ -55,8 +56,8 @@ class ReduceProperties {
     }
 
     @Property(tries = 200)
-    void splittingTheGradientIntoPiecesGivesTheSameSum(@ForAll("broadcasts") CopyProgramProperties.Case broadcast,
-            @ForAll long seed) {
+    void splittingTheGradientIntoPiecesGivesTheSameSum(
+            @ForAll("broadcasts") CopyProgramProperties.Case broadcast, @ForAll long seed) {
         CopyProgram program = broadcast.program();
         long elements = program.elements();
         double[] gradient = ReducePlanTest.iota(elements);

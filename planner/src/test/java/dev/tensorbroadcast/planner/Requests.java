@@ -13,7 +13,11 @@ final class Requests {
     }
 
     static Shape expand(Dialect dialect, String input, String target) {
-        return request(dialect, input).target(TargetShape.parse(target)).build().plan().output();
+        return request(dialect, input)
+                .target(TargetShape.parse(target))
+                .build()
+                .plan()
+                .output();
     }
 
     static Shape together(Dialect dialect, String... inputs) {

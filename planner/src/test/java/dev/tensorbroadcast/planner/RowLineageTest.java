@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 class RowLineageTest {
     @Test
     void aKeptBatchDimMapsEachOutputRowToTheSameSourceRow() {
-        BroadcastPlan plan = Requests.request(Dialect.PYTORCH, "1000,1,64").target(TargetShape.parse("-1,8,64"))
-                .build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.PYTORCH, "1000,1,64")
+                .target(TargetShape.parse("-1,8,64"))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(4).build();
 
         RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
@@ -23,7 +25,10 @@ class RowLineageTest {
 
     @Test
     void aGrownSingleRowFeedsEveryOutputRow() {
-        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "1,64").target(TargetShape.parse("100,64")).build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "1,64")
+                .target(TargetShape.parse("100,64"))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).build();
 
         RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
@@ -35,7 +40,10 @@ class RowLineageTest {
     @Test
     void rowsSpanningTwoDimsTakeTheirSourceRowFromTheFirst() {
         // an exact partition count of 12 needs rows of [4]: output row r is (r / 3, r % 3)
-        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "4,1,4").target(TargetShape.parse("4,3,4")).build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "4,1,4")
+                .target(TargetShape.parse("4,3,4"))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(12).build();
 
         RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
@@ -50,12 +58,20 @@ class RowLineageTest {
 
     @Test
     void prependedDimsAndScalarsHaveNoLineage() {
-        BroadcastPlan prepended = Requests.request(Dialect.NUMPY, "4,64").target(TargetShape.parse("100,4,64"))
-                .build().plan();
-        BroadcastPlan scalar = Requests.request(Dialect.NUMPY, "").target(TargetShape.parse("100,4")).build().plan();
+        BroadcastPlan prepended = Requests.request(Dialect.NUMPY, "4,64")
+                .target(TargetShape.parse("100,4,64"))
+                .build()
+                .plan();
+        BroadcastPlan scalar = Requests.request(Dialect.NUMPY, "")
+                .target(TargetShape.parse("100,4"))
+                .build()
+                .plan();
 
-        assertThat(RowLineage.of(prepended, 0, PartitionPlan.builderFor(prepended).build())).isEqualTo(Optional.empty());
-        assertThat(RowLineage.of(scalar, 0, PartitionPlan.builderFor(scalar).build())).isEqualTo(Optional.empty());
+        assertThat(RowLineage.of(
+                        prepended, 0, PartitionPlan.builderFor(prepended).build()))
+                .isEqualTo(Optional.empty());
+        assertThat(RowLineage.of(scalar, 0, PartitionPlan.builderFor(scalar).build()))
+                .isEqualTo(Optional.empty());
     }
 
     @Test
@@ -69,7 +85,8 @@ class RowLineageTest {
         assertThat(lineage.sourceRows()).isZero();
         assertThat(partitions.rows()).isZero();
         assertThat(lineage.sourceRows(0, partitions.rows())).isEqualTo(SourceRows.none());
-        assertThatThrownBy(() -> lineage.sourceRow(0)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> lineage.sourceRow(0))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessageContaining("zero-size output");
     }
 
@@ -89,7 +106,8 @@ class RowLineageTest {
 
     @Test
     void negativeCountsAreRefused() {
-        assertThatThrownBy(() -> new RowLineage(-1, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new RowLineage(-1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot trace rows: -1 source rows, 1 output rows per step");
     }
 }

@@ -25,7 +25,9 @@ class ShapeParsingFuzzTest {
             assertThat(Shape.parse(shape.toString())).isEqualTo(shape);
         }
         TargetShape target = parse(TargetShape::parse, text);
-        assertThat(shape != null && target == null).as("a shape is a target shape too").isFalse();
+        assertThat(shape != null && target == null)
+                .as("a shape is a target shape too")
+                .isFalse();
         if (target != null) {
             assertThat(target.rank()).isLessThanOrEqualTo(Shape.MAX_RANK);
             assertThat(TargetShape.parse(target.toList())).isEqualTo(target);

@@ -9,8 +9,8 @@ class ShapeTest {
     @Test
     void parsesEveryAcceptedForm() {
         Shape twoByThree = Shape.of(2, 3);
-        for (String text : new String[] {"[2,3]", "2,3", "(2,3)", "2x3", " [ 2 , 3 ] ", "\t(2, 3)\n", "2 x 3",
-                "[2,3,]"}) {
+        for (String text :
+                new String[] {"[2,3]", "2,3", "(2,3)", "2x3", " [ 2 , 3 ] ", "\t(2, 3)\n", "2 x 3", "[2,3,]"}) {
             assertThat(Shape.parse(text)).as(text).isEqualTo(twoByThree);
         }
         assertThat(Shape.parse("(5,)")).isEqualTo(Shape.of(5));
@@ -158,7 +158,9 @@ class ShapeTest {
     @Test
     void equalityByDims() {
         assertThat(Shape.of(2, 3)).isEqualTo(Shape.parse("2x3")).hasSameHashCodeAs(Shape.parse("[2,3]"));
-        assertThat(Shape.of(2, 3)).isNotEqualTo(Shape.of(3, 2)).isNotEqualTo(Shape.of(2, 3, 1))
+        assertThat(Shape.of(2, 3))
+                .isNotEqualTo(Shape.of(3, 2))
+                .isNotEqualTo(Shape.of(2, 3, 1))
                 .isNotEqualTo(TargetShape.of(2, 3));
         assertThat(Shape.of()).isEqualTo(Shape.scalar());
     }

@@ -23,10 +23,12 @@ class SourceRowsProperties {
     }
 
     @Property(tries = 1000)
-    void eachPartitionReadsExactlyTheStatedRows(@ForAll("broadcasts") CopyProgramProperties.Case broadcast,
+    void eachPartitionReadsExactlyTheStatedRows(
+            @ForAll("broadcasts") CopyProgramProperties.Case broadcast,
             @ForAll("partitionCounts") long partitionCount) {
         BroadcastPlan plan = plan(broadcast);
-        PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(partitionCount).build();
+        PartitionPlan partitions =
+                PartitionPlan.builderFor(plan).partitions(partitionCount).build();
         Shape input = broadcast.input();
         long rowElements = input.rank() == 0 ? 1 : input.product(1, input.rank());
         boolean sliced = false;
@@ -53,8 +55,10 @@ class SourceRowsProperties {
     }
 
     static BroadcastPlan plan(CopyProgramProperties.Case broadcast) {
-        BroadcastRequest request = BroadcastRequest.builder(Dialect.NUMPY).input(broadcast.input())
-                .target(TargetShape.of(broadcast.output())).build();
+        BroadcastRequest request = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(broadcast.input())
+                .target(TargetShape.of(broadcast.output()))
+                .build();
         return BroadcastPlan.of(request, broadcast.output(), List.of(broadcast.mapping()));
     }
 }

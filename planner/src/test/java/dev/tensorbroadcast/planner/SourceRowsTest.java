@@ -10,8 +10,10 @@ class SourceRowsTest {
     @Test
     void keepingTheBatchDimReadsTheMatchingSlice() {
         // user embeddings [1000,1,64] -> [1000,8,64], the batch dim kept with -1
-        BroadcastPlan plan = Requests.request(Dialect.PYTORCH, "1000,1,64").target(TargetShape.parse("-1,8,64"))
-                .build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.PYTORCH, "1000,1,64")
+                .target(TargetShape.parse("-1,8,64"))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(4).build();
 
         assertThat(plan.sourceRowCount(0)).isEqualTo(1000);
@@ -21,7 +23,10 @@ class SourceRowsTest {
 
     @Test
     void rowsSplitInsideTheBatchDimReadOneSourceRow() {
-        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "3,1,4").target(TargetShape.parse("3,5,4")).build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "3,1,4")
+                .target(TargetShape.parse("3,5,4"))
+                .build()
+                .plan();
 
         // 15 output elements of 4 per source row of 5 repeats: elements 20..39 are all source row 1
         assertThat(plan.sourceRows(0, 20, 40)).isEqualTo(new SourceRows(1, 2));
@@ -31,10 +36,14 @@ class SourceRowsTest {
 
     @Test
     void broadcastingOverTheBatchDimReadsTheWholeSource() {
-        BroadcastPlan newLeadingDim = Requests.request(Dialect.NUMPY, "1,64").target(TargetShape.parse("100,8,64"))
-                .build().plan();
-        BroadcastPlan repeatedOuter = Requests.request(Dialect.NUMPY, "4,64").target(TargetShape.parse("100,4,64"))
-                .build().plan();
+        BroadcastPlan newLeadingDim = Requests.request(Dialect.NUMPY, "1,64")
+                .target(TargetShape.parse("100,8,64"))
+                .build()
+                .plan();
+        BroadcastPlan repeatedOuter = Requests.request(Dialect.NUMPY, "4,64")
+                .target(TargetShape.parse("100,4,64"))
+                .build()
+                .plan();
 
         assertThat(newLeadingDim.sourceRows(0, 0, 64)).isEqualTo(new SourceRows(0, 1));
         // output row 7 of [4,64] reads all four source rows
@@ -45,7 +54,10 @@ class SourceRowsTest {
 
     @Test
     void aScalarIsOneRow() {
-        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "[]").target(TargetShape.parse("5,2")).build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "[]")
+                .target(TargetShape.parse("5,2"))
+                .build()
+                .plan();
 
         assertThat(plan.sourceRowCount(0)).isEqualTo(1);
         assertThat(plan.sourceRows(0, 0, 10)).isEqualTo(new SourceRows(0, 1));
@@ -53,9 +65,13 @@ class SourceRowsTest {
 
     @Test
     void rangesOutsideTheOutputAreRefused() {
-        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "2,1").target(TargetShape.parse("2,3")).build().plan();
+        BroadcastPlan plan = Requests.request(Dialect.NUMPY, "2,1")
+                .target(TargetShape.parse("2,3"))
+                .build()
+                .plan();
 
-        assertThatThrownBy(() -> plan.sourceRows(0, 4, 7)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> plan.sourceRows(0, 4, 7))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("range [4, 7) outside [0, 6)");
         assertThatThrownBy(() -> new SourceRows(3, 2)).hasMessage("source rows [3, 2) are not a range");
     }

@@ -43,8 +43,8 @@ class TargetShapeTest {
                         + " for a scalar");
         assertThatThrownBy(() -> TargetShape.parse("x".repeat(10_000)))
                 .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("Cannot parse target shape: the text is 10000 characters long; at most 4096 are"
-                        + " accepted");
+                .hasMessage(
+                        "Cannot parse target shape: the text is 10000 characters long; at most 4096 are" + " accepted");
         assertThatThrownBy(() -> TargetShape.parse("[" + "-1,".repeat(64) + "-1]"))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessageEndingWith("': it has 65 dimensions; at most 64 are supported");
@@ -70,7 +70,9 @@ class TargetShapeTest {
         assertThat(target.dim(0)).isEqualTo(2);
         target.dims()[1] = 9;
         assertThat(target.dim(1)).isEqualTo(-1);
-        assertThat(target).isEqualTo(TargetShape.parse("2,-1")).hasSameHashCodeAs(TargetShape.of(2, -1))
+        assertThat(target)
+                .isEqualTo(TargetShape.parse("2,-1"))
+                .hasSameHashCodeAs(TargetShape.of(2, -1))
                 .isNotEqualTo(TargetShape.of(-1, 2));
     }
 }

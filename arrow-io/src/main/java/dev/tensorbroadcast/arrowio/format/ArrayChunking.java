@@ -36,15 +36,21 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
         for (String name : dimensionNames) {
             if (name.isBlank() || !seen.add(name)) {
                 String shown = String.join(",", dimensionNames);
-                throw new InvalidRequestException("Cannot use " + Param.DIMENSION_NAMES.given(
-                        "List.of(" + dimensionNames.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(
-                        ", ")) + ")", shown) + ": " + (name.isBlank() ? "a name is empty" : "'" + name
-                        + "' is given twice") + "; expected one distinct name per output dim, such as time,lat,lon");
+                throw new InvalidRequestException("Cannot use "
+                        + Param.DIMENSION_NAMES.given(
+                                "List.of("
+                                        + dimensionNames.stream()
+                                                .map(n -> "\"" + n + "\"")
+                                                .collect(Collectors.joining(", "))
+                                        + ")",
+                                shown)
+                        + ": " + (name.isBlank() ? "a name is empty" : "'" + name + "' is given twice")
+                        + "; expected one distinct name per output dim, such as time,lat,lon");
             }
         }
         if (shard.length > 0 && chunks.length == 0) {
-            throw new InvalidRequestException("Cannot use " + Param.SHARD.given(text(shard), text(shard))
-                    + " without " + Param.CHUNKS.named() + ": a shard holds whole chunks, so give their shape too");
+            throw new InvalidRequestException("Cannot use " + Param.SHARD.given(text(shard), text(shard)) + " without "
+                    + Param.CHUNKS.named() + ": a shard holds whole chunks, so give their shape too");
         }
         if (shard.length > 0) {
             boolean fits = shard.length == chunks.length;
@@ -70,7 +76,9 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
 
     /** {@code time,lat,lon} as {@code --dimension-names} takes it. */
     public static List<String> parseNames(String text) {
-        return Arrays.stream(requireNonNull(text, "text is null").split(",", -1)).map(String::strip).toList();
+        return Arrays.stream(requireNonNull(text, "text is null").split(",", -1))
+                .map(String::strip)
+                .toList();
     }
 
     @Override
@@ -96,8 +104,9 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
                 }
             }
         } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Cannot use " + param.given("new long[] {" + shown + "}", "'" + shown
-                    + "'") + ": expected positive integers separated by commas, one per output dim, such as 64,4096");
+            throw new InvalidRequestException(
+                    "Cannot use " + param.given("new long[] {" + shown + "}", "'" + shown + "'")
+                            + ": expected positive integers separated by commas, one per output dim, such as 64,4096");
         }
         return dims;
     }
@@ -121,8 +130,8 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
      */
     public ArrayLayout layout(ArrayFileFormat format, PartitionPlan plan, DType dtype, Compression codec) {
         format.whyNotStored(dtype).ifPresent(reason -> {
-            throw new InvalidRequestException("Cannot write " + dtype.typeName() + " values as " + format.name()
-                    + ": " + reason);
+            throw new InvalidRequestException(
+                    "Cannot write " + dtype.typeName() + " values as " + format.name() + ": " + reason);
         });
         String codecName = codec.codec().codecName();
         Shape shape = plan.output();
@@ -176,8 +185,7 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
             return chunk;
         }
         long perIndex = Math.max(1, plan.rows() / Math.max(1, dims[0]));
-        long target = Math.min(DEFAULT_CHUNK_BYTES, Math.max(1, plan.maxPartitionRows()
-                * plan.rowBytes()));
+        long target = Math.min(DEFAULT_CHUNK_BYTES, Math.max(1, plan.maxPartitionRows() * plan.rowBytes()));
         long width = ArrayLayout.storedBytes(dtype);
         chunk[0] = Math.max(1, Math.min(Math.max(1, dims[0]), plan.maxPartitionRows() / perIndex));
         for (int i = 0; i < dims.length; i++) {
@@ -202,8 +210,10 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ArrayChunking that && Arrays.equals(chunks, that.chunks)
-                && Arrays.equals(shard, that.shard) && dimensionNames.equals(that.dimensionNames);
+        return other instanceof ArrayChunking that
+                && Arrays.equals(chunks, that.chunks)
+                && Arrays.equals(shard, that.shard)
+                && dimensionNames.equals(that.dimensionNames);
     }
 
     @Override
@@ -218,7 +228,8 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
     }
 
     static String text(long[] dims) {
-        return Arrays.stream(dims).mapToObj(dim -> String.format(Locale.ROOT, "%d", dim))
+        return Arrays.stream(dims)
+                .mapToObj(dim -> String.format(Locale.ROOT, "%d", dim))
                 .collect(Collectors.joining(","));
     }
 }

@@ -14,8 +14,9 @@ import java.util.List;
  * level (0 for the codec's default), and the names of the dims (empty when not given, else one per dim).
  */
 @SuppressWarnings("ArrayRecordComponent") // copied in and out, and compared by content in equals and hashCode
-public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level,
-        List<String> dimensionNames) implements Serializable {
+public record ArrayLayout(
+        Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level, List<String> dimensionNames)
+        implements Serializable {
     public ArrayLayout {
         requireNonNull(shape, "shape is null");
         requireNonNull(dtype, "dtype is null");
@@ -34,8 +35,8 @@ public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard,
                 throw new IllegalArgumentException("chunks " + Arrays.toString(chunks) + " must be positive");
             }
             if (shard.length != 0 && (shard[i] < 1 || shard[i] % chunks[i] != 0)) {
-                throw new IllegalArgumentException("shard " + Arrays.toString(shard) + " is not a multiple of chunks "
-                        + Arrays.toString(chunks));
+                throw new IllegalArgumentException(
+                        "shard " + Arrays.toString(shard) + " is not a multiple of chunks " + Arrays.toString(chunks));
             }
         }
         if (shard.length != 0 && shard.length != chunks.length) {
@@ -83,9 +84,14 @@ public record ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard,
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ArrayLayout that && shape.equals(that.shape) && dtype == that.dtype
-                && Arrays.equals(chunks, that.chunks) && Arrays.equals(shard, that.shard)
-                && codec.equals(that.codec) && level == that.level && dimensionNames.equals(that.dimensionNames);
+        return other instanceof ArrayLayout that
+                && shape.equals(that.shape)
+                && dtype == that.dtype
+                && Arrays.equals(chunks, that.chunks)
+                && Arrays.equals(shard, that.shard)
+                && codec.equals(that.codec)
+                && level == that.level
+                && dimensionNames.equals(that.dimensionNames);
     }
 
     @Override

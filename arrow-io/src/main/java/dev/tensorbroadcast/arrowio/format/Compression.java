@@ -15,17 +15,22 @@ import java.io.Serializable;
  */
 public record Compression(OutputCompression codec, int level) implements Serializable {
     public static final Compression NONE = new Compression(OutputCompression.NONE, 0);
-    private static final String EXPECTED = "; expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to"
-            + " gzip:9";
+    private static final String EXPECTED =
+            "; expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to" + " gzip:9";
 
     public Compression {
         requireNonNull(codec, "codec is null");
-        if (level != 0 && (codec == OutputCompression.ZSTD ? level < 1 || level > 22
-                : codec != OutputCompression.GZIP || level < 1 || level > 9)) {
+        if (level != 0
+                && (codec == OutputCompression.ZSTD
+                        ? level < 1 || level > 22
+                        : codec != OutputCompression.GZIP || level < 1 || level > 9)) {
             throw new InvalidRequestException("Cannot use compression '" + codec + ":" + level + "': "
-                    + (codec == OutputCompression.ZSTD ? "zstd levels go from 1 (fastest) to 22 (smallest)"
-                    : codec == OutputCompression.GZIP ? "gzip levels go from 1 (fastest) to 9 (smallest)"
-                    : codec + " takes no level") + EXPECTED);
+                    + (codec == OutputCompression.ZSTD
+                            ? "zstd levels go from 1 (fastest) to 22 (smallest)"
+                            : codec == OutputCompression.GZIP
+                                    ? "gzip levels go from 1 (fastest) to 9 (smallest)"
+                                    : codec + " takes no level")
+                    + EXPECTED);
         }
     }
 
@@ -58,8 +63,8 @@ public record Compression(OutputCompression codec, int level) implements Seriali
             parsed = 0;
         }
         if (parsed == 0) {
-            throw new InvalidRequestException("Cannot use compression '" + text + "': '" + level + "' is not a level"
-                    + EXPECTED);
+            throw new InvalidRequestException(
+                    "Cannot use compression '" + text + "': '" + level + "' is not a level" + EXPECTED);
         }
         return new Compression(codec, parsed);
     }

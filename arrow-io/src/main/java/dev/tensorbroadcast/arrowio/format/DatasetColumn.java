@@ -33,8 +33,8 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
     }
 
     public static SourceFormatException notNumbers(String file, String column, String type) {
-        return new SourceFormatException(file, "column '" + column + "' holds " + type + "; a dataset read in "
-                + "slices holds " + NUMBERS);
+        return new SourceFormatException(
+                file, "column '" + column + "' holds " + type + "; a dataset read in " + "slices holds " + NUMBERS);
     }
 
     /** The row shape: the declared one (which must fit a tensor column's rows), else the file's own. */
@@ -42,24 +42,31 @@ public record DatasetColumn(String name, DType dtype, Shape fileRowShape, boolea
         if (declared.isPresent()) {
             Shape wanted = declared.get();
             if (fileRowShape != null && wanted.elements() != fileRowShape.elements()) {
-                throw new SourceFormatException(file, "column '" + name + "' has rows of " + fileRowShape.toList()
-                        + " (" + fileRowShape.elements() + " elements); " + Param.ROW_SHAPE.given("Shape.parse(\""
-                        + wanted.toList() + "\")", wanted.toList().toString()) + " has "
-                        + wanted.elements());
+                throw new SourceFormatException(
+                        file,
+                        "column '" + name + "' has rows of " + fileRowShape.toList()
+                                + " (" + fileRowShape.elements() + " elements); "
+                                + Param.ROW_SHAPE.given(
+                                        "Shape.parse(\"" + wanted.toList() + "\")",
+                                        wanted.toList().toString())
+                                + " has "
+                                + wanted.elements());
             }
             return wanted;
         }
         if (fileRowShape == null) {
-            throw new SourceFormatException(file, "column '" + name + "' is a list of " + dtype.typeName()
-                    + " whose length the file does not fix; give the shape of one row with "
-                    + Param.ROW_SHAPE.named() + " (such as [1,64])");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + name + "' is a list of " + dtype.typeName()
+                            + " whose length the file does not fix; give the shape of one row with "
+                            + Param.ROW_SHAPE.named() + " (such as [1,64])");
         }
         return fileRowShape;
     }
 
     /** How the column reads in a mismatch message: {@code 'features' of float32}. */
     public String describe() {
-        return "'" + name + "' of " + dtype.typeName() + (fileRowShape == null ? " lists"
-                : " rows of " + fileRowShape.toList());
+        return "'" + name + "' of " + dtype.typeName()
+                + (fileRowShape == null ? " lists" : " rows of " + fileRowShape.toList());
     }
 }

@@ -24,15 +24,25 @@ public interface DatasetFileFormat extends TensorFileFormat {
      * the format when the request was described: {@link #refusal}, {@link #whyRowsStayFlat},
      * {@link #splitsFloatStreams}) and telling {@code progress} the rows of each batch written.
      */
-    void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException;
+    void write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WriteSettings settings,
+            LongConsumer progress,
+            PartOutput out)
+            throws IOException;
 
     /** Part files take none, lz4 or zstd: gzip is a Zarr array's codec here. */
     @Override
     default Optional<String> refusal(Compression compression) {
-        return compression.codec() != OutputCompression.GZIP ? Optional.empty()
-                : Optional.of(compression.refusedBy(name(), compression.codec().codecName(), "gzip is Zarr's codec"
-                        + " here; arrow and parquet files take none, lz4 or zstd"));
+        return compression.codec() != OutputCompression.GZIP
+                ? Optional.empty()
+                : Optional.of(compression.refusedBy(
+                        name(),
+                        compression.codec().codecName(),
+                        "gzip is Zarr's codec" + " here; arrow and parquet files take none, lz4 or zstd"));
     }
 
     /**
@@ -54,8 +64,15 @@ public interface DatasetFileFormat extends TensorFileFormat {
      * Copies file rows {@code [from, to)} of {@code part}'s tensor column into {@code out} from row {@code outRow}
      * on, reading only the chunks that hold them.
      */
-    void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException;
+    void readRows(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException;
 
     /**
      * Opens the file at {@code path} ({@code length} bytes, checked by the caller) for reading its tensor column
@@ -63,8 +80,15 @@ public interface DatasetFileFormat extends TensorFileFormat {
      * {@code dtype} rows of {@code rowShape} laid out as {@code layout}, else reading says why in an
      * {@link IOException}.
      */
-    DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) throws IOException;
+    DatasetFileReader openBatches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout)
+            throws IOException;
 
     /** Copies file rows {@code [from, to)} of {@code part}'s kept columns into {@code kept} from row {@code at} on. */
     void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)

@@ -18,11 +18,17 @@ import java.util.List;
  * @param partition the values of its Hive partition keys ({@code key=value} directories above it), in the dataset's
  *     {@link TensorDataset#partitionKeys} order, null for the default partition; empty when it is not partitioned
  */
-public record DatasetPart(String path, DatasetFileFormat format, long firstRow, long fileBytes,
-        List<DatasetChunk> chunks, List<String> partition) implements Serializable {
+public record DatasetPart(
+        String path,
+        DatasetFileFormat format,
+        long firstRow,
+        long fileBytes,
+        List<DatasetChunk> chunks,
+        List<String> partition)
+        implements Serializable {
     /** A file of a dataset without partitions. */
-    public DatasetPart(String path, DatasetFileFormat format, long firstRow, long fileBytes,
-            List<DatasetChunk> chunks) {
+    public DatasetPart(
+            String path, DatasetFileFormat format, long firstRow, long fileBytes, List<DatasetChunk> chunks) {
         this(path, format, firstRow, fileBytes, chunks, List.of());
     }
 

@@ -8,8 +8,7 @@ import java.util.Arrays;
 public final class HeapInput {
     private static final int FIRST_CHUNK = 1 << 20;
 
-    private HeapInput() {
-    }
+    private HeapInput() {}
 
     /**
      * Reads up to {@code count} bytes. When {@code preallocate} is false (the stream's length is unknown, so the count

@@ -56,20 +56,30 @@ public record HiveLayout(List<String> keys, List<PartitionedFile> files, List<Ke
         List<PartitionedFile> files = new ArrayList<>();
         walk(fileSystem, location, partitions, 0, keys, new ArrayList<>(), files);
         if (files.isEmpty()) {
-            throw new SourceFormatException(location, "its partition directories (" + keys.get(0) + "=...) hold no"
-                    + " Arrow IPC or Parquet files");
+            throw new SourceFormatException(
+                    location,
+                    "its partition directories (" + keys.get(0) + "=...) hold no" + " Arrow IPC or Parquet files");
         }
         List<KeptColumn> columns = new ArrayList<>();
         for (int k = 0; k < keys.size(); k++) {
             int key = k;
-            columns.add(new KeptColumn(keys.get(k), kind(files.stream().map(file -> file.values().get(key)).toList()),
+            columns.add(new KeptColumn(
+                    keys.get(k),
+                    kind(files.stream().map(file -> file.values().get(key)).toList()),
                     null));
         }
         return new HiveLayout(keys, files, columns);
     }
 
-    private static void walk(FileSystem fileSystem, String location, List<FileStatus> directories, int depth,
-            List<String> keys, List<String> values, List<PartitionedFile> files) throws IOException {
+    private static void walk(
+            FileSystem fileSystem,
+            String location,
+            List<FileStatus> directories,
+            int depth,
+            List<String> keys,
+            List<String> values,
+            List<PartitionedFile> files)
+            throws IOException {
         List<FileStatus> sorted = new ArrayList<>(directories);
         sorted.sort(Comparator.comparing(status -> status.getPath().getName()));
         for (FileStatus directory : sorted) {
@@ -81,8 +91,10 @@ public record HiveLayout(List<String> keys, List<PartitionedFile> files, List<Ke
             if (depth == keys.size()) {
                 keys.add(key);
             } else if (!keys.get(depth).equals(key)) {
-                throw mixed(location, directory.getPath(), "is partitioned by '" + key + "' where its neighbours are"
-                        + " by '" + keys.get(depth) + "'");
+                throw mixed(
+                        location,
+                        directory.getPath(),
+                        "is partitioned by '" + key + "' where its neighbours are" + " by '" + keys.get(depth) + "'");
             }
             String raw = name.substring(name.indexOf('=') + 1);
             List<String> here = new ArrayList<>(values);
@@ -99,15 +111,20 @@ public record HiveLayout(List<String> keys, List<PartitionedFile> files, List<Ke
             data.sort(Comparator.comparing(status -> status.getPath().getName()));
             subdirectories.sort(Comparator.comparing(status -> status.getPath().getName()));
             if (!subdirectories.isEmpty() && !data.isEmpty()) {
-                throw mixed(location, data.get(0).getPath(), "lies beside the partition directory "
-                        + subdirectories.get(0).getPath().getName());
+                throw mixed(
+                        location,
+                        data.get(0).getPath(),
+                        "lies beside the partition directory "
+                                + subdirectories.get(0).getPath().getName());
             }
             if (!subdirectories.isEmpty()) {
                 walk(fileSystem, location, subdirectories, depth + 1, keys, here, files);
             } else {
                 if (depth + 1 < keys.size()) {
-                    throw mixed(location, directory.getPath(), "has " + (depth + 1) + " partition levels where other"
-                            + " paths have " + keys.size());
+                    throw mixed(
+                            location,
+                            directory.getPath(),
+                            "has " + (depth + 1) + " partition levels where other" + " paths have " + keys.size());
                 }
                 for (FileStatus file : data) {
                     files.add(new PartitionedFile(file, Collections.unmodifiableList(new ArrayList<>(here))));
@@ -116,15 +133,20 @@ public record HiveLayout(List<String> keys, List<PartitionedFile> files, List<Ke
         }
         for (PartitionedFile file : files) {
             if (file.values().size() != keys.size()) {
-                throw mixed(location, file.status().getPath(), "lies under " + file.values().size() + " partition"
-                        + " levels where other paths have " + keys.size());
+                throw mixed(
+                        location,
+                        file.status().getPath(),
+                        "lies under " + file.values().size() + " partition" + " levels where other paths have "
+                                + keys.size());
             }
         }
     }
 
     private static SourceFormatException mixed(String location, Path path, String reason) {
-        return new SourceFormatException(location, "it is partitioned (key=value directories), but " + path + " "
-                + reason + "; a partitioned dataset holds its files under the same keys on every path");
+        return new SourceFormatException(
+                location,
+                "it is partitioned (key=value directories), but " + path + " " + reason
+                        + "; a partitioned dataset holds its files under the same keys on every path");
     }
 
     /** Spark's inference over a key's values: integers, then dates, else strings; nulls take no part. */
@@ -135,9 +157,11 @@ public record HiveLayout(List<String> keys, List<PartitionedFile> files, List<Ke
         }
         if (present.stream().allMatch(value -> INTEGER.matcher(value).matches() && fitsLong(value))) {
             return present.stream().allMatch(value -> {
-                long number = Long.parseLong(value);
-                return number >= Integer.MIN_VALUE && number <= Integer.MAX_VALUE;
-            }) ? KeptColumn.Kind.INT32 : KeptColumn.Kind.INT64;
+                        long number = Long.parseLong(value);
+                        return number >= Integer.MIN_VALUE && number <= Integer.MAX_VALUE;
+                    })
+                    ? KeptColumn.Kind.INT32
+                    : KeptColumn.Kind.INT64;
         }
         if (present.stream().allMatch(HiveLayout::isDate)) {
             return KeptColumn.Kind.DATE32;

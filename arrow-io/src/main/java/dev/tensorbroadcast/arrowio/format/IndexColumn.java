@@ -9,8 +9,11 @@ public final class IndexColumn {
 
     /** Refuses a row of {@code file} whose index is {@code found} (null: none) where it must be {@code expected}. */
     public static SourceFormatException notConsecutive(String file, long expected, Long found) {
-        return new SourceFormatException(file, "the row holding dataset row " + expected + " has index "
-                + (found == null ? "null" : found) + "; the index must number the rows 0..N-1, consecutive within "
-                + "each file (sort by index before writing)");
+        return new SourceFormatException(
+                file,
+                "the row holding dataset row " + expected + " has index "
+                        + (found == null ? "null" : found)
+                        + "; the index must number the rows 0..N-1, consecutive within "
+                        + "each file (sort by index before writing)");
     }
 }

@@ -12,7 +12,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-
 /**
  * Reads the kept columns of a range of a dataset's rows, each file through its format's reader (which reads only
  * those columns' chunks of a Parquet file, the record batches that hold the rows of an Arrow IPC file).
@@ -20,15 +19,15 @@ import org.apache.hadoop.fs.Path;
 public final class KeptReader {
     private KeptReader() {}
 
-    public static KeptRows read(TensorDataset dataset, SourceRows rows, List<KeptColumn> columns,
-            Configuration conf) {
+    public static KeptRows read(TensorDataset dataset, SourceRows rows, List<KeptColumn> columns, Configuration conf) {
         requireNonNull(dataset, "dataset is null");
         requireNonNull(columns, "columns is null");
         if (rows.end() > dataset.rows()) {
             throw new IndexOutOfBoundsException("rows " + rows + " outside the dataset's " + dataset.rows());
         }
         List<KeptColumn> inFiles = columns.stream()
-                .filter(column -> !dataset.partitionKeys().contains(column.name())).toList();
+                .filter(column -> !dataset.partitionKeys().contains(column.name()))
+                .toList();
         if (inFiles.size() < columns.size()) {
             return withPartitions(dataset, rows, columns, inFiles, conf);
         }
@@ -45,8 +44,14 @@ public final class KeptReader {
                 } catch (SourceFormatException e) {
                     throw e;
                 } catch (IOException | RuntimeException e) {
-                    throw new SourceFormatException(part.path(), "the kept columns of rows " + from + ".." + (to - 1)
-                            + " cannot be read: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+                    throw new SourceFormatException(
+                            part.path(),
+                            "the kept columns of rows " + from + ".." + (to - 1) + " cannot be read: "
+                                    + String.valueOf(e.getMessage())
+                                            .lines()
+                                            .findFirst()
+                                            .orElse(""),
+                            e);
                 }
             }
             return kept.finish();
@@ -56,13 +61,16 @@ public final class KeptReader {
         }
     }
 
-
     /**
      * The files' columns read as above, then every column in {@code columns}' order: a file column copied, a
      * partition key's value (the same for all of a file's rows) set row by row.
      */
-    private static KeptRows withPartitions(TensorDataset dataset, SourceRows rows, List<KeptColumn> columns,
-            List<KeptColumn> inFiles, Configuration conf) {
+    private static KeptRows withPartitions(
+            TensorDataset dataset,
+            SourceRows rows,
+            List<KeptColumn> columns,
+            List<KeptColumn> inFiles,
+            Configuration conf) {
         KeptRows kept = KeptRows.allocate(columns, rows);
         try (KeptRows files = inFiles.isEmpty() ? null : read(dataset, rows, inFiles, conf)) {
             int count = Math.toIntExact(rows.count());
@@ -91,7 +99,9 @@ public final class KeptReader {
     }
 
     public static SourceFormatException missing(DatasetPart part, KeptColumn column) {
-        return new SourceFormatException(part.path(), "it has no column '" + column.name() + "' of "
-                + column.typeName() + " to keep, which the dataset's files had when it was opened");
+        return new SourceFormatException(
+                part.path(),
+                "it has no column '" + column.name() + "' of " + column.typeName()
+                        + " to keep, which the dataset's files had when it was opened");
     }
 }

@@ -2,8 +2,7 @@ package dev.tensorbroadcast.arrowio.format;
 
 /** Bulk rearrangements of raw element bytes: axis permutations, byte order, bit packing. No per-element dispatch. */
 public final class Layouts {
-    private Layouts() {
-    }
+    private Layouts() {}
 
     /**
      * Rewrites elements stored row-major in a physical axis order as row-major in logical order.

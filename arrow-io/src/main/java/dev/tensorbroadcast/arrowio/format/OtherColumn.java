@@ -27,8 +27,8 @@ public record OtherColumn(String name, String type, KeptColumn kept, String whyN
     /** A column of {@code type}, kept as {@code kept} when present, else refused for its type. */
     public static OtherColumn of(String name, String type, Optional<KeptColumn> kept) {
         return kept.map(column -> new OtherColumn(name, column.typeName(), column, null))
-                .orElseGet(() -> new OtherColumn(name, type, null, "it is " + type + "; a kept column holds "
-                        + KeptColumn.ACCEPTED));
+                .orElseGet(() -> new OtherColumn(
+                        name, type, null, "it is " + type + "; a kept column holds " + KeptColumn.ACCEPTED));
     }
 
     public Optional<KeptColumn> keptColumn() {

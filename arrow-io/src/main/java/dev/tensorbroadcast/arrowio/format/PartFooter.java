@@ -8,8 +8,13 @@ import java.util.List;
  * first row holds when the column is a list whose length the file does not fix ({@link FirstRowValues#UNKNOWN} when
  * that was not read or could not be told cheaply).
  */
-public record PartFooter(DatasetColumn column, boolean indexed, List<DatasetChunk> chunks, long firstIndex,
-        List<OtherColumn> others, long firstRowValues) {
+public record PartFooter(
+        DatasetColumn column,
+        boolean indexed,
+        List<DatasetChunk> chunks,
+        long firstIndex,
+        List<OtherColumn> others,
+        long firstRowValues) {
     public long rows() {
         return chunks.stream().mapToLong(DatasetChunk::rows).sum();
     }

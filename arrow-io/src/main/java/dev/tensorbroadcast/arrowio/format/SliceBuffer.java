@@ -31,8 +31,10 @@ public final class SliceBuffer {
         this.width = dtype == DType.BOOL ? 1 : dtype.byteWidth();
         long bytes = shape.elements() * width;
         if (shape.elements() > SourceLimits.MAX_HEAP_BYTES || bytes > SourceLimits.MAX_HEAP_BYTES) {
-            throw new SourceFormatException(location, rows + " rows of " + rowShape.toList() + " " + dtype.typeName()
-                    + " need " + bytes + " bytes, more than one task holds on its heap; use more partitions");
+            throw new SourceFormatException(
+                    location,
+                    rows + " rows of " + rowShape.toList() + " " + dtype.typeName() + " need " + bytes
+                            + " bytes, more than one task holds on its heap; use more partitions");
         }
         this.values = new byte[(int) bytes];
     }
@@ -76,8 +78,8 @@ public final class SliceBuffer {
 
     public SourceTensor toTensor() {
         if (dtype == DType.BOOL) {
-            return SourceTensor.fixedWidth(dtype, shape, Layouts.packBits(values, Math.toIntExact(shape.elements())),
-                    validity);
+            return SourceTensor.fixedWidth(
+                    dtype, shape, Layouts.packBits(values, Math.toIntExact(shape.elements())), validity);
         }
         return SourceTensor.fixedWidth(dtype, shape, values, validity);
     }

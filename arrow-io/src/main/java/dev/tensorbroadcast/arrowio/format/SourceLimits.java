@@ -16,8 +16,8 @@ public record SourceLimits(long maxHeapBytes) {
 
     public SourceLimits {
         if (maxHeapBytes < 1 || maxHeapBytes > MAX_HEAP_BYTES) {
-            throw new IllegalArgumentException("maxHeapBytes must be from 1 to " + MAX_HEAP_BYTES + ", not "
-                    + maxHeapBytes);
+            throw new IllegalArgumentException(
+                    "maxHeapBytes must be from 1 to " + MAX_HEAP_BYTES + ", not " + maxHeapBytes);
         }
     }
 
@@ -28,8 +28,10 @@ public record SourceLimits(long maxHeapBytes) {
     /** Rejects a read that would hold {@code bytes} at once; {@code what} says what they are. */
     public void check(String name, long bytes, String what) {
         if (bytes > maxHeapBytes) {
-            throw new SourceFormatException(name, what + " need " + bytes + " bytes of heap, more than the limit of "
-                    + maxHeapBytes + " bytes for a source");
+            throw new SourceFormatException(
+                    name,
+                    what + " need " + bytes + " bytes of heap, more than the limit of " + maxHeapBytes
+                            + " bytes for a source");
         }
     }
 }

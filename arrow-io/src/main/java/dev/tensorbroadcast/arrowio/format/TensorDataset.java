@@ -25,10 +25,18 @@ import java.util.List;
  * @param partitionKeys the keys of its Hive partitions ({@code key=value} directories), outermost first; each is
  *     one of {@code others}, whose values each part holds ({@link DatasetPart#partition})
  */
-public record TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
-        List<DatasetPart> parts, List<OtherColumn> others, List<String> partitionKeys) implements Serializable {
-    public TensorDataset(String location, String column, DType dtype, Shape rowShape, boolean indexed,
-            List<DatasetPart> parts) {
+public record TensorDataset(
+        String location,
+        String column,
+        DType dtype,
+        Shape rowShape,
+        boolean indexed,
+        List<DatasetPart> parts,
+        List<OtherColumn> others,
+        List<String> partitionKeys)
+        implements Serializable {
+    public TensorDataset(
+            String location, String column, DType dtype, Shape rowShape, boolean indexed, List<DatasetPart> parts) {
         this(location, column, dtype, rowShape, indexed, parts, List.of(), List.of());
     }
 

@@ -2,8 +2,7 @@ package dev.tensorbroadcast.arrowio.format;
 
 /** UTF-8 checks and encoding without going through {@code char}s. */
 public final class Utf8 {
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /**
      * The length of the well-formed UTF-8 sequence at {@code from}, or -1 when the bytes there are not well-formed

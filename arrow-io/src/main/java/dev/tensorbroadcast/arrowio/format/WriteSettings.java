@@ -19,8 +19,8 @@ import java.util.OptionalLong;
  * @param byteStreamSplit whether float values are written BYTE_STREAM_SPLIT (Parquet)
  * @param rowLayout one flat list per row, or lists nested one level per dimension (Parquet)
  */
-public record WriteSettings(long rowGroupBytes, Compression compression, boolean byteStreamSplit,
-        RowLayout rowLayout) implements Serializable {
+public record WriteSettings(long rowGroupBytes, Compression compression, boolean byteStreamSplit, RowLayout rowLayout)
+        implements Serializable {
     public static final long DEFAULT_ROW_GROUP_BYTES = TensorBatch.DEFAULT_BATCH_BYTES;
     public static final long MIN_ROW_GROUP_BYTES = 1L << 20;
     public static final long MAX_ROW_GROUP_BYTES = 1L << 30;
@@ -35,8 +35,8 @@ public record WriteSettings(long rowGroupBytes, Compression compression, boolean
     }
 
     /** The settings, with {@code rowGroupBytes} as given ({@code --row-group-size}), if it was: 0 is refused then. */
-    public static WriteSettings of(OptionalLong rowGroupBytes, Compression compression, boolean byteStreamSplit,
-            RowLayout rowLayout) {
+    public static WriteSettings of(
+            OptionalLong rowGroupBytes, Compression compression, boolean byteStreamSplit, RowLayout rowLayout) {
         rowGroupBytes.ifPresent(WriteSettings::requireRowGroupBytes);
         return new WriteSettings(rowGroupBytes.orElse(0), compression, byteStreamSplit, rowLayout);
     }

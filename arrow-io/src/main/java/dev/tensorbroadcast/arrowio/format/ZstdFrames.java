@@ -29,13 +29,14 @@ public final class ZstdFrames implements AutoCloseable {
     private final ZstdCompressCtx context;
     /** Where heap input is copied a piece at a time, and the compressed bytes of a piece come out. */
     private ByteBuffer in;
+
     private ByteBuffer out;
 
     /** Frames at {@code level}, 1 to 22. */
     public ZstdFrames(int level) {
         if (level < 1 || level > Zstd.maxCompressionLevel()) {
-            throw new IllegalArgumentException("Cannot compress at zstd level " + level + ": zstd takes 1 to "
-                    + Zstd.maxCompressionLevel());
+            throw new IllegalArgumentException(
+                    "Cannot compress at zstd level " + level + ": zstd takes 1 to " + Zstd.maxCompressionLevel());
         }
         this.level = level;
         this.context = new ZstdCompressCtx();

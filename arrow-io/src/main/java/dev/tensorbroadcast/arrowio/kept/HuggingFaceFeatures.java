@@ -20,6 +20,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class HuggingFaceFeatures {
     /** The schema metadata key {@code datasets} writes and reads. */
     public static final String KEY = "huggingface";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private HuggingFaceFeatures() {}
@@ -48,8 +49,8 @@ public final class HuggingFaceFeatures {
 
     /** {@code column} with its feature from {@code features}, when it has one there. */
     public static Optional<KeptColumn> withFeature(Optional<KeptColumn> column, Map<String, String> features) {
-        return column.map(kept -> features.containsKey(kept.name())
-                ? kept.withHuggingFaceFeature(features.get(kept.name())) : kept);
+        return column.map(kept ->
+                features.containsKey(kept.name()) ? kept.withHuggingFaceFeature(features.get(kept.name())) : kept);
     }
 
     /**
@@ -58,8 +59,8 @@ public final class HuggingFaceFeatures {
      * so other outputs stay as they were. Columns without a feature are left to {@code datasets}, which derives one
      * from their Arrow type.
      */
-    public static Optional<String> schemaMetadata(List<KeptColumn> kept, String tensor,
-            Optional<String> tensorFeature) {
+    public static Optional<String> schemaMetadata(
+            List<KeptColumn> kept, String tensor, Optional<String> tensorFeature) {
         if (kept.stream().allMatch(column -> column.huggingFaceFeature() == null)) {
             return Optional.empty();
         }
@@ -105,11 +106,12 @@ public final class HuggingFaceFeatures {
             return Optional.of((integer.getIsSigned() ? "int" : "uint") + integer.getBitWidth());
         }
         if (type instanceof ArrowType.FloatingPoint floating) {
-            return Optional.of(switch (floating.getPrecision()) {
-                case HALF -> "float16";
-                case SINGLE -> "float32";
-                case DOUBLE -> "float64";
-            });
+            return Optional.of(
+                    switch (floating.getPrecision()) {
+                        case HALF -> "float16";
+                        case SINGLE -> "float32";
+                        case DOUBLE -> "float64";
+                    });
         }
         if (type instanceof ArrowType.Bool) {
             return Optional.of("bool");

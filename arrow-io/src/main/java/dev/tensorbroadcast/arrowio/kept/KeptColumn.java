@@ -29,8 +29,25 @@ import org.apache.parquet.schema.Types;
 public record KeptColumn(String name, Kind kind, String timezone, String huggingFaceFeature) implements Serializable {
     /** What a kept column may hold, as Arrow names it. */
     public enum Kind {
-        INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FLOAT32, FLOAT64, BOOL, STRING, LARGE_STRING,
-        BINARY, LARGE_BINARY, DATE32, TIMESTAMP_MS, TIMESTAMP_US, TIMESTAMP_NS;
+        INT8,
+        INT16,
+        INT32,
+        INT64,
+        UINT8,
+        UINT16,
+        UINT32,
+        UINT64,
+        FLOAT32,
+        FLOAT64,
+        BOOL,
+        STRING,
+        LARGE_STRING,
+        BINARY,
+        LARGE_BINARY,
+        DATE32,
+        TIMESTAMP_MS,
+        TIMESTAMP_US,
+        TIMESTAMP_NS;
 
         boolean timestamp() {
             return this == TIMESTAMP_MS || this == TIMESTAMP_US || this == TIMESTAMP_NS;
@@ -185,9 +202,13 @@ public record KeptColumn(String name, Kind kind, String timezone, String hugging
                 yield null;
             }
             case INT96 -> Kind.TIMESTAMP_US;
-            case BINARY -> logical == null ? Kind.BINARY
-                    : logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
-                            || logical instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation ? Kind.STRING : null;
+            case BINARY ->
+                logical == null
+                        ? Kind.BINARY
+                        : logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                                        || logical instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
+                                ? Kind.STRING
+                                : null;
             case FIXED_LEN_BYTE_ARRAY -> null;
         };
         if (kind == null) {
@@ -252,10 +273,16 @@ public record KeptColumn(String name, Kind kind, String timezone, String hugging
             case FLOAT32 -> Types.optional(PrimitiveTypeName.FLOAT).named(name);
             case FLOAT64 -> Types.optional(PrimitiveTypeName.DOUBLE).named(name);
             case BOOL -> Types.optional(PrimitiveTypeName.BOOLEAN).named(name);
-            case STRING, LARGE_STRING -> Types.optional(PrimitiveTypeName.BINARY)
-                    .as(LogicalTypeAnnotation.stringType()).named(name);
-            case BINARY, LARGE_BINARY -> Types.optional(PrimitiveTypeName.BINARY).named(name);
-            case DATE32 -> Types.optional(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.dateType()).named(name);
+            case STRING, LARGE_STRING ->
+                Types.optional(PrimitiveTypeName.BINARY)
+                        .as(LogicalTypeAnnotation.stringType())
+                        .named(name);
+            case BINARY, LARGE_BINARY ->
+                Types.optional(PrimitiveTypeName.BINARY).named(name);
+            case DATE32 ->
+                Types.optional(PrimitiveTypeName.INT32)
+                        .as(LogicalTypeAnnotation.dateType())
+                        .named(name);
             case TIMESTAMP_MS -> timestamp(LogicalTypeAnnotation.TimeUnit.MILLIS);
             case TIMESTAMP_US -> timestamp(LogicalTypeAnnotation.TimeUnit.MICROS);
             case TIMESTAMP_NS -> timestamp(LogicalTypeAnnotation.TimeUnit.NANOS);
@@ -263,12 +290,15 @@ public record KeptColumn(String name, Kind kind, String timezone, String hugging
     }
 
     private PrimitiveType integer(PrimitiveTypeName physical, int bits, boolean signed) {
-        return Types.optional(physical).as(LogicalTypeAnnotation.intType(bits, signed)).named(name);
+        return Types.optional(physical)
+                .as(LogicalTypeAnnotation.intType(bits, signed))
+                .named(name);
     }
 
     private PrimitiveType timestamp(LogicalTypeAnnotation.TimeUnit unit) {
         return Types.optional(PrimitiveTypeName.INT64)
-                .as(LogicalTypeAnnotation.timestampType(timezone != null, unit)).named(name);
+                .as(LogicalTypeAnnotation.timestampType(timezone != null, unit))
+                .named(name);
     }
 
     /** The type as messages name it: {@code int64}, {@code timestamp[us, UTC]}. */

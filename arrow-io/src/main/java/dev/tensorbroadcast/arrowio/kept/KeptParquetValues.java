@@ -38,8 +38,15 @@ public final class KeptParquetValues {
      * Reads rows {@code [0, last)} of a row group's column, keeping rows {@code [first, last)} into {@code to} from
      * entry {@code at} on. {@code maxDefinition} is the column's (0 required, 1 optional).
      */
-    public static void read(ColumnReader reader, KeptColumn column, PrimitiveTypeName physical, int maxDefinition,
-            long first, long last, FieldVector to, int at) {
+    public static void read(
+            ColumnReader reader,
+            KeptColumn column,
+            PrimitiveTypeName physical,
+            int maxDefinition,
+            long first,
+            long last,
+            FieldVector to,
+            int at) {
         for (long row = 0; row < last; row++) {
             boolean present = reader.getCurrentDefinitionLevel() == maxDefinition;
             if (row < first) {
@@ -55,8 +62,7 @@ public final class KeptParquetValues {
         }
     }
 
-    private static void set(ColumnReader reader, KeptColumn column, PrimitiveTypeName physical, FieldVector to,
-            int i) {
+    private static void set(ColumnReader reader, KeptColumn column, PrimitiveTypeName physical, FieldVector to, int i) {
         switch (column.kind()) {
             case INT8 -> ((TinyIntVector) to).setSafe(i, (byte) reader.getInteger());
             case INT16 -> ((SmallIntVector) to).setSafe(i, (short) reader.getInteger());
@@ -70,13 +76,19 @@ public final class KeptParquetValues {
             case FLOAT64 -> ((Float8Vector) to).setSafe(i, reader.getDouble());
             case BOOL -> ((BitVector) to).setSafe(i, reader.getBoolean() ? 1 : 0);
             case STRING -> ((VarCharVector) to).setSafe(i, reader.getBinary().getBytes());
-            case LARGE_STRING -> ((LargeVarCharVector) to).setSafe(i, reader.getBinary().getBytes());
+            case LARGE_STRING ->
+                ((LargeVarCharVector) to).setSafe(i, reader.getBinary().getBytes());
             case BINARY -> ((VarBinaryVector) to).setSafe(i, reader.getBinary().getBytes());
-            case LARGE_BINARY -> ((LargeVarBinaryVector) to).setSafe(i, reader.getBinary().getBytes());
+            case LARGE_BINARY ->
+                ((LargeVarBinaryVector) to).setSafe(i, reader.getBinary().getBytes());
             case DATE32 -> ((DateDayVector) to).setSafe(i, reader.getInteger());
-            case TIMESTAMP_MS, TIMESTAMP_US, TIMESTAMP_NS -> ((TimeStampVector) to).setSafe(i,
-                    physical == PrimitiveTypeName.INT96 ? fromInt96(reader.getBinary(), column.kind())
-                            : reader.getLong());
+            case TIMESTAMP_MS, TIMESTAMP_US, TIMESTAMP_NS ->
+                ((TimeStampVector) to)
+                        .setSafe(
+                                i,
+                                physical == PrimitiveTypeName.INT96
+                                        ? fromInt96(reader.getBinary(), column.kind())
+                                        : reader.getLong());
         }
     }
 

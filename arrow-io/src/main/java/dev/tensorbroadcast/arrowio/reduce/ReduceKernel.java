@@ -24,10 +24,12 @@ import java.util.Objects;
 public final class ReduceKernel implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle FLOATS =
+            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle DOUBLES =
             MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -58,8 +60,8 @@ public final class ReduceKernel implements Serializable {
                     + " integer, float or complex type)");
         }
         if (elements < 0 || elements > Integer.MAX_VALUE - 16) {
-            throw new InvalidRequestException("Cannot reduce into " + elements + " elements: a partial sum holds"
-                    + " fewer than 2^31 elements");
+            throw new InvalidRequestException(
+                    "Cannot reduce into " + elements + " elements: a partial sum holds" + " fewer than 2^31 elements");
         }
         return new ReduceKernel(dtype, (int) elements);
     }
@@ -77,10 +79,11 @@ public final class ReduceKernel implements Serializable {
      * in reverse. {@code gradient} holds the output from element {@code gradientOrigin} on (a task's chunk of rows);
      * this partial holds the result from element {@code sourceOrigin} on (the whole result, or a task's slice).
      */
-    public void accumulate(SourceTensor gradient, long gradientOrigin, CopyProgram program, long start, long end,
-            long sourceOrigin) {
+    public void accumulate(
+            SourceTensor gradient, long gradientOrigin, CopyProgram program, long start, long end, long sourceOrigin) {
         if (gradient.dtype() != dtype) {
-            throw new IllegalArgumentException("a " + dtype + " partial cannot sum a " + gradient.dtype() + " gradient");
+            throw new IllegalArgumentException(
+                    "a " + dtype + " partial cannot sum a " + gradient.dtype() + " gradient");
         }
         if (gradient.hasNulls()) {
             throw new InvalidRequestException("Cannot reduce a " + dtype + " gradient: it has null values; a sum needs"
@@ -185,12 +188,30 @@ public final class ReduceKernel implements Serializable {
         long min;
         long max;
         switch (dtype) {
-            case INT8 -> { min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; }
-            case INT16 -> { min = Short.MIN_VALUE; max = Short.MAX_VALUE; }
-            case INT32 -> { min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; }
-            case UINT8 -> { min = 0; max = 0xff; }
-            case UINT16 -> { min = 0; max = 0xffff; }
-            case UINT32 -> { min = 0; max = 0xffffffffL; }
+            case INT8 -> {
+                min = Byte.MIN_VALUE;
+                max = Byte.MAX_VALUE;
+            }
+            case INT16 -> {
+                min = Short.MIN_VALUE;
+                max = Short.MAX_VALUE;
+            }
+            case INT32 -> {
+                min = Integer.MIN_VALUE;
+                max = Integer.MAX_VALUE;
+            }
+            case UINT8 -> {
+                min = 0;
+                max = 0xff;
+            }
+            case UINT16 -> {
+                min = 0;
+                max = 0xffff;
+            }
+            case UINT32 -> {
+                min = 0;
+                max = 0xffffffffL;
+            }
             default -> {
                 return;
             }
@@ -204,9 +225,8 @@ public final class ReduceKernel implements Serializable {
 
     private long addInteger(long sum, long value, long index) {
         long result = sum + value;
-        boolean overflow = dtype == DType.UINT64
-                ? Long.compareUnsigned(result, sum) < 0
-                : ((sum ^ result) & (value ^ result)) < 0;
+        boolean overflow =
+                dtype == DType.UINT64 ? Long.compareUnsigned(result, sum) < 0 : ((sum ^ result) & (value ^ result)) < 0;
         if (overflow) {
             throw leaves64Bits(index);
         }
@@ -259,8 +279,8 @@ public final class ReduceKernel implements Serializable {
                 }
                 case UINT64 -> {
                     for (int i = 0; i < count; i++) {
-                        integers[to + i] = addInteger(integers[to + i], (long) LONGS.get(gradient, 8 * (from + i)),
-                                to + i);
+                        integers[to + i] =
+                                addInteger(integers[to + i], (long) LONGS.get(gradient, 8 * (from + i)), to + i);
                     }
                 }
                 default -> addIntegers(to, from, count);
@@ -272,8 +292,7 @@ public final class ReduceKernel implements Serializable {
          * rather than a call per row); row by row, so each sum adds its values in the order single adds would.
          */
         @Override
-        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count,
-                long gradientStride) {
+        public void addRepeated(long sourceOffset, long gradientOffset, long length, long count, long gradientStride) {
             int to = Math.toIntExact(sourceOffset);
             int from = Math.toIntExact(base + gradientOffset);
             int run = Math.toIntExact(length);
@@ -392,8 +411,8 @@ public final class ReduceKernel implements Serializable {
                     }
                     case UINT16 -> {
                         for (i = 0; i < count; i++) {
-                            sums[to + i] = Math.addExact(sums[to + i],
-                                    (short) SHORTS.get(bytes, 2 * (from + i)) & 0xffffL);
+                            sums[to + i] =
+                                    Math.addExact(sums[to + i], (short) SHORTS.get(bytes, 2 * (from + i)) & 0xffffL);
                         }
                     }
                     case INT32 -> {
@@ -403,8 +422,8 @@ public final class ReduceKernel implements Serializable {
                     }
                     case UINT32 -> {
                         for (i = 0; i < count; i++) {
-                            sums[to + i] = Math.addExact(sums[to + i],
-                                    (int) INTS.get(bytes, 4 * (from + i)) & 0xffffffffL);
+                            sums[to + i] =
+                                    Math.addExact(sums[to + i], (int) INTS.get(bytes, 4 * (from + i)) & 0xffffffffL);
                         }
                     }
                     default -> {

@@ -71,21 +71,36 @@ public record ArrayRows(ArrayFileFormat array) implements DatasetFileFormat {
     }
 
     @Override
-    public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public void readRows(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         ArrayReader reader = array.open(fileSystem, new Path(part.path()));
         if (!reader.layout().shape().equals(dataset.shape()) || reader.layout().dtype() != dataset.dtype()) {
             // the array was replaced after planning
-            throw new SourceFormatException(part.path(), "it is now " + reader.layout().shape() + " "
-                    + reader.layout().dtype().typeName() + ", planned as " + dataset.shape() + " "
-                    + dataset.dtype().typeName());
+            throw new SourceFormatException(
+                    part.path(),
+                    "it is now " + reader.layout().shape() + " "
+                            + reader.layout().dtype().typeName() + ", planned as " + dataset.shape() + " "
+                            + dataset.dtype().typeName());
         }
         reader.readRows(part.firstRow() + from, to - from, out.values(), out.offset(outRow, 0));
     }
 
     @Override
-    public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, LongConsumer progress, PartOutput out) {
+    public void write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WriteSettings settings,
+            LongConsumer progress,
+            PartOutput out) {
         throw new UnsupportedOperationException(array.name() + " writes an array, not part files");
     }
 
@@ -95,8 +110,14 @@ public record ArrayRows(ArrayFileFormat array) implements DatasetFileFormat {
     }
 
     @Override
-    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) {
+    public DatasetFileReader openBatches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout) {
         throw new UnsupportedOperationException("an array is read through " + array.name() + "'s reader");
     }
 

@@ -37,8 +37,8 @@ public final class ArraySources {
      * directory) whose row groups are runs of whole chunk rows, each counted at its decoded bytes. A scalar array has
      * no rows: read it with {@link #read}.
      */
-    public static TensorDataset dataset(ArrayFileFormat format, FileSystem fileSystem, Path directory,
-            String location) throws IOException {
+    public static TensorDataset dataset(ArrayFileFormat format, FileSystem fileSystem, Path directory, String location)
+            throws IOException {
         ArrayLayout layout = format.open(fileSystem, directory).layout();
         long[] shape = layout.shape().dims();
         if (shape.length == 0) {
@@ -56,14 +56,14 @@ public final class ArraySources {
         long bytes = 0;
         for (long first = 0; first < shape[0]; first += groupRows) {
             long rows = Math.min(groupRows, shape[0] - first);
-            long groupBytes = Math.multiplyExact(Math.multiplyExact(rows, rowElements),
-                    (long) ArrayLayout.storedBytes(dtype));
+            long groupBytes =
+                    Math.multiplyExact(Math.multiplyExact(rows, rowElements), (long) ArrayLayout.storedBytes(dtype));
             groups.add(new DatasetChunk(rows, groupBytes));
             bytes += groupBytes;
         }
         long[] rowShape = java.util.Arrays.copyOfRange(shape, 1, shape.length);
-        DatasetPart part = new DatasetPart(fileSystem.makeQualified(directory).toString(), new ArrayRows(format), 0,
-                bytes, groups);
+        DatasetPart part = new DatasetPart(
+                fileSystem.makeQualified(directory).toString(), new ArrayRows(format), 0, bytes, groups);
         return new TensorDataset(location, format.name(), dtype, Shape.of(rowShape), false, List.of(part));
     }
 
@@ -82,18 +82,24 @@ public final class ArraySources {
         return format.open(fileSystem, directory).layout().shape().rank();
     }
 
-    public static SourceTensor read(ArrayFileFormat format, FileSystem fileSystem, Path directory, String name,
-            SourceLimits limits) throws IOException {
+    public static SourceTensor read(
+            ArrayFileFormat format, FileSystem fileSystem, Path directory, String name, SourceLimits limits)
+            throws IOException {
         ArrayReader reader = format.open(fileSystem, directory);
         ArrayLayout layout = reader.layout();
         DType dtype = layout.dtype();
         long elements = layout.shape().elements();
         long bytes = Math.multiplyExact(elements, (long) ArrayLayout.storedBytes(dtype));
-        limits.check(name, dtype == DType.BOOL ? bytes + (elements + 7) / 8 : bytes, "its " + elements + " "
-                + dtype.typeName() + " elements");
+        limits.check(
+                name,
+                dtype == DType.BOOL ? bytes + (elements + 7) / 8 : bytes,
+                "its " + elements + " " + dtype.typeName() + " elements");
         long[] shape = layout.shape().dims();
         byte[] values = shape.length == 0 ? reader.readSlab(0, 1) : reader.readSlab(0, shape[0]);
-        return SourceTensor.fixedWidth(dtype, layout.shape(), dtype == DType.BOOL
-                ? Layouts.packBits(values, Math.toIntExact(elements)) : values, null);
+        return SourceTensor.fixedWidth(
+                dtype,
+                layout.shape(),
+                dtype == DType.BOOL ? Layouts.packBits(values, Math.toIntExact(elements)) : values,
+                null);
     }
 }

@@ -39,8 +39,14 @@ public final class DatasetSlices {
             } catch (SourceFormatException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {
-                throw new SourceFormatException(part.path(), "rows " + from + ".." + (to - 1) + " cannot be read: "
-                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+                throw new SourceFormatException(
+                        part.path(),
+                        "rows " + from + ".." + (to - 1) + " cannot be read: "
+                                + String.valueOf(e.getMessage())
+                                        .lines()
+                                        .findFirst()
+                                        .orElse(""),
+                        e);
             }
         }
         return new SourceSlice(rows, out.toTensor(), threadBytesRead() - before);

@@ -28,7 +28,9 @@ final class HuggingFaceDirectory {
      */
     static Optional<List<FileStatus>> shards(FileSystem fileSystem, String location, List<FileStatus> files)
             throws IOException {
-        FileStatus state = files.stream().filter(file -> file.getPath().getName().equals(STATE)).findFirst()
+        FileStatus state = files.stream()
+                .filter(file -> file.getPath().getName().equals(STATE))
+                .findFirst()
                 .orElse(null);
         if (state == null || state.getLen() > MAX_STATE_BYTES) {
             return Optional.empty();
@@ -46,9 +48,13 @@ final class HuggingFaceDirectory {
         List<FileStatus> shards = new ArrayList<>();
         for (JsonNode entry : dataFiles) {
             String name = entry.path("filename").asText("");
-            FileStatus shard = files.stream().filter(file -> file.getPath().getName().equals(name)).findFirst()
-                    .orElseThrow(() -> new SourceFormatException(location, "its " + STATE + " (a Hugging Face"
-                            + " save_to_disk directory) names the shard '" + name + "', which is not there"));
+            FileStatus shard = files.stream()
+                    .filter(file -> file.getPath().getName().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new SourceFormatException(
+                            location,
+                            "its " + STATE + " (a Hugging Face" + " save_to_disk directory) names the shard '" + name
+                                    + "', which is not there"));
             shards.add(shard);
         }
         return Optional.of(shards);

@@ -56,21 +56,27 @@ public final class TensorDatasets {
                 partitions.add(status);
             }
         }
-        if (!subdirectories.isEmpty() && files.stream().anyMatch(file -> file.getPath().getName()
-                .equals(DATASET_INDEX))) {
+        if (!subdirectories.isEmpty()
+                && files.stream().anyMatch(file -> file.getPath().getName().equals(DATASET_INDEX))) {
             subdirectories.sort(Comparator.comparingInt(Integer::parseInt));
-            throw new SourceFormatException(location, "it holds one dataset per input (" + DATASET_INDEX
-                    + " names them: " + String.join(", ", subdirectories) + "), not one dataset; give one of them, such"
-                    + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));
+            throw new SourceFormatException(
+                    location,
+                    "it holds one dataset per input (" + DATASET_INDEX
+                            + " names them: " + String.join(", ", subdirectories)
+                            + "), not one dataset; give one of them, such"
+                            + " as " + location.replaceAll("/+$", "") + "/" + subdirectories.get(0));
         }
         HiveLayout hive = null;
         List<List<String>> partitionValues = new ArrayList<>();
         Optional<List<FileStatus>> shards = HuggingFaceDirectory.shards(fileSystem, location, files);
         if (!partitions.isEmpty()) {
             if (!files.isEmpty()) {
-                throw new SourceFormatException(location, "it is partitioned (key=value directories), but "
-                        + files.get(0).getPath() + " lies beside " + partitions.get(0).getPath().getName()
-                        + "; a partitioned dataset holds its files under the same keys on every path");
+                throw new SourceFormatException(
+                        location,
+                        "it is partitioned (key=value directories), but "
+                                + files.get(0).getPath() + " lies beside "
+                                + partitions.get(0).getPath().getName()
+                                + "; a partitioned dataset holds its files under the same keys on every path");
             }
             hive = HiveLayout.scan(fileSystem, location, partitions);
             for (HiveLayout.PartitionedFile file : hive.files()) {
@@ -94,18 +100,24 @@ public final class TensorDatasets {
         }
         Opened first = opened.get(0);
         String firstName = first.status().getPath().getName();
-        Shape rowShape = first.footer().column().rowShape(first.status().getPath().toString(), options.rowShape());
+        Shape rowShape =
+                first.footer().column().rowShape(first.status().getPath().toString(), options.rowShape());
         DType dtype = first.footer().column().dtype();
         for (Opened file : opened) {
             DatasetColumn column = file.footer().column();
             String name = file.status().getPath().getName();
             Shape shape = column.rowShape(file.status().getPath().toString(), options.rowShape());
-            if (!column.name().equals(first.footer().column().name()) || column.dtype() != dtype
-                    || !shape.equals(rowShape) || file.footer().indexed() != first.footer().indexed()) {
-                throw new SourceFormatException(location, "file " + name + " has column " + column.describe()
-                        + (file.footer().indexed() ? " with" : " without") + " an index, but " + firstName
-                        + " has " + first.footer().column().describe() + (first.footer().indexed() ? " with" : " without")
-                        + " an index; every file of a dataset needs the same column");
+            if (!column.name().equals(first.footer().column().name())
+                    || column.dtype() != dtype
+                    || !shape.equals(rowShape)
+                    || file.footer().indexed() != first.footer().indexed()) {
+                throw new SourceFormatException(
+                        location,
+                        "file " + name + " has column " + column.describe()
+                                + (file.footer().indexed() ? " with" : " without") + " an index, but " + firstName
+                                + " has " + first.footer().column().describe()
+                                + (first.footer().indexed() ? " with" : " without")
+                                + " an index; every file of a dataset needs the same column");
             }
         }
         for (Opened file : opened) {
@@ -114,8 +126,8 @@ public final class TensorDatasets {
         boolean indexed = first.footer().indexed();
         if (indexed) {
             // files without rows have no first index and hold nothing to order
-            opened.sort(Comparator.comparingLong((Opened file) -> file.footer().rows() == 0 ? -1
-                    : file.footer().firstIndex()));
+            opened.sort(Comparator.comparingLong((Opened file) ->
+                    file.footer().rows() == 0 ? -1 : file.footer().firstIndex()));
         }
         List<OtherColumn> others = new ArrayList<>(others(opened));
         // the partition keys the files do not hold themselves (polars keeps its key in the files too: the same value)
@@ -137,19 +149,28 @@ public final class TensorDatasets {
         for (Opened file : opened) {
             long rows = file.footer().rows();
             if (indexed && rows > 0 && file.footer().firstIndex() != next) {
-                String before = next == 0 ? "it is the first file, so it must start at 0"
+                String before = next == 0
+                        ? "it is the first file, so it must start at 0"
                         : "the files before it hold rows 0.." + (next - 1) + ", so it must start at " + next;
-                throw new SourceFormatException(location, "file " + file.status().getPath().getName()
-                        + " starts at index " + file.footer().firstIndex() + " but " + before + "; a column named"
-                        + " 'index' must number the rows 0..N-1, consecutive within each file (rename the column if it"
-                        + " is an id of your own)");
+                throw new SourceFormatException(
+                        location,
+                        "file " + file.status().getPath().getName()
+                                + " starts at index " + file.footer().firstIndex() + " but " + before
+                                + "; a column named"
+                                + " 'index' must number the rows 0..N-1, consecutive within each file (rename the column if it"
+                                + " is an id of your own)");
             }
-            parts.add(new DatasetPart(file.status().getPath().toString(), file.format(), next, file.status().getLen(),
-                    file.footer().chunks(), keyAt.stream().map(k -> file.partition().get(k)).toList()));
+            parts.add(new DatasetPart(
+                    file.status().getPath().toString(),
+                    file.format(),
+                    next,
+                    file.status().getLen(),
+                    file.footer().chunks(),
+                    keyAt.stream().map(k -> file.partition().get(k)).toList()));
             next += rows;
         }
-        return new TensorDataset(location, first.footer().column().name(), dtype, rowShape, indexed, parts,
-                others, keys);
+        return new TensorDataset(
+                location, first.footer().column().name(), dtype, rowShape, indexed, parts, others, keys);
     }
 
     /**
@@ -162,12 +183,18 @@ public final class TensorDatasets {
         if (values == FirstRowValues.UNKNOWN || values == rowShape.elements()) {
             return;
         }
-        String given = Param.ROW_SHAPE.given("Shape.parse(\"" + rowShape.toList() + "\")",
-                rowShape.toList().toString());
-        throw new SourceFormatException(file.status().getPath().toString(), "row 0 has " + values + " values;"
-                + " every row needs " + rowShape.elements() + " (" + given + ")" + (values > 0 ? "; a "
-                + Param.ROW_SHAPE.named() + " of " + values + " values, such as [" + values + "] or [1," + values
-                + "], fits it" : ""));
+        String given = Param.ROW_SHAPE.given(
+                "Shape.parse(\"" + rowShape.toList() + "\")", rowShape.toList().toString());
+        throw new SourceFormatException(
+                file.status().getPath().toString(),
+                "row 0 has " + values + " values;"
+                        + " every row needs " + rowShape.elements() + " (" + given + ")"
+                        + (values > 0
+                                ? "; a "
+                                        + Param.ROW_SHAPE.named() + " of " + values + " values, such as [" + values
+                                        + "] or [1," + values
+                                        + "], fits it"
+                                : ""));
     }
 
     /** The first file's other columns; one that another file lacks, or stores as another type, cannot be kept. */
@@ -180,15 +207,20 @@ public final class TensorDatasets {
             }
             for (Opened file : opened) {
                 Optional<OtherColumn> same = file.footer().others().stream()
-                        .filter(other -> other.name().equals(column.name())).findFirst();
+                        .filter(other -> other.name().equals(column.name()))
+                        .findFirst();
                 String name = file.status().getPath().getName();
                 if (same.isEmpty()) {
                     others.set(i, column.refused("file " + name + " does not have it"));
                     break;
                 }
-                if (same.get().kept() == null || !column.kept().sameValuesAs(same.get().kept())) {
-                    others.set(i, column.refused("it is " + column.type() + " in "
-                            + opened.get(0).status().getPath().getName() + " but " + same.get().type() + " in " + name));
+                if (same.get().kept() == null
+                        || !column.kept().sameValuesAs(same.get().kept())) {
+                    others.set(
+                            i,
+                            column.refused("it is " + column.type() + " in "
+                                    + opened.get(0).status().getPath().getName() + " but "
+                                    + same.get().type() + " in " + name));
                     break;
                 }
             }
@@ -201,8 +233,10 @@ public final class TensorDatasets {
         try (InputStream in = fileSystem.open(status.getPath())) {
             head = in.readNBytes(TensorFileFormats.headBytes());
         }
-        return TensorFileFormats.forFile(head).orElseThrow(() -> new SourceFormatException(
-                status.getPath().toString(), "it is neither an Arrow IPC file or stream nor a Parquet file (a"
-                + " dataset directory holds only those)"));
+        return TensorFileFormats.forFile(head)
+                .orElseThrow(() -> new SourceFormatException(
+                        status.getPath().toString(),
+                        "it is neither an Arrow IPC file or stream nor a Parquet file (a"
+                                + " dataset directory holds only those)"));
     }
 }

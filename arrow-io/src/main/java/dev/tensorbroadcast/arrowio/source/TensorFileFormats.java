@@ -22,8 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * while the JVM runs. Adding a format is its package and one line here (or its service entry).
  */
 public final class TensorFileFormats {
-    private static final List<TensorFileFormat> BUILT_IN = List.of(new ArrowIpcFormat(), new ParquetFormat(),
-            new NpyFormat(), new ZarrFormat());
+    private static final List<TensorFileFormat> BUILT_IN =
+            List.of(new ArrowIpcFormat(), new ParquetFormat(), new NpyFormat(), new ZarrFormat());
     private static final List<TensorFileFormat> LOADED = loaded();
     private static final List<TensorFileFormat> REGISTERED = new CopyOnWriteArrayList<>();
 
@@ -31,8 +31,8 @@ public final class TensorFileFormats {
 
     private static List<TensorFileFormat> loaded() {
         List<TensorFileFormat> formats = new ArrayList<>();
-        for (TensorFileFormat format : ServiceLoader.load(TensorFileFormat.class,
-                TensorFileFormats.class.getClassLoader())) {
+        for (TensorFileFormat format :
+                ServiceLoader.load(TensorFileFormat.class, TensorFileFormats.class.getClassLoader())) {
             formats.add(format);
         }
         return List.copyOf(formats);
@@ -48,13 +48,18 @@ public final class TensorFileFormats {
 
     /** The formats a dataset's files can be in. */
     public static List<DatasetFileFormat> datasetFormats() {
-        return all().stream().filter(DatasetFileFormat.class::isInstance).map(DatasetFileFormat.class::cast)
+        return all().stream()
+                .filter(DatasetFileFormat.class::isInstance)
+                .map(DatasetFileFormat.class::cast)
                 .toList();
     }
 
     /** The formats that write one chunked N-d array (Zarr). */
     public static List<ArrayFileFormat> arrayFormats() {
-        return all().stream().filter(ArrayFileFormat.class::isInstance).map(ArrayFileFormat.class::cast).toList();
+        return all().stream()
+                .filter(ArrayFileFormat.class::isInstance)
+                .map(ArrayFileFormat.class::cast)
+                .toList();
     }
 
     /** The format named {@code name} (case and surrounding blanks ignored). */
@@ -70,17 +75,24 @@ public final class TensorFileFormats {
 
     /** The dataset format of a file whose first bytes are {@code head}. */
     public static Optional<DatasetFileFormat> forFile(byte[] head) {
-        return datasetFormats().stream().filter(format -> format.recognises(head)).findFirst();
+        return datasetFormats().stream()
+                .filter(format -> format.recognises(head))
+                .findFirst();
     }
 
     /** The dataset format whose files end in {@code fileName}'s extension. */
     public static Optional<DatasetFileFormat> forFileName(String fileName) {
-        return datasetFormats().stream().filter(format -> fileName.endsWith(format.extension())).findFirst();
+        return datasetFormats().stream()
+                .filter(format -> fileName.endsWith(format.extension()))
+                .findFirst();
     }
 
     /** How many first bytes of a file {@link #forFile} needs: the longest magic of the dataset formats. */
     public static int headBytes() {
-        return datasetFormats().stream().mapToInt(format -> format.magic().length).max().orElse(0);
+        return datasetFormats().stream()
+                .mapToInt(format -> format.magic().length)
+                .max()
+                .orElse(0);
     }
 
     /**

@@ -79,7 +79,8 @@ class ZstdFramesTest {
 
     @Test
     void aLevelZstdDoesNotHaveIsRefused() {
-        assertThatThrownBy(() -> new ZstdFrames(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ZstdFrames(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Cannot compress at zstd level 0: zstd takes 1 to 22");
     }
 }

@@ -17,9 +17,10 @@ class HuggingFaceFeaturesTest {
 
     @Test
     void readsEachColumnsFeature() {
-        assertThat(HuggingFaceFeatures.parse(DATASETS)).containsExactly(
-                Map.entry("label", "{\"names\":[\"cat\",\"dog\"],\"_type\":\"ClassLabel\"}"),
-                Map.entry("user_id", "{\"dtype\":\"int64\",\"_type\":\"Value\"}"));
+        assertThat(HuggingFaceFeatures.parse(DATASETS))
+                .containsExactly(
+                        Map.entry("label", "{\"names\":[\"cat\",\"dog\"],\"_type\":\"ClassLabel\"}"),
+                        Map.entry("user_id", "{\"dtype\":\"int64\",\"_type\":\"Value\"}"));
     }
 
     @Test
@@ -27,33 +28,45 @@ class HuggingFaceFeaturesTest {
         assertThat(HuggingFaceFeatures.parse(null)).isEmpty();
         assertThat(HuggingFaceFeatures.parse("not json")).isEmpty();
         assertThat(HuggingFaceFeatures.parse("{\"info\": 3}")).isEmpty();
-        assertThat(HuggingFaceFeatures.parse("{\"info\": {\"features\": {\"x\": 1}}}")).isEmpty();
+        assertThat(HuggingFaceFeatures.parse("{\"info\": {\"features\": {\"x\": 1}}}"))
+                .isEmpty();
     }
 
     @Test
     void writesTheKeptColumnsFeaturesAfterTheTensorsAndNothingWithoutAny() {
         Map<String, String> features = HuggingFaceFeatures.parse(DATASETS);
-        KeptColumn label = HuggingFaceFeatures.withFeature(Optional.of(new KeptColumn("label",
-                KeptColumn.Kind.INT64, null)), features).orElseThrow();
+        KeptColumn label = HuggingFaceFeatures.withFeature(
+                        Optional.of(new KeptColumn("label", KeptColumn.Kind.INT64, null)), features)
+                .orElseThrow();
         KeptColumn other = new KeptColumn("other", KeptColumn.Kind.STRING, null);
 
-        assertThat(HuggingFaceFeatures.schemaMetadata(List.of(other), "tensor", Optional.of("{}"))).isEmpty();
-        assertThat(HuggingFaceFeatures.schemaMetadata(List.of(other, label), "tensor",
-                HuggingFaceFeatures.nestedLists(Shape.of(2, 3), ArrowType.Bool.INSTANCE))).contains(
-                "{\"info\":{\"features\":{\"tensor\":{\"feature\":{\"feature\":{\"dtype\":\"bool\",\"_type\":\"Value\"},"
-                        + "\"length\":3,\"_type\":\"Sequence\"},\"length\":2,\"_type\":\"Sequence\"},"
-                        + "\"label\":{\"names\":[\"cat\",\"dog\"],\"_type\":\"ClassLabel\"}}}}");
+        assertThat(HuggingFaceFeatures.schemaMetadata(List.of(other), "tensor", Optional.of("{}")))
+                .isEmpty();
+        assertThat(HuggingFaceFeatures.schemaMetadata(
+                        List.of(other, label),
+                        "tensor",
+                        HuggingFaceFeatures.nestedLists(Shape.of(2, 3), ArrowType.Bool.INSTANCE)))
+                .contains(
+                        "{\"info\":{\"features\":{\"tensor\":{\"feature\":{\"feature\":{\"dtype\":\"bool\",\"_type\":\"Value\"},"
+                                + "\"length\":3,\"_type\":\"Sequence\"},\"length\":2,\"_type\":\"Sequence\"},"
+                                + "\"label\":{\"names\":[\"cat\",\"dog\"],\"_type\":\"ClassLabel\"}}}}");
         // a file's column is the same column whether or not the dataset described it
-        assertThat(label.sameValuesAs(new KeptColumn("label", KeptColumn.Kind.INT64, null))).isTrue();
+        assertThat(label.sameValuesAs(new KeptColumn("label", KeptColumn.Kind.INT64, null)))
+                .isTrue();
         assertThat(label).isNotEqualTo(new KeptColumn("label", KeptColumn.Kind.INT64, null));
     }
 
     @Test
     void valuesDatasetsHasNoneForGetNoTensorFeature() {
-        assertThat(HuggingFaceFeatures.nestedLists(Shape.of(2), new ArrowType.Int(16, false))).contains(
-                "{\"feature\":{\"dtype\":\"uint16\",\"_type\":\"Value\"},\"length\":2,\"_type\":\"Sequence\"}");
-        assertThat(HuggingFaceFeatures.nestedLists(Shape.of(2, 2),
-                new ArrowType.FloatingPoint(FloatingPointPrecision.HALF))).get().asString().contains("float16");
-        assertThat(HuggingFaceFeatures.nestedLists(Shape.of(2, 2), ArrowType.Binary.INSTANCE)).isEmpty();
+        assertThat(HuggingFaceFeatures.nestedLists(Shape.of(2), new ArrowType.Int(16, false)))
+                .contains(
+                        "{\"feature\":{\"dtype\":\"uint16\",\"_type\":\"Value\"},\"length\":2,\"_type\":\"Sequence\"}");
+        assertThat(HuggingFaceFeatures.nestedLists(
+                        Shape.of(2, 2), new ArrowType.FloatingPoint(FloatingPointPrecision.HALF)))
+                .get()
+                .asString()
+                .contains("float16");
+        assertThat(HuggingFaceFeatures.nestedLists(Shape.of(2, 2), ArrowType.Binary.INSTANCE))
+                .isEmpty();
     }
 }

@@ -51,40 +51,62 @@ class KeptColumnsWriteTest {
     @CsvSource({"parquet, parquet", "parquet, arrow", "arrow, parquet", "arrow, arrow"})
     void everyOutputRowCarriesItsSourceRowsColumns(String source, String output) throws Exception {
         TensorDataset dataset = KeptFixtures.open(source, CONF);
-        List<KeptColumn> columns = dataset.others().stream().map(OtherColumn::kept).filter(c -> c != null).toList();
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.PYTORCH).input(dataset.shape())
-                .target(TargetShape.parse("-1,3,8")).build().plan();
+        List<KeptColumn> columns = dataset.others().stream()
+                .map(OtherColumn::kept)
+                .filter(c -> c != null)
+                .toList();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.PYTORCH)
+                .input(dataset.shape())
+                .target(TargetShape.parse("-1,3,8"))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(4).build();
         Partition partition = partitions.partition(0);
         RowLineage lineage = RowLineage.of(plan, 0, partitions).orElseThrow();
         SourceRows rows = plan.sourceRows(0, partition);
         SourceSlice slice = DatasetSlices.read(dataset, rows, CONF);
-        TensorKernel kernel = TensorKernel.ofSlice(slice.tensor(), plan.copyProgram(0), 0, partition.firstElement(),
-                partition.endElement());
+        TensorKernel kernel = TensorKernel.ofSlice(
+                slice.tensor(), plan.copyProgram(0), 0, partition.firstElement(), partition.endElement());
         Path written = Files.createDirectories(dir.resolve("out")).resolve("part-0." + output);
-        try (KeptRows kept = KeptReader.read(dataset, lineage.sourceRows(partition.firstRow(), partition.endRow()),
-                columns, CONF)) {
+        try (KeptRows kept =
+                KeptReader.read(dataset, lineage.sourceRows(partition.firstRow(), partition.endRow()), columns, CONF)) {
             Optional<KeptOutput> keptOutput = Optional.of(new KeptOutput(kept, lineage));
             if (output.equals("arrow")) {
                 try (OutputStream out = Files.newOutputStream(written)) {
-                    ArrowTensorFileWriter.create().withBatchBytes(1000).write(kernel, partitions.rowShape(),
-                            partition, keptOutput, java.nio.channels.Channels.newChannel(out));
+                    ArrowTensorFileWriter.create()
+                            .withBatchBytes(1000)
+                            .write(
+                                    kernel,
+                                    partitions.rowShape(),
+                                    partition,
+                                    keptOutput,
+                                    java.nio.channels.Channels.newChannel(out));
                 }
             } else {
-                ParquetTensorFileWriter.create().withBatchBytes(1000).write(kernel, partitions.rowShape(), partition,
-                        keptOutput, HadoopOutputFile.fromPath(hadoop(written), CONF));
+                ParquetTensorFileWriter.create()
+                        .withBatchBytes(1000)
+                        .write(
+                                kernel,
+                                partitions.rowShape(),
+                                partition,
+                                keptOutput,
+                                HadoopOutputFile.fromPath(hadoop(written), CONF));
             }
         }
 
-        TensorDataset back = TensorDatasets.open(FileSystem.getLocal(CONF), hadoop(written.getParent()),
-                written.getParent().toString(), DatasetOptions.defaults().withColumn("tensor"));
+        TensorDataset back = TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                hadoop(written.getParent()),
+                written.getParent().toString(),
+                DatasetOptions.defaults().withColumn("tensor"));
         assertThat(back.shape()).isEqualTo(dev.tensorbroadcast.planner.Shape.of(150, 3, 8));
         assertThat(back.others()).extracting(OtherColumn::kept).containsExactlyElementsOf(columns);
         try (KeptRows read = KeptReader.read(back, new SourceRows(0, 150), columns, CONF)) {
             for (int c = 0; c < columns.size(); c++) {
                 String name = columns.get(c).name();
                 for (int row = 0; row < 150; row++) {
-                    assertThat(KeptFixtures.actual(read.vector(c), row)).as("%s row %s", name, row)
+                    assertThat(KeptFixtures.actual(read.vector(c), row))
+                            .as("%s row %s", name, row)
                             .isEqualTo(KeptFixtures.expected(name, row));
                 }
             }
@@ -105,15 +127,20 @@ class KeptColumnsWriteTest {
                 Statistics<?> statistics = userId.getStatistics();
                 assertThat(statistics.genericGetMin()).isEqualTo(firstRow);
                 assertThat(statistics.genericGetMax()).isEqualTo(endRow - 1);
-                long nameNulls = java.util.stream.LongStream.range(firstRow, endRow).filter(r -> r % 7 == 0).count();
-                assertThat(chunk(group.getColumns(), "name").getStatistics().getNumNulls()).isEqualTo(nameNulls);
+                long nameNulls = java.util.stream.LongStream.range(firstRow, endRow)
+                        .filter(r -> r % 7 == 0)
+                        .count();
+                assertThat(chunk(group.getColumns(), "name").getStatistics().getNumNulls())
+                        .isEqualTo(nameNulls);
                 firstRow = endRow;
             }
         }
     }
 
     private static ColumnChunkMetaData chunk(List<ColumnChunkMetaData> columns, String name) {
-        return columns.stream().filter(column -> column.getPath().toDotString().equals(name)).findFirst()
+        return columns.stream()
+                .filter(column -> column.getPath().toDotString().equals(name))
+                .findFirst()
                 .orElseThrow();
     }
 

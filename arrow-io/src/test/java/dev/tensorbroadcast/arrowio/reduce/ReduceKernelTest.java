@@ -16,8 +16,13 @@ import org.junit.jupiter.api.Test;
 
 class ReduceKernelTest {
     private static ReducePlan plan(String input, long... target) {
-        return ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.parse(input)).target(target).build()
-                .plan(), 0);
+        return ReducePlan.of(
+                BroadcastRequest.builder(Dialect.NUMPY)
+                        .input(Shape.parse(input))
+                        .target(target)
+                        .build()
+                        .plan(),
+                0);
     }
 
     private static ByteBuffer little(int bytes) {
@@ -87,8 +92,8 @@ class ReduceKernelTest {
         // the second partial holds only the gradient's last 25 elements, from element 35 on
         byte[] tail = java.util.Arrays.copyOfRange(gradient.values(), 4 * 35, 4 * 60);
         first.accumulate(gradient, 0, plan.program(), 0, 35, 0);
-        second.accumulate(SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(25), tail, null), 35, plan.program(), 35,
-                60, 0);
+        second.accumulate(
+                SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(25), tail, null), 35, plan.program(), 35, 60, 0);
         first.merge(second);
         assertThat(first.result(plan.input()).values()).isEqualTo(whole.values());
         // numpy: np.arange(60) % 7 as (3,4,5), summed over axes 0 and 2
@@ -129,17 +134,21 @@ class ReduceKernelTest {
                             expected[(int) source * lanes + lane] += values[(int) c * lanes + lane];
                         }
                     }
-                    ReduceKernel kernel = ReduceKernel.create(dtype, plan.input().elements());
+                    ReduceKernel kernel =
+                            ReduceKernel.create(dtype, plan.input().elements());
                     kernel.accumulate(gradient, 0, plan.program(), range[0], range[1], 0);
-                    ByteBuffer result = ByteBuffer.wrap(kernel.result(plan.input()).values())
+                    ByteBuffer result = ByteBuffer.wrap(
+                                    kernel.result(plan.input()).values())
                             .order(ByteOrder.LITTLE_ENDIAN);
                     for (int i = 0; i < expected.length; i++) {
                         if (width == 4) {
-                            assertThat(result.getFloat()).as("%s %s element %d", dtype, plan, i)
+                            assertThat(result.getFloat())
+                                    .as("%s %s element %d", dtype, plan, i)
                                     .isEqualTo((float) expected[i]);
                         } else {
-                            assertThat(Double.doubleToRawLongBits(result.getDouble())).as("%s %s element %d", dtype,
-                                    plan, i).isEqualTo(Double.doubleToRawLongBits(expected[i]));
+                            assertThat(Double.doubleToRawLongBits(result.getDouble()))
+                                    .as("%s %s element %d", dtype, plan, i)
+                                    .isEqualTo(Double.doubleToRawLongBits(expected[i]));
                         }
                     }
                 }
@@ -147,9 +156,22 @@ class ReduceKernelTest {
         }
     }
 
-    private static final DType[] NUMERIC = {DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64,
-        DType.COMPLEX64, DType.COMPLEX128, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.UINT8,
-        DType.UINT16, DType.UINT32, DType.UINT64};
+    private static final DType[] NUMERIC = {
+        DType.FLOAT16,
+        DType.BFLOAT16,
+        DType.FLOAT32,
+        DType.FLOAT64,
+        DType.COMPLEX64,
+        DType.COMPLEX128,
+        DType.INT8,
+        DType.INT16,
+        DType.INT32,
+        DType.INT64,
+        DType.UINT8,
+        DType.UINT16,
+        DType.UINT32,
+        DType.UINT64
+    };
 
     /** A gradient of {@code dtype} whose float sums depend on the order of the adds (integers: small values). */
     private static SourceTensor randomGradient(DType dtype, Shape shape, java.util.Random random) {
@@ -199,14 +221,18 @@ class ReduceKernelTest {
                 byte[] expected = single.result(plan.input()).values();
                 ReduceKernel whole = ReduceKernel.create(dtype, plan.input().elements());
                 whole.accumulate(gradient, 0, plan.program(), 0, elements, 0);
-                assertThat(whole.result(plan.input()).values()).as("%s %s whole", dtype, plan).isEqualTo(expected);
+                assertThat(whole.result(plan.input()).values())
+                        .as("%s %s whole", dtype, plan)
+                        .isEqualTo(expected);
                 for (long size : new long[] {5, 11, 16}) {
-                    ReduceKernel chunked = ReduceKernel.create(dtype, plan.input().elements());
+                    ReduceKernel chunked =
+                            ReduceKernel.create(dtype, plan.input().elements());
                     for (long from = 0; from < elements; from += size) {
                         long to = Math.min(elements, from + size);
                         chunked.accumulate(chunk(gradient, from, to), from, plan.program(), from, to, 0);
                     }
-                    assertThat(chunked.result(plan.input()).values()).as("%s %s chunks of %d", dtype, plan, size)
+                    assertThat(chunked.result(plan.input()).values())
+                            .as("%s %s chunks of %d", dtype, plan, size)
                             .isEqualTo(expected);
                 }
             }
@@ -233,20 +259,23 @@ class ReduceKernelTest {
             ReduceKernel block = ReduceKernel.create(dtype, 9);
             for (long row = 0; row < 7; row += 3) {
                 long end = Math.min(7, row + 3);
-                block.accumulate(chunk(gradient, 12 * row, 12 * end), 12 * row, plan.program(), 12 * row, 12 * end,
-                        3 * row);
+                block.accumulate(
+                        chunk(gradient, 12 * row, 12 * end), 12 * row, plan.program(), 12 * row, 12 * end, 3 * row);
                 block.takeResult((int) (3 * (end - row)), into, offset + (int) (3 * row) * width);
             }
-            assertThat(java.util.Arrays.copyOfRange(into, offset, offset + expected.length)).as("%s", dtype)
+            assertThat(java.util.Arrays.copyOfRange(into, offset, offset + expected.length))
+                    .as("%s", dtype)
                     .isEqualTo(expected);
             assertThat(java.util.Arrays.copyOfRange(into, 0, offset)).containsOnly((byte) 0x5a);
             assertThat(java.util.Arrays.copyOfRange(into, offset + expected.length, into.length))
                     .containsOnly((byte) 0x5a);
-            assertThat(block.result(Shape.of(9)).values()).as("%s: taken sums are zero again", dtype)
+            assertThat(block.result(Shape.of(9)).values())
+                    .as("%s: taken sums are zero again", dtype)
                     .containsOnly((byte) 0);
         }
         ReduceKernel kernel = ReduceKernel.create(DType.FLOAT32, 4);
-        assertThatThrownBy(() -> kernel.takeResult(5, new byte[64], 0)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> kernel.takeResult(5, new byte[64], 0))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("5 sums asked of a partial of 4");
         assertThatThrownBy(() -> kernel.takeResult(4, new byte[16], 4)).isInstanceOf(IndexOutOfBoundsException.class);
     }
@@ -265,7 +294,9 @@ class ReduceKernelTest {
     void integersAreExactAndOverflowIsAnError() {
         ReducePlan plan = plan("[1]", 3);
         SourceTensor big = longs(DType.INT64, Shape.of(3), 1L << 60, 1L << 60, 1);
-        assertThat(ByteBuffer.wrap(reduceWhole(plan, big).values()).order(ByteOrder.LITTLE_ENDIAN).getLong())
+        assertThat(ByteBuffer.wrap(reduceWhole(plan, big).values())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getLong())
                 .isEqualTo((1L << 61) + 1);
         assertThatThrownBy(() -> reduceWhole(plan, longs(DType.INT64, Shape.of(3), Long.MAX_VALUE, 1, 0)))
                 .isInstanceOf(InvalidRequestException.class)
@@ -275,7 +306,8 @@ class ReduceKernelTest {
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot reduce a int8 gradient: the sum at input element 0 is 300, outside int8's range"
                         + " [-128, 127]; reduce a copy in a wider type");
-        assertThat(reduceWhole(plan, longs(DType.INT8, Shape.of(3), 100, -100, -128)).values())
+        assertThat(reduceWhole(plan, longs(DType.INT8, Shape.of(3), 100, -100, -128))
+                        .values())
                 .containsExactly((byte) -128);
         // rows added run by run (the other loop) overflow the same way, naming the element
         ReducePlan rows = plan("[1,2]", 2, 2);
@@ -283,8 +315,18 @@ class ReduceKernelTest {
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot reduce a int64 gradient: the sum at input element 1 leaves 64 bits; reduce a copy"
                         + " in a float type");
-        ByteBuffer int32 = ByteBuffer.wrap(reduceWhole(plan("[1,2]", 3, 2), longs(DType.INT32, Shape.of(3, 2),
-                Integer.MAX_VALUE, -5, Integer.MAX_VALUE, 7, -Integer.MAX_VALUE, 1)).values())
+        ByteBuffer int32 = ByteBuffer.wrap(reduceWhole(
+                                plan("[1,2]", 3, 2),
+                                longs(
+                                        DType.INT32,
+                                        Shape.of(3, 2),
+                                        Integer.MAX_VALUE,
+                                        -5,
+                                        Integer.MAX_VALUE,
+                                        7,
+                                        -Integer.MAX_VALUE,
+                                        1))
+                        .values())
                 .order(ByteOrder.LITTLE_ENDIAN);
         assertThat(int32.getInt()).isEqualTo(Integer.MAX_VALUE);
         assertThat(int32.getInt()).isEqualTo(3);
@@ -293,9 +335,12 @@ class ReduceKernelTest {
     @Test
     void unsignedIntegersUseTheirWholeRange() {
         ReducePlan plan = plan("[1]", 2);
-        assertThat(reduceWhole(plan, longs(DType.UINT8, Shape.of(2), 200, 55)).values()).containsExactly((byte) 255);
+        assertThat(reduceWhole(plan, longs(DType.UINT8, Shape.of(2), 200, 55)).values())
+                .containsExactly((byte) 255);
         SourceTensor halves = longs(DType.UINT64, Shape.of(2), Long.MIN_VALUE, Long.MAX_VALUE);
-        assertThat(ByteBuffer.wrap(reduceWhole(plan, halves).values()).order(ByteOrder.LITTLE_ENDIAN).getLong())
+        assertThat(ByteBuffer.wrap(reduceWhole(plan, halves).values())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getLong())
                 .isEqualTo(-1L);
         assertThatThrownBy(() -> reduceWhole(plan, longs(DType.UINT64, Shape.of(2), -1L, 1)))
                 .hasMessage("Cannot reduce a uint64 gradient: the sum at input element 0 leaves 64 bits; reduce a copy"
@@ -313,10 +358,17 @@ class ReduceKernelTest {
         assertThat(result.getFloat()).isEqualTo(3);
         // an inner broadcast sums runs of complex numbers into one
         ReducePlan inner = plan("[2,1]", 2, 2);
-        ByteBuffer four = little(64).putDouble(1).putDouble(1).putDouble(2).putDouble(2).putDouble(3).putDouble(0)
-                .putDouble(4).putDouble(-1);
-        SourceTensor rows = reduceWhole(inner, SourceTensor.fixedWidth(DType.COMPLEX128, Shape.of(2, 2),
-                four.array(), null));
+        ByteBuffer four = little(64)
+                .putDouble(1)
+                .putDouble(1)
+                .putDouble(2)
+                .putDouble(2)
+                .putDouble(3)
+                .putDouble(0)
+                .putDouble(4)
+                .putDouble(-1);
+        SourceTensor rows =
+                reduceWhole(inner, SourceTensor.fixedWidth(DType.COMPLEX128, Shape.of(2, 2), four.array(), null));
         ByteBuffer pairs = ByteBuffer.wrap(rows.values()).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(new double[] {pairs.getDouble(), pairs.getDouble(), pairs.getDouble(), pairs.getDouble()})
                 .containsExactly(3, 3, 7, -1);
@@ -328,10 +380,14 @@ class ReduceKernelTest {
         ByteBuffer buffer = little(8);
         // 2048 + 1 + 1 + 1: float16 can't hold 2049, so summing in float16 would stay at 2048; float64 gets 2051,
         // which rounds (ties to even) to 2052
-        buffer.putShort(HalfFloats.doubleToHalf(2048)).putShort(HalfFloats.doubleToHalf(1))
-                .putShort(HalfFloats.doubleToHalf(1)).putShort(HalfFloats.doubleToHalf(1));
+        buffer.putShort(HalfFloats.doubleToHalf(2048))
+                .putShort(HalfFloats.doubleToHalf(1))
+                .putShort(HalfFloats.doubleToHalf(1))
+                .putShort(HalfFloats.doubleToHalf(1));
         SourceTensor sum = reduceWhole(plan, SourceTensor.fixedWidth(DType.FLOAT16, Shape.of(4), buffer.array(), null));
-        assertThat(HalfFloats.halfToDouble(ByteBuffer.wrap(sum.values()).order(ByteOrder.LITTLE_ENDIAN).getShort()))
+        assertThat(HalfFloats.halfToDouble(ByteBuffer.wrap(sum.values())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getShort()))
                 .isEqualTo(2052);
     }
 

@@ -23,8 +23,8 @@ class CompressionRefusalTest {
                 }
             }
         }
-        assertThat(refused).containsExactly("arrow gzip", "parquet gzip", "zarr lz4", "npy lz4", "npy zstd",
-                "npy gzip");
+        assertThat(refused)
+                .containsExactly("arrow gzip", "parquet gzip", "zarr lz4", "npy lz4", "npy zstd", "npy gzip");
     }
 
     @Test
@@ -35,11 +35,13 @@ class CompressionRefusalTest {
         String zstd = npy.refusal(new Compression(OutputCompression.ZSTD, 9)).orElseThrow();
 
         // part files refuse the codec, whatever its level; a .npy refuses the compression as given
-        assertThat(Param.commandLineText(gzip)).isEqualTo("Cannot use --compression gzip with format arrow: gzip"
-                + " is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
-        assertThat(Param.apiText(zstd)).isEqualTo("Cannot use compression(zstd:9) with format npy: a .npy file is"
-                + " written uncompressed; drop compression, or write a dataset directory with format(ARROW or"
-                + " PARQUET)");
+        assertThat(Param.commandLineText(gzip))
+                .isEqualTo("Cannot use --compression gzip with format arrow: gzip"
+                        + " is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
+        assertThat(Param.apiText(zstd))
+                .isEqualTo("Cannot use compression(zstd:9) with format npy: a .npy file is"
+                        + " written uncompressed; drop compression, or write a dataset directory with format(ARROW or"
+                        + " PARQUET)");
         assertThat(TensorFileFormats.byName("zarr").orElseThrow().refusal(Compression.of(OutputCompression.GZIP)))
                 .isEmpty();
     }

@@ -56,16 +56,23 @@ public final class DatasetFixtures {
     }
 
     /** An Arrow IPC file of a {@code list<float>} column named {@code column}, one record batch per entry of batches. */
-    public static Path arrowLists(Path file, String column, long firstRow, int rowLength, boolean index,
-            int... batches) throws IOException {
+    public static Path arrowLists(Path file, String column, long firstRow, int rowLength, boolean index, int... batches)
+            throws IOException {
         return arrowLists(file, column, firstRow, rowLength, index, CompressionUtil.CodecType.NO_COMPRESSION, batches);
     }
 
     /** As {@link #arrowLists(Path, String, long, int, boolean, int...)}, with the bodies compressed by {@code codec}. */
-    public static Path arrowLists(Path file, String column, long firstRow, int rowLength, boolean index,
-            CompressionUtil.CodecType codec, int... batches) throws IOException {
-        Field values = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-                null);
+    public static Path arrowLists(
+            Path file,
+            String column,
+            long firstRow,
+            int rowLength,
+            boolean index,
+            CompressionUtil.CodecType codec,
+            int... batches)
+            throws IOException {
+        Field values =
+                new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
         Field list = new Field(column, FieldType.nullable(new ArrowType.List()), List.of(values));
         List<Field> fields = index
                 ? List.of(new Field("index", FieldType.notNullable(new ArrowType.Int(64, true)), null), list)
@@ -75,8 +82,14 @@ public final class DatasetFixtures {
                 OutputStream out = Files.newOutputStream(file);
                 ArrowFileWriter writer = codec == CompressionUtil.CodecType.NO_COMPRESSION
                         ? new ArrowFileWriter(root, null, Channels.newChannel(out))
-                        : new ArrowFileWriter(root, null, Channels.newChannel(out), null, IpcOption.DEFAULT,
-                                CommonsCompressionFactory.INSTANCE, codec)) {
+                        : new ArrowFileWriter(
+                                root,
+                                null,
+                                Channels.newChannel(out),
+                                null,
+                                IpcOption.DEFAULT,
+                                CommonsCompressionFactory.INSTANCE,
+                                codec)) {
             writer.start();
             long row = firstRow;
             for (int rows : batches) {
@@ -121,12 +134,16 @@ public final class DatasetFixtures {
         MessageType schema = MessageTypeParser.parseMessageType("message spark_schema { optional group tensor (LIST)"
                 + " { repeated group list { required float element; } } }");
         SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(
-                        new org.apache.hadoop.fs.Path(file.toUri())).withType(schema)
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+                .withType(schema)
                 .withConf(new org.apache.hadoop.conf.Configuration())
-                .withWriterVersion(v2Pages ? ParquetProperties.WriterVersion.PARQUET_2_0
-                        : ParquetProperties.WriterVersion.PARQUET_1_0)
-                .withCompressionCodec(CompressionCodecName.SNAPPY).withDictionaryEncoding(true).build()) {
+                .withWriterVersion(
+                        v2Pages
+                                ? ParquetProperties.WriterVersion.PARQUET_2_0
+                                : ParquetProperties.WriterVersion.PARQUET_1_0)
+                .withCompressionCodec(CompressionCodecName.SNAPPY)
+                .withDictionaryEncoding(true)
+                .build()) {
             for (long r = first; r < end; r++) {
                 Group row = groups.newGroup();
                 Group list = row.addGroup("tensor");
@@ -163,8 +180,13 @@ public final class DatasetFixtures {
         SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, shape, values.array(), null);
         CopyProgram identity = CopyProgram.of(shape, shape.strides());
         try (OutputStream out = Files.newOutputStream(file)) {
-            ArrowTensorFileWriter.create().withBatchBytes(3 * rowElements * 4).write(TensorKernel.of(source, identity),
-                    rowShape, new Partition(0, first, rows, rowElements), out);
+            ArrowTensorFileWriter.create()
+                    .withBatchBytes(3 * rowElements * 4)
+                    .write(
+                            TensorKernel.of(source, identity),
+                            rowShape,
+                            new Partition(0, first, rows, rowElements),
+                            out);
         }
         return file;
     }

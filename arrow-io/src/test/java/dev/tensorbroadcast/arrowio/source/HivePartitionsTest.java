@@ -37,13 +37,19 @@ class HivePartitionsTest {
     Path dir;
 
     private static Path fixture(String name) throws Exception {
-        return Path.of(HivePartitionsTest.class.getResource("/fixtures/hive/make_fixtures.py").toURI()).getParent()
+        return Path.of(HivePartitionsTest.class
+                        .getResource("/fixtures/hive/make_fixtures.py")
+                        .toURI())
+                .getParent()
                 .resolve(name);
     }
 
     private static TensorDataset open(Path directory) throws Exception {
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(8)));
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(8)));
     }
 
     /** Each row's features, read in slices, as make_fixtures.py gave its user_id; returns the user ids in order. */
@@ -52,8 +58,10 @@ class HivePartitionsTest {
         assertThat(userId.name()).isEqualTo("user_id");
         List<Long> ids = new ArrayList<>();
         try (KeptRows kept = KeptReader.read(dataset, new SourceRows(0, ROWS), List.of(userId), CONF)) {
-            ByteBuffer values = ByteBuffer.wrap(DatasetSlices.read(dataset, new SourceRows(0, ROWS), CONF).tensor()
-                    .values()).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer values = ByteBuffer.wrap(DatasetSlices.read(dataset, new SourceRows(0, ROWS), CONF)
+                            .tensor()
+                            .values())
+                    .order(ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < ROWS; i++) {
                 long u = (Long) kept.vector(0).getObject(i);
                 ids.add(u);
@@ -62,13 +70,15 @@ class HivePartitionsTest {
                 }
             }
         }
-        assertThat(ids).containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, ROWS).boxed()
-                .toList());
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.range(0, ROWS).boxed().toList());
         return ids;
     }
 
     private static FieldVector column(KeptRows kept, String name) {
-        return kept.vector(kept.columns().stream().map(KeptColumn::name).toList().indexOf(name));
+        return kept.vector(
+                kept.columns().stream().map(KeptColumn::name).toList().indexOf(name));
     }
 
     private static int day(long u) {
@@ -92,8 +102,11 @@ class HivePartitionsTest {
                 long u = ids.get(i);
                 assertThat(column(rows, "day").getObject(i)).as("row %s", i).isEqualTo(day(u));
                 String region = new String[] {"eu", "eu", "us", null}[(int) (u % 4)];
-                assertThat(column(rows, "region").getObject(i) == null ? null
-                        : column(rows, "region").getObject(i).toString()).isEqualTo(region);
+                assertThat(
+                                column(rows, "region").getObject(i) == null
+                                        ? null
+                                        : column(rows, "region").getObject(i).toString())
+                        .isEqualTo(region);
             }
         }
         // path order: the null region (__HIVE_DEFAULT_PARTITION__) first, then eu, us, within each day
@@ -136,7 +149,8 @@ class HivePartitionsTest {
         Files.writeString(copy.resolve("day=2024-01-02").resolve("notes"), "");
         Files.createDirectories(copy.resolve("day=2024-01-02").resolve("extra=1"));
 
-        assertThatThrownBy(() -> open(copy)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> open(copy))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read " + copy + ": it is partitioned (key=value directories), but ")
                 .hasMessageContaining("day=2024-01-02/0000000");
     }
@@ -148,7 +162,8 @@ class HivePartitionsTest {
         Path notes = copy.resolve("day=2024-01-03").resolve("notes.txt");
         Files.writeString(notes, "not a table");
 
-        assertThatThrownBy(() -> open(copy)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> open(copy))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read " + new org.apache.hadoop.fs.Path(notes.toUri()) + ": it is neither an Arrow"
                         + " IPC file or stream nor a Parquet file (a dataset directory holds only those)");
     }
@@ -157,7 +172,8 @@ class HivePartitionsTest {
     void valuesAreUnescapedAndTypedAsSparkInfersThem() {
         assertThat(HiveLayout.unescape("a%2Fb%20c")).isEqualTo("a/b c");
         assertThat(HiveLayout.kind(List.of("1", "-20", "3"))).isEqualTo(KeptColumn.Kind.INT32);
-        assertThat(HiveLayout.kind(java.util.Arrays.asList("1", null, "30000000000"))).isEqualTo(KeptColumn.Kind.INT64);
+        assertThat(HiveLayout.kind(java.util.Arrays.asList("1", null, "30000000000")))
+                .isEqualTo(KeptColumn.Kind.INT64);
         assertThat(HiveLayout.kind(List.of("2024-01-31", "2023-12-01"))).isEqualTo(KeptColumn.Kind.DATE32);
         assertThat(HiveLayout.kind(List.of("2024-02-30"))).isEqualTo(KeptColumn.Kind.STRING);
         assertThat(HiveLayout.kind(List.of("1", "x"))).isEqualTo(KeptColumn.Kind.STRING);

@@ -37,8 +37,11 @@ class HuggingFaceDatasetTest {
     private static final int ROWS = 40;
 
     private static Path fixture(String name) throws Exception {
-        return Path.of(HuggingFaceDatasetTest.class.getResource("/fixtures/huggingface/make_fixtures.py").toURI())
-                .getParent().resolve(name);
+        return Path.of(HuggingFaceDatasetTest.class
+                        .getResource("/fixtures/huggingface/make_fixtures.py")
+                        .toURI())
+                .getParent()
+                .resolve(name);
     }
 
     private static TensorDataset open(Path directory, String column, Optional<Shape> rowShape) throws Exception {
@@ -46,8 +49,11 @@ class HuggingFaceDatasetTest {
         if (rowShape.isPresent()) {
             options = options.withRowShape(rowShape.get());
         }
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), options);
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                options);
     }
 
     /** Every value of {@code rows}, as make_fixtures.py computed value {@code e} of row {@code r}. */
@@ -58,7 +64,8 @@ class HuggingFaceDatasetTest {
         for (int i = 0; i < rows.count(); i++) {
             for (int e = 0; e < elements; e++) {
                 long r = rows.first() + i;
-                assertThat(values.getFloat((i * elements + e) * 4)).as("row %s value %s", r, e)
+                assertThat(values.getFloat((i * elements + e) * 4))
+                        .as("row %s value %s", r, e)
                         .isEqualTo((float) expected.applyAsLong(r, e));
             }
         }
@@ -71,9 +78,12 @@ class HuggingFaceDatasetTest {
 
         assertThat(dataset.shape()).isEqualTo(Shape.of(ROWS, 2, 4));
         assertThat(dataset.dtype()).isEqualTo(DType.FLOAT32);
-        assertThat(dataset.parts()).extracting(DatasetPart::name).containsExactlyElementsOf(layout.equals("default")
-                ? List.of("data-00000-of-00001.arrow") : List.of("data-00000-of-00002.arrow",
-                "data-00001-of-00002.arrow"));
+        assertThat(dataset.parts())
+                .extracting(DatasetPart::name)
+                .containsExactlyElementsOf(
+                        layout.equals("default")
+                                ? List.of("data-00000-of-00001.arrow")
+                                : List.of("data-00000-of-00002.arrow", "data-00001-of-00002.arrow"));
         for (SourceRows rows : List.of(new SourceRows(0, ROWS), new SourceRows(15, 25), new SourceRows(39, 40))) {
             assertValues(dataset, rows, (r, e) -> 10 * r + e);
         }
@@ -109,10 +119,13 @@ class HuggingFaceDatasetTest {
     @Test
     void theOtherColumnsAreKeptRowForRowAcrossShards() throws Exception {
         TensorDataset dataset = open(fixture("two-shards"), "grid", Optional.empty());
-        List<KeptColumn> kept = dataset.others().stream().filter(column -> column.kept() != null)
-                .map(OtherColumn::kept).toList();
+        List<KeptColumn> kept = dataset.others().stream()
+                .filter(column -> column.kept() != null)
+                .map(OtherColumn::kept)
+                .toList();
 
-        assertThat(dataset.others()).extracting(OtherColumn::name)
+        assertThat(dataset.others())
+                .extracting(OtherColumn::name)
                 .containsExactly("user_id", "label", "name", "features", "cube");
         assertThat(kept).extracting(KeptColumn::name).containsExactly("user_id", "label", "name");
         try (KeptRows rows = KeptReader.read(dataset, new SourceRows(10, 30), kept, CONF)) {
@@ -143,7 +156,7 @@ class HuggingFaceDatasetTest {
 
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(0, 1), CONF))
                 .isInstanceOf(SourceFormatException.class)
-                .hasMessageContaining("row 0 has an inner list of 4 values; its innermost lists are the row's last"
-                        + " dim, 2 (");
+                .hasMessageContaining(
+                        "row 0 has an inner list of 4 values; its innermost lists are the row's last" + " dim, 2 (");
     }
 }

@@ -14,14 +14,17 @@ import org.apache.hadoop.fs.FileSystem;
  */
 public final class KeptFixtures {
     public static final int ROWS = 600;
-    public static final List<String> KEPT = List.of("user_id", "label", "score", "name", "day", "seen", "flag",
-            "small");
+    public static final List<String> KEPT =
+            List.of("user_id", "label", "score", "name", "day", "seen", "flag", "small");
 
     private KeptFixtures() {}
 
     public static Path directory(String format) throws Exception {
-        return Path.of(KeptFixtures.class.getResource("/fixtures/kept-columns/make_fixtures.py").toURI())
-                .getParent().resolve(format);
+        return Path.of(KeptFixtures.class
+                        .getResource("/fixtures/kept-columns/make_fixtures.py")
+                        .toURI())
+                .getParent()
+                .resolve(format);
     }
 
     /**
@@ -32,8 +35,8 @@ public final class KeptFixtures {
         java.nio.file.Files.createDirectories(target);
         for (int part = 0; part < 2; part++) {
             String name = "part-" + part + "." + (format.startsWith("stream") ? "arrow" : format);
-            try (java.io.InputStream in = KeptFixtures.class.getResourceAsStream(
-                    "/fixtures/kept-columns/" + format + "/" + name)) {
+            try (java.io.InputStream in =
+                    KeptFixtures.class.getResourceAsStream("/fixtures/kept-columns/" + format + "/" + name)) {
                 java.nio.file.Files.copy(in, target.resolve(name));
             }
         }
@@ -43,8 +46,11 @@ public final class KeptFixtures {
     /** The fixture written as {@code parquet} or {@code arrow}, opened with rows of [1,8]. */
     public static TensorDataset open(String format, Configuration conf) throws Exception {
         Path directory = directory(format);
-        return TensorDatasets.open(FileSystem.getLocal(conf), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(1, 8)));
+        return TensorDatasets.open(
+                FileSystem.getLocal(conf),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(1, 8)));
     }
 
     public static String expected(String column, long r) {
@@ -66,7 +72,8 @@ public final class KeptFixtures {
         Object value = vector.getObject(i);
         if (value instanceof java.time.LocalDateTime time) {
             // timestamps and dates print as times; their stored numbers are what pyarrow gave
-            return Long.toString(((org.apache.arrow.vector.BaseFixedWidthVector) vector).getDataBuffer()
+            return Long.toString(((org.apache.arrow.vector.BaseFixedWidthVector) vector)
+                    .getDataBuffer()
                     .getLong((long) i * 8));
         }
         return String.valueOf(value);

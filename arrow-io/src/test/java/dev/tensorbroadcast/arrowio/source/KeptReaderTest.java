@@ -22,15 +22,18 @@ class KeptReaderTest {
     void theFootersNameEveryOtherColumnAndWhyAListCannotBeKept(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
 
-        assertThat(dataset.others()).extracting(OtherColumn::name)
+        assertThat(dataset.others())
+                .extracting(OtherColumn::name)
                 .containsExactly("user_id", "label", "score", "name", "day", "seen", "flag", "small", "tags");
-        assertThat(dataset.others()).filteredOn(column -> column.kept() != null)
+        assertThat(dataset.others())
+                .filteredOn(column -> column.kept() != null)
                 .extracting(column -> column.kept().typeName())
-                .containsExactly("int64", "int32", "float64", "string", "date32", "timestamp[us, UTC]", "bool",
-                        "int8");
+                .containsExactly("int64", "int32", "float64", "string", "date32", "timestamp[us, UTC]", "bool", "int8");
         OtherColumn tags = dataset.others().get(8);
         assertThat(tags.kept()).isNull();
-        assertThat(tags.whyNot()).startsWith("it is ").contains("string")
+        assertThat(tags.whyNot())
+                .startsWith("it is ")
+                .contains("string")
                 .endsWith("a kept column holds " + KeptColumn.ACCEPTED);
     }
 
@@ -38,17 +41,20 @@ class KeptReaderTest {
     @ValueSource(strings = {"parquet", "arrow", "stream", "stream-zstd"})
     void sliceAcrossRowGroupsAndFilesHoldsWhatPyarrowWasGiven(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
-        List<KeptColumn> columns = dataset.others().stream().filter(column -> column.kept() != null)
-                .map(OtherColumn::kept).toList();
+        List<KeptColumn> columns = dataset.others().stream()
+                .filter(column -> column.kept() != null)
+                .map(OtherColumn::kept)
+                .toList();
 
-        for (SourceRows rows : List.of(new SourceRows(0, 600), new SourceRows(150, 450), new SourceRows(299, 301),
-                new SourceRows(599, 600))) {
+        for (SourceRows rows : List.of(
+                new SourceRows(0, 600), new SourceRows(150, 450), new SourceRows(299, 301), new SourceRows(599, 600))) {
             try (KeptRows kept = KeptReader.read(dataset, rows, columns, CONF)) {
                 for (int c = 0; c < columns.size(); c++) {
                     String name = columns.get(c).name();
                     for (int i = 0; i < rows.count(); i++) {
-                        assertThat(KeptFixtures.actual(kept.vector(c), i)).as("%s %s row %s", format, name,
-                                rows.first() + i).isEqualTo(KeptFixtures.expected(name, rows.first() + i));
+                        assertThat(KeptFixtures.actual(kept.vector(c), i))
+                                .as("%s %s row %s", format, name, rows.first() + i)
+                                .isEqualTo(KeptFixtures.expected(name, rows.first() + i));
                     }
                 }
             }
@@ -59,7 +65,8 @@ class KeptReaderTest {
     @ValueSource(strings = {"parquet", "arrow", "stream", "stream-zstd"})
     void aTaskTakesItsRowsOfTheShippedOnes(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
-        List<KeptColumn> columns = List.of(dataset.others().get(3).kept(), dataset.others().get(5).kept());
+        List<KeptColumn> columns =
+                List.of(dataset.others().get(3).kept(), dataset.others().get(5).kept());
         SourceRows rows = new SourceRows(0, 20);
 
         try (KeptRows read = KeptReader.read(dataset, rows, columns, CONF);

@@ -27,15 +27,25 @@ class NestedRowsTest {
     private static final Configuration CONF = new Configuration();
 
     private static TensorDataset open(String file, Optional<Shape> rowShape) throws Exception {
-        Path path = Path.of(NestedRowsTest.class.getResource("/fixtures/nested-rows/" + file).toURI());
+        Path path = Path.of(NestedRowsTest.class
+                .getResource("/fixtures/nested-rows/" + file)
+                .toURI());
         DatasetOptions options = DatasetOptions.defaults().withColumn("x");
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(path.toUri()),
-                path.toString(), rowShape.map(options::withRowShape).orElse(options));
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(path.toUri()),
+                path.toString(),
+                rowShape.map(options::withRowShape).orElse(options));
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"fsl.parquet, ''", "fsl.arrow, ''", "tensor.parquet, ''", "listlist.parquet, '4,16'",
-            "listlist.parquet, '1,4,16'"})
+    @CsvSource({
+        "fsl.parquet, ''",
+        "fsl.arrow, ''",
+        "tensor.parquet, ''",
+        "listlist.parquet, '4,16'",
+        "listlist.parquet, '1,4,16'"
+    })
     void everyRowHoldsWhatPyarrowWasGiven(String file, String rowShape) throws Exception {
         TensorDataset dataset = open(file, rowShape.isEmpty() ? Optional.empty() : Optional.of(Shape.parse(rowShape)));
 
@@ -44,7 +54,8 @@ class NestedRowsTest {
             SourceTensor slice = DatasetSlices.read(dataset, rows, CONF).tensor();
             ByteBuffer values = ByteBuffer.wrap(slice.values()).order(ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < rows.count() * 64; i++) {
-                assertThat(values.getFloat(4 * i)).as("%s rows %s value %s", file, rows, i)
+                assertThat(values.getFloat(4 * i))
+                        .as("%s rows %s value %s", file, rows, i)
                         .isEqualTo((float) (rows.first() * 64 + i));
             }
         }
@@ -61,7 +72,9 @@ class NestedRowsTest {
     void innerListsOfTheWrongLengthAreNamedByRow() throws Exception {
         TensorDataset dataset = open("bad-inner.parquet", Optional.of(Shape.of(4, 16)));
 
-        assertThat(DatasetSlices.read(dataset, new SourceRows(0, 3), CONF).tensor().shape())
+        assertThat(DatasetSlices.read(dataset, new SourceRows(0, 3), CONF)
+                        .tensor()
+                        .shape())
                 .isEqualTo(Shape.of(3, 4, 16));
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(2, 5), CONF))
                 .isInstanceOf(SourceFormatException.class)
@@ -82,9 +95,11 @@ class NestedRowsTest {
                 .hasMessageEndingWith("null-inner.parquet: row 5 has a null or empty inner list; every row needs all"
                         + " its values");
         assertThatThrownBy(() -> DatasetSlices.read(arrow, new SourceRows(4, 8), CONF))
-                .hasMessageEndingWith("null-inner.arrow: row 6 has a null inner list; every row needs all its"
-                        + " values");
-        assertThat(DatasetSlices.read(arrow, new SourceRows(0, 6), CONF).tensor().shape())
+                .hasMessageEndingWith(
+                        "null-inner.arrow: row 6 has a null inner list; every row needs all its" + " values");
+        assertThat(DatasetSlices.read(arrow, new SourceRows(0, 6), CONF)
+                        .tensor()
+                        .shape())
                 .isEqualTo(Shape.of(6, 4, 16));
     }
 }

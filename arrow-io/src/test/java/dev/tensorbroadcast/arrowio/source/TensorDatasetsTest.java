@@ -33,8 +33,8 @@ class TensorDatasetsTest {
 
     private static TensorDataset open(Path directory, DatasetOptions options) throws IOException {
         FileSystem local = FileSystem.getLocal(CONF);
-        return TensorDatasets.open(local, new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(),
-                options);
+        return TensorDatasets.open(
+                local, new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(), options);
     }
 
     private static DatasetOptions rowShape(String shape) {
@@ -48,7 +48,8 @@ class TensorDatasetsTest {
         for (long r = 0; r < rows; r++) {
             for (long k = 0; k < rowElements; k++) {
                 assertThat(values.getFloat((int) ((r * rowElements + k) * 4)))
-                        .as("row %d element %d", firstRow + r, k).isEqualTo(value(firstRow + r, k));
+                        .as("row %d element %d", firstRow + r, k)
+                        .isEqualTo(value(firstRow + r, k));
             }
         }
     }
@@ -66,7 +67,9 @@ class TensorDatasetsTest {
         assertThat(dataset.indexed()).isFalse();
         assertThat(dataset.parts()).extracting(DatasetPart::name).containsExactly("a.arrow", "b.parquet", "c.arrow");
         assertThat(dataset.parts()).extracting(DatasetPart::firstRow).containsExactly(0L, 10L, 25L);
-        assertThat(dataset.parts().get(2).chunks()).extracting(DatasetChunk::rows).containsExactly(3L, 0L, 4L);
+        assertThat(dataset.parts().get(2).chunks())
+                .extracting(DatasetChunk::rows)
+                .containsExactly(3L, 0L, 4L);
         assertRows(DatasetSlices.read(dataset, new SourceRows(0, 32), CONF).tensor(), 0, 32, 4);
         assertRows(DatasetSlices.read(dataset, new SourceRows(7, 27), CONF).tensor(), 7, 20, 4);
     }
@@ -84,13 +87,16 @@ class TensorDatasetsTest {
         long batch = arrow.chunks().get(1).bytes();
         assertThat(dataset.bytesToRead(new SourceRows(120, 180))).isEqualTo(batch);
         // the footer and the one batch: well under the file, which holds three
-        assertThat(middle.bytesRead()).isBetween(batch, batch + (arrow.fileBytes() - 3 * batch) + 64 * 1024)
+        assertThat(middle.bytesRead())
+                .isBetween(batch, batch + (arrow.fileBytes() - 3 * batch) + 64 * 1024)
                 .isLessThan(arrow.fileBytes());
         SourceSlice parquet = DatasetSlices.read(dataset, new SourceRows(400, 410), CONF);
         assertRows(parquet.tensor(), 400, 10, 64);
         // DuckDB wrote one row group: it is read whole, with the footer read twice (open, then read)
-        assertThat(parquet.bytesRead()).isBetween(dataset.bytesToRead(new SourceRows(400, 410)),
-                dataset.parts().get(1).fileBytes() + 16 * 1024);
+        assertThat(parquet.bytesRead())
+                .isBetween(
+                        dataset.bytesToRead(new SourceRows(400, 410)),
+                        dataset.parts().get(1).fileBytes() + 16 * 1024);
     }
 
     @Test
@@ -102,7 +108,8 @@ class TensorDatasetsTest {
         TensorDataset dataset = open(dir, rowShape("[2,2]"));
 
         assertThat(dataset.indexed()).isTrue();
-        assertThat(dataset.parts()).extracting(DatasetPart::name)
+        assertThat(dataset.parts())
+                .extracting(DatasetPart::name)
                 .containsExactly("z-first.arrow", "m-second.arrow", "a-third.parquet");
         assertRows(DatasetSlices.read(dataset, new SourceRows(5, 25), CONF).tensor(), 5, 20, 4);
     }
@@ -122,7 +129,8 @@ class TensorDatasetsTest {
     void aRowOfTheWrongLengthIsNamedWithItsFile() throws Exception {
         DatasetFixtures.duckdbLists(dir.resolve("a.parquet"), 0, 10, 4, false);
         DatasetFixtures.sql("COPY (SELECT CASE WHEN i = 13 THEN [1.0::FLOAT, 2.0, 3.0] ELSE [1.0::FLOAT, 2, 3, 4] END"
-                + " AS tensor FROM range(10, 20) t(i) ORDER BY i) TO '" + dir.resolve("b.parquet") + "' (FORMAT PARQUET)");
+                + " AS tensor FROM range(10, 20) t(i) ORDER BY i) TO '" + dir.resolve("b.parquet")
+                + "' (FORMAT PARQUET)");
         TensorDataset dataset = open(dir, rowShape("[4]"));
 
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(0, 20), CONF))
@@ -130,32 +138,58 @@ class TensorDatasetsTest {
                 .hasMessage("Cannot read " + dataset.parts().get(1).path() + ": row 3 has 3 values; every row needs 4"
                         + " (rowShape)");
         // a slice that avoids the bad rows reads fine
-        assertThat(DatasetSlices.read(dataset, new SourceRows(8, 13), CONF).tensor().shape()).isEqualTo(Shape.of(5, 4));
+        assertThat(DatasetSlices.read(dataset, new SourceRows(8, 13), CONF)
+                        .tensor()
+                        .shape())
+                .isEqualTo(Shape.of(5, 4));
     }
 
     /** The common mistake, a --row-shape that fits no row, is said while opening, from each file's first row. */
     @Test
     void aRowShapeThatDoesNotFitTheFirstRowIsRefusedWhenOpened() throws Exception {
         List<Path> files = List.of(
-                DatasetFixtures.duckdbLists(Files.createDirectory(dir.resolve("duckdb")).resolve("a.parquet"), 0, 10,
-                        32, false),
-                DatasetFixtures.parquetJavaLists(Files.createDirectory(dir.resolve("v1")).resolve("a.parquet"), 0, 10,
-                        32, false),
-                DatasetFixtures.parquetJavaLists(Files.createDirectory(dir.resolve("v2")).resolve("a.parquet"), 0, 10,
-                        32, true),
-                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("arrow")).resolve("a.arrow"), "tensor", 0,
-                        32, false, 0, 5, 5),
-                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("zstd")).resolve("a.arrow"), "tensor", 0,
-                        32, true, CompressionUtil.CodecType.ZSTD, 5, 5),
-                DatasetFixtures.arrowLists(Files.createDirectory(dir.resolve("lz4")).resolve("a.arrow"), "tensor", 0,
-                        32, false, CompressionUtil.CodecType.LZ4_FRAME, 5, 5));
+                DatasetFixtures.duckdbLists(
+                        Files.createDirectory(dir.resolve("duckdb")).resolve("a.parquet"), 0, 10, 32, false),
+                DatasetFixtures.parquetJavaLists(
+                        Files.createDirectory(dir.resolve("v1")).resolve("a.parquet"), 0, 10, 32, false),
+                DatasetFixtures.parquetJavaLists(
+                        Files.createDirectory(dir.resolve("v2")).resolve("a.parquet"), 0, 10, 32, true),
+                DatasetFixtures.arrowLists(
+                        Files.createDirectory(dir.resolve("arrow")).resolve("a.arrow"),
+                        "tensor",
+                        0,
+                        32,
+                        false,
+                        0,
+                        5,
+                        5),
+                DatasetFixtures.arrowLists(
+                        Files.createDirectory(dir.resolve("zstd")).resolve("a.arrow"),
+                        "tensor",
+                        0,
+                        32,
+                        true,
+                        CompressionUtil.CodecType.ZSTD,
+                        5,
+                        5),
+                DatasetFixtures.arrowLists(
+                        Files.createDirectory(dir.resolve("lz4")).resolve("a.arrow"),
+                        "tensor",
+                        0,
+                        32,
+                        false,
+                        CompressionUtil.CodecType.LZ4_FRAME,
+                        5,
+                        5));
         for (Path file : files) {
             Path directory = file.getParent();
-            assertThatThrownBy(() -> open(directory, rowShape("[4,32]"))).as("%s", directory.getFileName())
+            assertThatThrownBy(() -> open(directory, rowShape("[4,32]")))
+                    .as("%s", directory.getFileName())
                     .isInstanceOf(SourceFormatException.class)
                     .hasMessage("Cannot read file:" + file + ": row 0 has 32 values; every row needs 128 (rowShape("
                             + "Shape.parse(\"[4,32]\"))); a rowShape of 32 values, such as [32] or [1,32], fits it");
-            assertThat(open(directory, rowShape("[1,32]")).shape()).as("%s", directory.getFileName())
+            assertThat(open(directory, rowShape("[1,32]")).shape())
+                    .as("%s", directory.getFileName())
                     .isEqualTo(Shape.of(10, 1, 32));
         }
     }

@@ -15,7 +15,8 @@ class TensorFileFormatsTest {
     @Test
     void theBuiltInFormatsComeFirstInAFixedOrder() {
         assertThat(TensorFileFormats.all()).extracting(TensorFileFormat::name).startsWith("arrow", "parquet", "npy");
-        assertThat(TensorFileFormats.datasetFormats()).extracting(TensorFileFormat::name)
+        assertThat(TensorFileFormats.datasetFormats())
+                .extracting(TensorFileFormat::name)
                 .containsExactly("arrow", "parquet");
     }
 
@@ -37,15 +38,16 @@ class TensorFileFormatsTest {
         assertThat(TensorFileFormats.forFile(bytes("PAR1"))).contains(new ParquetFormat());
         assertThat(TensorFileFormats.forFile(bytes("PAR"))).isEmpty();
         assertThat(TensorFileFormats.forFile(bytes("ARROW"))).isEmpty();
-        assertThat(TensorFileFormats.forFile(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'})).isEmpty();
+        assertThat(TensorFileFormats.forFile(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'}))
+                .isEmpty();
         assertThat(TensorFileFormats.forFileName("part-00003.parquet")).contains(new ParquetFormat());
     }
 
     @Test
     void saysWhatARowLayoutNeeds() {
         assertThat(new ParquetFormat().whyRowsStayFlat()).isEmpty();
-        assertThat(new ArrowIpcFormat().whyRowsStayFlat()).contains("Arrow IPC rows are arrow.fixed_shape_tensor,"
-                + " which keeps their shape");
+        assertThat(new ArrowIpcFormat().whyRowsStayFlat())
+                .contains("Arrow IPC rows are arrow.fixed_shape_tensor," + " which keeps their shape");
         assertThat(new NpyFormat().whyRowsStayFlat()).contains("it writes one array");
         assertThat(new ParquetFormat().splitsFloatStreams()).isTrue();
         assertThat(new ArrowIpcFormat().splitsFloatStreams()).isFalse();

@@ -14,8 +14,7 @@ import java.util.List;
  * two-element lists of bit patterns. Nulls are {@code null}.
  */
 public final class TensorValues {
-    private TensorValues() {
-    }
+    private TensorValues() {}
 
     public static List<Object> of(SourceTensor tensor) {
         int count = (int) tensor.elements();
@@ -26,21 +25,26 @@ public final class TensorValues {
                 out.add(null);
                 continue;
             }
-            out.add(switch (tensor.dtype()) {
-                case BOOL -> (tensor.values()[i >>> 3] >>> (i & 7) & 1) == 1;
-                case INT8 -> (long) values.get(i);
-                case UINT8 -> (long) (values.get(i) & 0xFF);
-                case INT16 -> (long) values.getShort(2 * i);
-                case UINT16, FLOAT16, BFLOAT16 -> (long) (values.getShort(2 * i) & 0xFFFF);
-                case INT32 -> (long) values.getInt(4 * i);
-                case UINT32, FLOAT32 -> values.getInt(4 * i) & 0xFFFFFFFFL;
-                case INT64, UINT64, FLOAT64 -> values.getLong(8 * i);
-                case COMPLEX64 -> Arrays.asList(values.getInt(8 * i) & 0xFFFFFFFFL,
-                        values.getInt(8 * i + 4) & 0xFFFFFFFFL);
-                case COMPLEX128 -> Arrays.asList(values.getLong(16 * i), values.getLong(16 * i + 8));
-                case STRING -> new String(tensor.values(), tensor.offsets()[i],
-                        tensor.offsets()[i + 1] - tensor.offsets()[i], StandardCharsets.UTF_8);
-            });
+            out.add(
+                    switch (tensor.dtype()) {
+                        case BOOL -> (tensor.values()[i >>> 3] >>> (i & 7) & 1) == 1;
+                        case INT8 -> (long) values.get(i);
+                        case UINT8 -> (long) (values.get(i) & 0xFF);
+                        case INT16 -> (long) values.getShort(2 * i);
+                        case UINT16, FLOAT16, BFLOAT16 -> (long) (values.getShort(2 * i) & 0xFFFF);
+                        case INT32 -> (long) values.getInt(4 * i);
+                        case UINT32, FLOAT32 -> values.getInt(4 * i) & 0xFFFFFFFFL;
+                        case INT64, UINT64, FLOAT64 -> values.getLong(8 * i);
+                        case COMPLEX64 ->
+                            Arrays.asList(values.getInt(8 * i) & 0xFFFFFFFFL, values.getInt(8 * i + 4) & 0xFFFFFFFFL);
+                        case COMPLEX128 -> Arrays.asList(values.getLong(16 * i), values.getLong(16 * i + 8));
+                        case STRING ->
+                            new String(
+                                    tensor.values(),
+                                    tensor.offsets()[i],
+                                    tensor.offsets()[i + 1] - tensor.offsets()[i],
+                                    StandardCharsets.UTF_8);
+                    });
         }
         return out;
     }

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
 class WriteRefusalTest {
     private static final WriteSettings NESTED = new WriteSettings(0, Compression.NONE, false, RowLayout.NESTED);
     private static final WriteSettings SPLIT = new WriteSettings(0, Compression.NONE, true, RowLayout.FLAT);
-    private static final WriteSettings ROW_GROUPS = new WriteSettings(2 << 20, Compression.NONE, false,
-            RowLayout.FLAT);
+    private static final WriteSettings ROW_GROUPS = new WriteSettings(2 << 20, Compression.NONE, false, RowLayout.FLAT);
 
     @Test
     void eachFormatRefusesExactlyTheOptionsItCannotHonour() {
@@ -41,27 +40,41 @@ class WriteRefusalTest {
                 refused.add(name + " row groups");
             }
         }
-        assertThat(refused).containsExactly("arrow nested", "arrow byte-stream-split", "zarr nested",
-                "zarr byte-stream-split", "zarr row groups", "npy nested", "npy byte-stream-split",
-                "npy row groups");
+        assertThat(refused)
+                .containsExactly(
+                        "arrow nested",
+                        "arrow byte-stream-split",
+                        "zarr nested",
+                        "zarr byte-stream-split",
+                        "zarr row groups",
+                        "npy nested",
+                        "npy byte-stream-split",
+                        "npy row groups");
     }
 
     @Test
     void theFirstOptionRefusedIsTheOneSaid() {
         TensorFileFormat npy = TensorFileFormats.byName("npy").orElseThrow();
-        WriteSettings all = new WriteSettings(2 << 20, Compression.of(OutputCompression.ZSTD), true,
-                RowLayout.NESTED);
-        assertThat(Param.commandLineText(npy.refusal(all).orElseThrow())).isEqualTo("Cannot use --row-layout"
-                + " nested with format npy: it writes one array; nested rows are for Parquet readers (Spark, DuckDB,"
-                + " polars); add --format parquet");
-        assertThat(Param.commandLineText(npy.refusal(new WriteSettings(2 << 20, Compression.NONE, true,
-                RowLayout.FLAT)).orElseThrow())).isEqualTo("Cannot use --row-group-size with format npy: a .npy file"
-                + " is one array, without row groups or record batches; drop --row-group-size, or write a dataset"
-                + " directory with --format arrow or parquet");
-        assertThat(Param.commandLineText(TensorFileFormats.byName("zarr").orElseThrow().refusal(ROW_GROUPS)
-                .orElseThrow())).isEqualTo("Cannot use --row-group-size with format zarr: an array is cut into chunks,"
-                + " not row groups; give --chunks instead");
-        assertThat(Param.apiText(TensorFileFormats.byName("arrow").orElseThrow().refusal(SPLIT).orElseThrow()))
+        WriteSettings all = new WriteSettings(2 << 20, Compression.of(OutputCompression.ZSTD), true, RowLayout.NESTED);
+        assertThat(Param.commandLineText(npy.refusal(all).orElseThrow()))
+                .isEqualTo("Cannot use --row-layout"
+                        + " nested with format npy: it writes one array; nested rows are for Parquet readers (Spark, DuckDB,"
+                        + " polars); add --format parquet");
+        assertThat(Param.commandLineText(npy.refusal(new WriteSettings(2 << 20, Compression.NONE, true, RowLayout.FLAT))
+                        .orElseThrow()))
+                .isEqualTo("Cannot use --row-group-size with format npy: a .npy file"
+                        + " is one array, without row groups or record batches; drop --row-group-size, or write a dataset"
+                        + " directory with --format arrow or parquet");
+        assertThat(Param.commandLineText(TensorFileFormats.byName("zarr")
+                        .orElseThrow()
+                        .refusal(ROW_GROUPS)
+                        .orElseThrow()))
+                .isEqualTo("Cannot use --row-group-size with format zarr: an array is cut into chunks,"
+                        + " not row groups; give --chunks instead");
+        assertThat(Param.apiText(TensorFileFormats.byName("arrow")
+                        .orElseThrow()
+                        .refusal(SPLIT)
+                        .orElseThrow()))
                 .isEqualTo("Cannot use byteStreamSplit(true) with format arrow: it is a Parquet encoding; add"
                         + " format(OutputFormat.PARQUET)");
     }
@@ -71,10 +84,12 @@ class WriteRefusalTest {
         String refused = "Cannot use row group size 0 bytes: expected 1m to 1g (each task holds one group's buffers;"
                 + " the default is 32m)";
         assertThatThrownBy(() -> WriteSettings.of(OptionalLong.of(0), Compression.NONE, false, RowLayout.FLAT))
-                .isInstanceOf(InvalidRequestException.class).hasMessage(refused);
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage(refused);
         assertThatThrownBy(() -> new WriteSettings(1L << 31, Compression.NONE, false, RowLayout.FLAT))
                 .hasMessageContaining("row group size 2147483648 bytes");
-        assertThat(WriteSettings.of(OptionalLong.empty(), Compression.NONE, false, RowLayout.FLAT).batchBytes())
+        assertThat(WriteSettings.of(OptionalLong.empty(), Compression.NONE, false, RowLayout.FLAT)
+                        .batchBytes())
                 .isEqualTo(WriteSettings.DEFAULT_ROW_GROUP_BYTES);
         assertThat(ROW_GROUPS.givenRowGroupBytes()).hasValue(2 << 20);
     }

@@ -42,13 +42,28 @@ public final class BenchReport {
     }
 
     /** A target of issue 7: a ratio of two tools' measures on one pattern, and the bound it must meet. */
-    private record Target(String name, String numerator, String denominator, Measure measure, boolean atMost,
-            double bound) {}
+    private record Target(
+            String name, String numerator, String denominator, Measure measure, boolean atMost, double bound) {}
 
-    private enum Measure { WALL_TIME, WALL_SPEED, JOB_SPEED, JOB_VS_DD }
+    private enum Measure {
+        WALL_TIME,
+        WALL_SPEED,
+        JOB_SPEED,
+        JOB_VS_DD
+    }
 
-    private static final List<String> TOOLS = List.of("dd", "numpy", "arrow", "arrow-lz4", "null", "parquet",
-            "sparksql", "parquet-zstd", "sparksql-zstd", "null-local1", "null-local2");
+    private static final List<String> TOOLS = List.of(
+            "dd",
+            "numpy",
+            "arrow",
+            "arrow-lz4",
+            "null",
+            "parquet",
+            "sparksql",
+            "parquet-zstd",
+            "sparksql-zstd",
+            "null-local1",
+            "null-local2");
     private static final Map<String, String> TOOL_NAMES = Map.ofEntries(
             Map.entry("dd", "dd conv=fdatasync (disk limit)"),
             Map.entry("numpy", "numpy np.save(broadcast_to) + fsync"),
@@ -63,15 +78,25 @@ public final class BenchReport {
             Map.entry("null-local2", "--format null, local[2]"));
     private static final List<Target> TARGETS = List.of(
             new Target("Arrow IPC time vs numpy (whole process)", "arrow", "numpy", Measure.WALL_TIME, true, 1.2),
-            new Target("Arrow IPC LZ4 time vs numpy (whole process)", "arrow-lz4", "numpy", Measure.WALL_TIME, true,
-                    0.5),
+            new Target(
+                    "Arrow IPC LZ4 time vs numpy (whole process)", "arrow-lz4", "numpy", Measure.WALL_TIME, true, 0.5),
             new Target("Arrow IPC throughput after start-up vs dd", "arrow", "dd", Measure.JOB_VS_DD, false, 0.8),
-            new Target("Parquet speed vs Spark SQL (whole process)", "parquet", "sparksql", Measure.WALL_SPEED, false,
+            new Target(
+                    "Parquet speed vs Spark SQL (whole process)", "parquet", "sparksql", Measure.WALL_SPEED, false, 10),
+            new Target(
+                    "Parquet ZSTD speed vs Spark SQL ZSTD (whole process)",
+                    "parquet-zstd",
+                    "sparksql-zstd",
+                    Measure.WALL_SPEED,
+                    false,
                     10),
-            new Target("Parquet ZSTD speed vs Spark SQL ZSTD (whole process)", "parquet-zstd", "sparksql-zstd",
-                    Measure.WALL_SPEED, false, 10),
-            new Target("null sink local[2] vs local[1] (after start-up)", "null-local2", "null-local1",
-                    Measure.JOB_SPEED, false, 1.7));
+            new Target(
+                    "null sink local[2] vs local[1] (after start-up)",
+                    "null-local2",
+                    "null-local1",
+                    Measure.JOB_SPEED,
+                    false,
+                    1.7));
 
     private BenchReport() {}
 
@@ -83,13 +108,16 @@ public final class BenchReport {
         List<Run> runs = read(Path.of(args[0]));
         String conditions = Files.readString(Path.of(args[1]), StandardCharsets.UTF_8);
         Path chart = Path.of(args[3]);
-        String section = BEGIN + "\n" + markdown(runs, conditions, chart.getFileName().toString()) + END + "\n";
+        String section =
+                BEGIN + "\n" + markdown(runs, conditions, chart.getFileName().toString()) + END + "\n";
         Path doc = Path.of(args[2]);
         String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "";
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         String updated = begin >= 0 && end > begin
-                ? text.substring(0, begin) + section + text.substring(end + END.length()).replaceFirst("^\n", "")
+                ? text.substring(0, begin)
+                        + section
+                        + text.substring(end + END.length()).replaceFirst("^\n", "")
                 : text + (text.isEmpty() || text.endsWith("\n\n") ? "" : "\n") + section;
         Files.writeString(doc, updated, StandardCharsets.UTF_8);
         writeChart(runs, chart);
@@ -103,7 +131,12 @@ public final class BenchReport {
             }
             @SuppressWarnings("StringSplitter") // six fields, none of them empty: a short line fails on f[5]
             String[] f = line.split("\t");
-            runs.add(new Run(Integer.parseInt(f[0]), f[1], f[2], Long.parseLong(f[3]), Double.parseDouble(f[4]),
+            runs.add(new Run(
+                    Integer.parseInt(f[0]),
+                    f[1],
+                    f[2],
+                    Long.parseLong(f[3]),
+                    Double.parseDouble(f[4]),
                     "-".equals(f[5]) ? Double.NaN : Double.parseDouble(f[5])));
         }
         return runs;
@@ -118,10 +151,17 @@ public final class BenchReport {
             for (String pattern : patterns(runs)) {
                 OptionalDouble ratio = ratio(runs, pattern, target);
                 if (ratio.isPresent()) {
-                    boolean met = target.atMost() ? ratio.getAsDouble() <= target.bound()
+                    boolean met = target.atMost()
+                            ? ratio.getAsDouble() <= target.bound()
                             : ratio.getAsDouble() >= target.bound();
-                    md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %s %.1f | %s |%n", target.name(),
-                            pattern, ratio.getAsDouble(), target.atMost() ? "<=" : ">=", target.bound(),
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %.2f | %s %.1f | %s |%n",
+                            target.name(),
+                            pattern,
+                            ratio.getAsDouble(),
+                            target.atMost() ? "<=" : ">=",
+                            target.bound(),
                             met ? "yes" : "**no**"));
                 }
             }
@@ -143,9 +183,16 @@ public final class BenchReport {
                 long bytes = mine.get(0).bytes();
                 OptionalDouble vsNumpy = pairedMedian(runs, pattern, tool, "numpy", Measure.WALL_TIME);
                 OptionalDouble vsDd = pairedMedian(runs, pattern, tool, "dd", Measure.WALL_SPEED);
-                md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %d | %.2f | %.2f | %s | %s | %s | %s |%n",
-                        pattern, TOOL_NAMES.getOrDefault(tool, tool), bytes / (double) (1L << 30), mine.size(), wall,
-                        bytes / wall / 1e9, Double.isNaN(job) ? "" : String.format(Locale.ROOT, "%.2f", job),
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %.1f | %d | %.2f | %.2f | %s | %s | %s | %s |%n",
+                        pattern,
+                        TOOL_NAMES.getOrDefault(tool, tool),
+                        bytes / (double) (1L << 30),
+                        mine.size(),
+                        wall,
+                        bytes / wall / 1e9,
+                        Double.isNaN(job) ? "" : String.format(Locale.ROOT, "%.2f", job),
                         Double.isNaN(job) ? "" : String.format(Locale.ROOT, "%.2f", bytes / job / 1e9),
                         format(vsNumpy, bytes, select(runs, pattern, "numpy")),
                         format(vsDd, bytes, select(runs, pattern, "dd"))));
@@ -174,30 +221,35 @@ public final class BenchReport {
                     }
                 }
             }
-            return ratios.isEmpty() ? OptionalDouble.empty()
-                    : OptionalDouble.of(median(ratios.stream().mapToDouble(Double::doubleValue).toArray()));
+            return ratios.isEmpty()
+                    ? OptionalDouble.empty()
+                    : OptionalDouble.of(median(
+                            ratios.stream().mapToDouble(Double::doubleValue).toArray()));
         }
         return pairedMedian(runs, pattern, target.numerator(), target.denominator(), target.measure());
     }
 
     /** The median over repetitions of numerator / denominator, each pair from one repetition. */
-    private static OptionalDouble pairedMedian(List<Run> runs, String pattern, String numerator,
-            String denominator, Measure measure) {
+    private static OptionalDouble pairedMedian(
+            List<Run> runs, String pattern, String numerator, String denominator, Measure measure) {
         List<Double> ratios = new ArrayList<>();
         for (Run a : select(runs, pattern, numerator)) {
             for (Run b : select(runs, pattern, denominator)) {
                 if (a.rep() == b.rep()) {
-                    ratios.add(switch (measure) {
-                        case WALL_TIME -> a.wallSeconds() / b.wallSeconds();
-                        case WALL_SPEED -> a.wallGbps() / b.wallGbps();
-                        case JOB_SPEED -> a.jobGbps() / b.jobGbps();
-                        case JOB_VS_DD -> a.jobGbps() / b.wallGbps();
-                    });
+                    ratios.add(
+                            switch (measure) {
+                                case WALL_TIME -> a.wallSeconds() / b.wallSeconds();
+                                case WALL_SPEED -> a.wallGbps() / b.wallGbps();
+                                case JOB_SPEED -> a.jobGbps() / b.jobGbps();
+                                case JOB_VS_DD -> a.jobGbps() / b.wallGbps();
+                            });
                 }
             }
         }
-        return ratios.isEmpty() ? OptionalDouble.empty()
-                : OptionalDouble.of(median(ratios.stream().mapToDouble(Double::doubleValue).toArray()));
+        return ratios.isEmpty()
+                ? OptionalDouble.empty()
+                : OptionalDouble.of(
+                        median(ratios.stream().mapToDouble(Double::doubleValue).toArray()));
     }
 
     private static List<String> patterns(List<Run> runs) {
@@ -205,7 +257,9 @@ public final class BenchReport {
     }
 
     private static List<Run> select(List<Run> runs, String pattern, String tool) {
-        return runs.stream().filter(r -> r.pattern().equals(pattern) && r.tool().equals(tool)).toList();
+        return runs.stream()
+                .filter(r -> r.pattern().equals(pattern) && r.tool().equals(tool))
+                .toList();
     }
 
     static double median(double[] values) {
@@ -221,9 +275,13 @@ public final class BenchReport {
     /** Bars of GB/s (whole process) per pattern, one series per tool that writes or computes the output. */
     private static void writeChart(List<Run> runs, Path png) throws IOException {
         List<String> patterns = patterns(runs);
-        CategoryChart chart = new CategoryChartBuilder().width(1100).height(560)
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1100)
+                .height(560)
                 .title("Broadcast materialization, whole process incl. start-up and fsync (higher is better)")
-                .xAxisTitle("shape pattern").yAxisTitle("GB/s of tensor values").build();
+                .xAxisTitle("shape pattern")
+                .yAxisTitle("GB/s of tensor values")
+                .build();
         CategoryStyler styler = chart.getStyler();
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setAvailableSpaceFill(0.9);
@@ -238,7 +296,9 @@ public final class BenchReport {
             List<Double> speeds = new ArrayList<>();
             boolean any = false;
             for (String pattern : patterns) {
-                double[] gbps = select(runs, pattern, tool).stream().mapToDouble(Run::wallGbps).toArray();
+                double[] gbps = select(runs, pattern, tool).stream()
+                        .mapToDouble(Run::wallGbps)
+                        .toArray();
                 any |= gbps.length > 0;
                 speeds.add(gbps.length == 0 ? 0.0 : median(gbps));
             }

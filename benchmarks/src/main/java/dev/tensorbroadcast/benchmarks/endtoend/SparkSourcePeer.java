@@ -29,26 +29,39 @@ public final class SparkSourcePeer {
                     + " <master>");
         }
         String mode = args[0];
-        SparkSession spark = SparkSession.builder().appName("spark-source-peer").master(args[4])
-                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate();
+        SparkSession spark = SparkSession.builder()
+                .appName("spark-source-peer")
+                .master(args[4])
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         long start = System.nanoTime();
         switch (mode) {
-            case "source-parquet" -> broadcast(spark, args[1], args[2]).write().option("compression", "none")
-                    .parquet(args[3]);
+            case "source-parquet" ->
+                broadcast(spark, args[1], args[2])
+                        .write()
+                        .option("compression", "none")
+                        .parquet(args[3]);
             case "source-noop" -> consume(broadcast(spark, args[1], args[2]));
             case "parquet-noop" -> consume(spark.read().parquet(args[1]));
-            case "dataset-noop" -> consume(spark.read().format("tensorbroadcast").load(args[1]));
-            default -> throw new IllegalArgumentException("Cannot run mode '" + mode
-                    + "': give source-parquet, source-noop, parquet-noop or dataset-noop");
+            case "dataset-noop" ->
+                consume(spark.read().format("tensorbroadcast").load(args[1]));
+            default ->
+                throw new IllegalArgumentException("Cannot run mode '" + mode
+                        + "': give source-parquet, source-noop, parquet-noop or dataset-noop");
         }
         System.out.println(String.format(Locale.ROOT, "job_seconds %.3f", (System.nanoTime() - start) / 1e9));
         spark.stop();
     }
 
     private static Dataset<Row> broadcast(SparkSession spark, String input, String shape) {
-        return spark.read().format("tensorbroadcast").option("input", input).option("dialect", "numpy")
-                .option("shape", shape).load();
+        return spark.read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", shape)
+                .load();
     }
 
     /** Every row read and dropped: Spark's noop sink, which materializes each row and writes nothing. */

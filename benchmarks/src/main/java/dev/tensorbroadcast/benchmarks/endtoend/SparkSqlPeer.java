@@ -36,25 +36,46 @@ public final class SparkSqlPeer {
         String pattern = args[0];
         long size = Long.parseLong(args[1]);
         int partitions = Integer.parseInt(args[2]);
-        SparkSession spark = SparkSession.builder().appName("spark-sql-peer").master(args[4])
-                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate();
+        SparkSession spark = SparkSession.builder()
+                .appName("spark-sql-peer")
+                .master(args[4])
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         long start = System.nanoTime();
         Dataset<Row> rows = switch (pattern) {
             // [1,4096] -> [N,4096]: every row is the source row
-            case "rows" -> spark.range(0, size, 1, partitions).select(col("id").as("index"),
-                    lit(values(ROW)).as("tensor"));
+            case "rows" ->
+                spark.range(0, size, 1, partitions)
+                        .select(col("id").as("index"), lit(values(ROW)).as("tensor"));
             // [N,1] -> [N,4096]: row i repeats source element i
-            case "inner" -> spark.range(0, size, 1, partitions).select(col("id").as("index"),
-                    array_repeat(element_at(lit(values(Math.toIntExact(size))), col("id").plus(1).cast("int")), ROW)
-                            .as("tensor"));
+            case "inner" ->
+                spark.range(0, size, 1, partitions)
+                        .select(
+                                col("id").as("index"),
+                                array_repeat(
+                                                element_at(
+                                                        lit(values(Math.toIntExact(size))),
+                                                        col("id").plus(1).cast("int")),
+                                                ROW)
+                                        .as("tensor"));
             // [64,1,256] -> [64,K,256]: row r (of 64*K rows of 256) is source block r / K
-            case "middle" -> spark.range(0, MIDDLE_OUTER * size, 1, partitions).select(col("id").as("index"),
-                    slice(lit(values(MIDDLE_OUTER * MIDDLE_INNER)),
-                            col("id").divide(size).cast("long").multiply(MIDDLE_INNER).plus(1), lit(MIDDLE_INNER))
-                            .as("tensor"));
-            default -> throw new IllegalArgumentException("Cannot run pattern '" + pattern
-                    + "': give rows, inner or middle");
+            case "middle" ->
+                spark.range(0, MIDDLE_OUTER * size, 1, partitions)
+                        .select(
+                                col("id").as("index"),
+                                slice(
+                                                lit(values(MIDDLE_OUTER * MIDDLE_INNER)),
+                                                col("id")
+                                                        .divide(size)
+                                                        .cast("long")
+                                                        .multiply(MIDDLE_INNER)
+                                                        .plus(1),
+                                                lit(MIDDLE_INNER))
+                                        .as("tensor"));
+            default ->
+                throw new IllegalArgumentException("Cannot run pattern '" + pattern + "': give rows, inner or middle");
         };
         rows.write().option("compression", args[5]).parquet(args[3]);
         System.out.println(String.format(Locale.ROOT, "job_seconds %.3f", (System.nanoTime() - start) / 1e9));
@@ -68,5 +89,4 @@ public final class SparkSqlPeer {
         }
         return values;
     }
-
 }

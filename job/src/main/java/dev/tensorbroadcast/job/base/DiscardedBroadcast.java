@@ -34,8 +34,9 @@ public record DiscardedBroadcast(List<Long> shape, String dtype, long rows, long
      * @param crc32c the CRC-32C of its values, in hex
      * @param executorId the executor that ran its task
      */
-    public record Partition(long partition, long firstRow, long rows, long valueBytes, int batches, String crc32c,
-            String executorId) implements Serializable {
+    public record Partition(
+            long partition, long firstRow, long rows, long valueBytes, int batches, String crc32c, String executorId)
+            implements Serializable {
         /** Refuses a null checksum or executor. */
         public Partition {
             requireNonNull(crc32c, "crc32c is null");

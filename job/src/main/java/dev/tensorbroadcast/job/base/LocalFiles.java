@@ -30,8 +30,8 @@ public final class LocalFiles {
         try {
             temp = Files.createFile(parent.resolve(name));
         } catch (IOException e) {
-            throw new DatasetException("Cannot " + verb + " " + target + ": cannot create a file in " + parent + " ("
-                    + reason(e) + ")");
+            throw new DatasetException(
+                    "Cannot " + verb + " " + target + ": cannot create a file in " + parent + " (" + reason(e) + ")");
         }
         temp.toFile().deleteOnExit();
         return temp;
@@ -49,8 +49,8 @@ public final class LocalFiles {
             throw new DatasetException("Cannot " + verb + " " + target + ": the file appeared meanwhile; pass "
                     + Param.OVERWRITE.given("true", null) + " to replace it");
         } catch (IOException e) {
-            throw new DatasetException("Cannot " + verb + " " + target + ": cannot move the written file there ("
-                    + reason(e) + ")");
+            throw new DatasetException(
+                    "Cannot " + verb + " " + target + ": cannot move the written file there (" + reason(e) + ")");
         }
     }
 

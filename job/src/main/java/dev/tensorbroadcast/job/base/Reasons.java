@@ -11,8 +11,10 @@ import java.util.ServiceLoader;
  * parameter mentions are kept, so the message that quotes it names them as its own reader (Java or CLI) does.
  */
 public final class Reasons {
-    private static final List<StoreFailureReader> STORES = ServiceLoader.load(StoreFailureReader.class,
-            Reasons.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
+    private static final List<StoreFailureReader> STORES =
+            ServiceLoader.load(StoreFailureReader.class, Reasons.class.getClassLoader()).stream()
+                    .map(ServiceLoader.Provider::get)
+                    .toList();
 
     private Reasons() {}
 

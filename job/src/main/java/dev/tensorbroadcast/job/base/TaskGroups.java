@@ -20,6 +20,7 @@ import org.apache.spark.TaskKilledException;
 public final class TaskGroups {
     /** Guarded by itself. */
     private static final Map<String, Group> GROUPS = new HashMap<>();
+
     private static final ThreadLocal<Group> CURRENT = new ThreadLocal<>();
 
     private TaskGroups() {}
@@ -28,6 +29,7 @@ public final class TaskGroups {
         private final String name;
         /** Guarded by {@link #GROUPS}. */
         private int running;
+
         private volatile boolean stopped;
 
         Group(String name) {

@@ -14,7 +14,8 @@ public final class ToolVersion {
         if (manifest != null) {
             return manifest;
         }
-        try (InputStream in = ToolVersion.class.getResourceAsStream("/dev/tensorbroadcast/job/cli/version.properties")) {
+        try (InputStream in =
+                ToolVersion.class.getResourceAsStream("/dev/tensorbroadcast/job/cli/version.properties")) {
             if (in == null) {
                 return "unknown";
             }

@@ -25,12 +25,53 @@ public final class ArchiveTraining {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         int failed = 0;
         for (String[] command : new String[][] {
-            {"expand", "--input", source, "--dialect", "numpy", "--shape", "64,4096", "--partitions", "2", "--output",
-                work + "/spark", "--json", "--master", "local[2]"},
-            {"expand", "--input", source, "--dialect", "numpy", "--shape", "64,4096", "--partitions", "2", "--format",
-                "parquet", "--output", work + "/parquet", "--json"},
-            {"reduce", "--input", source, "--dialect", "numpy", "--input-shape", "[1,1]", "--shape", "[1,4096]",
-                "--output", work + "/sum.npy", "--json"}}) {
+            {
+                "expand",
+                "--input",
+                source,
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,4096",
+                "--partitions",
+                "2",
+                "--output",
+                work + "/spark",
+                "--json",
+                "--master",
+                "local[2]"
+            },
+            {
+                "expand",
+                "--input",
+                source,
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,4096",
+                "--partitions",
+                "2",
+                "--format",
+                "parquet",
+                "--output",
+                work + "/parquet",
+                "--json"
+            },
+            {
+                "reduce",
+                "--input",
+                source,
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[1,1]",
+                "--shape",
+                "[1,4096]",
+                "--output",
+                work + "/sum.npy",
+                "--json"
+            }
+        }) {
             failed += TensorBroadcastCli.run(command, quiet, quiet) == ExitCode.OK ? 0 : 1;
         }
         System.exit(failed == 0 ? 0 : 1);

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
  * {@code broadcast-tensors}: broadcasts several inputs against each other (numpy {@code broadcast_arrays}, torch and
  * paddle {@code broadcast_tensors}) and writes input {@code i}'s broadcast into {@code DIR/i}.
  */
-@Command(name = "broadcast-tensors",
+@Command(
+        name = "broadcast-tensors",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -38,12 +39,14 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, paramLabel = "<file>",
+    @Option(
+            names = "--input",
+            required = true,
+            paramLabel = "<file>",
             description = "A source tensor (.npy or Arrow IPC), or a dataset directory; repeat it for every input.")
     List<String> inputs;
 
-    @Option(names = "--dialect", required = true, paramLabel = "<dialect>",
-            description = "numpy, pytorch or paddle.")
+    @Option(names = "--dialect", required = true, paramLabel = "<dialect>", description = "numpy, pytorch or paddle.")
     String dialect;
 
     @Mixin
@@ -70,7 +73,8 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
                     + " against each other; use expand for the others");
         }
         SparkRun run = SparkCommands.run(spec, target, write, output);
-        TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
+        TensorBroadcast.Builder builder =
+                keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
         inputs.forEach(builder::source);
         return run.run(run.configure(builder).build(), true);
     }

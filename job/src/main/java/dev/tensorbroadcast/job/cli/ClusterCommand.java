@@ -7,7 +7,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code cluster}: a real Spark standalone or YARN cluster on this machine, to run the job on before a real one. */
-@Command(name = "cluster",
+@Command(
+        name = "cluster",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {

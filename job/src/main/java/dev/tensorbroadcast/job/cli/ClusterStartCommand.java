@@ -12,22 +12,22 @@ import dev.tensorbroadcast.localcluster.ProcessCluster;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import dev.tensorbroadcast.localcluster.WorkDirectories;
 import dev.tensorbroadcast.localcluster.YarnCluster;
-import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.localcluster.s3.S3Server;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.util.ArrayList;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
  * {@code cluster start}: starts the cluster, records it in the state directory, prints where it is and runs in the
  * foreground until {@code cluster stop} or Ctrl-C, which stop every process it started.
  */
-@Command(name = "start",
+@Command(
+        name = "start",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -69,42 +70,68 @@ final class ClusterStartCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "<n>", defaultValue = "2", description = "Workers (default 2).")
     int workers;
 
-    @Option(names = "--worker-cores", paramLabel = "<n>", defaultValue = "1",
+    @Option(
+            names = "--worker-cores",
+            paramLabel = "<n>",
+            defaultValue = "1",
             description = "Cores each worker offers (default 1).")
     int workerCores;
 
-    @Option(names = "--worker-memory", paramLabel = "<size>", defaultValue = "2g",
+    @Option(
+            names = "--worker-memory",
+            paramLabel = "<size>",
+            defaultValue = "2g",
             description = "Memory each worker offers its executors, as 512m or 2g (default 2g).")
     String workerMemory;
 
     @Option(names = "--hdfs", description = "Also run HDFS: a NameNode and a DataNode on 127.0.0.1.")
     boolean hdfs;
 
-    @Option(names = "--s3", description = {"Also run an S3 server (S3Proxy) on 127.0.0.1 with one bucket, and print"
-            + " the settings that point s3a:// paths at it."})
+    @Option(
+            names = "--s3",
+            description = {
+                "Also run an S3 server (S3Proxy) on 127.0.0.1 with one bucket, and print"
+                        + " the settings that point s3a:// paths at it."
+            })
     boolean s3;
 
-    @Option(names = "--s3-data", paramLabel = "<dir>", description = {"With --s3: keep the bucket's objects in"
-            + " <dir> (created if missing), which 'cluster stop' leaves in place and a later '--s3 --s3-data <dir>'"
-            + " serves again; without it they are deleted with the cluster's directory when it stops."})
+    @Option(
+            names = "--s3-data",
+            paramLabel = "<dir>",
+            description = {
+                "With --s3: keep the bucket's objects in"
+                        + " <dir> (created if missing), which 'cluster stop' leaves in place and a later '--s3 --s3-data <dir>'"
+                        + " serves again; without it they are deleted with the cluster's directory when it stops."
+            })
     Path s3Data;
 
-    @Option(names = "--yarn", description = "Run YARN instead of a standalone master: a ResourceManager and"
-            + " --workers NodeManagers offering --worker-cores and --worker-memory each (at least 1g), on 127.0.0.1;"
-            + " 'spark-submit --master yarn' and '--master yarn' run on it.")
+    @Option(
+            names = "--yarn",
+            description = "Run YARN instead of a standalone master: a ResourceManager and"
+                    + " --workers NodeManagers offering --worker-cores and --worker-memory each (at least 1g), on 127.0.0.1;"
+                    + " 'spark-submit --master yarn' and '--master yarn' run on it.")
     boolean yarn;
 
-    @Option(names = "--connect", description = {"Also run a Spark Connect server on the cluster, on 127.0.0.1, with"
-            + " tensor-broadcast's data source: clients need the token in the file it prints (SPARK_REMOTE="
-            + "\"sc://localhost:<port>/;token=...\"). Standalone only; it holds executors only while queries run."})
+    @Option(
+            names = "--connect",
+            description = {
+                "Also run a Spark Connect server on the cluster, on 127.0.0.1, with"
+                        + " tensor-broadcast's data source: clients need the token in the file it prints (SPARK_REMOTE="
+                        + "\"sc://localhost:<port>/;token=...\"). Standalone only; it holds executors only while queries run."
+            })
     boolean connect;
 
     /** How long the Connect server may take to listen: a driver's start on a busy 2-core machine is 10-30 s. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofMinutes(2);
 
     /** What the command needs of either kind of cluster while it runs it. */
-    private record Running(LocalCluster cluster, int uiPort, List<Long> pids, Path workDirectory,
-            Supplier<Optional<String>> exitedProcess, Optional<Path> hadoopConfDir) {}
+    private record Running(
+            LocalCluster cluster,
+            int uiPort,
+            List<Long> pids,
+            Path workDirectory,
+            Supplier<Optional<String>> exitedProcess,
+            Optional<Path> hadoopConfDir) {}
 
     @Override
     public Integer call() throws InterruptedException {
@@ -112,7 +139,8 @@ final class ClusterStartCommand implements Callable<Integer> {
         Optional<ClusterState> recorded = states.read();
         if (recorded.isPresent() && recorded.get().owner().live().isPresent()) {
             throw new InvalidRequestException("Cannot start a local cluster: one is already running at "
-                    + recorded.get().masterUrl() + " (pid " + recorded.get().owner().pid()
+                    + recorded.get().masterUrl() + " (pid "
+                    + recorded.get().owner().pid()
                     + "); stop it with 'tensor-broadcast cluster stop'");
         }
         if (recorded.isPresent()) {
@@ -141,8 +169,10 @@ final class ClusterStartCommand implements Callable<Integer> {
         Optional<S3Server> s3Server = Optional.empty();
         if (s3) {
             try {
-                s3Server = Optional.of(data.isPresent() ? S3Server.start(SparkHome.locate(), work.resolve("s3"),
-                        data.get()) : S3Server.start(SparkHome.locate(), work.resolve("s3")));
+                s3Server = Optional.of(
+                        data.isPresent()
+                                ? S3Server.start(SparkHome.locate(), work.resolve("s3"), data.get())
+                                : S3Server.start(SparkHome.locate(), work.resolve("s3")));
             } catch (LocalClusterException e) {
                 cluster.close();
                 throw new ClusterFailedException(e.getMessage(), e);
@@ -151,8 +181,13 @@ final class ClusterStartCommand implements Callable<Integer> {
         Optional<ConnectServer> connectServer = Optional.empty();
         if (connect) {
             try {
-                connectServer = Optional.of(ConnectServer.start(SparkHome.locate(), cluster.masterUrl(),
-                        cluster.secretFile(), connectJars, running.workDirectory(), CONNECT_TIMEOUT));
+                connectServer = Optional.of(ConnectServer.start(
+                        SparkHome.locate(),
+                        cluster.masterUrl(),
+                        cluster.secretFile(),
+                        connectJars,
+                        running.workDirectory(),
+                        CONNECT_TIMEOUT));
             } catch (LocalClusterException e) {
                 s3Server.ifPresent(S3Server::close);
                 cluster.close();
@@ -162,29 +197,41 @@ final class ClusterStartCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         long owner = ProcessHandle.current().pid();
         List<ClusterState.ClusterProcess> processes = new ArrayList<>(running.pids().stream()
-                .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow())).toList());
-        s3Server.ifPresent(server -> processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(server.pid())
-                .orElseThrow())));
-        connectServer.ifPresent(server -> processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(
-                server.pid()).orElseThrow())));
-        states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
-                running.uiPort(), cluster.workers(), cluster.hdfsUri().map(Object::toString).orElse(null),
-                cluster.secretFile().toString(), work.toString(), processes, s3Server.map(server -> s3State(server,
-                        data)).orElse(null), running.hadoopConfDir().map(Path::toString).orElse(null)));
+                .map(pid -> ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow()))
+                .toList());
+        s3Server.ifPresent(server -> processes.add(
+                ClusterState.ClusterProcess.of(ProcessHandle.of(server.pid()).orElseThrow())));
+        connectServer.ifPresent(server -> processes.add(
+                ClusterState.ClusterProcess.of(ProcessHandle.of(server.pid()).orElseThrow())));
+        states.write(new ClusterState(
+                ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                cluster.masterUrl(),
+                running.uiPort(),
+                cluster.workers(),
+                cluster.hdfsUri().map(Object::toString).orElse(null),
+                cluster.secretFile().toString(),
+                work.toString(),
+                processes,
+                s3Server.map(server -> s3State(server, data)).orElse(null),
+                running.hadoopConfDir().map(Path::toString).orElse(null)));
 
         Optional<S3Server> server = s3Server;
         Optional<ConnectServer> connectRunning = connectServer;
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            shutDown(cluster, server, connectRunning, states, owner, work);
-            stopped.countDown();
-        }, "cluster-stop");
+        Thread hook = new Thread(
+                () -> {
+                    shutDown(cluster, server, connectRunning, states, owner, work);
+                    stopped.countDown();
+                },
+                "cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         print(spec.commandLine().getOut(), running, server, data, connectRunning, seconds);
 
         // runs until a signal's shutdown hook stops the cluster, or a process of it exits
         while (!stopped.await(WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
-            Optional<String> exited = running.exitedProcess().get().or(() -> server.flatMap(S3Server::exited))
+            Optional<String> exited = running.exitedProcess()
+                    .get()
+                    .or(() -> server.flatMap(S3Server::exited))
                     .or(() -> connectRunning.flatMap(ConnectServer::exited));
             if (exited.isPresent()) {
                 try {
@@ -225,20 +272,36 @@ final class ClusterStartCommand implements Callable<Integer> {
                         + " standalone cluster; leave out --yarn or --connect");
             }
             if (yarn) {
-                YarnCluster.Builder builder = YarnCluster.builder(home).nodeManagers(workers)
-                        .nodeManagerCores(workerCores).nodeManagerMemory(workerMemory).hdfs(hdfs);
+                YarnCluster.Builder builder = YarnCluster.builder(home)
+                        .nodeManagers(workers)
+                        .nodeManagerCores(workerCores)
+                        .nodeManagerMemory(workerMemory)
+                        .hdfs(hdfs);
                 return work -> {
                     YarnCluster cluster = builder.workDirectory(work).start();
-                    return new Running(cluster, cluster.resourceManagerWebPort(), cluster.pids(),
-                            cluster.workDirectory(), cluster::exitedProcess, Optional.of(cluster.hadoopConfDir()));
+                    return new Running(
+                            cluster,
+                            cluster.resourceManagerWebPort(),
+                            cluster.pids(),
+                            cluster.workDirectory(),
+                            cluster::exitedProcess,
+                            Optional.of(cluster.hadoopConfDir()));
                 };
             }
-            ProcessCluster.Builder builder = ProcessCluster.builder(home).workers(workers).workerCores(workerCores)
-                    .workerMemory(workerMemory).hdfs(hdfs);
+            ProcessCluster.Builder builder = ProcessCluster.builder(home)
+                    .workers(workers)
+                    .workerCores(workerCores)
+                    .workerMemory(workerMemory)
+                    .hdfs(hdfs);
             return work -> {
                 ProcessCluster cluster = builder.workDirectory(work).start();
-                return new Running(cluster, cluster.masterUiPort(), cluster.pids(), cluster.workDirectory(),
-                        cluster::exitedProcess, Optional.empty());
+                return new Running(
+                        cluster,
+                        cluster.masterUiPort(),
+                        cluster.pids(),
+                        cluster.workDirectory(),
+                        cluster::exitedProcess,
+                        Optional.empty());
             };
         } catch (IllegalArgumentException | LocalClusterException e) {
             throw new InvalidRequestException(e.getMessage());
@@ -253,12 +316,20 @@ final class ClusterStartCommand implements Callable<Integer> {
                     + " the system property " + ClusterMasters.JARS_PROPERTY + " does not name the spark-submit jar"
                     + " (the tensor-broadcast launcher sets it)");
         }
-        return Arrays.stream(jars.split(",")).map(String::strip).filter(jar -> !jar.isEmpty()).map(Path::of)
+        return Arrays.stream(jars.split(","))
+                .map(String::strip)
+                .filter(jar -> !jar.isEmpty())
+                .map(Path::of)
                 .toList();
     }
 
-    private static void shutDown(LocalCluster cluster, Optional<S3Server> s3, Optional<ConnectServer> connect,
-            ClusterStateDirectory states, long owner, Path work) {
+    private static void shutDown(
+            LocalCluster cluster,
+            Optional<S3Server> s3,
+            Optional<ConnectServer> connect,
+            ClusterStateDirectory states,
+            long owner,
+            Path work) {
         try {
             // the Connect server first: it is an application of the cluster
             connect.ifPresent(ConnectServer::close);
@@ -274,25 +345,32 @@ final class ClusterStartCommand implements Callable<Integer> {
         }
     }
 
-    private void print(PrintWriter out, Running running, Optional<S3Server> s3, Optional<Path> data,
+    private void print(
+            PrintWriter out,
+            Running running,
+            Optional<S3Server> s3,
+            Optional<Path> data,
             Optional<ConnectServer> connect,
             double seconds) {
         LocalCluster cluster = running.cluster();
         if (running.hadoopConfDir().isPresent()) {
-            out.printf("local YARN cluster started in %.1f s: %d NodeManager%s, %d core%s and %s each%n", seconds,
-                    workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+            out.printf(
+                    "local YARN cluster started in %.1f s: %d NodeManager%s, %d core%s and %s each%n",
+                    seconds, workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
         } else {
-            out.printf("local Spark cluster started in %.1f s: %d worker%s, %d core%s and %s each%n", seconds,
-                    workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
+            out.printf(
+                    "local Spark cluster started in %.1f s: %d worker%s, %d core%s and %s each%n",
+                    seconds, workers, workers == 1 ? "" : "s", workerCores, workerCores == 1 ? "" : "s", workerMemory);
         }
         out.println("master:      " + cluster.masterUrl());
         out.println("web UI:      http://127.0.0.1:" + running.uiPort());
         cluster.hdfsUri().ifPresent(uri -> out.println("hdfs:        " + uri));
         s3.ifPresent(server -> {
             printS3(out, s3State(server, data));
-            out.println("s3 data:     " + server.bucketDirectory() + (data.isPresent()
-                    ? " (kept when the cluster stops; --s3-data " + data.get() + " serves it again)"
-                    : " (its objects go with the cluster's directory when it stops)"));
+            out.println("s3 data:     " + server.bucketDirectory()
+                    + (data.isPresent()
+                            ? " (kept when the cluster stops; --s3-data " + data.get() + " serves it again)"
+                            : " (its objects go with the cluster's directory when it stops)"));
         });
         connect.ifPresent(server -> printConnect(out, server));
         if (running.hadoopConfDir().isPresent()) {
@@ -322,13 +400,17 @@ final class ClusterStartCommand implements Callable<Integer> {
      */
     static void printConnect(PrintWriter out, ConnectServer server) {
         out.println("connect:     " + server.url() + " (Spark Connect; the token is in " + server.tokenFile() + ")");
-        out.println("connect url: export SPARK_REMOTE=\"" + server.url() + "/;token=$(cat " + server.tokenFile()
-                + ")\"");
+        out.println(
+                "connect url: export SPARK_REMOTE=\"" + server.url() + "/;token=$(cat " + server.tokenFile() + ")\"");
     }
 
     private static ClusterState.S3 s3State(S3Server server, Optional<Path> data) {
-        return new ClusterState.S3(server.endpoint().toString(), server.bucket(), server.accessKey(),
-                server.secretKeyFile().toString(), data.map(Path::toString).orElse(null));
+        return new ClusterState.S3(
+                server.endpoint().toString(),
+                server.bucket(),
+                server.accessKey(),
+                server.secretKeyFile().toString(),
+                data.map(Path::toString).orElse(null));
     }
 
     /**
@@ -339,8 +421,9 @@ final class ClusterStartCommand implements Callable<Integer> {
         out.println("s3 endpoint: " + s3.endpoint());
         out.println("s3 bucket:   s3a://" + s3.bucket() + "/");
         out.println("s3 settings: (secret key in " + s3.secretKeyFile() + ")");
-        out.println(String.join(" \\\n", s3Settings(s3).stream().map(setting -> "    --conf " + setting)
-                .toList()));
+        out.println(String.join(
+                " \\\n",
+                s3Settings(s3).stream().map(setting -> "    --conf " + setting).toList()));
         out.println("s3 commands: tensor-broadcast's own need none of these for s3a://" + s3.bucket() + "/ while this"
                 + " cluster runs (a --conf given still wins)");
         readyLines(s3).forEach(out::println);
@@ -353,8 +436,8 @@ final class ClusterStartCommand implements Callable<Integer> {
      */
     static List<String> readyLines(ClusterState.S3 s3) {
         String bucket = s3.bucket();
-        return List.of("s3 for other tools (the checksum settings because S3Proxy answers the SDKs' checksums with"
-                        + " 501):",
+        return List.of(
+                "s3 for other tools (the checksum settings because S3Proxy answers the SDKs' checksums with" + " 501):",
                 "    export AWS_ENDPOINT_URL=" + s3.endpoint() + " AWS_ACCESS_KEY_ID=" + s3.accessKey()
                         + " AWS_SECRET_ACCESS_KEY=$(cat " + s3.secretKeyFile() + ") AWS_REGION=us-east-1"
                         + " AWS_REQUEST_CHECKSUM_CALCULATION=when_required"
@@ -369,8 +452,8 @@ final class ClusterStartCommand implements Callable<Integer> {
 
     static List<String> s3Settings(ClusterState.S3 s3) {
         List<String> settings = new ArrayList<>();
-        S3Server.hadoopSettingsWithoutKeys(URI.create(s3.endpoint())).forEach((key, value) -> settings.add(
-                "spark.hadoop." + key + "=" + value));
+        S3Server.hadoopSettingsWithoutKeys(URI.create(s3.endpoint()))
+                .forEach((key, value) -> settings.add("spark.hadoop." + key + "=" + value));
         settings.add("spark.hadoop.fs.s3a.access.key=" + s3.accessKey());
         settings.add("spark.hadoop.fs.s3a.secret.key=$(cat " + s3.secretKeyFile() + ")");
         return settings;

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * {@code cluster stop}: asks the {@code cluster start} process to stop its cluster (SIGTERM, which runs its
  * shutdown hook) and waits for it; whatever of the cluster is still alive after that is killed by its recorded pid.
  */
-@Command(name = "stop",
+@Command(
+        name = "stop",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Stops the local cluster 'tensor-broadcast cluster start' runs; nothing to do is no error.",
@@ -40,11 +41,14 @@ final class ClusterStopCommand implements Callable<Integer> {
         Optional<ClusterState> recorded = states.read();
         if (recorded.isEmpty()) {
             if (output.json) {
-                output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", false),
+                output.emit(
+                        spec.commandLine().getOut(),
+                        () -> Json.MAPPER.createObjectNode().put("stopped", false),
                         text -> {});
             } else {
-                spec.commandLine().getErr().println("no local cluster is running (nothing recorded in "
-                        + states.path() + ")");
+                spec.commandLine()
+                        .getErr()
+                        .println("no local cluster is running (nothing recorded in " + states.path() + ")");
             }
             return ExitCode.OK;
         }
@@ -58,8 +62,8 @@ final class ClusterStopCommand implements Callable<Integer> {
                 owner.get().destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new ClusterFailedException("Cannot stop the local cluster at " + state.masterUrl()
-                        + ": interrupted");
+                throw new ClusterFailedException(
+                        "Cannot stop the local cluster at " + state.masterUrl() + ": interrupted");
             }
         }
         List<Long> left = stopLeftovers(state);
@@ -68,24 +72,31 @@ final class ClusterStopCommand implements Callable<Integer> {
             throw new ClusterFailedException("Cannot stop the local cluster at " + state.masterUrl() + ": processes "
                     + left + " are still alive");
         }
-        output.emit(spec.commandLine().getOut(), () -> Json.MAPPER.createObjectNode().put("stopped", true)
-                .put("master_url", state.masterUrl()), text -> {
+        output.emit(
+                spec.commandLine().getOut(),
+                () -> Json.MAPPER.createObjectNode().put("stopped", true).put("master_url", state.masterUrl()),
+                text -> {
                     text.println("stopped the local cluster at " + state.masterUrl());
                     // the S3 server kept its objects in the cluster's directory, which went with it, or in the
                     // directory --s3-data named, which stays
-                    state.s3().ifPresent(s3 -> text.println(s3.kept().map(data -> "kept the objects of its S3"
-                            + " server's bucket s3a://" + s3.bucket() + "/ in " + data.resolve(s3.bucket())
-                            + " (--s3-data " + data + " serves them again)")
-                            .orElse("deleted the objects of its S3 server's bucket s3a://" + s3.bucket()
-                                    + "/ with the cluster's directory")));
+                    state.s3()
+                            .ifPresent(s3 -> text.println(s3.kept()
+                                    .map(data -> "kept the objects of its S3"
+                                            + " server's bucket s3a://" + s3.bucket() + "/ in "
+                                            + data.resolve(s3.bucket())
+                                            + " (--s3-data " + data + " serves them again)")
+                                    .orElse("deleted the objects of its S3 server's bucket s3a://" + s3.bucket()
+                                            + "/ with the cluster's directory")));
                 });
         return ExitCode.OK;
     }
 
     /** Kills what is left of a cluster whose starter is gone; returns the pids still alive after that. */
     static List<Long> stopLeftovers(ClusterState state) {
-        List<ProcessHandle> alive = state.processes().stream().map(ClusterState.ClusterProcess::live)
-                .flatMap(Optional::stream).toList();
+        List<ProcessHandle> alive = state.processes().stream()
+                .map(ClusterState.ClusterProcess::live)
+                .flatMap(Optional::stream)
+                .toList();
         for (ProcessHandle process : alive) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
@@ -100,6 +111,9 @@ final class ClusterStopCommand implements Callable<Integer> {
                 break;
             }
         }
-        return alive.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList();
+        return alive.stream()
+                .filter(ProcessHandle::isAlive)
+                .map(ProcessHandle::pid)
+                .toList();
     }
 }

@@ -16,7 +16,9 @@ final class DatasetInputOptions {
     @Mixin
     TensorColumnOptions tensor;
 
-    @Option(names = SHIP_THRESHOLD, paramLabel = "<size>",
+    @Option(
+            names = SHIP_THRESHOLD,
+            paramLabel = "<size>",
             description = "A dataset input of at most this many bytes of values is shipped whole to every executor;"
                     + " a larger one is read by the tasks, each only its slice (default 64m).")
     String shipThreshold;
@@ -26,7 +28,8 @@ final class DatasetInputOptions {
     }
 
     long shipThreshold() {
-        return shipThreshold == null ? TensorBroadcast.DEFAULT_SHIP_THRESHOLD
+        return shipThreshold == null
+                ? TensorBroadcast.DEFAULT_SHIP_THRESHOLD
                 : ByteSize.parse("ship threshold", shipThreshold);
     }
 

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * {@code .npy} file next to the output and expands it with numpy's rule on the embedded default (the command's own
  * threads, without Spark), then says how to read it.
  */
-@Command(name = "demo",
+@Command(
+        name = "demo",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -49,12 +50,17 @@ final class DemoCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Under the temporary directory: a gigabyte in the working directory (often a clone) was a surprise. */
-    @Option(names = "--output", paramLabel = "<dir>",
+    @Option(
+            names = "--output",
+            paramLabel = "<dir>",
             defaultValue = "${sys:java.io.tmpdir}/tensor-broadcast-demo",
             description = "The dataset directory (default: ${DEFAULT-VALUE}, under the temporary directory).")
     String output;
 
-    @Option(names = "--rows", paramLabel = "<rows>", defaultValue = "65536",
+    @Option(
+            names = "--rows",
+            paramLabel = "<rows>",
+            defaultValue = "65536",
             description = "Rows of the output (default: ${DEFAULT-VALUE}, 1 GiB).")
     long rows;
 
@@ -90,7 +96,9 @@ final class DemoCommand implements Callable<Integer> {
         write.overwrite = true;
         write.partitioning = new PartitionOptions();
         SparkRun run = SparkCommands.run(spec, target, write, outputOptions);
-        TensorBroadcast.Builder builder = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
+        TensorBroadcast.Builder builder = TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
                 .shape(rows, COLUMNS);
         return run.run(run.configure(builder).build(), false);
     }
@@ -108,7 +116,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         try {
             if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == data.capacity()
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                        && Files.size(file) == data.capacity()
                         && Arrays.equals(Files.readAllBytes(file), data.array())) {
                     return false;
                 }
@@ -131,6 +140,4 @@ final class DemoCommand implements Callable<Integer> {
             // the run's own error is the one to report
         }
     }
-
-
 }

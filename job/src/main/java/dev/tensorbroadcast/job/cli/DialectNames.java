@@ -33,7 +33,8 @@ final class DialectNames {
             if (meant.isEmpty()) {
                 throw e;
             }
-            throw new InvalidRequestException(e.getMessage() + "; did you mean " + meant.get().dialectName() + "?");
+            throw new InvalidRequestException(
+                    e.getMessage() + "; did you mean " + meant.get().dialectName() + "?");
         }
     }
 

@@ -35,19 +35,30 @@ final class EngineChoice {
      * {@code conf}; {@code hadoop} is what the driver's tasks read and write with. With {@code --verbose}, says which
      * and why.
      */
-    static Chosen obtain(String master, Map<String, String> conf, Job job, Configuration hadoop,
-            OutputOptions output, PrintWriter err) {
+    static Chosen obtain(
+            String master,
+            Map<String, String> conf,
+            Job job,
+            Configuration hadoop,
+            OutputOptions output,
+            PrintWriter err) {
         boolean sparkRunning = sparkRunning();
         String whySpark = whySpark(master, conf, job, sparkRunning);
         boolean inThisJvm = whySpark == null;
         if (output.verbose) {
             // said with --verbose only: the result is the same either way
-            long threads = Math.max(1, Math.min(job.tasks(), Runtime.getRuntime().availableProcessors()));
-            err.println(inThisJvm
-                    ? String.format(Locale.ROOT, "running the job in this process without Spark, on %s: the"
-                            + " embedded default (%s, %s); --master 'local[*]' runs it on Spark",
-                            Plural.of(threads, "thread"), ByteSize.format(job.bytes()), Plural.of(job.tasks(), "task"))
-                    : "running the job on Spark: " + whySpark);
+            long threads =
+                    Math.max(1, Math.min(job.tasks(), Runtime.getRuntime().availableProcessors()));
+            err.println(
+                    inThisJvm
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "running the job in this process without Spark, on %s: the"
+                                            + " embedded default (%s, %s); --master 'local[*]' runs it on Spark",
+                                    Plural.of(threads, "thread"),
+                                    ByteSize.format(job.bytes()),
+                                    Plural.of(job.tasks(), "task"))
+                            : "running the job on Spark: " + whySpark);
             err.flush();
         }
         if (inThisJvm) {
@@ -70,7 +81,10 @@ final class EngineChoice {
         if (sparkRunning) {
             return "a Spark application runs in this JVM";
         }
-        String setting = conf.keySet().stream().filter(key -> !key.startsWith("spark.hadoop.")).sorted().findFirst()
+        String setting = conf.keySet().stream()
+                .filter(key -> !key.startsWith("spark.hadoop."))
+                .sorted()
+                .findFirst()
                 .orElse(null);
         if (setting != null) {
             return "--conf " + setting + " is a Spark setting";

@@ -33,6 +33,7 @@ final class EnvironmentSettings {
     private static final String PREFIX = "spark.hadoop.";
     /** The site files spark-submit's class path gives Hadoop, in the order Hadoop reads them. */
     private static final List<String> SITE_FILES = List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml");
+
     private static final List<String> CONF_DIRECTORIES = List.of("HADOOP_CONF_DIR", "YARN_CONF_DIR");
 
     private final Function<String, String> environment;

@@ -13,11 +13,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
-import picocli.CommandLine;
 
 /**
  * Reports a failure as one line on stderr, or as {@code {"error": {"kind", "message"}}} on stdout with
@@ -39,8 +39,8 @@ final class ErrorReporter {
         CommandLine failed = error.getCommandLine();
         boolean json = Arrays.asList(args).contains(OutputOptions.JSON);
         boolean verbose = Arrays.asList(args).contains(OutputOptions.VERBOSE);
-        String message = described(error) + hint(error) + "; see '" + failed.getCommandSpec().qualifiedName()
-                + " --help'";
+        String message = described(error) + hint(error) + "; see '"
+                + failed.getCommandSpec().qualifiedName() + " --help'";
         return report(failed, json, verbose, USAGE, message, error, ExitCode.REFUSED);
     }
 
@@ -49,16 +49,20 @@ final class ErrorReporter {
      * is one unknown option, {@code '--shpae'}, not two.
      */
     private static String described(ParameterException error) {
-        if (!(error instanceof UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()
+        if (!(error instanceof UnmatchedArgumentException unmatched)
+                || unmatched.getUnmatched().isEmpty()
                 || !isOption(unmatched.getUnmatched().get(0))) {
             return error.getMessage();
         }
-        List<String> options = unmatched.getUnmatched().stream().filter(ErrorReporter::isOption).toList();
+        List<String> options = unmatched.getUnmatched().stream()
+                .filter(ErrorReporter::isOption)
+                .toList();
         if (options.size() == unmatched.getUnmatched().size()) {
             return error.getMessage();
         }
         return "Unknown option" + (options.size() == 1 ? "" : "s") + ": "
-                + String.join(", ", options.stream().map(option -> "'" + option + "'").toList());
+                + String.join(
+                        ", ", options.stream().map(option -> "'" + option + "'").toList());
     }
 
     /** A name such as {@code --shape} or {@code -v}; a negative number such as {@code -1} is a value. */
@@ -71,12 +75,15 @@ final class ErrorReporter {
      * quotes a shape with spaces needs, whose second half the shell made an argument of its own.
      */
     private static String hint(ParameterException error) {
-        if (!(error instanceof UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+        if (!(error instanceof UnmatchedArgumentException unmatched)
+                || unmatched.getUnmatched().isEmpty()) {
             return "";
         }
         String typed = unmatched.getUnmatched().get(0);
         CommandSpec spec = unmatched.getCommandLine().getCommandSpec();
-        Collection<String> names = typed.startsWith("-") ? spec.optionsMap().keySet() : spec.subcommands().keySet();
+        Collection<String> names = typed.startsWith("-")
+                ? spec.optionsMap().keySet()
+                : spec.subcommands().keySet();
         List<String> near = names.stream()
                 .filter(name -> Typos.distance(typed, name) <= Math.max(1, typed.length() / 3))
                 .sorted(Comparator.comparingInt((String name) -> Typos.distance(typed, name))
@@ -102,23 +109,34 @@ final class ErrorReporter {
         if (Interruption.signalled()) {
             // whatever Spark threw while it stopped under us, the cause is the signal
             // demo replaces its own dataset on every run; the others replace only when told to
-            String rerun = failed.getCommandSpec().findOption("--overwrite") != null ? "a rerun with --overwrite"
-                    : "a rerun";
+            String rerun =
+                    failed.getCommandSpec().findOption("--overwrite") != null ? "a rerun with --overwrite" : "a rerun";
             Optional<SetAside.Restored> restored = restored(error, new HashSet<>());
             if (restored.isPresent()) {
                 // an --overwrite's old dataset was moved back: the output reads as it did before the run
-                return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it"
-                        + " committed; " + restored.get().getMessage() + ", and nothing the job wrote remains",
-                        error, ExitCode.INTERRUPTED);
+                return report(
+                        failed,
+                        json,
+                        verbose,
+                        INTERRUPTED,
+                        "interrupted: the job was stopped before it" + " committed; "
+                                + restored.get().getMessage() + ", and nothing the job wrote remains",
+                        error,
+                        ExitCode.INTERRUPTED);
             }
-            return report(failed, json, verbose, INTERRUPTED, "interrupted: the job was stopped before it committed;"
-                    + " nothing it has written reads as a dataset, and " + rerun + " replaces what is there", error,
+            return report(
+                    failed,
+                    json,
+                    verbose,
+                    INTERRUPTED,
+                    "interrupted: the job was stopped before it committed;"
+                            + " nothing it has written reads as a dataset, and " + rerun + " replaces what is there",
+                    error,
                     ExitCode.INTERRUPTED);
         }
         if (error instanceof BroadcastException refused) {
             // the library names a parameter for any reader; the command line says its flag
-            return report(failed, json, verbose, refused.kind(), refused.commandLineMessage(), error,
-                    ExitCode.REFUSED);
+            return report(failed, json, verbose, refused.kind(), refused.commandLineMessage(), error, ExitCode.REFUSED);
         }
         if (error instanceof ClusterStateException state) {
             // the local cluster's state: as refused a request as a bad argument, and as easy to fix
@@ -128,8 +146,8 @@ final class ErrorReporter {
             return report(failed, json, verbose, JOB_FAILED, jobFailure.getMessage(), error, ExitCode.INTERNAL_ERROR);
         }
         if (error instanceof ClusterFailedException clusterFailure) {
-            return report(failed, json, verbose, CLUSTER_FAILED, clusterFailure.getMessage(), error,
-                    ExitCode.INTERNAL_ERROR);
+            return report(
+                    failed, json, verbose, CLUSTER_FAILED, clusterFailure.getMessage(), error, ExitCode.INTERNAL_ERROR);
         }
         String message = "internal error: " + error;
         return report(failed, json, verbose, INTERNAL, message, error, ExitCode.INTERNAL_ERROR);
@@ -152,8 +170,14 @@ final class ErrorReporter {
         return restored(error.getCause(), seen);
     }
 
-    private static int report(CommandLine failed, boolean json, boolean verbose, String kind, String message,
-            Throwable error, int exitCode) {
+    private static int report(
+            CommandLine failed,
+            boolean json,
+            boolean verbose,
+            String kind,
+            String message,
+            Throwable error,
+            int exitCode) {
         String line = oneLine(message);
         PrintWriter err = failed.getErr();
         if (json) {

@@ -10,11 +10,12 @@ import picocli.CommandLine.ParameterException;
 final class ExclusiveOptions {
     private ExclusiveOptions() {}
 
-    static void requireAtMostOne(CommandSpec spec, String option, Object value, String otherOption, Object other,
-            String hint) {
+    static void requireAtMostOne(
+            CommandSpec spec, String option, Object value, String otherOption, Object other, String hint) {
         if (value != null && other != null) {
-            throw new ParameterException(spec.commandLine(), "Cannot use " + option + " with " + otherOption
-                    + ": they are mutually exclusive (" + hint + ")");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Cannot use " + option + " with " + otherOption + ": they are mutually exclusive (" + hint + ")");
         }
     }
 

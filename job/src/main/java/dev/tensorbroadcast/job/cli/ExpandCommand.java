@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code expand}: broadcasts one source tensor with a dialect's rule and writes the result as a dataset. */
-@Command(name = "expand",
+@Command(
+        name = "expand",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -30,7 +31,10 @@ final class ExpandCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, paramLabel = "<file|dir>",
+    @Option(
+            names = "--input",
+            required = true,
+            paramLabel = "<file|dir>",
             description = "The source tensor: .npy or Arrow IPC (file or stream), or a directory of Arrow IPC or"
                     + " Parquet files with one row of the tensor per table row; a local path or a Hadoop URI.")
     String input;
@@ -44,7 +48,10 @@ final class ExpandCommand implements Callable<Integer> {
     @Mixin
     KeepOptions keep;
 
-    @Option(names = "--partition-by", paramLabel = "<keys>", split = ",",
+    @Option(
+            names = "--partition-by",
+            paramLabel = "<keys>",
+            split = ",",
             description = "Writes the files in Spark's partitionBy layout, under key=value/ directories of these"
                     + " partition keys of a Hive-partitioned input (such as day or day,hour), so each day's"
                     + " output lies beside the day; the keys move from the files into the paths.")
@@ -63,8 +70,8 @@ final class ExpandCommand implements Callable<Integer> {
     public Integer call() {
         arguments.check(spec);
         SparkRun run = SparkCommands.run(spec, target, write, output);
-        TensorBroadcast.Builder builder = keep.configure(dataset.configure(TensorBroadcast.builder().source(input)
-                .dialect(arguments.dialect())));
+        TensorBroadcast.Builder builder = keep.configure(
+                dataset.configure(TensorBroadcast.builder().source(input).dialect(arguments.dialect())));
         if (!partitionBy.isEmpty()) {
             builder.partitionBy(partitionBy.toArray(String[]::new));
         }

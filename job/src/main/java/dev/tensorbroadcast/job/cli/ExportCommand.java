@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code export}: a complete, small dataset to one {@code .npy} for numpy users. */
-@Command(name = "export",
+@Command(
+        name = "export",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -61,8 +62,11 @@ final class ExportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         result.notes().forEach(note -> err.println("note: " + note));
         err.flush();
-        output.emit(spec.commandLine().getOut(), () -> json(result), out -> out.println("wrote " + result.file()
-                + ": " + result.descr() + " " + result.shape() + ", " + result.bytes() + " bytes"));
+        output.emit(
+                spec.commandLine().getOut(),
+                () -> json(result),
+                out -> out.println("wrote " + result.file() + ": " + result.descr() + " " + result.shape() + ", "
+                        + result.bytes() + " bytes"));
         return ExitCode.OK;
     }
 

@@ -20,7 +20,8 @@ final class FormatHelp {
     static final class Datasets implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return List.of(String.join(", ", named(OutputFormat.values(), true))).iterator();
+            return List.of(String.join(", ", named(OutputFormat.values(), true)))
+                    .iterator();
         }
     }
 
@@ -29,8 +30,12 @@ final class FormatHelp {
         @Override
         public Iterator<String> iterator() {
             List<String> named = named(OutputFormat.results(), false);
-            return List.of(named.size() == 1 ? named.get(0) : String.join(", ", named.subList(0,
-                    named.size() - 1)) + " or " + named.get(named.size() - 1)).iterator();
+            return List.of(
+                            named.size() == 1
+                                    ? named.get(0)
+                                    : String.join(", ", named.subList(0, named.size() - 1)) + " or "
+                                            + named.get(named.size() - 1))
+                    .iterator();
         }
     }
 
@@ -39,12 +44,16 @@ final class FormatHelp {
         List<String> named = new ArrayList<>();
         for (OutputFormat format : formats) {
             List<String> notes = new ArrayList<>();
-            TensorFileFormats.byName(format.formatName()).flatMap(TensorFileFormat::helpNote).ifPresent(notes::add);
+            TensorFileFormats.byName(format.formatName())
+                    .flatMap(TensorFileFormat::helpNote)
+                    .ifPresent(notes::add);
             if (sayDefault && format.equals(OutputFormat.ARROW)) {
                 notes.add("default");
             }
-            named.add(notes.isEmpty() ? format.formatName()
-                    : format.formatName() + " (" + String.join(", ", notes) + ")");
+            named.add(
+                    notes.isEmpty()
+                            ? format.formatName()
+                            : format.formatName() + " (" + String.join(", ", notes) + ")");
         }
         return named;
     }

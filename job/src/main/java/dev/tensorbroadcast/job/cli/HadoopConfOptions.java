@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
  * {@code s3a} settings serves both.
  */
 final class HadoopConfOptions {
-    @Option(names = "--conf", paramLabel = "<key>=<value>",
+    @Option(
+            names = "--conf",
+            paramLabel = "<key>=<value>",
             description = "A Hadoop setting as Spark takes it, spark.hadoop.<name>=<value>; repeatable, e.g."
                     + " --conf spark.hadoop.fs.s3a.endpoint=http://127.0.0.1:9000.")
     Map<String, String> conf = new LinkedHashMap<>();

@@ -25,7 +25,8 @@ final class HadoopSettings {
     static Configuration configuration(Map<String, String> conf) {
         var existing = SparkSessions.mayRun() ? SparkSessions.running() : Optional.<SparkSession>empty();
         Configuration configuration = existing.isPresent()
-                ? new Configuration(existing.get().sparkContext().hadoopConfiguration()) : new Configuration();
+                ? new Configuration(existing.get().sparkContext().hadoopConfiguration())
+                : new Configuration();
         if (existing.isEmpty()) {
             EnvironmentSettings.ofProcess().applyTo(configuration);
             // what new SparkConf() would hold: spark.* system properties (spark-submit's), read without loading Spark

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * {@code inspect}: what a dataset holds, from its manifest, and whether it is complete. Reads the manifest and lists
  * the directory; reads no data.
  */
-@Command(name = "inspect",
+@Command(
+        name = "inspect",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -61,15 +62,21 @@ final class InspectCommand implements Callable<Integer> {
         Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
         if (foreign.isPresent()) {
             // another tool's files are what they are, not an incomplete dataset of ours
-            output.emit(spec.commandLine().getOut(), () -> foreignJson(foreign.get()),
+            output.emit(
+                    spec.commandLine().getOut(),
+                    () -> foreignJson(foreign.get()),
                     out -> out.println("not ours: " + foreign.get().describe() + ", readable as --input (" + dir
                             + " has no " + Manifest.FILE_NAME + ": another tool wrote it)"));
             return ExitCode.OK;
         }
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "inspect")) {
             // the reasons name parameters for any reader: here, as flags
-            List<String> incomplete = dataset.incompleteness().stream().map(Param::commandLineText).toList();
-            output.emit(spec.commandLine().getOut(), () -> json(dataset, incomplete),
+            List<String> incomplete = dataset.incompleteness().stream()
+                    .map(Param::commandLineText)
+                    .toList();
+            output.emit(
+                    spec.commandLine().getOut(),
+                    () -> json(dataset, incomplete),
                     out -> printText(out, dataset, incomplete));
             return incomplete.isEmpty() ? ExitCode.OK : ExitCode.DATASET_PROBLEMS;
         }
@@ -80,8 +87,8 @@ final class InspectCommand implements Callable<Integer> {
         json.put("dataset", dir);
         json.put("ours", false);
         // one count per dataset format the registry knows: arrow_files, parquet_files, ...
-        TensorFileFormats.datasetFormats().forEach(format -> json.put(format.name() + "_files",
-                foreign.count(format.name())));
+        TensorFileFormats.datasetFormats()
+                .forEach(format -> json.put(format.name() + "_files", foreign.count(format.name())));
         return json;
     }
 
@@ -105,18 +112,22 @@ final class InspectCommand implements Callable<Integer> {
             json.put("files", manifest.files().size());
             json.put("bytes", manifest.totalFileBytes());
             ObjectNode request = json.putObject("request");
-            manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
+            manifest.request().entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
                     .forEach(entry -> request.put(entry.getKey(), entry.getValue()));
             ArrayNode inputs = json.putArray("inputs");
             for (Manifest.ManifestInput input : manifest.inputs()) {
-                inputs.addObject().put("path", input.path()).put("dtype", input.dtype())
+                inputs.addObject()
+                        .put("path", input.path())
+                        .put("dtype", input.dtype())
                         .set("shape", Json.array(ManifestShapes.shape(input.shape())));
             }
             json.put("tool_version", manifest.toolVersion());
             json.put("created", manifest.created());
         });
         ArrayNode stray = json.putArray("stray");
-        dataset.strayEntries().forEach((name, size) -> stray.addObject().put("path", name).put("bytes", size));
+        dataset.strayEntries()
+                .forEach((name, size) -> stray.addObject().put("path", name).put("bytes", size));
         return json;
     }
 
@@ -127,25 +138,38 @@ final class InspectCommand implements Callable<Integer> {
             line(out, "shape", ManifestShapes.shape(manifest.shape()).toString());
             line(out, "dtype", manifest.dtype());
             line(out, "rows", manifest.rows() + " x " + ManifestShapes.shape(manifest.rowShape()));
-            line(out, "format", manifest.format() + ", compression " + manifest.compression()
-                    + (manifest.rowLayout().equals(Manifest.NESTED_ROWS) ? ", nested rows" : ""));
+            line(
+                    out,
+                    "format",
+                    manifest.format() + ", compression " + manifest.compression()
+                            + (manifest.rowLayout().equals(Manifest.NESTED_ROWS) ? ", nested rows" : ""));
             line(out, "partitions", Long.toString(manifest.partitions()));
             long bytes = manifest.totalFileBytes();
             line(out, "files", manifest.files().size() + ", " + ByteSize.format(bytes) + " (" + bytes + " bytes)");
-            line(out, "request", manifest.request().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" ")));
+            line(
+                    out,
+                    "request",
+                    manifest.request().entrySet().stream()
+                            .sorted(Map.Entry.comparingByKey())
+                            .map(entry -> entry.getKey() + "=" + entry.getValue())
+                            .collect(Collectors.joining(" ")));
             for (Manifest.ManifestInput input : manifest.inputs()) {
                 line(out, "input", input.path() + " " + input.dtype() + " " + ManifestShapes.shape(input.shape()));
             }
             if (!manifest.keptColumns().isEmpty()) {
-                line(out, "kept columns", manifest.keptColumns().stream()
-                        .map(column -> column.name() + " " + column.type()).collect(Collectors.joining(", ")));
+                line(
+                        out,
+                        "kept columns",
+                        manifest.keptColumns().stream()
+                                .map(column -> column.name() + " " + column.type())
+                                .collect(Collectors.joining(", ")));
             }
             line(out, "tool version", manifest.toolVersion());
             line(out, "created", manifest.created());
         });
-        dataset.strayEntries().forEach((name, size) -> line(out, "stray", size < 0 ? name + "/"
-                : name + " (" + ByteSize.format(size) + ")"));
+        dataset.strayEntries()
+                .forEach((name, size) ->
+                        line(out, "stray", size < 0 ? name + "/" : name + " (" + ByteSize.format(size) + ")"));
     }
 
     private static void line(PrintWriter out, String label, String value) {

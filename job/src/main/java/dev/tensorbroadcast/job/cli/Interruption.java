@@ -30,18 +30,21 @@ final class Interruption {
     static void install() {
         quietBeforeShutdown("INT");
         quietBeforeShutdown("TERM");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (finished) {
-                return;
-            }
-            signalled = true;
-            quietSpark();
-            try {
-                REPORTED.await(REPORT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "tensor-broadcast-interruption"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            if (finished) {
+                                return;
+                            }
+                            signalled = true;
+                            quietSpark();
+                            try {
+                                REPORTED.await(REPORT_SECONDS, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "tensor-broadcast-interruption"));
     }
 
     /**

@@ -8,7 +8,10 @@ import picocli.CommandLine.Option;
 final class KeepOptions {
     static final String KEEP = "--keep";
 
-    @Option(names = KEEP, paramLabel = "<columns>", defaultValue = "all",
+    @Option(
+            names = KEEP,
+            paramLabel = "<columns>",
+            defaultValue = "all",
             description = "The columns of a dataset input, other than the tensor, written next to each expanded row"
                     + " with their own names and types: all (the default), none, or names such as user_id,label."
                     + " Kept when the output's rows follow the input's rows ([N,1,64] -> [N,8,64]).")

@@ -50,6 +50,5 @@ final class LineProgress implements Progress {
     }
 
     @Override
-    public void finished() {
-    }
+    public void finished() {}
 }

@@ -45,11 +45,14 @@ final class LocalS3Settings {
     /** The server's S3A options (without their {@code fs.s3a.} prefix), its secret key read from its file. */
     static Map<String, String> settings(ClusterState.S3 s3) {
         Map<String, String> options = new LinkedHashMap<>();
-        S3Server.hadoopSettingsWithoutKeys(URI.create(s3.endpoint())).forEach((key, value) -> options.put(
-                key.substring("fs.s3a.".length()), value));
+        S3Server.hadoopSettingsWithoutKeys(URI.create(s3.endpoint()))
+                .forEach((key, value) -> options.put(key.substring("fs.s3a.".length()), value));
         options.put("access.key", s3.accessKey());
         try {
-            options.put("secret.key", Files.readString(Path.of(s3.secretKeyFile()), StandardCharsets.UTF_8).strip());
+            options.put(
+                    "secret.key",
+                    Files.readString(Path.of(s3.secretKeyFile()), StandardCharsets.UTF_8)
+                            .strip());
         } catch (IOException e) {
             // without its secret the server refuses every request; S3A's own error then says which key it used
         }
@@ -58,7 +61,9 @@ final class LocalS3Settings {
 
     private static Optional<ClusterState.S3> running() {
         try {
-            return ClusterStateDirectory.locate().read().filter(state -> state.owner().live().isPresent())
+            return ClusterStateDirectory.locate()
+                    .read()
+                    .filter(state -> state.owner().live().isPresent())
                     .flatMap(ClusterState::s3);
         } catch (RuntimeException e) {
             // a state that cannot be read is cluster status's to report; a job without it needs --conf as before

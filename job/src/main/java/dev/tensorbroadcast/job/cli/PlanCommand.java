@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>Values are kept as text and parsed here, so a bad value is reported by the planner's own message.
  */
-@Command(name = "plan",
+@Command(
+        name = "plan",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -54,11 +55,15 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     RequestOptions arguments;
 
-    @Option(names = "--input-shape", paramLabel = "<shape>",
+    @Option(
+            names = "--input-shape",
+            paramLabel = "<shape>",
             description = "An input's shape; repeat it for several inputs (numpy, pytorch, paddle without --shape).")
     List<String> inputShapes;
 
-    @Option(names = "--input", paramLabel = "<file|dir>",
+    @Option(
+            names = "--input",
+            paramLabel = "<file|dir>",
             description = "An input file (.npy or Arrow IPC, any Hadoop path), or a dataset directory, whose shape and"
                     + " dtype to plan with, instead of --input-shape and --dtype; repeat it for several inputs.")
     List<String> inputFiles;
@@ -72,7 +77,10 @@ final class PlanCommand implements Callable<Integer> {
     /** The first input when it is a dataset directory, whose strategy the plan shows. */
     private TensorDataset firstDataset;
 
-    @Option(names = "--dtype", paramLabel = "<dtype>", defaultValue = "float32",
+    @Option(
+            names = "--dtype",
+            paramLabel = "<dtype>",
+            defaultValue = "float32",
             description = "The element type of every input (default: ${DEFAULT-VALUE}).")
     String dtype;
 
@@ -93,16 +101,22 @@ final class PlanCommand implements Callable<Integer> {
         PartitionPlan uniform = partitions.build();
         // as expand cuts a dataset read in slices: at its row groups
         Optional<RowLineage> lineage = RowLineage.of(plan, 0, uniform);
-        PartitionPlan partitionPlan = firstDataset != null && firstDataset.valueBytes() > dataset.shipThreshold()
-                && partitioning.count().isEmpty() && lineage.isPresent()
-                ? RowGroupCuts.align(uniform, firstDataset, lineage.get(),
+        PartitionPlan partitionPlan = firstDataset != null
+                        && firstDataset.valueBytes() > dataset.shipThreshold()
+                        && partitioning.count().isEmpty()
+                        && lineage.isPresent()
+                ? RowGroupCuts.align(
+                        uniform,
+                        firstDataset,
+                        lineage.get(),
                         partitioning.bytes().orElse(PartitionPlan.DEFAULT_PARTITION_BYTES))
                 : uniform;
         Optional<SourceStrategy> source = Optional.ofNullable(firstDataset)
                 .map(found -> SourceStrategy.of(found, plan, partitionPlan, dataset.shipThreshold()));
         // the columns expand would keep, refused as expand would refuse them
-        List<KeptColumn> kept = firstDataset == null ? List.of() : KeptColumnsChoice.columns(keep.columns(),
-                firstDataset, inputFiles.get(0), lineage);
+        List<KeptColumn> kept = firstDataset == null
+                ? List.of()
+                : KeptColumnsChoice.columns(keep.columns(), firstDataset, inputFiles.get(0), lineage);
         PlanSummary summary = new PlanSummary(plan, partitionPlan, source, kept);
         output.emit(spec.commandLine().getOut(), summary::toJson, summary::printText);
         return ExitCode.OK;
@@ -111,26 +125,39 @@ final class PlanCommand implements Callable<Integer> {
     private BroadcastRequest request() {
         BroadcastRequest.Builder request = BroadcastRequest.builder(arguments.dialect());
         if ((inputShapes == null) == (inputFiles == null)) {
-            throw new ParameterException(spec.commandLine(), inputShapes == null
-                    ? "Missing input: give --input-shape (a shape) or --input (a .npy or Arrow IPC file)"
-                    : "Cannot use --input-shape with --input: give the shapes, or the files to read them from");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    inputShapes == null
+                            ? "Missing input: give --input-shape (a shape) or --input (a .npy or Arrow IPC file)"
+                            : "Cannot use --input-shape with --input: give the shapes, or the files to read them from");
         }
         if (inputFiles != null) {
-            ExclusiveOptions.refuseIfGiven(spec, "--dtype", "with --input", "the dtype is each file's own; drop"
-                    + " --dtype");
+            ExclusiveOptions.refuseIfGiven(
+                    spec, "--dtype", "with --input", "the dtype is each file's own; drop" + " --dtype");
         } else {
             // they say how to read an input file, so with shapes alone they would be dropped
-            for (String option : new String[] {TensorColumnOptions.COLUMN, TensorColumnOptions.ROW_SHAPE,
-                    DatasetInputOptions.SHIP_THRESHOLD, KeepOptions.KEEP}) {
-                ExclusiveOptions.refuseIfGiven(spec, option, "with --input-shape", "it applies to an input file or"
-                        + " dataset; give --input, or drop " + option);
+            for (String option : new String[] {
+                TensorColumnOptions.COLUMN,
+                TensorColumnOptions.ROW_SHAPE,
+                DatasetInputOptions.SHIP_THRESHOLD,
+                KeepOptions.KEEP
+            }) {
+                ExclusiveOptions.refuseIfGiven(
+                        spec,
+                        option,
+                        "with --input-shape",
+                        "it applies to an input file or" + " dataset; give --input, or drop " + option);
             }
         }
         if (inputFiles != null) {
             // the whole source is read, as expand will read it, so a file plan would refuse is refused here too
-            SourceLoader loader = new SourceLoader(new Configuration(), SourceLimits.defaults(),
-                    dataset.column().map(ArrowSourceOptions.defaults()::withColumn)
-                            .orElse(ArrowSourceOptions.defaults()), dataset.rowShape());
+            SourceLoader loader = new SourceLoader(
+                    new Configuration(),
+                    SourceLimits.defaults(),
+                    dataset.column()
+                            .map(ArrowSourceOptions.defaults()::withColumn)
+                            .orElse(ArrowSourceOptions.defaults()),
+                    dataset.rowShape());
             for (String file : inputFiles) {
                 LoadedSource source = loader.load(file);
                 @SuppressWarnings("ReferenceEquality") // the list's first element, not a later file of the same name

@@ -11,13 +11,13 @@ import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import dev.tensorbroadcast.planner.TensorSpec;
 import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /** What {@code plan} prints about a plan: as aligned lines for people, or as one JSON object for scripts. */
-record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<SourceStrategy> source,
-        List<KeptColumn> kept) {
+record PlanSummary(
+        BroadcastPlan plan, PartitionPlan partitions, Optional<SourceStrategy> source, List<KeptColumn> kept) {
     PlanSummary {
         requireNonNull(plan, "plan is null");
         requireNonNull(partitions, "partitions is null");
@@ -67,7 +67,8 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
         source.ifPresent(strategy -> strategy.toJson(json));
         if (!kept.isEmpty()) {
             ArrayNode columns = json.putArray("kept_columns");
-            kept.forEach(column -> columns.addObject().put("name", column.name()).put("type", column.typeName()));
+            kept.forEach(
+                    column -> columns.addObject().put("name", column.name()).put("type", column.typeName()));
         }
         return json;
     }
@@ -75,14 +76,23 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
     void printText(PrintWriter out) {
         String dialect = plan.dialect().dialectName();
         line(out, "dialect", plan.dialect() == Dialect.OPENVINO ? dialect + " (mode " + mode() + ")" : dialect);
-        line(out, "inputs", String.join(" ", plan.request().inputs().stream()
-                .map(input -> input.shape().toList()).toList()));
+        line(
+                out,
+                "inputs",
+                String.join(
+                        " ",
+                        plan.request().inputs().stream()
+                                .map(input -> input.shape().toList())
+                                .toList()));
         line(out, "output", plan.output().toList());
         line(out, "dtype", dtype());
         line(out, "elements", Long.toString(partitions.elements()));
         line(out, "bytes", partitions.bytes() + " (" + ByteSize.format(partitions.bytes()) + ")");
-        line(out, "rows", partitions.rows() + " x " + partitions.rowShape().toList() + " ("
-                + ByteSize.format(partitions.rowBytes()) + " each)");
+        line(
+                out,
+                "rows",
+                partitions.rows() + " x " + partitions.rowShape().toList() + " ("
+                        + ByteSize.format(partitions.rowBytes()) + " each)");
         line(out, "partitions", partitionsText());
         int inputCount = plan.inputs().size();
         for (int i = 0; i < inputCount; i++) {
@@ -91,8 +101,14 @@ record PlanSummary(BroadcastPlan plan, PartitionPlan partitions, Optional<Source
         }
         source.ifPresent(strategy -> strategy.printText(out, LINE));
         if (!kept.isEmpty()) {
-            line(out, "kept columns", String.join(", ", kept.stream()
-                    .map(column -> column.name() + " " + column.typeName()).toList()));
+            line(
+                    out,
+                    "kept columns",
+                    String.join(
+                            ", ",
+                            kept.stream()
+                                    .map(column -> column.name() + " " + column.typeName())
+                                    .toList()));
         }
     }
 

@@ -26,15 +26,21 @@ final class ReadHint {
     static Optional<String> of(Manifest manifest, Path directory) {
         String location = readerLocation(directory);
         // a partitioned output's files lie under key=value directories
-        String files = location + (manifest.request().containsKey(ManifestRequests.PARTITION_BY) ? "/**/*." : "/*.")
+        String files = location
+                + (manifest.request().containsKey(ManifestRequests.PARTITION_BY) ? "/**/*." : "/*.")
                 + manifest.format();
         String markers = "the directory also holds " + Manifest.FILE_NAME + " and " + Manifest.SUCCESS_FILE_NAME;
         return switch (manifest.format()) {
-            case "arrow" -> Optional.of("to read it: pyarrow.dataset.dataset('" + location + "', format='arrow'), or"
-                    + " polars.scan_ipc('" + files + "') (" + markers + ")");
-            case "parquet" -> Optional.of("to read it: pyarrow.parquet.read_table('" + location + "'), or '" + files
-                    + "' in " + (huggingFaceReads(manifest) ? "polars, DuckDB and Hugging Face datasets"
-                            : "polars and DuckDB") + " (" + markers + ")");
+            case "arrow" ->
+                Optional.of("to read it: pyarrow.dataset.dataset('" + location + "', format='arrow'), or"
+                        + " polars.scan_ipc('" + files + "') (" + markers + ")");
+            case "parquet" ->
+                Optional.of("to read it: pyarrow.parquet.read_table('" + location + "'), or '" + files
+                        + "' in "
+                        + (huggingFaceReads(manifest)
+                                ? "polars, DuckDB and Hugging Face datasets"
+                                : "polars and DuckDB")
+                        + " (" + markers + ")");
             default -> Optional.empty();
         };
     }

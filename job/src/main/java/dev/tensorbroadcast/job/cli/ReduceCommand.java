@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedReduce;
-import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorReduce;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.pipeline.ReduceJob;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.ReducePlan;
@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code reduce}: the adjoint of a broadcast, a gradient summed back to the forward input's shape, with Spark. */
-@Command(name = "reduce",
+@Command(
+        name = "reduce",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -47,17 +48,25 @@ final class ReduceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, paramLabel = "<file|dir>",
+    @Option(
+            names = "--input",
+            required = true,
+            paramLabel = "<file|dir>",
             description = "The gradient, shaped like the forward output: .npy or Arrow IPC, or a dataset directory"
                     + " of Arrow IPC or Parquet files; a local path or a Hadoop URI.")
     String input;
 
-    @Option(names = "--input-shape", required = true, paramLabel = "<shape>",
+    @Option(
+            names = "--input-shape",
+            required = true,
+            paramLabel = "<shape>",
             description = "The forward input's shape, such as [1,4096]; repeat it for the inputs of a joint"
                     + " broadcast (numpy, pytorch, paddle without --shape).")
     List<String> inputShapes;
 
-    @Option(names = "--input-index", paramLabel = "<i>",
+    @Option(
+            names = "--input-index",
+            paramLabel = "<i>",
             description = "Reduce only input i of a joint broadcast; without it every input is reduced, into"
                     + " <output>/0, <output>/1, ...")
     Integer inputIndex;
@@ -68,31 +77,41 @@ final class ReduceCommand implements Callable<Integer> {
     @Mixin
     DatasetInputOptions dataset;
 
-    @Option(names = DatasetOutputOptions.OUTPUT, required = true, paramLabel = "<file.npy|dir>",
+    @Option(
+            names = DatasetOutputOptions.OUTPUT,
+            required = true,
+            paramLabel = "<file.npy|dir>",
             description = "Where the result goes: a path ending in .npy is one .npy file on the driver's local disk;"
                     + " anything else is a dataset directory, a local path or a Hadoop URI (hdfs://, s3a://, file:/).")
     String outputLocation;
 
-    @Option(names = DatasetOutputOptions.FORMAT, paramLabel = "<format>",
+    @Option(
+            names = DatasetOutputOptions.FORMAT,
+            paramLabel = "<format>",
             completionCandidates = FormatHelp.Results.class,
             description = "${COMPLETION-CANDIDATES}; by default npy for an"
                     + " --output ending in .npy, else arrow. Another format with an --output ending in .npy is"
                     + " refused.")
     String format;
 
-    @Option(names = DatasetOutputOptions.CHUNKS, paramLabel = "<sizes>",
+    @Option(
+            names = DatasetOutputOptions.CHUNKS,
+            paramLabel = "<sizes>",
             description = "With --format zarr: the result's chunk shape, one size per dim of the input. Default: a"
                     + " partition's rows by the whole of the other dims.")
     String chunks;
 
-    @Option(names = DatasetOutputOptions.SHARD, paramLabel = "<sizes>",
+    @Option(
+            names = DatasetOutputOptions.SHARD,
+            paramLabel = "<sizes>",
             description = "With --format zarr: the shard shape (sharding_indexed), each dim a multiple of --chunks.")
     String shard;
 
     @Mixin
     WriteOptions write;
 
-    @Option(names = "--dry-run",
+    @Option(
+            names = "--dry-run",
             description = "Plan and check everything, print the axes summed, the regime and the bytes each task"
                     + " reads; start no Spark and write nothing.")
     boolean dryRun;
@@ -104,18 +123,20 @@ final class ReduceCommand implements Callable<Integer> {
     public Integer call() {
         arguments.check(spec);
         write.partitioning.check(spec);
-        TensorReduce.Builder builder = TensorReduce.builder().gradient(input).dialect(arguments.dialect())
+        TensorReduce.Builder builder = TensorReduce.builder()
+                .gradient(input)
+                .dialect(arguments.dialect())
                 .output(outputLocation)
                 .write(write.spec().build());
-        ArrayChunking chunking = new ArrayChunking(chunks == null ? new long[0]
-                : ArrayChunking.parse(chunks, Param.CHUNKS), shard == null ? new long[0]
-                : ArrayChunking.parse(shard, Param.SHARD));
+        ArrayChunking chunking = new ArrayChunking(
+                chunks == null ? new long[0] : ArrayChunking.parse(chunks, Param.CHUNKS),
+                shard == null ? new long[0] : ArrayChunking.parse(shard, Param.SHARD));
         if (format != null) {
             // refuses --chunks and --shard unless the format writes an array
             builder.format(OutputFormat.parseResult(format).withChunking(chunking));
         } else {
-            chunking.requireFits((outputLocation.endsWith(".npy") ? OutputFormat.NPY : OutputFormat.ARROW)
-                    .formatName(), false);
+            chunking.requireFits(
+                    (outputLocation.endsWith(".npy") ? OutputFormat.NPY : OutputFormat.ARROW).formatName(), false);
         }
         inputShapes.forEach(shape -> builder.inputShape(Shape.parse(shape)));
         if (inputIndex != null) {
@@ -142,8 +163,8 @@ final class ReduceCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         List<ReduceResult> results;
-        try (EngineChoice.Chosen engine = EngineChoice.obtain(write.master, write.conf, job(prepared), hadoop, output,
-                err)) {
+        try (EngineChoice.Chosen engine =
+                EngineChoice.obtain(write.master, write.conf, job(prepared), hadoop, output, err)) {
             Interruption.stopIfSignalled();
             // said once the output is ours: a second writer's refusal is its only line
             results = prepared.run(engine.engine(), Progress.NONE, () -> announce(err, prepared, reduce));
@@ -151,9 +172,16 @@ final class ReduceCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         output.emit(out, () -> resultJson(results, seconds), text -> {
             for (ReduceResult result : results) {
-                text.println(String.format(Locale.ROOT, "wrote %s: %s %s (%s) from %s (%s), in %.1f s",
-                        result.location(), result.shape().toList(), result.dtype().typeName(),
-                        ByteSize.format(result.bytes()), tasks(result.tasks()), result.regime(), seconds));
+                text.println(String.format(
+                        Locale.ROOT,
+                        "wrote %s: %s %s (%s) from %s (%s), in %.1f s",
+                        result.location(),
+                        result.shape().toList(),
+                        result.dtype().typeName(),
+                        ByteSize.format(result.bytes()),
+                        tasks(result.tasks()),
+                        result.regime(),
+                        seconds));
             }
         });
         return ExitCode.OK;
@@ -179,9 +207,16 @@ final class ReduceCommand implements Callable<Integer> {
         if (!output.json) {
             for (int i = 0; i < prepared.reduces().size(); i++) {
                 ReducePlan plan = prepared.reduces().get(i);
-                err.println(String.format(Locale.ROOT, "reducing %s %s to %s (%s) in %s into %s %s",
-                        plan.output().toList(), plan.dtype().typeName(), plan.input().toList(), plan.regime(),
-                        tasks(prepared.tasks(plan)), reduce.formatName(), prepared.location(i)));
+                err.println(String.format(
+                        Locale.ROOT,
+                        "reducing %s %s to %s (%s) in %s into %s %s",
+                        plan.output().toList(),
+                        plan.dtype().typeName(),
+                        plan.input().toList(),
+                        plan.regime(),
+                        tasks(prepared.tasks(plan)),
+                        reduce.formatName(),
+                        prepared.location(i)));
             }
             err.flush();
         }
@@ -192,14 +227,25 @@ final class ReduceCommand implements Callable<Integer> {
         for (int i = 0; i < prepared.reduces().size(); i++) {
             ReducePlan plan = prepared.reduces().get(i);
             long tasks = prepared.tasks(plan);
-            text.println(String.format(Locale.ROOT, "input %d: %s %s, summing axes %s of the gradient (%s"
-                    + " of each element)", plan.inputIndex(), plan.input().toList(), plan.dtype().typeName(),
-                    Arrays.toString(plan.summedAxes()), Plural.of(plan.copies(), "copy", "copies")));
+            text.println(String.format(
+                    Locale.ROOT,
+                    "input %d: %s %s, summing axes %s of the gradient (%s" + " of each element)",
+                    plan.inputIndex(),
+                    plan.input().toList(),
+                    plan.dtype().typeName(),
+                    Arrays.toString(plan.summedAxes()),
+                    Plural.of(plan.copies(), "copy", "copies")));
             String combine = plan.regime() == ReducePlan.Regime.ROWS_SUMMED
-                    ? "partials merged in a tree of depth " + ReduceJob.depth(tasks) + ", " + ReduceJob.FANOUT + " per merge"
+                    ? "partials merged in a tree of depth " + ReduceJob.depth(tasks) + ", " + ReduceJob.FANOUT
+                            + " per merge"
                     : "each task writes its rows of the result";
-            text.println(String.format(Locale.ROOT, "  %s: %s, each reading at most %s of the gradient; %s",
-                    plan.regime(), tasks(tasks), ByteSize.format(prepared.bytesPerTask(plan)), combine));
+            text.println(String.format(
+                    Locale.ROOT,
+                    "  %s: %s, each reading at most %s of the gradient; %s",
+                    plan.regime(),
+                    tasks(tasks),
+                    ByteSize.format(prepared.bytesPerTask(plan)),
+                    combine));
             text.println("  output: " + reduce.formatName() + " " + prepared.location(i));
         }
     }

@@ -2,9 +2,9 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.source.ArrayRows;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.PartitionPlan;
-import dev.tensorbroadcast.arrowio.source.ArrayRows;
 import java.io.PrintWriter;
 import java.util.Optional;
 
@@ -12,8 +12,16 @@ import java.util.Optional;
  * How {@code expand} would get a dataset input to its tasks, as {@code plan} shows it: shipped whole (up to the ship
  * threshold), or read by the tasks in slices, with the fewest and most bytes of source files one task reads.
  */
-record SourceStrategy(String strategy, int files, long rows, long fileBytes, long valueBytes, long shipThreshold,
-        long minTaskBytes, long maxTaskBytes, Optional<String> array) {
+record SourceStrategy(
+        String strategy,
+        int files,
+        long rows,
+        long fileBytes,
+        long valueBytes,
+        long shipThreshold,
+        long minTaskBytes,
+        long maxTaskBytes,
+        Optional<String> array) {
     static SourceStrategy of(TensorDataset dataset, BroadcastPlan plan, PartitionPlan partitions, long shipThreshold) {
         boolean shipped = dataset.valueBytes() <= shipThreshold;
         long min = Long.MAX_VALUE;
@@ -24,10 +32,21 @@ record SourceStrategy(String strategy, int files, long rows, long fileBytes, lon
             max = Math.max(max, bytes);
         }
         // an array (Zarr) read as rows: its one part is the array, its bytes the decoded chunks'
-        Optional<String> array = dataset.parts().stream().map(part -> part.format())
-                .filter(ArrayRows.class::isInstance).map(format -> format.description()).findFirst();
-        return new SourceStrategy(shipped ? "broadcast" : "slices", dataset.parts().size(), dataset.rows(),
-                dataset.fileBytes(), dataset.valueBytes(), shipThreshold, min, max, array);
+        Optional<String> array = dataset.parts().stream()
+                .map(part -> part.format())
+                .filter(ArrayRows.class::isInstance)
+                .map(format -> format.description())
+                .findFirst();
+        return new SourceStrategy(
+                shipped ? "broadcast" : "slices",
+                dataset.parts().size(),
+                dataset.rows(),
+                dataset.fileBytes(),
+                dataset.valueBytes(),
+                shipThreshold,
+                min,
+                max,
+                array);
     }
 
     void toJson(ObjectNode json) {
@@ -49,13 +68,16 @@ record SourceStrategy(String strategy, int files, long rows, long fileBytes, lon
                 : "read in slices by the tasks (" + ByteSize.format(valueBytes) + ", over the ship threshold of "
                         + ByteSize.format(shipThreshold) + ")";
         String what = array.map(name -> name + " array of " + Plural.of(rows, "row") + " (first dim), "
-                + ByteSize.format(fileBytes) + " decoded")
-                .orElse("dataset of " + files + " file" + (files == 1 ? "" : "s") + ", " + Plural.of(rows, "row")
-                        + ", " + ByteSize.format(fileBytes));
+                        + ByteSize.format(fileBytes) + " decoded")
+                .orElse("dataset of " + files + " file" + (files == 1 ? "" : "s") + ", " + Plural.of(rows, "row") + ", "
+                        + ByteSize.format(fileBytes));
         out.println(String.format(format, "source", what + "; " + how));
-        String reads = minTaskBytes == maxTaskBytes ? ByteSize.format(minTaskBytes)
+        String reads = minTaskBytes == maxTaskBytes
+                ? ByteSize.format(minTaskBytes)
                 : ByteSize.format(minTaskBytes) + ".." + ByteSize.format(maxTaskBytes);
-        out.println(String.format(format, "task reads", reads + (array.isPresent() ? " of decoded chunks each"
-                : " of source files each")));
+        out.println(String.format(
+                format,
+                "task reads",
+                reads + (array.isPresent() ? " of decoded chunks each" : " of source files each")));
     }
 }

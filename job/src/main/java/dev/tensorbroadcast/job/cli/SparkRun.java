@@ -30,8 +30,13 @@ final class SparkRun {
     private final PrintWriter err;
     private final boolean interactive;
 
-    SparkRun(DatasetOutputOptions destination, WriteOptions write, OutputOptions output, PrintWriter out,
-            PrintWriter err, boolean interactive) {
+    SparkRun(
+            DatasetOutputOptions destination,
+            WriteOptions write,
+            OutputOptions output,
+            PrintWriter out,
+            PrintWriter err,
+            boolean interactive) {
         this.destination = destination;
         this.write = write;
         this.output = output;
@@ -59,7 +64,9 @@ final class SparkRun {
     int run(TensorBroadcast broadcast, boolean perInput) {
         Configuration hadoop = HadoopSettings.configuration(write.conf);
         PreparedBroadcast prepared = broadcast.prepare(hadoop);
-        EngineChoice.Job job = new EngineChoice.Job(prepared.outputBytes(), partitionCount(prepared),
+        EngineChoice.Job job = new EngineChoice.Job(
+                prepared.outputBytes(),
+                partitionCount(prepared),
                 EngineChoice.local(prepared.outputPath().map(Path::toString).orElse(null)));
         if (destination.discards()) {
             return discard(prepared, job, hadoop);
@@ -80,7 +87,8 @@ final class SparkRun {
                     err.flush();
                 }
             };
-            manifests = perInput ? prepared.runAll(engine.engine(), progress, announce)
+            manifests = perInput
+                    ? prepared.runAll(engine.engine(), progress, announce)
                     : List.of(prepared.run(engine.engine(), progress, announce));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -124,8 +132,11 @@ final class SparkRun {
     /** The null sink: every input computed and discarded; reports what was computed and its checksums. */
     private int discard(PreparedBroadcast prepared, EngineChoice.Job job, Configuration hadoop) {
         if (!output.json) {
-            err.println(String.format(Locale.ROOT, "computing %s %s (%s) in %s and discarding it",
-                    prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
+            err.println(String.format(
+                    Locale.ROOT,
+                    "computing %s %s (%s) in %s and discarding it",
+                    prepared.plan().output().toList(),
+                    prepared.inputDtype(0).typeName(),
                     ByteSize.format(prepared.outputBytes()),
                     Plural.of(prepared.partitions(0).partitionCount(), "partition")));
             err.flush();
@@ -145,10 +156,14 @@ final class SparkRun {
         double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
         output.emit(out, () -> DiscardJson.of(results, seconds, jobSeconds), text -> {
             for (DiscardedBroadcast result : results) {
-                text.println(String.format(Locale.ROOT,
+                text.println(String.format(
+                        Locale.ROOT,
                         "computed and discarded %s %s: %s, %s of values in %s, in %.1f s (%s/s)",
-                        ManifestShapes.shape(result.shape()).toList(), result.dtype(), Plural.of(result.rows(), "row"),
-                        ByteSize.format(result.filledBytes()), Plural.of(result.partitions().size(), "partition"),
+                        ManifestShapes.shape(result.shape()).toList(),
+                        result.dtype(),
+                        Plural.of(result.rows(), "row"),
+                        ByteSize.format(result.filledBytes()),
+                        Plural.of(result.partitions().size(), "partition"),
                         seconds,
                         ByteSize.format(seconds > 0 ? (long) (result.filledBytes() / seconds) : result.filledBytes())));
             }
@@ -161,15 +176,31 @@ final class SparkRun {
         String datasets = perInput ? prepared.inputCount() + " datasets of " : "";
         if (OutputFormat.parse(destination.format).array().isPresent()) {
             // an array is not one file per partition: each task writes its chunk (or shard) objects
-            return String.format(Locale.ROOT, "writing %s%s %s (%s) as %s %s array%s in %s to %s", datasets,
-                    prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
-                    ByteSize.format(prepared.outputBytes()), perInput ? "one" : "a", destination.format,
-                    perInput ? " each" : "", Plural.of(partitions.partitionCount(), "task"), target);
+            return String.format(
+                    Locale.ROOT,
+                    "writing %s%s %s (%s) as %s %s array%s in %s to %s",
+                    datasets,
+                    prepared.plan().output().toList(),
+                    prepared.inputDtype(0).typeName(),
+                    ByteSize.format(prepared.outputBytes()),
+                    perInput ? "one" : "a",
+                    destination.format,
+                    perInput ? " each" : "",
+                    Plural.of(partitions.partitionCount(), "task"),
+                    target);
         }
-        return String.format(Locale.ROOT, "writing %s%s %s (%s) in %d %s file%s%s to %s", datasets,
-                prepared.plan().output().toList(), prepared.inputDtype(0).typeName(),
-                ByteSize.format(prepared.outputBytes()), partitions.partitionCount(), destination.format,
-                partitions.partitionCount() == 1 ? "" : "s", perInput ? " each" : "", target);
+        return String.format(
+                Locale.ROOT,
+                "writing %s%s %s (%s) in %d %s file%s%s to %s",
+                datasets,
+                prepared.plan().output().toList(),
+                prepared.inputDtype(0).typeName(),
+                ByteSize.format(prepared.outputBytes()),
+                partitions.partitionCount(),
+                destination.format,
+                partitions.partitionCount() == 1 ? "" : "s",
+                perInput ? " each" : "",
+                target);
     }
 
     /**
@@ -179,17 +210,28 @@ final class SparkRun {
     private static String summary(Manifest manifest, Path directory, double seconds) {
         long tensorBytes = manifest.bytes();
         boolean compressed = !manifest.compression().equals("none");
-        return String.format(Locale.ROOT, "wrote %s: %d row%s of %s %s in %d %s file%s: %s on disk%s, %s of values,"
-                + " in %.1f s (%s/s of values)", directory, manifest.rows(), manifest.rows() == 1 ? "" : "s",
-                ManifestShapes.shape(manifest.rowShape()).toList(), manifest.dtype(), manifest.files().size(),
-                manifest.format(), manifest.files().size() == 1 ? "" : "s", ByteSize.format(manifest.totalFileBytes()),
-                compressed ? " (" + manifest.compression() + ")" : "", ByteSize.format(tensorBytes), seconds,
+        return String.format(
+                Locale.ROOT,
+                "wrote %s: %d row%s of %s %s in %d %s file%s: %s on disk%s, %s of values,"
+                        + " in %.1f s (%s/s of values)",
+                directory,
+                manifest.rows(),
+                manifest.rows() == 1 ? "" : "s",
+                ManifestShapes.shape(manifest.rowShape()).toList(),
+                manifest.dtype(),
+                manifest.files().size(),
+                manifest.format(),
+                manifest.files().size() == 1 ? "" : "s",
+                ByteSize.format(manifest.totalFileBytes()),
+                compressed ? " (" + manifest.compression() + ")" : "",
+                ByteSize.format(tensorBytes),
+                seconds,
                 ByteSize.format(seconds > 0 ? (long) (tensorBytes / seconds) : tensorBytes));
     }
 
     /** {@code seconds} counts from before Spark starts, {@code job_seconds} from when its session is ready. */
-    private static ObjectNode json(List<Manifest> manifests, Path target, boolean perInput, double seconds,
-            double jobSeconds) {
+    private static ObjectNode json(
+            List<Manifest> manifests, Path target, boolean perInput, double seconds, double jobSeconds) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("output", target.toString());
         json.put("seconds", Math.round(seconds * 1000) / 1000.0);

@@ -56,7 +56,8 @@ final class SparkSessions {
 
     /** The session running in this JVM: the thread's active one, else the default one. */
     static Optional<SparkSession> running() {
-        var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
+        var existing = SparkSession.getActiveSession().isDefined()
+                ? SparkSession.getActiveSession()
                 : SparkSession.getDefaultSession();
         return existing.isDefined() ? Optional.of(existing.get()) : Optional.empty();
     }
@@ -79,7 +80,8 @@ final class SparkSessions {
         conf.keySet().forEach(SparkSessions::requireSettable);
         // the classic (in-JVM) session's own companion: org.apache.spark.sql.SparkSession.builder() looks it up by
         // Scala reflection first, about a second of CPU at every run's start (docs/benchmarks.md, issue 28)
-        var existing = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession()
+        var existing = SparkSession.getActiveSession().isDefined()
+                ? SparkSession.getActiveSession()
                 : SparkSession.getDefaultSession();
         if (existing.isDefined() && master == null) {
             if (!conf.isEmpty()) {
@@ -89,8 +91,8 @@ final class SparkSessions {
             }
             return new Session(existing.get(), false);
         }
-        SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast")
-                .config("spark.ui.showConsoleProgress", "false");
+        SparkSession.Builder builder =
+                SparkSession.builder().appName("tensor-broadcast").config("spark.ui.showConsoleProgress", "false");
         org.apache.spark.SparkConf submitted = new org.apache.spark.SparkConf();
         if (!submitted.contains(HEARTBEAT)) {
             // running tasks report their written batches with heartbeats: every 2 s, not 10, moves the progress line
@@ -114,11 +116,12 @@ final class SparkSessions {
         }
         // the running local cluster's S3 server, for its bucket, under --conf (a started session's are fixed); the
         // site files of HADOOP_CONF_DIR under both and under the master's own (a local YARN cluster's)
-        EnvironmentSettings.ofProcess().underForSpark(LocalS3Settings.under(conf), masters.keySet())
+        EnvironmentSettings.ofProcess()
+                .underForSpark(LocalS3Settings.under(conf), masters.keySet())
                 .forEach(builder::config);
         try {
-            return new Session(url != null && url.startsWith("spark://") ? registered(builder, url)
-                    : builder.getOrCreate(), true);
+            return new Session(
+                    url != null && url.startsWith("spark://") ? registered(builder, url) : builder.getOrCreate(), true);
         } catch (InvalidRequestException e) {
             throw e;
         } catch (Exception e) {
@@ -188,8 +191,8 @@ final class SparkSessions {
                 return;
             }
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(InetAddress.getByName(host), port),
-                        (int) PROBE_TIMEOUT.toMillis());
+                socket.connect(
+                        new InetSocketAddress(InetAddress.getByName(host), port), (int) PROBE_TIMEOUT.toMillis());
                 return;
             } catch (UnknownHostException e) {
                 reasons.add("host '" + host + "' does not resolve");

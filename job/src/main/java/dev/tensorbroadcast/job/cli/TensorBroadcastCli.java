@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * The {@code tensor-broadcast} command: each subcommand is a small class of its own. {@link #run} is the whole
  * program, so tests call it in-process; {@link #main} only turns its result into the exit status.
  */
-@Command(name = "tensor-broadcast",
+@Command(
+        name = "tensor-broadcast",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Materializes huge tensor broadcasts with the shape rules of numpy, PyTorch, Paddle, MindSpore,"
@@ -172,7 +173,8 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     @Override
     public Integer call() {
         List<String> names = List.copyOf(spec.subcommands().keySet());
-        String expected = names.size() == 1 ? names.get(0)
+        String expected = names.size() == 1
+                ? names.get(0)
                 : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
         throw new ParameterException(spec.commandLine(), "Missing subcommand: expected " + expected);
     }

@@ -12,12 +12,16 @@ final class TensorColumnOptions {
     static final String COLUMN = "--column";
     static final String ROW_SHAPE = "--row-shape";
 
-    @Option(names = COLUMN, paramLabel = "<name>",
+    @Option(
+            names = COLUMN,
+            paramLabel = "<name>",
             description = "The column that holds the tensor, in an Arrow IPC input or a dataset directory of Arrow"
                     + " IPC or Parquet files, when it has several.")
     String column;
 
-    @Option(names = ROW_SHAPE, paramLabel = "<shape>",
+    @Option(
+            names = ROW_SHAPE,
+            paramLabel = "<shape>",
             description = "The shape of one row of a dataset input whose column is a list of numbers, such as [1,64];"
                     + " every row must have that many values.")
     String rowShape;

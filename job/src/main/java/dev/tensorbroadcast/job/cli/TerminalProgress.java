@@ -51,8 +51,9 @@ final class TerminalProgress implements Progress {
         }
         lastDraw = now;
         drawn = true;
-        err.print("\r" + line(Math.min(partitionsDone, partitions), partitions, valueBytes, plannedBytes,
-                now - start, verb) + "\u001b[K");
+        err.print("\r"
+                + line(Math.min(partitionsDone, partitions), partitions, valueBytes, plannedBytes, now - start, verb)
+                + "\u001b[K");
         err.flush();
     }
 
@@ -71,8 +72,7 @@ final class TerminalProgress implements Progress {
      * of how far the job is. {@code valueBytes} includes running tasks' finished batches; the finished partitions'
      * share is the floor (they hold equal shares of the values), the plan the ceiling.
      */
-    static String line(long done, long partitions, long valueBytes, long plannedBytes, long elapsedNanos,
-            String verb) {
+    static String line(long done, long partitions, long valueBytes, long plannedBytes, long elapsedNanos, String verb) {
         double seconds = elapsedNanos / 1e9;
         long finished = partitions == 0 ? 0 : (long) ((double) plannedBytes * done / partitions);
         long values = Math.min(plannedBytes, Math.max(valueBytes, finished));
@@ -80,7 +80,16 @@ final class TerminalProgress implements Progress {
         String eta = values == 0 ? "?" : Math.round(seconds * (plannedBytes - values) / values) + " s";
         // verify checks a dataset file by file (one per partition it was written in)
         String unit = verb.equals("checked") ? "files" : "partitions";
-        return String.format(Locale.ROOT, "%s %d/%d, %s of %s of values %s, %s/s, %s left", unit, done,
-                partitions, ByteSize.format(values), ByteSize.format(plannedBytes), verb, ByteSize.format(rate), eta);
+        return String.format(
+                Locale.ROOT,
+                "%s %d/%d, %s of %s of values %s, %s/s, %s left",
+                unit,
+                done,
+                partitions,
+                ByteSize.format(values),
+                ByteSize.format(plannedBytes),
+                verb,
+                ByteSize.format(rate),
+                eta);
     }
 }

@@ -16,7 +16,9 @@ final class Typos {
             for (int j = 1; j <= name.length(); j++) {
                 int same = typed.charAt(i - 1) == name.charAt(j - 1) ? 0 : 1;
                 int best = Math.min(Math.min(cost[i - 1][j] + 1, cost[i][j - 1] + 1), cost[i - 1][j - 1] + same);
-                if (i > 1 && j > 1 && typed.charAt(i - 1) == name.charAt(j - 2)
+                if (i > 1
+                        && j > 1
+                        && typed.charAt(i - 1) == name.charAt(j - 2)
                         && typed.charAt(i - 2) == name.charAt(j - 1)) {
                     best = Math.min(best, cost[i - 2][j - 2] + 1);
                 }

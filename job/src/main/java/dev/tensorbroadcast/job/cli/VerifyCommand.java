@@ -3,10 +3,11 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.SourceTensor;
-import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
-import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.source.DatasetSlices;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.DatasetVerifier;
 import dev.tensorbroadcast.job.dataset.VerifyReport;
@@ -15,7 +16,6 @@ import dev.tensorbroadcast.job.manifest.ManifestRequests;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
-import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
 import java.io.IOException;
@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  * {@code verify}: checks every file of a dataset against its manifest (presence, size, CRC-32C, no extra files) and,
  * with {@code --source}, every value against the planner's reference for the manifest's request.
  */
-@Command(name = "verify",
+@Command(
+        name = "verify",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -56,7 +57,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<dir>", description = "The dataset directory, a path or any Hadoop URI.")
     String dir;
 
-    @Option(names = "--source", paramLabel = "<file|dir>",
+    @Option(
+            names = "--source",
+            paramLabel = "<file|dir>",
             description = "The source the dataset was made from (.npy, Arrow IPC, or a dataset directory, read whole,"
                     + " with the --column and --row-shape the manifest recorded unless given): compare every value.")
     String source;
@@ -75,14 +78,17 @@ final class VerifyCommand implements Callable<Integer> {
         if (source == null) {
             // they say how to read the source, so without one they would be dropped
             for (String option : new String[] {TensorColumnOptions.COLUMN, TensorColumnOptions.ROW_SHAPE}) {
-                ExclusiveOptions.refuseIfGiven(spec, option, "without --source", "it says how to read the source;"
-                        + " give --source, or drop " + option);
+                ExclusiveOptions.refuseIfGiven(
+                        spec,
+                        option,
+                        "without --source",
+                        "it says how to read the source;" + " give --source, or drop " + option);
             }
         }
         Configuration conf = hadoop.configuration();
         try (DatasetDirectory dataset = DatasetDirectory.open(dir, conf, "verify")) {
-            Optional<SourceTensor> tensor = source == null ? Optional.empty()
-                    : Optional.of(readSource(conf, recorded(dataset)));
+            Optional<SourceTensor> tensor =
+                    source == null ? Optional.empty() : Optional.of(readSource(conf, recorded(dataset)));
             VerifyReport report = new DatasetVerifier(dataset).verify(tensor, progress());
             output.emit(spec.commandLine().getOut(), () -> json(report), out -> {
                 report.problems().forEach(out::println);
@@ -98,7 +104,8 @@ final class VerifyCommand implements Callable<Integer> {
             return Progress.NONE;
         }
         PrintWriter err = spec.commandLine().getErr();
-        @SuppressWarnings("SystemConsoleNull") // null on Java 17 when a stream is redirected (22+ would need Console.isTerminal())
+        @SuppressWarnings("SystemConsoleNull") // null on Java 17 when a stream is redirected (22+ would need
+        // Console.isTerminal())
         boolean interactive = System.console() != null && TensorBroadcastCli.onConsole(err);
         return interactive ? new TerminalProgress(err) : new LineProgress(err);
     }
@@ -121,16 +128,17 @@ final class VerifyCommand implements Callable<Integer> {
      */
     private SourceTensor readSource(Configuration conf, Optional<Manifest.ManifestInput> recorded) {
         Optional<String> column = input.column().or(() -> recorded.map(Manifest.ManifestInput::column));
-        Optional<Shape> rowShape = input.rowShape().or(() -> recorded.map(Manifest.ManifestInput::rowShape)
-                .map(ManifestShapes::shape));
-        ArrowSourceOptions arrow = column.map(ArrowSourceOptions.defaults()::withColumn)
-                .orElse(ArrowSourceOptions.defaults());
+        Optional<Shape> rowShape = input.rowShape()
+                .or(() -> recorded.map(Manifest.ManifestInput::rowShape).map(ManifestShapes::shape));
+        ArrowSourceOptions arrow =
+                column.map(ArrowSourceOptions.defaults()::withColumn).orElse(ArrowSourceOptions.defaults());
         LoadedSource loaded = new SourceLoader(conf, SourceLimits.defaults(), arrow, rowShape).load(source);
         if (loaded.tensor() != null) {
             return loaded.tensor();
         }
         TensorDataset dataset = loaded.dataset();
-        return DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), conf).tensor();
+        return DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), conf)
+                .tensor();
     }
 
     private ObjectNode json(VerifyReport report) {
@@ -151,8 +159,9 @@ final class VerifyCommand implements Callable<Integer> {
             return "FAILED: " + dir + ": " + count + " problem" + (count == 1 ? "" : "s");
         }
         String values = report.valuesCompared().isPresent()
-                ? ", " + report.valuesCompared().getAsLong() + " values match the source" : "";
-        return "OK: " + dir + ": " + report.files() + " file" + (report.files() == 1 ? "" : "s") + ", "
-                + report.bytes() + " bytes, checksums match" + values;
+                ? ", " + report.valuesCompared().getAsLong() + " values match the source"
+                : "";
+        return "OK: " + dir + ": " + report.files() + " file" + (report.files() == 1 ? "" : "s") + ", " + report.bytes()
+                + " bytes, checksums match" + values;
     }
 }

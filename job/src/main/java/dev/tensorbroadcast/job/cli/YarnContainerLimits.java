@@ -14,8 +14,8 @@ final class YarnContainerLimits {
             + " threshold \\((\\d+) MB\\) of this cluster");
     private static final Pattern AM = Pattern.compile("Required AM memory \\((\\d+)\\+(\\d+) MB\\) is above the max"
             + " threshold \\((\\d+) MB\\) of this cluster");
-    private static final String LIMIT = " MB (yarn.scheduler.maximum-allocation-mb, at most"
-            + " yarn.nodemanager.resource.memory-mb)";
+    private static final String LIMIT =
+            " MB (yarn.scheduler.maximum-allocation-mb, at most" + " yarn.nodemanager.resource.memory-mb)";
 
     private YarnContainerLimits() {}
 

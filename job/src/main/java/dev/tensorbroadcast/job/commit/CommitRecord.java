@@ -34,8 +34,13 @@ import org.apache.hadoop.fs.Path;
  * writes anything of its own; {@code inspect} says so. Before it is written the old dataset is untouched.
  */
 @SuppressWarnings("ArrayRecordComponent") // bytes written and read back whole, never compared
-public record CommitRecord(String job, Map<String, Long> files, Optional<String> arrayMetadataName,
-        byte[] manifest, byte[] arrayMetadata, byte[] pending) {
+public record CommitRecord(
+        String job,
+        Map<String, Long> files,
+        Optional<String> arrayMetadataName,
+        byte[] manifest,
+        byte[] arrayMetadata,
+        byte[] pending) {
     public static final String FILE_NAME = "_tensor-broadcast.commit";
     private static final String KIND = "tensor_broadcast";
     private static final String KIND_VALUE = "commit";
@@ -78,10 +83,18 @@ public record CommitRecord(String job, Map<String, Long> files, Optional<String>
             throw new IOException("cannot read " + new Path(output, FILE_NAME) + ": it is not a commit record");
         }
         Map<String, Long> files = new HashMap<>();
-        json.path("files").fields().forEachRemaining(entry -> files.put(entry.getKey(), entry.getValue().asLong()));
-        Optional<String> metadataName = Optional.ofNullable(json.path("array_metadata_name").asText(null));
-        return Optional.of(new CommitRecord(json.path("job").asText(), files, metadataName,
-                bytes(json, "manifest"), metadataName.isPresent() ? bytes(json, "array_metadata") : null,
+        json.path("files")
+                .fields()
+                .forEachRemaining(
+                        entry -> files.put(entry.getKey(), entry.getValue().asLong()));
+        Optional<String> metadataName =
+                Optional.ofNullable(json.path("array_metadata_name").asText(null));
+        return Optional.of(new CommitRecord(
+                json.path("job").asText(),
+                files,
+                metadataName,
+                bytes(json, "manifest"),
+                metadataName.isPresent() ? bytes(json, "array_metadata") : null,
                 bytes(json, "pending")));
     }
 
@@ -103,8 +116,8 @@ public record CommitRecord(String job, Map<String, Long> files, Optional<String>
     public void finish(Store store, FileSystem fileSystem, Path output) throws IOException {
         store.beforeCommit(fileSystem, output, arrayMetadataName);
         Set<String> completed = store.completeRecorded(fileSystem, output, pending);
-        Optional<Map<String, Long>> listed = store.afterCommit(fileSystem, output, job, files.keySet(),
-                arrayMetadataName.isPresent());
+        Optional<Map<String, Long>> listed =
+                store.afterCommit(fileSystem, output, job, files.keySet(), arrayMetadataName.isPresent());
         Manifest parsed = ManifestJson.read(new ByteArrayInputStream(manifest), FILE_NAME);
         Map<String, String> crcs = new HashMap<>();
         for (DatasetFile file : parsed.files()) {
@@ -112,7 +125,8 @@ public record CommitRecord(String job, Map<String, Long> files, Optional<String>
         }
         for (Map.Entry<String, Long> file : files.entrySet()) {
             Path path = new Path(output, file.getKey());
-            Long length = listed.isPresent() && !file.getKey().contains("/") ? listed.get().get(file.getKey())
+            Long length = listed.isPresent() && !file.getKey().contains("/")
+                    ? listed.get().get(file.getKey())
                     : length(fileSystem, path);
             if (length == null || length.longValue() != file.getValue()) {
                 throw new IOException("cannot finish the commit of job " + job + ": " + file.getKey() + " is "

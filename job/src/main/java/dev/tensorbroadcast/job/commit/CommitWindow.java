@@ -22,6 +22,7 @@ public final class CommitWindow implements AutoCloseable {
     static final Duration WAIT = Duration.ofSeconds(25);
     /** Before Spark's hook (file systems' priority + 30) and the file systems' own. */
     private static final int PRIORITY = FileSystem.SHUTDOWN_HOOK_PRIORITY + 50;
+
     private static final Object LOCK = new Object();
     private static int open;
     private static boolean shuttingDown;
@@ -85,8 +86,8 @@ public final class CommitWindow implements AutoCloseable {
         }
         installed = true;
         try {
-            ShutdownHookManager.get().addShutdownHook(CommitWindow::holdShutdown, PRIORITY,
-                    WAIT.toSeconds() + 5, TimeUnit.SECONDS);
+            ShutdownHookManager.get()
+                    .addShutdownHook(CommitWindow::holdShutdown, PRIORITY, WAIT.toSeconds() + 5, TimeUnit.SECONDS);
         } catch (IllegalStateException shutdownInProgress) {
             shuttingDown = true;
         }

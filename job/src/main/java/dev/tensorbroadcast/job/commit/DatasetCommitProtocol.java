@@ -44,6 +44,7 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     private transient OutputCommitter committer;
     /** The partition directories a task of a job in the driver wrote into, for its commit message. */
     private transient Set<String> partitionPaths;
+
     private final String output;
     /** Whether the tasks run on the driver's threads, without Spark (its engine says so: {@link #tasksInDriver}). */
     private boolean tasksInDriver;
@@ -70,7 +71,9 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
     @Override
     public OutputCommitter setupCommitter(TaskAttemptContext context) {
         try {
-            committer = Stores.forPath(new Path(output)).committer(new Path(output), context).orElse(null);
+            committer = Stores.forPath(new Path(output))
+                    .committer(new Path(output), context)
+                    .orElse(null);
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }
@@ -190,12 +193,14 @@ public class DatasetCommitProtocol extends HadoopMapReduceCommitProtocol {
             throw new UncheckedIOException(e);
         }
         Set<String> written = partitionPaths == null ? Set.of() : partitionPaths;
-        return new TaskCommitMessage(new Tuple2<>(scala.collection.immutable.Map$.MODULE$.<String, String>empty(),
+        return new TaskCommitMessage(new Tuple2<>(
+                scala.collection.immutable.Map$.MODULE$.<String, String>empty(),
                 CollectionConverters.asScala(written).toSet()));
     }
 
     @Override
     public String getFilename(TaskAttemptContext taskContext, FileNameSpec spec) {
-        return spec.prefix() + fileName(taskContext.getTaskAttemptID().getTaskID().getId(), spec.suffix());
+        return spec.prefix()
+                + fileName(taskContext.getTaskAttemptID().getTaskID().getId(), spec.suffix());
     }
 }

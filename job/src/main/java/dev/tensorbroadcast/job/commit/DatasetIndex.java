@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.JobFailedException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.store.Stores;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +27,7 @@ public final class DatasetIndex {
     private static final String KIND_VALUE = "datasets";
     /** Far more than an index of datasets ever holds; a larger file is someone else's. */
     static final int MAX_BYTES = 1 << 20;
+
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private DatasetIndex() {}
@@ -35,14 +36,18 @@ public final class DatasetIndex {
     public static void write(FileSystem output, Path parent, List<String> datasets) {
         ObjectNode index = MAPPER.createObjectNode().put(KIND, KIND_VALUE);
         datasets.forEach(index.putArray("datasets")::add);
-        index.put("read", "each directory listed is one dataset: read each by its own path; this directory is not a"
-                + " dataset");
+        index.put(
+                "read",
+                "each directory listed is one dataset: read each by its own path; this directory is not a"
+                        + " dataset");
         try {
             // whole, as the datasets' manifests (and as their own files: no .crc side file beside it)
             Stores.forPath(parent).publish(output, parent, FILE_NAME, MAPPER.writeValueAsBytes(index));
         } catch (IOException | FSError e) {
-            throw new JobFailedException("Cannot finish '" + parent + "': its datasets are committed, but its "
-                    + FILE_NAME + " could not be written: " + Reasons.of(e), e);
+            throw new JobFailedException(
+                    "Cannot finish '" + parent + "': its datasets are committed, but its " + FILE_NAME
+                            + " could not be written: " + Reasons.of(e),
+                    e);
         }
     }
 
@@ -54,7 +59,9 @@ public final class DatasetIndex {
                 return false;
             }
             JsonNode tree = MAPPER.readTree(bytes);
-            return tree != null && tree.isObject() && KIND_VALUE.equals(tree.path(KIND).asText(null));
+            return tree != null
+                    && tree.isObject()
+                    && KIND_VALUE.equals(tree.path(KIND).asText(null));
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             return false;
         }

@@ -42,6 +42,7 @@ public enum FaultPoint {
     public static final String PAUSE_MILLIS = "tensorbroadcast.test.pauseMillis";
     /** The point to halt at. */
     public static final String HALT_AT = "tensorbroadcast.test.haltAt";
+
     private static final long DEFAULT_PAUSE_MILLIS = 60_000;
     /** The standard error the JVM started with: a signal's hook may have silenced {@code System.err} since. */
     private static final PrintStream ERR = System.err;

@@ -1,13 +1,12 @@
 package dev.tensorbroadcast.job.commit;
 
-import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.base.OutputException;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestException;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.store.Locations;
-import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.sink.PartFileNames;
+import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.store.Store;
 import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.Param;
@@ -33,17 +32,18 @@ import org.apache.hadoop.fs.Path;
  * and deletes them only once the new dataset is complete ({@link SetAside}), never anything else.
  */
 public final class OutputDirectory {
-    private static final Pattern OUR_FILE = Pattern.compile(
-            Pattern.quote(Manifest.FILE_NAME)
-                    + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
-                    + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
-                    + Pattern.quote(OutputLock.FILE_NAME) + "|" + Pattern.quote(CommitRecord.FILE_NAME) + "|"
-                    + Pattern.quote(CommitRecord.FILE_NAME + Manifest.STAGED_SUFFIX));
+    private static final Pattern OUR_FILE = Pattern.compile(Pattern.quote(Manifest.FILE_NAME)
+            + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
+            + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
+            + Pattern.quote(OutputLock.FILE_NAME) + "|" + Pattern.quote(CommitRecord.FILE_NAME) + "|"
+            + Pattern.quote(CommitRecord.FILE_NAME + Manifest.STAGED_SUFFIX));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     /** A name a job of ours writes: a part file of any dataset format, one of {@link #OUR_FILE}, a store's staging. */
     private static boolean ours(String name) {
-        return PartFileNames.isOurs(name) || OUR_FILE.matcher(name).matches() || PartFileNames.isArrayName(name)
+        return PartFileNames.isOurs(name)
+                || OUR_FILE.matcher(name).matches()
+                || PartFileNames.isArrayName(name)
                 || Stores.isStagingName(name);
     }
 
@@ -168,7 +168,8 @@ public final class OutputDirectory {
         try {
             finishStoppedCommit(path);
             // numbered datasets start at 0/: a probe spares a single dataset's output the listing of its files
-            FileStatus[] nested = !fileSystem.exists(new Path(path, "0")) ? null
+            FileStatus[] nested = !fileSystem.exists(new Path(path, "0"))
+                    ? null
                     : fileSystem.globStatus(new Path(path, "[0-9]*/" + CommitRecord.FILE_NAME));
             if (nested != null) {
                 for (FileStatus record : nested) {
@@ -210,8 +211,10 @@ public final class OutputDirectory {
 
     /** A name our jobs write at the top of an output: a dataset's files, numbered datasets, their index. */
     static boolean isOurName(String name) {
-        return (ours(name) && !name.equals(OutputLock.FILE_NAME)) || isPartitionName(name)
-                || INDEX.matcher(name).matches() || isIndexName(name);
+        return (ours(name) && !name.equals(OutputLock.FILE_NAME))
+                || isPartitionName(name)
+                || INDEX.matcher(name).matches()
+                || isIndexName(name);
     }
 
     /** A new path can only be made under directories: the nearest existing ancestor must be one. */
@@ -263,9 +266,12 @@ public final class OutputDirectory {
                     // a job's lock, next to a dataset or to numbered ones: ours either way
                     continue;
                 }
-                if (nested && name.equals(SetAside.DIRECTORY) && !directory.getName().equals(SetAside.DIRECTORY)) {
+                if (nested
+                        && name.equals(SetAside.DIRECTORY)
+                        && !directory.getName().equals(SetAside.DIRECTORY)) {
                     // the dataset a stopped --overwrite kept aside: ours when it holds one of ours, or nothing
-                    if (!status.isDirectory() || isSymlink(fileSystem, child.getPath(), status)
+                    if (!status.isDirectory()
+                            || isSymlink(fileSystem, child.getPath(), status)
                             || (fileSystem.listStatus(child.getPath()).length > 0
                                     && !isDataset(fileSystem, child.getPath(), true))) {
                         return false;
@@ -276,8 +282,12 @@ public final class OutputDirectory {
                         && !(status.isFile() && isOurManifest(fileSystem, child.getPath()))) {
                     return false;
                 }
-                if (nested && isIndexName(name) && status.isFile() && !isSymlink(fileSystem, child.getPath(), status)
-                        && (name.endsWith(Manifest.STAGED_SUFFIX) ? status.getLen() <= DatasetIndex.MAX_BYTES
+                if (nested
+                        && isIndexName(name)
+                        && status.isFile()
+                        && !isSymlink(fileSystem, child.getPath(), status)
+                        && (name.endsWith(Manifest.STAGED_SUFFIX)
+                                ? status.getLen() <= DatasetIndex.MAX_BYTES
                                 : DatasetIndex.isOurs(fileSystem, child.getPath()))) {
                     // the index of numbered datasets: ours beside them, and never a part of a single dataset
                     allOurs = false;
@@ -285,10 +295,14 @@ public final class OutputDirectory {
                     continue;
                 }
                 boolean link = isSymlink(fileSystem, child.getPath(), status);
-                allOurs &= !link && (isPartitionName(name) ? isPartitionTree(fileSystem, child.getPath())
-                        : ours(name) && hasOurKind(fileSystem, child.getPath(), name, status));
+                allOurs &= !link
+                        && (isPartitionName(name)
+                                ? isPartitionTree(fileSystem, child.getPath())
+                                : ours(name) && hasOurKind(fileSystem, child.getPath(), name, status));
                 // a link named 0 would make the target's files look like output/0's, and replacing would delete them
-                boolean dataset = !link && status.isDirectory() && INDEX.matcher(name).matches()
+                boolean dataset = !link
+                        && status.isDirectory()
+                        && INDEX.matcher(name).matches()
                         && isDataset(fileSystem, child.getPath(), false);
                 allNested &= dataset;
                 datasets += dataset ? 1 : 0;
@@ -318,8 +332,10 @@ public final class OutputDirectory {
         for (FileStatus child : children) {
             FileStatus childStatus = linkStatus(fileSystem, child.getPath());
             String name = child.getPath().getName();
-            boolean ours = isPartitionName(name) ? isPartitionTree(fileSystem, child.getPath())
-                    : !isSymlink(fileSystem, child.getPath(), childStatus) && childStatus.isFile()
+            boolean ours = isPartitionName(name)
+                    ? isPartitionTree(fileSystem, child.getPath())
+                    : !isSymlink(fileSystem, child.getPath(), childStatus)
+                            && childStatus.isFile()
                             && (PartFileNames.isOurs(name) || name.matches("\\.[^/]*\\.crc"));
             if (!ours) {
                 return false;
@@ -354,7 +370,8 @@ public final class OutputDirectory {
             return false;
         }
         for (FileStatus attempt : fileSystem.listStatus(path)) {
-            if (!attempt.isDirectory() || !INDEX.matcher(attempt.getPath().getName()).matches()
+            if (!attempt.isDirectory()
+                    || !INDEX.matcher(attempt.getPath().getName()).matches()
                     || isSymlink(fileSystem, attempt.getPath(), linkStatus(fileSystem, attempt.getPath()))) {
                 return false;
             }

@@ -78,7 +78,9 @@ public final class OutputLock implements AutoCloseable {
     private static Optional<String> owner(FileSystem fileSystem, Path lock) throws IOException {
         try (InputStream in = fileSystem.open(lock)) {
             String text = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
-            return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text));
+            return text.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(text.lines().findFirst().orElse(text));
         } catch (FileNotFoundException e) {
             return Optional.empty();
         }
@@ -98,8 +100,14 @@ public final class OutputLock implements AutoCloseable {
             return false;
         }
         Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        return process.isEmpty() || !process.get().isAlive() || !process.get().info().startInstant()
-                .map(Instant::toString).orElse("").equals(words[6]);
+        return process.isEmpty()
+                || !process.get().isAlive()
+                || !process.get()
+                        .info()
+                        .startInstant()
+                        .map(Instant::toString)
+                        .orElse("")
+                        .equals(words[6]);
     }
 
     /**

@@ -2,9 +2,9 @@ package dev.tensorbroadcast.job.commit;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.store.Stores;
-import dev.tensorbroadcast.job.base.OutputException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -29,7 +29,11 @@ public final class OutputOverlap {
     public static void requireApart(String output, Path qualified, List<String> inputs, Configuration conf) {
         requireNonNull(inputs, "inputs is null");
         for (String input : inputs) {
-            requireApart(output, qualified, input, Locations.locate("input", input, conf).path());
+            requireApart(
+                    output,
+                    qualified,
+                    input,
+                    Locations.locate("input", input, conf).path());
         }
     }
 
@@ -39,8 +43,9 @@ public final class OutputOverlap {
         String in = resolved(inputPath);
         String relation = relation(out, in, Stores.forPath(inputPath).isFile(in));
         if (relation != null) {
-            String where = relation.equals("is") ? "both " + out : relation.equals("holds") ? in + " inside " + out
-                    : out + " inside " + in;
+            String where = relation.equals("is")
+                    ? "both " + out
+                    : relation.equals("holds") ? in + " inside " + out : out + " inside " + in;
             throw new OutputException("Cannot write to '" + output + "': it " + relation + " the input '" + input
                     + "' (" + where + "), and a job must not write where it reads; write to a path outside every"
                     + " input, then move the result where you want it");

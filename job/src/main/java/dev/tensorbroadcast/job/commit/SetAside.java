@@ -21,8 +21,9 @@ import org.apache.hadoop.fs.Path;
 public final class SetAside {
     /** Where the replaced dataset waits; one of our names, so a run stopped meanwhile leaves an output ours. */
     public static final String DIRECTORY = "_tensor-broadcast.previous";
-    private static final List<String> MARKERS = List.of(Manifest.SUCCESS_FILE_NAME, DatasetIndex.FILE_NAME,
-            Manifest.FILE_NAME);
+
+    private static final List<String> MARKERS =
+            List.of(Manifest.SUCCESS_FILE_NAME, DatasetIndex.FILE_NAME, Manifest.FILE_NAME);
 
     private final String text;
     private final FileSystem fileSystem;
@@ -64,7 +65,10 @@ public final class SetAside {
             fileSystem.mkdirs(aside);
             entries.sort(Comparator.comparingInt(SetAside::markerRank));
             for (FileStatus entry : entries) {
-                move(fileSystem, entry.getPath(), new Path(aside, entry.getPath().getName()));
+                move(
+                        fileSystem,
+                        entry.getPath(),
+                        new Path(aside, entry.getPath().getName()));
             }
             FaultPoint.OVERWRITE_SET_ASIDE.reach(null);
             return new SetAside(text, fileSystem, output, true);
@@ -100,13 +104,17 @@ public final class SetAside {
             List<FileStatus> entries = entries(fileSystem, aside);
             entries.sort(Comparator.comparingInt(SetAside::markerRank).reversed());
             for (FileStatus entry : entries) {
-                move(fileSystem, entry.getPath(), new Path(output, entry.getPath().getName()));
+                move(
+                        fileSystem,
+                        entry.getPath(),
+                        new Path(output, entry.getPath().getName()));
             }
             fileSystem.delete(aside, false);
             failure.addSuppressed(new Restored(text));
         } catch (IOException | RuntimeException e) {
-            failure.addSuppressed(new IOException("Cannot move the replaced dataset back from " + aside + " into '"
-                    + text + "': " + e.getMessage(), e));
+            failure.addSuppressed(new IOException(
+                    "Cannot move the replaced dataset back from " + aside + " into '" + text + "': " + e.getMessage(),
+                    e));
         }
     }
 

@@ -39,7 +39,8 @@ final class ArrayValues {
     long compare(List<String> problems, Progress progress) throws IOException {
         ArrayReader reader;
         try {
-            reader = format.open(dir.fileSystem(), dir.resolve(format.metadataName()).getParent());
+            reader = format.open(
+                    dir.fileSystem(), dir.resolve(format.metadataName()).getParent());
         } catch (IOException | RuntimeException e) {
             problems.add(format.metadataName() + ": cannot read: " + e.getMessage());
             return 0;

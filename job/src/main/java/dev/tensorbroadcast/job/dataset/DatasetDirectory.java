@@ -3,8 +3,7 @@ package dev.tensorbroadcast.job.dataset;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.job.base.DatasetException;
-import dev.tensorbroadcast.job.store.Locations;
-import dev.tensorbroadcast.job.store.Stores;
+import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.commit.CommitRecord;
 import dev.tensorbroadcast.job.commit.DatasetIndex;
 import dev.tensorbroadcast.job.commit.OutputLock;
@@ -12,7 +11,8 @@ import dev.tensorbroadcast.job.commit.SetAside;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.manifest.ManifestJson;
-import dev.tensorbroadcast.job.base.Reasons;
+import dev.tensorbroadcast.job.store.Locations;
+import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.Param;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
@@ -46,7 +46,12 @@ public final class DatasetDirectory implements Closeable {
     private final boolean success;
     private final Map<String, Long> entries;
 
-    private DatasetDirectory(String name, FileSystem fileSystem, Path path, Manifest manifest, boolean success,
+    private DatasetDirectory(
+            String name,
+            FileSystem fileSystem,
+            Path path,
+            Manifest manifest,
+            boolean success,
             Map<String, Long> entries) {
         this.name = name;
         this.fileSystem = fileSystem;
@@ -68,7 +73,8 @@ public final class DatasetDirectory implements Closeable {
         requireNonNull(dir, "dir is null");
         Path qualified = Locations.locate(ROLE, dir, conf).path();
         // a file system of its own, closed with the directory, with its store's settings, as Locations made its own
-        FileSystem fileSystem = FileSystem.newInstance(qualified.toUri(), Stores.forPath(qualified).settings(conf));
+        FileSystem fileSystem = FileSystem.newInstance(
+                qualified.toUri(), Stores.forPath(qualified).settings(conf));
         try {
             fileSystem.setVerifyChecksum(false);
             FileStatus[] statuses;
@@ -97,7 +103,9 @@ public final class DatasetDirectory implements Closeable {
             if (entries.containsKey(DatasetIndex.FILE_NAME)) {
                 List<String> datasets = entries.entrySet().stream()
                         .filter(entry -> entry.getValue() < 0 && entry.getKey().matches("\\d{1,9}"))
-                        .map(Map.Entry::getKey).sorted(Comparator.comparingInt(Integer::parseInt)).toList();
+                        .map(Map.Entry::getKey)
+                        .sorted(Comparator.comparingInt(Integer::parseInt))
+                        .toList();
                 if (!datasets.isEmpty()) {
                     throw new DatasetException("Cannot " + verb + " " + dir + ": it holds one dataset per input ("
                             + DatasetIndex.FILE_NAME + " names them: " + String.join(", ", datasets) + "), not one"
@@ -110,8 +118,10 @@ public final class DatasetDirectory implements Closeable {
             boolean hasParts = entries.keySet().stream().anyMatch(entry -> entry.startsWith(Manifest.PART_PREFIX));
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
             boolean unfinished = entries.containsKey(UNFINISHED_WRITE)
-                    || entries.keySet().stream().anyMatch(Stores::isStagingName) || entries.containsKey(OutputLock.FILE_NAME)
-                    || entries.containsKey(SetAside.DIRECTORY) || entries.containsKey(CommitRecord.FILE_NAME);
+                    || entries.keySet().stream().anyMatch(Stores::isStagingName)
+                    || entries.containsKey(OutputLock.FILE_NAME)
+                    || entries.containsKey(SetAside.DIRECTORY)
+                    || entries.containsKey(CommitRecord.FILE_NAME);
             if (!hasManifest && !unfinished) {
                 Optional<ForeignFiles> foreign = ForeignFiles.find(dir, conf);
                 if (foreign.isPresent()) {

@@ -5,18 +5,18 @@ import static java.util.Objects.requireNonNull;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
+import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.Reasons;
-import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
-import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.manifest.ManifestRequests;
-import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.Param;
 import dev.tensorbroadcast.planner.Shape;
@@ -79,8 +79,7 @@ public final class DatasetVerifier {
                 continue;
             }
             if (size.get() < file.bytes()) {
-                problems.add(file.path() + ": truncated: " + size.get() + " bytes, the manifest says "
-                        + file.bytes());
+                problems.add(file.path() + ": truncated: " + size.get() + " bytes, the manifest says " + file.bytes());
                 continue;
             }
             if (size.get() > file.bytes()) {
@@ -90,8 +89,8 @@ public final class DatasetVerifier {
             bytes += size.get();
             String crc = Crc32c.of(dir.fileSystem(), dir.resolve(file.path()));
             if (!crc.equals(file.crc32c())) {
-                problems.add(file.path() + ": checksum mismatch: crc32c " + crc + ", the manifest says "
-                        + file.crc32c());
+                problems.add(
+                        file.path() + ": checksum mismatch: crc32c " + crc + ", the manifest says " + file.crc32c());
             }
             readable.add(file);
         }
@@ -101,23 +100,25 @@ public final class DatasetVerifier {
             if (entry.getKey().startsWith(Manifest.PART_PREFIX) && !listed.contains(entry.getKey())) {
                 problems.add(entry.getKey() + ": extra file, not listed in the manifest");
             }
-            if (entry.getValue() < 0 && entry.getKey().indexOf('=') > 0 && !entry.getKey().startsWith("_")) {
+            if (entry.getValue() < 0
+                    && entry.getKey().indexOf('=') > 0
+                    && !entry.getKey().startsWith("_")) {
                 // a partitioned dataset's key=value directory (--partition-by): its part files are listed too
                 extraPartFiles(dir.resolve(entry.getKey()), entry.getKey() + "/", listed, problems);
             }
         }
         OptionalLong compared = OptionalLong.empty();
         Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
-                .filter(format -> format.name().equals(manifest.format())).findFirst();
+                .filter(format -> format.name().equals(manifest.format()))
+                .findFirst();
         if (array.isPresent()) {
             // an array's manifest lists every object written; a chunk of the fill value is absent, so an object
             // it does not list is one this job did not write, with values no checksum covers
-            extraChunks(dir.resolve(PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY, listed,
-                    problems);
+            extraChunks(dir.resolve(PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY, listed, problems);
         }
         if (kernel != null && array.isPresent()) {
-            compared = OptionalLong.of(new ArrayValues(dir, array.get(), kernel, MAX_LISTED_DIFFERENCES)
-                    .compare(problems, progress));
+            compared = OptionalLong.of(
+                    new ArrayValues(dir, array.get(), kernel, MAX_LISTED_DIFFERENCES).compare(problems, progress));
         } else if (kernel != null) {
             compared = OptionalLong.of(compareValues(manifest, kernel, readable, problems, progress));
         }
@@ -147,8 +148,9 @@ public final class DatasetVerifier {
         }
     }
 
-    private void extraPartFiles(org.apache.hadoop.fs.Path directory, String relative, Set<String> listed,
-            List<String> problems) throws IOException {
+    private void extraPartFiles(
+            org.apache.hadoop.fs.Path directory, String relative, Set<String> listed, List<String> problems)
+            throws IOException {
         for (org.apache.hadoop.fs.FileStatus status : dir.fileSystem().listStatus(directory)) {
             String name = relative + status.getPath().getName();
             if (status.isDirectory()) {
@@ -181,8 +183,9 @@ public final class DatasetVerifier {
         return TensorKernel.of(source, plan.copyProgram(input));
     }
 
-    private long compareValues(Manifest manifest, TensorKernel kernel, List<DatasetFile> files,
-            List<String> problems, Progress progress) throws IOException {
+    private long compareValues(
+            Manifest manifest, TensorKernel kernel, List<DatasetFile> files, List<String> problems, Progress progress)
+            throws IOException {
         long rowElements = ManifestShapes.shape(manifest.rowShape()).elements();
         ValueComparison comparison = new ValueComparison(rowElements, MAX_LISTED_DIFFERENCES);
         boolean expectNulls = kernel.source().hasNulls();
@@ -206,11 +209,13 @@ public final class DatasetVerifier {
                     }
                     problems.add(file.path() + ": cannot read: " + Reasons.of(e));
                 }
-                problems.addAll(comparison.listed().subList(listedBefore, comparison.listed().size()));
+                problems.addAll(comparison
+                        .listed()
+                        .subList(listedBefore, comparison.listed().size()));
                 long differences = comparison.differences() - before;
                 if (differences > 0) {
-                    problems.add(file.path() + ": " + differences + (differences == 1 ? " value differs" : " values differ")
-                            + " from the source");
+                    problems.add(file.path() + ": " + differences
+                            + (differences == 1 ? " value differs" : " values differ") + " from the source");
                 }
                 filesDone++;
                 progress.advanced(filesDone, (long) (comparison.compared() * bytesPerValue));
@@ -220,5 +225,4 @@ public final class DatasetVerifier {
         }
         return comparison.compared();
     }
-
 }

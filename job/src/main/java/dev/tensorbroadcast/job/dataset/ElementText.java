@@ -30,10 +30,12 @@ public final class ElementText {
             case BFLOAT16 -> Float.toString(Float.intBitsToFloat((values.getShort(2L * index) & 0xFFFF) << 16));
             case FLOAT32 -> Float.toString(values.getFloat(4L * index));
             case FLOAT64 -> Double.toString(values.getDouble(8L * index));
-            case COMPLEX64 -> complex(Float.toString(values.getFloat(8L * index)),
-                    Float.toString(values.getFloat(8L * index + 4)));
-            case COMPLEX128 -> complex(Double.toString(values.getDouble(16L * index)),
-                    Double.toString(values.getDouble(16L * index + 8)));
+            case COMPLEX64 ->
+                complex(Float.toString(values.getFloat(8L * index)), Float.toString(values.getFloat(8L * index + 4)));
+            case COMPLEX128 ->
+                complex(
+                        Double.toString(values.getDouble(16L * index)),
+                        Double.toString(values.getDouble(16L * index + 8)));
             case STRING -> string(batch, index);
         };
     }

@@ -2,11 +2,11 @@ package dev.tensorbroadcast.job.dataset;
 
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
-import dev.tensorbroadcast.job.store.Locations;
-import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.sink.PartFileNames;
+import dev.tensorbroadcast.job.store.Locations;
+import dev.tensorbroadcast.job.store.Stores;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -47,14 +47,18 @@ public record ForeignFiles(Map<DatasetFileFormat, Integer> files) {
     public static Optional<ForeignFiles> find(String dir, Configuration conf) {
         try {
             Path path = Locations.locate("dataset", dir, conf).path();
-            try (FileSystem fileSystem = FileSystem.newInstance(path.toUri(), Stores.forPath(path).settings(conf))) {
+            try (FileSystem fileSystem =
+                    FileSystem.newInstance(path.toUri(), Stores.forPath(path).settings(conf))) {
                 if (!fileSystem.getFileStatus(path).isDirectory()) {
                     return Optional.empty();
                 }
                 FileStatus[] statuses = fileSystem.listStatus(path);
-                boolean ours = Arrays.stream(statuses).map(status -> status.getPath().getName())
-                        .anyMatch(name -> name.equals(Manifest.FILE_NAME) || name.equals(UNFINISHED_WRITE)
-                                || name.equals(OutputLock.FILE_NAME) || PartFileNames.isArrayMetadataName(name));
+                boolean ours = Arrays.stream(statuses)
+                        .map(status -> status.getPath().getName())
+                        .anyMatch(name -> name.equals(Manifest.FILE_NAME)
+                                || name.equals(UNFINISHED_WRITE)
+                                || name.equals(OutputLock.FILE_NAME)
+                                || PartFileNames.isArrayMetadataName(name));
                 if (ours) {
                     return Optional.empty();
                 }
@@ -91,16 +95,19 @@ public record ForeignFiles(Map<DatasetFileFormat, Integer> files) {
 
     /** The files of the format named {@code format} ({@code parquet}, {@code arrow}), 0 when none. */
     public int count(String format) {
-        return files.entrySet().stream().filter(entry -> entry.getKey().name().equals(format))
-                .mapToInt(Map.Entry::getValue).sum();
+        return files.entrySet().stream()
+                .filter(entry -> entry.getKey().name().equals(format))
+                .mapToInt(Map.Entry::getValue)
+                .sum();
     }
 
     /** {@code 3 Parquet files}, {@code 1 Arrow IPC file and 2 Parquet files}: in the registry's order. */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        files.forEach((format, count) -> parts.add(count + " " + format.description() + " file"
-                + (count == 1 ? "" : "s")));
-        return parts.size() == 1 ? parts.get(0) : String.join(", ", parts.subList(0, parts.size() - 1)) + " and "
-                + parts.get(parts.size() - 1);
+        files.forEach(
+                (format, count) -> parts.add(count + " " + format.description() + " file" + (count == 1 ? "" : "s")));
+        return parts.size() == 1
+                ? parts.get(0)
+                : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
     }
 }

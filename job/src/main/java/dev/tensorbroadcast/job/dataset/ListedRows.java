@@ -40,8 +40,8 @@ final class ListedRows implements DatasetFileReader {
         }
         long endRow = batch.firstRow() + batch.rows();
         if (endRow > file.endRow()) {
-            throw new IOException("a batch ends at row " + endRow + ", after the manifest's last row "
-                    + (file.endRow() - 1));
+            throw new IOException(
+                    "a batch ends at row " + endRow + ", after the manifest's last row " + (file.endRow() - 1));
         }
         nextRow = endRow;
         return batch;

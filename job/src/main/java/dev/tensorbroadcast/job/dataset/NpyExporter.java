@@ -2,13 +2,13 @@ package dev.tensorbroadcast.job.dataset;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.job.base.DatasetException;
-import dev.tensorbroadcast.job.base.LocalFiles;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
-import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.format.ElementBatch;
+import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
+import dev.tensorbroadcast.job.base.DatasetException;
+import dev.tensorbroadcast.job.base.LocalFiles;
 import dev.tensorbroadcast.job.commit.OutputOverlap;
 import dev.tensorbroadcast.job.manifest.DatasetFile;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -60,8 +60,11 @@ public final class NpyExporter {
     public Result export(Path target, boolean overwrite) throws IOException {
         requireNonNull(target, "target is null");
         // the .npy, or its temporary file beside it, inside the dataset would replace or add to what is read
-        OutputOverlap.requireApart(target.toString(), new org.apache.hadoop.fs.Path("file:"
-                + target.toAbsolutePath().normalize()), dir.name(), dir.path());
+        OutputOverlap.requireApart(
+                target.toString(),
+                new org.apache.hadoop.fs.Path("file:" + target.toAbsolutePath().normalize()),
+                dir.name(),
+                dir.path());
         List<String> incomplete = dir.incompleteness();
         if (!incomplete.isEmpty()) {
             throw new DatasetException("Cannot export " + dir.name() + ": the dataset is incomplete ("
@@ -71,8 +74,8 @@ public final class NpyExporter {
         DType dtype = DatasetFiles.dtype(manifest);
         Shape shape = ManifestShapes.shape(manifest.shape());
         if (Files.isDirectory(target)) {
-            throw new DatasetException("Cannot export to " + target + ": it is a directory; give the path of a .npy"
-                    + " file");
+            throw new DatasetException(
+                    "Cannot export to " + target + ": it is a directory; give the path of a .npy" + " file");
         }
         if (Files.exists(target) && !overwrite) {
             throw new DatasetException("Cannot export to " + target + ": the file exists; pass "
@@ -95,8 +98,9 @@ public final class NpyExporter {
                 descr = descr(dtype);
             }
             if (dtype == DType.BFLOAT16) {
-                notes.add("numpy has no bfloat16: wrote the raw bits as uint16 (<u2); view them with"
-                        + " a.view(ml_dtypes.bfloat16), or as float32 with (a.astype(np.uint32) << 16).view(np.float32)");
+                notes.add(
+                        "numpy has no bfloat16: wrote the raw bits as uint16 (<u2); view them with"
+                                + " a.view(ml_dtypes.bfloat16), or as float32 with (a.astype(np.uint32) << 16).view(np.float32)");
             }
             long dataBytes;
             try {
@@ -124,8 +128,8 @@ public final class NpyExporter {
                 }
                 long size = Files.size(temp);
                 if (size != header.length + dataBytes) {
-                    throw new IOException("wrote " + size + " bytes to " + temp + ", expected "
-                            + (header.length + dataBytes));
+                    throw new IOException(
+                            "wrote " + size + " bytes to " + temp + ", expected " + (header.length + dataBytes));
                 }
                 LocalFiles.move("export to", temp, target, overwrite);
                 return new Result(target, descr, shape, size, notes);
@@ -187,7 +191,8 @@ public final class NpyExporter {
      * byte a bool, as numpy's .npy stores them; an array has no nulls.
      */
     private void writeArray(ArrayFileFormat format, int itemBytes, OutputStream out) throws IOException {
-        ArrayReader reader = format.open(dir.fileSystem(), dir.resolve(format.metadataName()).getParent());
+        ArrayReader reader =
+                format.open(dir.fileSystem(), dir.resolve(format.metadataName()).getParent());
         long[] shape = reader.layout().shape().dims();
         if (shape.length == 0) {
             out.write(reader.readSlab(0, 1));
@@ -206,7 +211,8 @@ public final class NpyExporter {
     private long writeData(Manifest manifest, BufferAllocator allocator, int itemBytes, OutputStream out)
             throws IOException {
         Optional<ArrayFileFormat> array = TensorFileFormats.arrayFormats().stream()
-                .filter(format -> format.name().equals(manifest.format())).findFirst();
+                .filter(format -> format.name().equals(manifest.format()))
+                .findFirst();
         if (array.isPresent()) {
             writeArray(array.get(), itemBytes, out);
             return 0;

@@ -87,12 +87,19 @@ final class ValueComparison {
             int foundStart = found.offsets().getInt(at);
             int foundEnd = found.offsets().getInt(at + 4);
             return expectedEnd - expectedStart == foundEnd - foundStart
-                    && (expectedEnd == expectedStart || ByteFunctionHelpers.equal(expected.data(), expectedStart, expectedEnd, found.data(),
-                            foundStart, foundEnd) == 1);
+                    && (expectedEnd == expectedStart
+                            || ByteFunctionHelpers.equal(
+                                            expected.data(),
+                                            expectedStart,
+                                            expectedEnd,
+                                            found.data(),
+                                            foundStart,
+                                            foundEnd)
+                                    == 1);
         }
         long width = dtype.byteWidth();
         long start = index * width;
-        return ByteFunctionHelpers.equal(expected.values(), start, start + width, found.values(), start,
-                start + width) == 1;
+        return ByteFunctionHelpers.equal(expected.values(), start, start + width, found.values(), start, start + width)
+                == 1;
     }
 }

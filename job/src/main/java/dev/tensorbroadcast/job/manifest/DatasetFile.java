@@ -26,12 +26,12 @@ public record DatasetFile(
         requireNonNull(sourceRead, "sourceRead is null");
         ManifestPaths.requireInside(path);
         if (partition < 0 || firstRow < 0 || rows < 0 || bytes < 0) {
-            throw new ManifestException("Cannot read manifest entry " + path + ": negative partition, row or byte"
-                    + " count");
+            throw new ManifestException(
+                    "Cannot read manifest entry " + path + ": negative partition, row or byte" + " count");
         }
         if (!crc32c.matches("[0-9a-f]{8}")) {
-            throw new ManifestException("Cannot read manifest entry " + path + ": crc32c '" + crc32c
-                    + "' is not 8 lowercase hex digits");
+            throw new ManifestException(
+                    "Cannot read manifest entry " + path + ": crc32c '" + crc32c + "' is not 8 lowercase hex digits");
         }
     }
 
@@ -40,8 +40,8 @@ public record DatasetFile(
         try {
             return Math.addExact(firstRow, rows);
         } catch (ArithmeticException e) {
-            throw new ManifestException("Cannot read manifest entry " + path + ": its rows end beyond row "
-                    + Long.MAX_VALUE);
+            throw new ManifestException(
+                    "Cannot read manifest entry " + path + ": its rows end beyond row " + Long.MAX_VALUE);
         }
     }
 }

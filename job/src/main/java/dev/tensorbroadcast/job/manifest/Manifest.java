@@ -43,6 +43,7 @@ public record Manifest(
         @JsonProperty("partitions") long partitions,
         @JsonProperty("files") List<DatasetFile> files,
         @JsonProperty("kept_columns") List<KeptColumnEntry> keptColumns,
+
         @JsonProperty("row_layout") @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = FlatRows.class)
         String rowLayout) {
     /** The manifest format this build writes ({@code format_version}). */
@@ -69,12 +70,42 @@ public record Manifest(
     }
 
     /** A manifest of a dataset that keeps no other columns. */
-    public Manifest(int formatVersion, String toolVersion, String created, Map<String, String> request,
-            List<ManifestInput> inputs, List<Long> shape, String dtype, long elements, long bytes, int rowDims,
-            List<Long> rowShape, long rows, String format, String compression, long partitions,
+    public Manifest(
+            int formatVersion,
+            String toolVersion,
+            String created,
+            Map<String, String> request,
+            List<ManifestInput> inputs,
+            List<Long> shape,
+            String dtype,
+            long elements,
+            long bytes,
+            int rowDims,
+            List<Long> rowShape,
+            long rows,
+            String format,
+            String compression,
+            long partitions,
             List<DatasetFile> files) {
-        this(formatVersion, toolVersion, created, request, inputs, shape, dtype, elements, bytes, rowDims, rowShape,
-                rows, format, compression, partitions, files, List.of(), FLAT_ROWS);
+        this(
+                formatVersion,
+                toolVersion,
+                created,
+                request,
+                inputs,
+                shape,
+                dtype,
+                elements,
+                bytes,
+                rowDims,
+                rowShape,
+                rows,
+                format,
+                compression,
+                partitions,
+                files,
+                List.of(),
+                FLAT_ROWS);
     }
 
     /** Copies the lists; a manifest written before kept columns existed keeps none. */
@@ -104,8 +135,8 @@ public record Manifest(
                     + " version " + FORMAT_VERSION);
         }
         if (elements < 0 || bytes < 0 || rowDims < 0 || rows < 0 || partitions < 0) {
-            throw new ManifestException("Cannot read manifest: negative element, byte, row-dim, row or partition"
-                    + " count");
+            throw new ManifestException(
+                    "Cannot read manifest: negative element, byte, row-dim, row or partition" + " count");
         }
         long next = 0;
         for (DatasetFile file : files) {
@@ -116,8 +147,8 @@ public record Manifest(
             next = file.endRow();
         }
         if (next != rows) {
-            throw new ManifestException("Cannot read manifest: its files hold " + next + " rows but the dataset has "
-                    + rows);
+            throw new ManifestException(
+                    "Cannot read manifest: its files hold " + next + " rows but the dataset has " + rows);
         }
     }
 
@@ -141,7 +172,9 @@ public record Manifest(
     }
 
     /** A column written next to {@code index} and {@code tensor}, with its type as messages name it. */
-    public record KeptColumnEntry(@JsonProperty("name") String name, @JsonProperty("type") String type) {
+    public record KeptColumnEntry(
+            @JsonProperty("name") String name,
+            @JsonProperty("type") String type) {
         /** Refuses a null name or type. */
         public KeptColumnEntry {
             requireNonNull(name, "name is null");
@@ -158,8 +191,12 @@ public record Manifest(
             @JsonProperty("path") String path,
             @JsonProperty("shape") List<Long> shape,
             @JsonProperty("dtype") String dtype,
-            @JsonProperty("column") @JsonInclude(JsonInclude.Include.NON_NULL) String column,
-            @JsonProperty("row_shape") @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> rowShape) {
+
+            @JsonProperty("column") @JsonInclude(JsonInclude.Include.NON_NULL)
+            String column,
+
+            @JsonProperty("row_shape") @JsonInclude(JsonInclude.Include.NON_NULL)
+            List<Long> rowShape) {
         /** Copies the shapes; refuses a null path, shape or dtype. */
         public ManifestInput {
             requireNonNull(path, "path is null");

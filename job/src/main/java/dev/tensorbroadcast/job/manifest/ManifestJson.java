@@ -3,9 +3,9 @@ package dev.tensorbroadcast.job.manifest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -80,7 +80,9 @@ public final class ManifestJson {
             }
             String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
             throw new ManifestException("Cannot read " + name + ": "
-                    + (reason == null ? e.getClass().getSimpleName() : reason.lines().findFirst().orElse(reason)));
+                    + (reason == null
+                            ? e.getClass().getSimpleName()
+                            : reason.lines().findFirst().orElse(reason)));
         }
     }
 }

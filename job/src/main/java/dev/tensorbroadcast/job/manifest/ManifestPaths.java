@@ -8,8 +8,12 @@ final class ManifestPaths {
     private ManifestPaths() {}
 
     static void requireInside(String path) {
-        boolean escapes = path.isEmpty() || path.startsWith("/") || path.startsWith("\\") || path.contains(":")
-                || path.contains("\\") || path.chars().anyMatch(Character::isISOControl);
+        boolean escapes = path.isEmpty()
+                || path.startsWith("/")
+                || path.startsWith("\\")
+                || path.contains(":")
+                || path.contains("\\")
+                || path.chars().anyMatch(Character::isISOControl);
         for (String part : path.split("/", -1)) {
             escapes |= part.isEmpty() || part.equals(".") || part.equals("..");
         }

@@ -29,6 +29,7 @@ public final class ManifestRequests {
     public static final String INPUT = "input";
     /** {@code reduce} for the result of {@code reduce}, whose inputs are the gradient; absent for a broadcast. */
     public static final String OPERATION = "operation";
+
     public static final String REDUCE = "reduce";
     /**
      * The {@code --partition-by} keys, comma-separated, when the files lie under {@code key=value/} directories
@@ -114,8 +115,8 @@ public final class ManifestRequests {
         try {
             return Long.parseLong(text.strip());
         } catch (NumberFormatException e) {
-            throw new ManifestException("Cannot read manifest request key '" + key + "': '" + text
-                    + "' is not an integer");
+            throw new ManifestException(
+                    "Cannot read manifest request key '" + key + "': '" + text + "' is not an integer");
         }
     }
 

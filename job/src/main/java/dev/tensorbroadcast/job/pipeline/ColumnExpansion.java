@@ -71,15 +71,15 @@ public final class ColumnExpansion implements Serializable {
                     + " array");
         }
         StructField[] fields = schema.fields().clone();
-        fields[at] = new StructField(column, DataTypes.createArrayType(array.elementType(), false), field.nullable(),
-                field.metadata());
+        fields[at] = new StructField(
+                column, DataTypes.createArrayType(array.elementType(), false), field.nullable(), field.metadata());
         ColumnExpansion expansion = new ColumnExpansion(column, rowPlan);
-        Dataset<Row> expanded = data.mapPartitions(expansion.rows(at, elementClass(array.elementType())),
-                Encoders.row(new StructType(fields)));
+        Dataset<Row> expanded = data.mapPartitions(
+                expansion.rows(at, elementClass(array.elementType())), Encoders.row(new StructType(fields)));
         // the expanded row's shape rides with the flat array, as the files' Arrow schema carries it (an encoder's
         // schema loses column metadata, a projection keeps it)
-        return expanded.withColumn(column, expanded.col(column).as(column,
-                RowDatasets.shapeMetadata(field.metadata(), rowPlan.output())));
+        return expanded.withColumn(
+                column, expanded.col(column).as(column, RowDatasets.shapeMetadata(field.metadata(), rowPlan.output())));
     }
 
     private static Class<?> elementClass(DataType type) {

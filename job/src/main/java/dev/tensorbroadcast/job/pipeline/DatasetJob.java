@@ -3,7 +3,6 @@ package dev.tensorbroadcast.job.pipeline;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
-import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.base.Reasons;
@@ -18,8 +17,8 @@ import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.job.sink.FileOptions;
-import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.sink.OutputPartitions;
+import dev.tensorbroadcast.job.sink.PartFileNames;
 import dev.tensorbroadcast.job.source.JobSource;
 import dev.tensorbroadcast.job.source.KeptSpec;
 import dev.tensorbroadcast.job.source.TaskSource;
@@ -52,8 +51,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileCommitProtocol;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.LongAccumulator;
 import scala.jdk.javaapi.CollectionConverters;
@@ -74,7 +73,12 @@ public final class DatasetJob {
     private final Map<String, String> request;
     private final List<Manifest.ManifestInput> inputs;
 
-    DatasetJob(JobSource source, DatasetSpec spec, Path output, String description, Map<String, String> request,
+    DatasetJob(
+            JobSource source,
+            DatasetSpec spec,
+            Path output,
+            String description,
+            Map<String, String> request,
             List<Manifest.ManifestInput> inputs) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
@@ -85,19 +89,38 @@ public final class DatasetJob {
     }
 
     /** A job writing the broadcast of {@code source} by {@code program} into {@code output}. */
-    public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
-            PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept, Path output, String description,
-            Map<String, String> request, List<Manifest.ManifestInput> inputs) {
+    public static DatasetJob of(
+            JobSource source,
+            dev.tensorbroadcast.planner.CopyProgram program,
+            PartitionPlan partitions,
+            FileOptions files,
+            Optional<KeptSpec> kept,
+            Path output,
+            String description,
+            Map<String, String> request,
+            List<Manifest.ManifestInput> inputs) {
         return of(source, program, partitions, files, kept, Optional.empty(), output, description, request, inputs);
     }
 
     /** As {@link #of}, each file under the {@code key=value} directories {@code directories} gives its rows. */
-    public static DatasetJob of(JobSource source, dev.tensorbroadcast.planner.CopyProgram program,
-            PartitionPlan partitions, FileOptions files, Optional<KeptSpec> kept,
-            Optional<OutputPartitions> directories, Path output, String description, Map<String, String> request,
+    public static DatasetJob of(
+            JobSource source,
+            dev.tensorbroadcast.planner.CopyProgram program,
+            PartitionPlan partitions,
+            FileOptions files,
+            Optional<KeptSpec> kept,
+            Optional<OutputPartitions> directories,
+            Path output,
+            String description,
+            Map<String, String> request,
             List<Manifest.ManifestInput> inputs) {
-        return new DatasetJob(source, new DatasetSpec(partitions, program, files, kept.orElse(null),
-                directories.orElse(null)), output, description, request, inputs);
+        return new DatasetJob(
+                source,
+                new DatasetSpec(partitions, program, files, kept.orElse(null), directories.orElse(null)),
+                output,
+                description,
+                request,
+                inputs);
     }
 
     public Manifest run(SparkSession spark, Progress progress) {
@@ -116,8 +139,11 @@ public final class DatasetJob {
                 DatasetCommitProtocol.class.getName(), jobUuid, output.toString(), false);
         committer.tasksInDriver(engine.inThisJvm());
         int partitionCount = Math.toIntExact(spec.partitions().partitionCount());
-        JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes of values written",
-                partitionCount, spec.partitions().bytes());
+        JobRun.Tracking tracking = new JobRun.Tracking(
+                progress,
+                "tensor-broadcast bytes of values written",
+                partitionCount,
+                spec.partitions().bytes());
         // an array's objects go where they live, where the store writes them in place (see PartitionTask.writeArray)
         String arrayInPlace = spec.array().isPresent() && store.writesArraysInPlace() ? output.toString() : null;
         // the files the commit's own listing of the output left there, where the store listed it (see checkCommitted)
@@ -143,13 +169,26 @@ public final class DatasetJob {
                         committer.setupJob(job);
                         TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
                         LongAccumulator sourceBytesRead = run.accumulator("tensor-broadcast source bytes read");
-                        PartitionTask task = new PartitionTask(taskSource, spec, committer, jobTrackerId, jobNumber,
-                                run.ship(job.getConfiguration()), run.values(), sourceBytesRead, store, arrayInPlace);
+                        PartitionTask task = new PartitionTask(
+                                taskSource,
+                                spec,
+                                committer,
+                                jobTrackerId,
+                                jobNumber,
+                                run.ship(job.getConfiguration()),
+                                run.values(),
+                                sourceBytesRead,
+                                store,
+                                arrayInPlace);
                         List<WrittenFile> done = run.tasks(partitionCount, task);
                         // an array's task reports each of its objects with the one message of its commit
-                        List<TaskCommitMessage> messages = new ArrayList<>(done.stream().collect(
-                                Collectors.toMap(WrittenFile::partition, WrittenFile::commitMessage,
-                                        (first, same) -> first, TreeMap::new)).values());
+                        List<TaskCommitMessage> messages = new ArrayList<>(done.stream()
+                                .collect(Collectors.toMap(
+                                        WrittenFile::partition,
+                                        WrittenFile::commitMessage,
+                                        (first, same) -> first,
+                                        TreeMap::new))
+                                .values());
                         FileSystem fileSystem = output.getFileSystem(job.getConfiguration());
                         Configuration conf = job.getConfiguration();
                         Published published = published(done);
@@ -157,18 +196,27 @@ public final class DatasetJob {
                         window.set(CommitWindow.enter());
                         FaultPoint.COMMIT_START.reach(conf);
                         Set<String> names = done.stream().map(WrittenFile::name).collect(Collectors.toSet());
-                        committer.commitJob(job, CollectionConverters.asScala(messages).toSeq(), staged -> {
-                            if (staged.isPresent() && !store.setsAsideOnOverwrite()) {
-                                published.record(jobUuid, staged.get().record()).write(store, fileSystem, output);
-                                recorded.set(true);
-                                FaultPoint.COMMIT_RECORDED.reach(conf);
-                            }
-                            store.beforeCommit(fileSystem, output, spec.array().map(ArrayFileFormat::metadataName));
-                            FaultPoint.COMMIT_MARKERS_TAKEN.reach(conf);
-                        });
+                        committer.commitJob(
+                                job, CollectionConverters.asScala(messages).toSeq(), staged -> {
+                                    if (staged.isPresent() && !store.setsAsideOnOverwrite()) {
+                                        published
+                                                .record(jobUuid, staged.get().record())
+                                                .write(store, fileSystem, output);
+                                        recorded.set(true);
+                                        FaultPoint.COMMIT_RECORDED.reach(conf);
+                                    }
+                                    store.beforeCommit(
+                                            fileSystem, output, spec.array().map(ArrayFileFormat::metadataName));
+                                    FaultPoint.COMMIT_MARKERS_TAKEN.reach(conf);
+                                });
                         FaultPoint.COMMIT_FILES_COMMITTED.reach(conf);
-                        listedAfterCommit.set(store.afterCommit(fileSystem, output, jobUuid, names,
-                                spec.array().isPresent()).orElse(null));
+                        listedAfterCommit.set(store.afterCommit(
+                                        fileSystem,
+                                        output,
+                                        jobUuid,
+                                        names,
+                                        spec.array().isPresent())
+                                .orElse(null));
                         FaultPoint.COMMIT_CLEANED.reach(conf);
                         return done;
                     });
@@ -180,8 +228,8 @@ public final class DatasetJob {
                 FileSystem fileSystem = output.getFileSystem(conf);
                 checkCommitted(fileSystem, files, listedAfterCommit.get());
                 if (published.arrayMetadata() != null) {
-                    store.publish(fileSystem, output, spec.array().orElseThrow().metadataName(),
-                            published.arrayMetadata());
+                    store.publish(
+                            fileSystem, output, spec.array().orElseThrow().metadataName(), published.arrayMetadata());
                 }
                 store.publish(fileSystem, output, Manifest.FILE_NAME, published.manifestBytes());
                 FaultPoint.COMMIT_MANIFEST_WRITTEN.reach(conf);
@@ -195,8 +243,10 @@ public final class DatasetJob {
                 // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full
                 // local disk surfaces as Hadoop's FSError, an Error, which would otherwise end the process with a
                 // stack trace
-                throw new JobFailedException("Cannot finish dataset '" + output + "': " + Reasons.of(e)
-                        + (recorded.get() ? stoppedCommit() : ""), e);
+                throw new JobFailedException(
+                        "Cannot finish dataset '" + output + "': " + Reasons.of(e)
+                                + (recorded.get() ? stoppedCommit() : ""),
+                        e);
             }
         } catch (JobFailedException failure) {
             if (recorded.get() && !failure.getMessage().contains(CommitRecord.FILE_NAME)) {
@@ -213,8 +263,8 @@ public final class DatasetJob {
 
     /** What a commit stopped after its record leaves, and what finishes it. */
     private String stoppedCommit() {
-        return "; the commit stopped after it began replacing the old dataset: its record "
-                + CommitRecord.FILE_NAME + " is there, and a rerun with --overwrite finishes it first";
+        return "; the commit stopped after it began replacing the old dataset: its record " + CommitRecord.FILE_NAME
+                + " is there, and a rerun with --overwrite finishes it first";
     }
 
     /**
@@ -233,14 +283,22 @@ public final class DatasetJob {
         Manifest manifest = manifest(files);
         Map<String, Long> sizes = new HashMap<>();
         done.forEach(file -> sizes.put(file.name(), file.bytes()));
-        return new Published(manifest, ManifestJson.toBytes(manifest),
-                spec.array().map(ArrayFileFormat::metadataName), metadata, sizes);
+        return new Published(
+                manifest,
+                ManifestJson.toBytes(manifest),
+                spec.array().map(ArrayFileFormat::metadataName),
+                metadata,
+                sizes);
     }
 
     /** What a commit publishes after the tasks' files ({@link #published}). */
     @SuppressWarnings("ArrayRecordComponent") // bytes written whole to the store, never compared
-    private record Published(Manifest manifest, byte[] manifestBytes, Optional<String> arrayMetadataName,
-            byte[] arrayMetadata, Map<String, Long> files) {
+    private record Published(
+            Manifest manifest,
+            byte[] manifestBytes,
+            Optional<String> arrayMetadataName,
+            byte[] arrayMetadata,
+            Map<String, Long> files) {
         CommitRecord record(String jobUuid, byte[] pending) {
             return new CommitRecord(jobUuid, files, arrayMetadataName, manifestBytes, arrayMetadata, pending);
         }
@@ -274,9 +332,18 @@ public final class DatasetJob {
         crc.update(bytes);
         WrittenFile last = files.isEmpty() ? null : files.get(files.size() - 1);
         long covered = last == null ? 0 : last.firstRow() + last.rows();
-        return new WrittenFile(format.metadataName(), Math.max(0, spec.partitions().partitionCount() - 1),
-                covered, spec.partitions().rows() - covered, bytes.length, String.format(Locale.ROOT, "%08x", crc.getValue()),
-                last == null ? "driver" : last.executorId(), last == null ? "localhost" : last.host(), 0, 0, 0,
+        return new WrittenFile(
+                format.metadataName(),
+                Math.max(0, spec.partitions().partitionCount() - 1),
+                covered,
+                spec.partitions().rows() - covered,
+                bytes.length,
+                String.format(Locale.ROOT, "%08x", crc.getValue()),
+                last == null ? "driver" : last.executorId(),
+                last == null ? "localhost" : last.host(),
+                0,
+                0,
+                0,
                 last == null ? new TaskCommitMessage(null) : last.commitMessage());
     }
 
@@ -302,8 +369,18 @@ public final class DatasetJob {
         long next = 0;
         for (WrittenFile file : files) {
             long end = file.rows() > 0 ? file.firstRow() + file.rows() : next;
-            listed.add(new WrittenFile(file.name(), file.partition(), next, end - next, file.bytes(), file.crc32c(),
-                    file.executorId(), file.host(), file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead(),
+            listed.add(new WrittenFile(
+                    file.name(),
+                    file.partition(),
+                    next,
+                    end - next,
+                    file.bytes(),
+                    file.crc32c(),
+                    file.executorId(),
+                    file.host(),
+                    file.sourceFirstRow(),
+                    file.sourceRows(),
+                    file.sourceBytesRead(),
                     file.commitMessage()));
             next = end;
         }
@@ -383,8 +460,8 @@ public final class DatasetJob {
      * The part files under the {@code key=value} directories, by their paths relative to the output; not under
      * {@code _} or {@code .} names (the old dataset set aside, Spark's staging).
      */
-    private static void listPartitioned(FileSystem fileSystem, Path directory, String relative,
-            Map<String, Long> found) throws IOException {
+    private static void listPartitioned(FileSystem fileSystem, Path directory, String relative, Map<String, Long> found)
+            throws IOException {
         for (FileStatus status : fileSystem.listStatus(directory)) {
             String name = status.getPath().getName();
             if (name.startsWith("_") || name.startsWith(".")) {
@@ -400,18 +477,40 @@ public final class DatasetJob {
 
     private Manifest manifest(List<WrittenFile> files) {
         PartitionPlan partitions = spec.partitions();
-        List<DatasetFile> entries = files.stream().map(file -> new DatasetFile(file.name(), file.partition(),
-                file.firstRow(), file.rows(), file.bytes(), file.crc32c(), file.executorId(), file.host(),
-                new SourceRead(file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead()))).toList();
-        return new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), request, inputs,
+        List<DatasetFile> entries = files.stream()
+                .map(file -> new DatasetFile(
+                        file.name(),
+                        file.partition(),
+                        file.firstRow(),
+                        file.rows(),
+                        file.bytes(),
+                        file.crc32c(),
+                        file.executorId(),
+                        file.host(),
+                        new SourceRead(file.sourceFirstRow(), file.sourceRows(), file.sourceBytesRead())))
+                .toList();
+        return new Manifest(
+                Manifest.FORMAT_VERSION,
+                ToolVersion.version(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                request,
+                inputs,
                 ManifestShapes.list(partitions.output()),
-                source.dtype().typeName(), partitions.elements(), partitions.bytes(), partitions.rowDims(),
-                ManifestShapes.list(partitions.rowShape()), partitions.rows(), spec.files().format().name(),
-                spec.files().codecName(), partitions.partitionCount(), entries,
-                spec.kept() == null ? List.of() : spec.kept().columns().stream()
-                        .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName())).toList(),
+                source.dtype().typeName(),
+                partitions.elements(),
+                partitions.bytes(),
+                partitions.rowDims(),
+                ManifestShapes.list(partitions.rowShape()),
+                partitions.rows(),
+                spec.files().format().name(),
+                spec.files().codecName(),
+                partitions.partitionCount(),
+                entries,
+                spec.kept() == null
+                        ? List.of()
+                        : spec.kept().columns().stream()
+                                .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName()))
+                                .toList(),
                 spec.files().settings().rowLayout().layoutName());
     }
-
 }

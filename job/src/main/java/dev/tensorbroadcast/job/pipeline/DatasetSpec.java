@@ -19,8 +19,8 @@ import java.util.Optional;
  * written, the columns kept next to the rows ({@code kept}, null when none are), and the {@code key=value}
  * directories the files go under ({@code directories}, null when all are at the top).
  */
-record DatasetSpec(PartitionPlan partitions, CopyProgram program, FileOptions files, KeptSpec kept,
-        OutputPartitions directories)
+record DatasetSpec(
+        PartitionPlan partitions, CopyProgram program, FileOptions files, KeptSpec kept, OutputPartitions directories)
         implements Serializable {
     DatasetSpec {
         requireNonNull(partitions, "partitions is null");

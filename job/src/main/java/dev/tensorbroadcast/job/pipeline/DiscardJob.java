@@ -37,8 +37,7 @@ public final class DiscardJob {
     }
 
     /** The null sink for {@code source}, shipped whole or read in slices by the tasks as the writers read it. */
-    public static DiscardJob of(JobSource source, CopyProgram program, PartitionPlan partitions,
-            String description) {
+    public static DiscardJob of(JobSource source, CopyProgram program, PartitionPlan partitions, String description) {
         return new DiscardJob(source, partitions, program, description);
     }
 
@@ -51,18 +50,22 @@ public final class DiscardJob {
         int partitionCount = Math.toIntExact(partitions.partitionCount());
         // the format and codec are not used by the null sink's tasks
         DatasetSpec spec = new DatasetSpec(partitions, program, FileOptions.defaults(), null, null);
-        JobRun.Tracking tracking = new JobRun.Tracking(progress, "tensor-broadcast bytes filled", partitionCount,
-                partitions.bytes());
+        JobRun.Tracking tracking =
+                new JobRun.Tracking(progress, "tensor-broadcast bytes filled", partitionCount, partitions.bytes());
         List<DiscardedBroadcast.Partition> discarded = JobRun.tracked(engine, description, tracking)
                 .run("Cannot compute the broadcast", run -> {
                     TaskSource taskSource = run.hold(source.open(run), TaskSource::release);
-                    DiscardTask task = new DiscardTask(taskSource, spec,
-                            run.ship(run.hadoopConfiguration()), run.values());
+                    DiscardTask task =
+                            new DiscardTask(taskSource, spec, run.ship(run.hadoopConfiguration()), run.values());
                     return run.tasks(partitionCount, task);
                 });
         List<DiscardedBroadcast.Partition> sorted = new ArrayList<>(discarded);
         sorted.sort(Comparator.comparingLong(DiscardedBroadcast.Partition::partition));
-        return new DiscardedBroadcast(ManifestShapes.list(partitions.output()), source.dtype().typeName(),
-                partitions.rows(), partitions.bytes(), sorted);
+        return new DiscardedBroadcast(
+                ManifestShapes.list(partitions.output()),
+                source.dtype().typeName(),
+                partitions.rows(),
+                partitions.bytes(),
+                sorted);
     }
 }

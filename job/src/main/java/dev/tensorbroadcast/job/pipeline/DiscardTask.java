@@ -24,7 +24,10 @@ final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterato
     private final Broadcast<SerializableConfiguration> conf;
     private final LongAccumulator bytesFilled;
 
-    DiscardTask(TaskSource source, DatasetSpec spec, Broadcast<SerializableConfiguration> conf,
+    DiscardTask(
+            TaskSource source,
+            DatasetSpec spec,
+            Broadcast<SerializableConfiguration> conf,
             LongAccumulator bytesFilled) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
@@ -35,11 +38,19 @@ final class DiscardTask implements Function2<Integer, Iterator<Integer>, Iterato
     @Override
     public Iterator<DiscardedBroadcast.Partition> call(Integer index, Iterator<Integer> ignored) {
         Partition partition = spec.partitions().partition(index);
-        TaskSource.TaskInput input = source.input(partition, spec.program(), conf.value().value());
+        TaskSource.TaskInput input =
+                source.input(partition, spec.program(), conf.value().value());
         DiscardResult result = DiscardingTensorWriter.create()
                 .write(input.kernel(), spec.partitions().rowShape(), partition);
         bytesFilled.add(result.valueBytes());
-        return List.of(new DiscardedBroadcast.Partition(index, partition.firstRow(), result.rows(), result.valueBytes(),
-                result.batches(), Crc32c.hex(result.crc32c()), TaskPlace.executorId())).iterator();
+        return List.of(new DiscardedBroadcast.Partition(
+                        index,
+                        partition.firstRow(),
+                        result.rows(),
+                        result.valueBytes(),
+                        result.batches(),
+                        Crc32c.hex(result.crc32c()),
+                        TaskPlace.executorId()))
+                .iterator();
     }
 }

@@ -30,8 +30,8 @@ final class DriverBroadcast<T> extends Broadcast<T> implements Broadcasts.Local 
     public T getValue() {
         T held = value;
         if (held == null) {
-            throw new IllegalStateException("Cannot read the driver's value " + id() + ": it was released when its"
-                    + " job ended");
+            throw new IllegalStateException(
+                    "Cannot read the driver's value " + id() + ": it was released when its" + " job ended");
         }
         return held;
     }

@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,8 +74,14 @@ final class DriverPool {
      * order, {@code progress} the finished count. Throws the first task's failure (its cause, unwrapped), or a
      * {@link CancellationException} once {@code cancelled} says so, after every started task has stopped.
      */
-    static <R> void run(int count, int threads, BooleanSupplier cancelled, Task<R> task, Results<? super R> results,
-            Progress progress) throws Exception {
+    static <R> void run(
+            int count,
+            int threads,
+            BooleanSupplier cancelled,
+            Task<R> task,
+            Results<? super R> results,
+            Progress progress)
+            throws Exception {
         requireNonNull(cancelled, "cancelled is null");
         requireNonNull(task, "task is null");
         requireNonNull(results, "results is null");
@@ -135,7 +140,9 @@ final class DriverPool {
                 }
                 progress.finished(finished);
                 // a task that did not run is never handed over: the failure that stopped it is on its way
-                while (handed < count && running.containsKey(handed) && running.get(handed).isDone()
+                while (handed < count
+                        && running.containsKey(handed)
+                        && running.get(handed).isDone()
                         && resultOf(running.get(handed)) != NOT_RUN) {
                     @SuppressWarnings("unchecked")
                     R result = (R) resultOf(running.remove(handed));

@@ -52,8 +52,12 @@ final class ElementReader {
             case FLOAT64 -> values.getDouble(8 * i);
             case COMPLEX64 -> RowFactory.create(values.getFloat(8 * i), values.getFloat(8 * i + 4));
             case COMPLEX128 -> RowFactory.create(values.getDouble(16 * i), values.getDouble(16 * i + 8));
-            case STRING -> new String(source.values(), source.offsets()[i],
-                    source.offsets()[i + 1] - source.offsets()[i], StandardCharsets.UTF_8);
+            case STRING ->
+                new String(
+                        source.values(),
+                        source.offsets()[i],
+                        source.offsets()[i + 1] - source.offsets()[i],
+                        StandardCharsets.UTF_8);
         };
     }
 }

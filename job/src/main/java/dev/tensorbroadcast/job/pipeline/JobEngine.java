@@ -30,8 +30,8 @@ public interface JobEngine {
 
     /** As {@link #driver(Configuration, BooleanSupplier)} on {@code threads} threads (0: one per core). */
     static JobEngine driver(Configuration hadoop, int threads, BooleanSupplier cancelled) {
-        return new ThreadsEngine(requireNonNull(hadoop, "hadoop is null"), threads,
-                requireNonNull(cancelled, "cancelled is null"));
+        return new ThreadsEngine(
+                requireNonNull(hadoop, "hadoop is null"), threads, requireNonNull(cancelled, "cancelled is null"));
     }
 
     /** Whether the tasks run on this JVM's own threads, without Spark. */

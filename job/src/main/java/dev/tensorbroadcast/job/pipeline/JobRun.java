@@ -40,6 +40,7 @@ final class JobRun implements Shipping {
     private final Tracking tracking;
     /** The engine's side of this job. */
     private final EngineRun run;
+
     private final List<Runnable> releases = new ArrayList<>();
     private Runnable onFailure = () -> {};
 
@@ -48,6 +49,7 @@ final class JobRun implements Shipping {
      * a signal's hook holds the JVM for the command to clean up and report.
      */
     static final Duration STOP_WAIT = Duration.ofSeconds(20);
+
     private Duration stopWait = STOP_WAIT;
 
     /** A job's own work inside the skeleton. */
@@ -118,8 +120,10 @@ final class JobRun implements Shipping {
             if (refused != null) {
                 throw withSuppressed(refused, stillRunning);
             }
-            throw withSuppressed(new JobFailedException(failing + ": the Spark job failed: " + run.ended()
-                    + Reasons.of(failure), failure), stillRunning);
+            throw withSuppressed(
+                    new JobFailedException(
+                            failing + ": the Spark job failed: " + run.ended() + Reasons.of(failure), failure),
+                    stillRunning);
         } finally {
             run.end();
             if (tracking != null) {

@@ -33,8 +33,8 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.internal.io.FileCommitProtocol;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import org.apache.spark.util.LongAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Option;
@@ -54,15 +54,24 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     private final Broadcast<SerializableConfiguration> conf;
     /** Bytes of values written, added batch by batch: Spark's heartbeats carry a running task's share. */
     private final LongAccumulator valuesWritten;
+
     private final LongAccumulator sourceBytesRead;
     /** The output's store: how a task creates its files and objects. */
     private final Store store;
     /** An array's directory when its objects are written in place ({@link Store#openInPlace}); null to stage them. */
     private final String arrayInPlace;
 
-    PartitionTask(TaskSource source, DatasetSpec spec, FileCommitProtocol committer, String jobTrackerId,
-            int jobNumber, Broadcast<SerializableConfiguration> conf, LongAccumulator valuesWritten,
-            LongAccumulator sourceBytesRead, Store store, String arrayInPlace) {
+    PartitionTask(
+            TaskSource source,
+            DatasetSpec spec,
+            FileCommitProtocol committer,
+            String jobTrackerId,
+            int jobNumber,
+            Broadcast<SerializableConfiguration> conf,
+            LongAccumulator valuesWritten,
+            LongAccumulator sourceBytesRead,
+            Store store,
+            String arrayInPlace) {
         this.source = requireNonNull(source, "source is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.committer = requireNonNull(committer, "committer is null");
@@ -76,8 +85,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     }
 
     /** The Hadoop ids of an attempt, as Spark's writers set them. */
-    static TaskAttemptContextImpl attemptContext(Configuration base, String jobTrackerId, int jobNumber,
-            int partition, int attempt) {
+    static TaskAttemptContextImpl attemptContext(
+            Configuration base, String jobTrackerId, int jobNumber, int partition, int attempt) {
         JobID jobId = new JobID(jobTrackerId, jobNumber);
         TaskAttemptID attemptId = new TaskAttemptID(new TaskID(jobId, TaskType.MAP, partition), attempt);
         Configuration hadoop = new Configuration(base);
@@ -93,8 +102,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     public Iterator<WrittenFile> call(Integer index, Iterator<Integer> ignored) throws IOException {
         TaskContext task = TaskContext.get();
         Partition partition = spec.partitions().partition(index);
-        TaskAttemptContextImpl context = attemptContext(conf.value().value(), jobTrackerId, jobNumber, index,
-                TaskPlace.attempt());
+        TaskAttemptContextImpl context =
+                attemptContext(conf.value().value(), jobTrackerId, jobNumber, index, TaskPlace.attempt());
         InjectedFailure.maybeDelay(task, context.getConfiguration(), index);
         InjectedFailure.maybeHold(index);
         // the task's own protocol, holding its attempt's committer, as a Spark task's deserialized copy does
@@ -105,20 +114,22 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         }
         try {
             String directory = spec.directoryOf(partition.firstRow());
-            Path file = new Path(committer.newTaskTempFile(context,
+            Path file = new Path(committer.newTaskTempFile(
+                    context,
                     directory.isEmpty() ? Option.empty() : Option.apply(directory),
-                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.format().extension())));
+                    org.apache.spark.internal.io.FileNameSpec.apply(
+                            "", spec.format().extension())));
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             // a named accumulator shows each task's reads in Spark's UI and listener events
             sourceBytesRead.add(input.bytesRead());
             FileSystem fileSystem = file.getFileSystem(context.getConfiguration());
             FileChecksum checksum;
-            try (KeptRows keptRows = spec.kept() == null ? null
-                    : source.kept(partition, spec.kept(), context.getConfiguration())) {
+            try (KeptRows keptRows =
+                    spec.kept() == null ? null : source.kept(partition, spec.kept(), context.getConfiguration())) {
                 Optional<KeptOutput> kept = Optional.ofNullable(keptRows)
                         .map(rows -> new KeptOutput(rows, spec.kept().lineage()));
-                Optional<java.nio.file.Path> local = spec.format().writesToChannel()
-                        ? store.localFile(fileSystem, file) : Optional.empty();
+                Optional<java.nio.file.Path> local =
+                        spec.format().writesToChannel() ? store.localFile(fileSystem, file) : Optional.empty();
                 checksum = local.isPresent()
                         ? writeLocalChannel(input.kernel(), partition, kept, fileSystem, local.get())
                         : write(input.kernel(), partition, kept, fileSystem, file);
@@ -126,9 +137,19 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             InjectedFailure.maybeFail(task, context.getConfiguration(), index);
             TaskCommitMessage message = committer.commitTask(context);
             String name = directory.isEmpty() ? file.getName() : directory + "/" + file.getName();
-            WrittenFile written = new WrittenFile(name, index, partition.firstRow(), partition.rowCount(),
-                    checksum.bytes(), checksum.crc32c(), TaskPlace.executorId(), TaskPlace.host(),
-                    input.rows().first(), input.rows().count(), input.bytesRead(), message);
+            WrittenFile written = new WrittenFile(
+                    name,
+                    index,
+                    partition.firstRow(),
+                    partition.rowCount(),
+                    checksum.bytes(),
+                    checksum.crc32c(),
+                    TaskPlace.executorId(),
+                    TaskPlace.host(),
+                    input.rows().first(),
+                    input.rows().count(),
+                    input.bytesRead(),
+                    message);
             return List.of(written).iterator();
         } catch (Throwable failure) {
             try {
@@ -149,12 +170,16 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
      * report its objects. The partition's rows are listed on its first object; the metadata is the driver's, after
      * every task committed.
      */
-    private Iterator<WrittenFile> writeArray(FileCommitProtocol committer, TaskAttemptContextImpl context,
-            Integer index, TaskContext task) throws IOException {
+    private Iterator<WrittenFile> writeArray(
+            FileCommitProtocol committer, TaskAttemptContextImpl context, Integer index, TaskContext task)
+            throws IOException {
         Partition partition = spec.partitions().partition(index);
         try {
-            Path attempt = new Path(committer.newTaskTempFile(context, Option.empty(),
-                    org.apache.spark.internal.io.FileNameSpec.apply("", spec.files().format().extension())))
+            Path attempt = new Path(committer.newTaskTempFile(
+                            context,
+                            Option.empty(),
+                            org.apache.spark.internal.io.FileNameSpec.apply(
+                                    "", spec.files().format().extension())))
                     .getParent();
             TaskSource.TaskInput input = source.input(partition, spec.program(), context.getConfiguration());
             sourceBytesRead.add(input.bytesRead());
@@ -163,20 +188,31 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             Path root = inPlace ? new Path(arrayInPlace) : attempt;
             ArrayFileFormat format = spec.array().orElseThrow();
             ArrayLayout layout = spec.layout(input.kernel().dtype());
-            long perIndex = layout.shape().rank() == 0 ? 1 : spec.partitions().rows() / layout.shape().dim(0);
+            long perIndex = layout.shape().rank() == 0
+                    ? 1
+                    : spec.partitions().rows() / layout.shape().dim(0);
             List<String> keys = new ArrayList<>();
             List<ChecksumOutputStream> streams = new ArrayList<>();
             long rowElements = spec.partitions().rowElements();
-            format.write(input.kernel(), layout, partition.firstRow() / perIndex, partition.endRow() / perIndex,
+            format.write(
+                    input.kernel(),
+                    layout,
+                    partition.firstRow() / perIndex,
+                    partition.endRow() / perIndex,
                     key -> {
                         keys.add(key);
-                        ChecksumOutputStream out = new ChecksumOutputStream(inPlace
-                                ? store.openInPlace(fileSystem, new Path(root, key))
-                                : store.createObject(fileSystem, new Path(attempt, key)));
+                        ChecksumOutputStream out = new ChecksumOutputStream(
+                                inPlace
+                                        ? store.openInPlace(fileSystem, new Path(root, key))
+                                        : store.createObject(fileSystem, new Path(attempt, key)));
                         streams.add(out);
                         return out;
-                    }, elements -> {
-                        valuesWritten.add(rowElements == 0 ? 0 : elements * spec.partitions().rowBytes() / rowElements);
+                    },
+                    elements -> {
+                        valuesWritten.add(
+                                rowElements == 0
+                                        ? 0
+                                        : elements * spec.partitions().rowBytes() / rowElements);
                         TaskStop.check();
                     });
             InjectedFailure.maybeFail(task, context.getConfiguration(), index);
@@ -184,10 +220,19 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             List<WrittenFile> written = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
                 boolean first = i == 0;
-                written.add(new WrittenFile(keys.get(i), index, first ? partition.firstRow() : partition.endRow(),
-                        first ? partition.rowCount() : 0, streams.get(i).bytes(), streams.get(i).crc32c(),
-                        TaskPlace.executorId(), TaskPlace.host(), input.rows().first(),
-                        first ? input.rows().count() : 0, first ? input.bytesRead() : 0, message));
+                written.add(new WrittenFile(
+                        keys.get(i),
+                        index,
+                        first ? partition.firstRow() : partition.endRow(),
+                        first ? partition.rowCount() : 0,
+                        streams.get(i).bytes(),
+                        streams.get(i).crc32c(),
+                        TaskPlace.executorId(),
+                        TaskPlace.host(),
+                        input.rows().first(),
+                        first ? input.rows().count() : 0,
+                        first ? input.bytesRead() : 0,
+                        message));
             }
             return written.iterator();
         } catch (Throwable failure) {
@@ -203,8 +248,9 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
     /** A written file's size and CRC-32C (8 lowercase hex digits). */
     private record FileChecksum(long bytes, String crc32c) {}
 
-    private FileChecksum write(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
-            FileSystem fileSystem, Path file) throws IOException {
+    private FileChecksum write(
+            TensorKernel kernel, Partition partition, Optional<KeptOutput> kept, FileSystem fileSystem, Path file)
+            throws IOException {
         ChecksumOutputStream out;
         try (OutputStream stream = fileSystem.create(file, false)) {
             out = new ChecksumOutputStream(stream);
@@ -218,21 +264,37 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
      * it, where a stream would copy every byte through small heap arrays first (about 25% more CPU per byte, see
      * {@link ChecksumChannel}).
      */
-    private FileChecksum writeLocalChannel(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept,
-            FileSystem fileSystem, java.nio.file.Path file) throws IOException {
+    private FileChecksum writeLocalChannel(
+            TensorKernel kernel,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            FileSystem fileSystem,
+            java.nio.file.Path file)
+            throws IOException {
         fileSystem.mkdirs(new Path(file.getParent().toUri()));
         ChecksumChannel out;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out = new ChecksumChannel(channel);
-            writeFile(kernel, partition, kept, PartOutput.of(out, out::bytes, file.getFileName().toString()));
+            writeFile(
+                    kernel,
+                    partition,
+                    kept,
+                    PartOutput.of(out, out::bytes, file.getFileName().toString()));
         }
         return new FileChecksum(out.bytes(), out.crc32c());
     }
 
     private void writeFile(TensorKernel kernel, Partition partition, Optional<KeptOutput> kept, PartOutput out)
             throws IOException {
-        spec.format().write(kernel, spec.partitions().rowShape(), partition, kept, spec.files().settings(),
-                this::written, out);
+        spec.format()
+                .write(
+                        kernel,
+                        spec.partitions().rowShape(),
+                        partition,
+                        kept,
+                        spec.files().settings(),
+                        this::written,
+                        out);
     }
 
     /** After each batch: its bytes counted, and the task stops here when it was stopped (see {@link TaskStop}). */

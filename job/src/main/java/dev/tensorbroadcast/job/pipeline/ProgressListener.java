@@ -47,6 +47,7 @@ final class ProgressListener extends SparkListener {
      * task again. One entry per task, which the task-count guard bounds.
      */
     private final Set<Long> ended = new HashSet<>();
+
     private boolean completed;
 
     ProgressListener(String jobGroup, LongAccumulator values, Progress progress) {
@@ -69,8 +70,8 @@ final class ProgressListener extends SparkListener {
             return;
         }
         boolean heard = false;
-        for (Tuple4<Object, Object, Object, Seq<AccumulableInfo>> task
-                : CollectionConverters.asJava(update.accumUpdates())) {
+        for (Tuple4<Object, Object, Object, Seq<AccumulableInfo>> task :
+                CollectionConverters.asJava(update.accumUpdates())) {
             if (!stages.contains((Integer) task._2())) {
                 continue;
             }
@@ -95,7 +96,8 @@ final class ProgressListener extends SparkListener {
         ended.add(taskId);
         running.remove(taskId);
         // a failed task's share is not in the total, and its retry starts over
-        if (taskEnd.reason() == Success$.MODULE$ && finishedPartitions.add(taskEnd.taskInfo().index())) {
+        if (taskEnd.reason() == Success$.MODULE$
+                && finishedPartitions.add(taskEnd.taskInfo().index())) {
             finishedValues += ourUpdate(taskEnd.taskInfo().accumulables()).orElse(0);
             report();
         }
@@ -119,7 +121,9 @@ final class ProgressListener extends SparkListener {
     }
 
     private void report() {
-        progress.advanced(finishedPartitions.size(),
-                finishedValues + running.values().stream().mapToLong(Long::longValue).sum());
+        progress.advanced(
+                finishedPartitions.size(),
+                finishedValues
+                        + running.values().stream().mapToLong(Long::longValue).sum());
     }
 }

@@ -65,7 +65,10 @@ public final class ReduceJob {
      */
     public static ReduceJob of(Gradient gradient, ReducePlan plan, long tasks) {
         long rows = rows(plan);
-        return new ReduceJob(gradient, plan, (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)),
+        return new ReduceJob(
+                gradient,
+                plan,
+                (int) Math.max(1, Math.min(Math.min(tasks, rows), Integer.MAX_VALUE)),
                 DRIVER_MERGE_BYTES);
     }
 
@@ -118,8 +121,8 @@ public final class ReduceJob {
                 run.inDriver(tasks, share -> sumShare.call((long) share)._2(), (share, partial) -> tree.add(partial));
                 return tree.result().result(plan.input());
             }
-            JavaPairRDD<Long, ReduceKernel> partials = run.java().parallelize(indexes(tasks), tasks)
-                    .mapToPair(sumShare);
+            JavaPairRDD<Long, ReduceKernel> partials =
+                    run.java().parallelize(indexes(tasks), tasks).mapToPair(sumShare);
             if (mergesOnDriver(plan, tasks, driverMergeBytes)) {
                 List<ReduceKernel> sums = new ArrayList<>(tasks);
                 for (Tuple2<Long, ReduceKernel> partial : partials.collect()) {
@@ -172,6 +175,7 @@ public final class ReduceJob {
     static final class MergeTree {
         /** Per level, the open group's sum, and how many partials it holds. */
         private final List<ReduceKernel> open = new ArrayList<>();
+
         private final List<Integer> held = new ArrayList<>();
 
         void add(ReduceKernel partial) {
@@ -241,8 +245,8 @@ public final class ReduceJob {
     }
 
     /** Task {@code p}: gradient rows {@code [p * rows / tasks, (p + 1) * rows / tasks)} into a zero partial. */
-    private record SumShare(GradientRows gradient, ReducePlan plan, int tasks, long rows,
-            Broadcast<SerializableConfiguration> conf)
+    private record SumShare(
+            GradientRows gradient, ReducePlan plan, int tasks, long rows, Broadcast<SerializableConfiguration> conf)
             implements org.apache.spark.api.java.function.PairFunction<Long, Long, ReduceKernel> {
         @Override
         public Tuple2<Long, ReduceKernel> call(Long share) {
@@ -251,7 +255,8 @@ public final class ReduceJob {
             InjectedFailure.maybeFail(TaskContext.get(), hadoop, share);
             long first = Math.multiplyExact(share, rows) / tasks;
             long end = Math.multiplyExact(share + 1, rows) / tasks;
-            ReduceKernel partial = ReduceKernel.create(plan.dtype(), plan.input().elements());
+            ReduceKernel partial =
+                    ReduceKernel.create(plan.dtype(), plan.input().elements());
             gradient.reduce(plan, first, end, partial, 0, hadoop);
             return new Tuple2<>(share, partial);
         }
@@ -262,20 +267,31 @@ public final class ReduceJob {
      * partition {@code p} and returns its bytes; the driver writes them in partition order, a group of partitions at
      * a time (at most {@link #KEPT_DRIVER_BYTES} of them).
      */
-    public static void writeKept(SparkSession spark, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
-            String description, OutputStream out) throws IOException {
+    public static void writeKept(
+            SparkSession spark,
+            Gradient gradient,
+            ReducePlan plan,
+            PartitionPlan partitions,
+            String description,
+            OutputStream out)
+            throws IOException {
         writeKept(JobEngine.spark(spark), gradient, plan, partitions, description, out);
     }
 
     /** As {@link #writeKept(SparkSession, Gradient, ReducePlan, PartitionPlan, String, OutputStream)}, on {@code engine}. */
-    public static void writeKept(JobEngine engine, Gradient gradient, ReducePlan plan, PartitionPlan partitions,
-            String description, OutputStream out) throws IOException {
+    public static void writeKept(
+            JobEngine engine,
+            Gradient gradient,
+            ReducePlan plan,
+            PartitionPlan partitions,
+            String description,
+            OutputStream out)
+            throws IOException {
         int count = Math.toIntExact(partitions.partitionCount());
         // a failure to write the stream is the stream's, not the Spark job's
         JobRun.untracked(engine, description).run(FAILING, IOException.class, run -> {
             TaskSource.FromReduction source = run.hold(
-                    (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(run),
-                    TaskSource::release);
+                    (TaskSource.FromReduction) new JobSource.Reduced(gradient, plan).open(run), TaskSource::release);
             KeptSlice task = new KeptSlice(source, partitions, run.ship(run.hadoopConfiguration()));
             if (run.inDriver()) {
                 // the driver's tasks on its pool, each slice written in partition order once it and those before it
@@ -283,13 +299,15 @@ public final class ReduceJob {
                 run.inDriver(count, index -> task.call((long) index), (index, slice) -> out.write(slice));
                 return null;
             }
-            JavaRDD<byte[]> slices = run.java().parallelize(indexes(count), count).map(task);
+            JavaRDD<byte[]> slices =
+                    run.java().parallelize(indexes(count), count).map(task);
             // as many slices per job as the driver's budget holds: each job is a barrier (its start, then the
             // driver writes while no task runs), so a group of only as many as run at once left the cores idle
             long sliceBytes = Math.max(1, partitions.bytes() / count);
             int group = (int) Math.max(1, Math.min(count, KEPT_DRIVER_BYTES / sliceBytes));
             for (int first = 0; first < count; first += group) {
-                int[] ids = IntStream.range(first, Math.min(count, first + group)).toArray();
+                int[] ids =
+                        IntStream.range(first, Math.min(count, first + group)).toArray();
                 for (List<byte[]> slice : slices.collectPartitions(ids)) {
                     for (byte[] bytes : slice) {
                         out.write(bytes);
@@ -301,8 +319,9 @@ public final class ReduceJob {
     }
 
     /** The bytes of one result partition, cut from the whole rows it lies in. */
-    private record KeptSlice(TaskSource.FromReduction source, PartitionPlan partitions,
-            Broadcast<SerializableConfiguration> conf) implements Function<Long, byte[]> {
+    private record KeptSlice(
+            TaskSource.FromReduction source, PartitionPlan partitions, Broadcast<SerializableConfiguration> conf)
+            implements Function<Long, byte[]> {
         @Override
         public byte[] call(Long index) {
             Configuration hadoop = conf.value().value();

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.job.pipeline;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.SourceTensor;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.CopySink;
 import dev.tensorbroadcast.planner.Partition;
@@ -47,17 +47,23 @@ public final class RowDatasets {
     public static StructType schema(SourceTensor source, Shape rowShape) {
         return new StructType()
                 .add(INDEX_COLUMN, DataTypes.LongType, false)
-                .add(TENSOR_COLUMN, DataTypes.createArrayType(ElementReader.sparkType(source.dtype()),
-                        source.hasNulls()), false, shapeMetadata(Metadata.empty(), rowShape));
+                .add(
+                        TENSOR_COLUMN,
+                        DataTypes.createArrayType(ElementReader.sparkType(source.dtype()), source.hasNulls()),
+                        false,
+                        shapeMetadata(Metadata.empty(), rowShape));
     }
 
     /** {@code metadata} with the row shape under {@link #SHAPE_METADATA}. */
     static Metadata shapeMetadata(Metadata metadata, Shape rowShape) {
-        return new MetadataBuilder().withMetadata(metadata).putLongArray(SHAPE_METADATA, rowShape.dims()).build();
+        return new MetadataBuilder()
+                .withMetadata(metadata)
+                .putLongArray(SHAPE_METADATA, rowShape.dims())
+                .build();
     }
 
-    public static Dataset<Row> of(SparkSession spark, SourceTensor source, CopyProgram program,
-            PartitionPlan partitions) {
+    public static Dataset<Row> of(
+            SparkSession spark, SourceTensor source, CopyProgram program, PartitionPlan partitions) {
         JavaSparkContext java = JavaSparkContext.fromSparkContext(spark.sparkContext());
         int count = Math.toIntExact(partitions.partitionCount());
         Broadcast<SourceTensor> shipped = java.broadcast(source);

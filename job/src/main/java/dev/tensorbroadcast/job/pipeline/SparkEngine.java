@@ -71,6 +71,7 @@ final class SparkEngine implements JobEngine {
         private final ProgressListener listener;
         /** The job's tasks, started and not yet ended. */
         private final RunningTasks running;
+
         private StoppedContextWatch watch;
 
         SparkRun(SparkContext context, String group, String description, JobRun.Tracking tracking) {
@@ -112,8 +113,8 @@ final class SparkEngine implements JobEngine {
         @Override
         public <R> List<R> tasks(int count, Function2<Integer, Iterator<Integer>, Iterator<R>> task) {
             List<Integer> indexes = IntStream.range(0, count).boxed().toList();
-            JavaRDD<R> tasks = java.parallelize(indexes, count).mapPartitionsWithIndex(new InGroup<>(group, task),
-                    false);
+            JavaRDD<R> tasks =
+                    java.parallelize(indexes, count).mapPartitionsWithIndex(new InGroup<>(group, task), false);
             if (tracking == null) {
                 return tasks.collect();
             }

@@ -25,6 +25,7 @@ final class ThreadsEngine implements JobEngine {
     private final Configuration hadoop;
     /** The driver's threads; 0 for one per core. */
     private final int threads;
+
     private final BooleanSupplier cancelled;
 
     ThreadsEngine(Configuration hadoop, int threads, BooleanSupplier cancelled) {
@@ -106,11 +107,14 @@ final class ThreadsEngine implements JobEngine {
         @Override
         public <R> List<R> tasks(int count, Function2<Integer, Iterator<Integer>, Iterator<R>> task) throws Exception {
             List<R> results = new ArrayList<>();
-            inDriver(count, index -> {
-                List<R> partition = new ArrayList<>(1);
-                task.call(index, List.of(index).iterator()).forEachRemaining(partition::add);
-                return partition;
-            }, (index, partition) -> results.addAll(partition));
+            inDriver(
+                    count,
+                    index -> {
+                        List<R> partition = new ArrayList<>(1);
+                        task.call(index, List.of(index).iterator()).forEachRemaining(partition::add);
+                        return partition;
+                    },
+                    (index, partition) -> results.addAll(partition));
             return results;
         }
 

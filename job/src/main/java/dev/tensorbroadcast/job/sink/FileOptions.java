@@ -61,7 +61,8 @@ public record FileOptions(TensorFileFormat format, ArrayChunking chunking, Write
      * {@code dtype} and the codec fit it; {@code plan} itself otherwise.
      */
     public PartitionPlan partitions(PartitionPlan plan, DType dtype) {
-        return array().map(array -> chunking.align(layout(array, plan, dtype), plan)).orElse(plan);
+        return array().map(array -> chunking.align(layout(array, plan, dtype), plan))
+                .orElse(plan);
     }
 
     /** The array's layout for partitions {@link #partitions} gave. */
@@ -81,8 +82,7 @@ public record FileOptions(TensorFileFormat format, ArrayChunking chunking, Write
         if (!settings.byteStreamSplit()) {
             return;
         }
-        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64
-                && dtype != DType.COMPLEX128) {
+        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64 && dtype != DType.COMPLEX64 && dtype != DType.COMPLEX128) {
             throw new InvalidRequestException("Cannot use " + Param.ENCODING.given("true", "byte-stream-split")
                     + " for " + dtype.typeName() + " values: it encodes float32 and float64 (and complex) values;"
                     + " leave " + Param.ENCODING.named() + " out");

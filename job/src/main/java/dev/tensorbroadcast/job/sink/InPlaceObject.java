@@ -39,12 +39,12 @@ public final class InPlaceObject extends OutputStream {
         requireNonNull(file, "file is null");
         Files.createDirectories(file.getParent());
         try {
-            return new InPlaceObject(file, FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), false);
+            return new InPlaceObject(
+                    file, FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), false);
         } catch (FileAlreadyExistsException e) {
             // never TRUNCATE_EXISTING: a whole object another attempt wrote must not be cut, even for a moment
-            return new InPlaceObject(file, FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                    true);
+            return new InPlaceObject(
+                    file, FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE), true);
         }
     }
 

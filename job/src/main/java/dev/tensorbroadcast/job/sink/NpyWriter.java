@@ -19,11 +19,13 @@ public final class NpyWriter {
 
     /** Everything before the data of a C-order array of {@code descr} (such as {@code <f4}) and {@code shape}. */
     public static byte[] header(String descr, Shape shape) {
-        StringBuilder dict = new StringBuilder("{'descr': '").append(descr).append("', 'fortran_order': False,")
+        StringBuilder dict = new StringBuilder("{'descr': '")
+                .append(descr)
+                .append("', 'fortran_order': False,")
                 .append(" 'shape': (");
         for (int axis = 0; axis < shape.rank(); axis++) {
-            dict.append(shape.dim(axis)).append(axis == 0 && shape.rank() == 1 ? ",)" : axis == shape.rank() - 1
-                    ? ")" : ", ");
+            dict.append(shape.dim(axis))
+                    .append(axis == 0 && shape.rank() == 1 ? ",)" : axis == shape.rank() - 1 ? ")" : ", ");
         }
         if (shape.rank() == 0) {
             dict.append(')');

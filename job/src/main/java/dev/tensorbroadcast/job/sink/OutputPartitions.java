@@ -23,13 +23,13 @@ public record OutputPartitions(List<String> keys, long[] starts, List<String> di
         starts = starts.clone();
         directories = List.copyOf(directories);
         if (keys.isEmpty() || starts.length != directories.size()) {
-            throw new IllegalArgumentException("a partitioned output has keys and one directory per run: " + keys
-                    + ", " + starts.length + " runs, " + directories.size() + " directories");
+            throw new IllegalArgumentException("a partitioned output has keys and one directory per run: " + keys + ", "
+                    + starts.length + " runs, " + directories.size() + " directories");
         }
         for (int i = 0; i < starts.length; i++) {
             if (i == 0 ? starts[0] != 0 : starts[i] <= starts[i - 1]) {
-                throw new IllegalArgumentException("runs start at 0 and at increasing rows: "
-                        + Arrays.toString(starts));
+                throw new IllegalArgumentException(
+                        "runs start at 0 and at increasing rows: " + Arrays.toString(starts));
             }
         }
     }

@@ -25,7 +25,8 @@ public final class PartFileNames {
         }
         for (DatasetFileFormat format : TensorFileFormats.datasetFormats()) {
             if (name.endsWith(format.extension())) {
-                String digits = name.substring(Manifest.PART_PREFIX.length(),
+                String digits = name.substring(
+                        Manifest.PART_PREFIX.length(),
                         name.length() - format.extension().length());
                 return digits.length() >= 5 && digits.chars().allMatch(c -> c >= '0' && c <= '9');
             }

@@ -51,7 +51,8 @@ public sealed interface Gradient {
         public Stored {
             requireNonNull(dataset, "dataset is null");
             requireNonNull(shape, "shape is null");
-            if (!shape.equals(dataset.shape()) && datasetRowsPerRow(dataset, shape).isEmpty()) {
+            if (!shape.equals(dataset.shape())
+                    && datasetRowsPerRow(dataset, shape).isEmpty()) {
                 throw new IllegalArgumentException("a dataset of " + dataset.rows() + " rows of " + dataset.rowShape()
                         + " cannot be read as " + shape);
             }
@@ -63,7 +64,9 @@ public sealed interface Gradient {
 
         /** The dataset's rows in one row of {@link #shape}: 1 where the shape is the dataset's own. */
         public long datasetRowsPerRow() {
-            return shape.equals(dataset.shape()) ? 1 : datasetRowsPerRow(dataset, shape).orElseThrow();
+            return shape.equals(dataset.shape())
+                    ? 1
+                    : datasetRowsPerRow(dataset, shape).orElseThrow();
         }
 
         /**
@@ -77,7 +80,8 @@ public sealed interface Gradient {
                 return OptionalLong.of(1);
             }
             int leading = shape.rank() - dataset.rowShape().rank();
-            if (leading < 1 || !shape.slice(leading, shape.rank()).equals(dataset.rowShape())
+            if (leading < 1
+                    || !shape.slice(leading, shape.rank()).equals(dataset.rowShape())
                     || shape.product(0, leading) != dataset.rows()) {
                 return OptionalLong.empty();
             }

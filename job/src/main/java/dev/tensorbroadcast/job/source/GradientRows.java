@@ -41,8 +41,8 @@ public final class GradientRows implements Serializable {
     /** The dataset's rows in one gradient row: more than 1 for a dataset of ours cut below its first dim. */
     private final long datasetRowsPerRow;
 
-    private GradientRows(Broadcast<SourceTensor> shipped, TensorDataset dataset, Gradient.NpyFile npy,
-            long datasetRowsPerRow) {
+    private GradientRows(
+            Broadcast<SourceTensor> shipped, TensorDataset dataset, Gradient.NpyFile npy, long datasetRowsPerRow) {
         this.shipped = shipped;
         this.dataset = dataset;
         this.npy = npy;
@@ -65,16 +65,22 @@ public final class GradientRows implements Serializable {
      * Adds gradient rows {@code [firstRow, endRow)} into {@code partial}, which holds the result from element
      * {@code sourceOrigin} on, reading a dataset chunk by chunk. Returns the bytes read from files.
      */
-    public long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
-            Configuration conf) {
+    public long reduce(
+            ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin, Configuration conf) {
         try (Reader reader = reader(conf)) {
             return reader.reduce(plan, firstRow, endRow, partial, sourceOrigin);
         }
     }
 
     /** {@link #reduce(ReducePlan, long, long, ReduceKernel, long, Configuration)} in chunks of this many bytes. */
-    long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
-            Configuration conf, long chunkBytes) {
+    long reduce(
+            ReducePlan plan,
+            long firstRow,
+            long endRow,
+            ReduceKernel partial,
+            long sourceOrigin,
+            Configuration conf,
+            long chunkBytes) {
         try (Reader reader = reader(conf)) {
             return reader.reduce(plan, firstRow, endRow, partial, sourceOrigin, chunkBytes);
         }
@@ -103,6 +109,7 @@ public final class GradientRows implements Serializable {
     public final class Reader implements AutoCloseable {
         /** The open {@code .npy}, or null for a shipped tensor or a dataset. */
         private final NpyRows file;
+
         private final Configuration conf;
 
         private Reader(NpyRows file, Configuration conf) {
@@ -115,12 +122,12 @@ public final class GradientRows implements Serializable {
             return reduce(plan, firstRow, endRow, partial, sourceOrigin, chunkBytes(plan));
         }
 
-        long reduce(ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin,
-                long chunkBytes) {
+        long reduce(
+                ReducePlan plan, long firstRow, long endRow, ReduceKernel partial, long sourceOrigin, long chunkBytes) {
             long rowElements = plan.outputRowElements();
             if (shipped != null) {
-                partial.accumulate(shipped.value(), 0, plan.program(), firstRow * rowElements,
-                        endRow * rowElements, sourceOrigin);
+                partial.accumulate(
+                        shipped.value(), 0, plan.program(), firstRow * rowElements, endRow * rowElements, sourceOrigin);
                 return 0;
             }
             long rowBytes = Math.max(1, rowElements * plan.dtype().byteWidth());
@@ -138,11 +145,16 @@ public final class GradientRows implements Serializable {
                         SourceTensor tensor = file.read(rows, true);
                         slice = new SourceSlice(rows, tensor, tensor.values().length);
                     } else {
-                        slice = DatasetSlices.read(dataset, new SourceRows(row * datasetRowsPerRow,
-                                end * datasetRowsPerRow), conf);
+                        slice = DatasetSlices.read(
+                                dataset, new SourceRows(row * datasetRowsPerRow, end * datasetRowsPerRow), conf);
                     }
-                    partial.accumulate(slice.tensor(), row * rowElements, plan.program(), row * rowElements,
-                            end * rowElements, sourceOrigin);
+                    partial.accumulate(
+                            slice.tensor(),
+                            row * rowElements,
+                            plan.program(),
+                            row * rowElements,
+                            end * rowElements,
+                            sourceOrigin);
                     bytesRead += slice.bytesRead();
                 }
             } catch (IOException e) {
@@ -175,8 +187,8 @@ public final class GradientRows implements Serializable {
         }
         CopyProgram program = plan.program();
         int last = program.depth() - 1;
-        boolean sumsAcrossRows = last >= 0 && program.innermostRepeats()
-                && program.counts()[last] > plan.outputRowElements();
+        boolean sumsAcrossRows =
+                last >= 0 && program.innermostRepeats() && program.counts()[last] > plan.outputRowElements();
         return sumsAcrossRows ? CHUNK_BYTES : NPY_CHUNK_BYTES;
     }
 

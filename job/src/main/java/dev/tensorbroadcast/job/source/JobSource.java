@@ -56,8 +56,8 @@ public sealed interface JobSource {
 
         @Override
         public TaskSource open(Shipping spark) {
-            return new TaskSource.FromBroadcast(spark.broadcast(tensor),
-                    keptRows == null ? null : spark.broadcast(keptRows));
+            return new TaskSource.FromBroadcast(
+                    spark.broadcast(tensor), keptRows == null ? null : spark.broadcast(keptRows));
         }
     }
 

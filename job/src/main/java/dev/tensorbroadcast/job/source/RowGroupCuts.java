@@ -28,12 +28,13 @@ public final class RowGroupCuts {
      * {@code uniform} with partitions cut at the row groups of {@code dataset}, when output rows follow its rows
      * ({@code lineage}, one step per source row); else {@code uniform} itself.
      */
-    public static PartitionPlan align(PartitionPlan uniform, TensorDataset dataset, RowLineage lineage,
-            long partitionBytes) {
+    public static PartitionPlan align(
+            PartitionPlan uniform, TensorDataset dataset, RowLineage lineage, long partitionBytes) {
         requireNonNull(uniform, "uniform is null");
         requireNonNull(dataset, "dataset is null");
         requireNonNull(lineage, "lineage is null");
-        if (lineage.sourceRows() != dataset.rows() || dataset.rows() < 2
+        if (lineage.sourceRows() != dataset.rows()
+                || dataset.rows() < 2
                 || uniform.rows() != dataset.rows() * lineage.outputRowsPerStep()) {
             return uniform;
         }

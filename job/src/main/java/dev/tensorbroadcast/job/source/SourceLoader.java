@@ -4,16 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
-import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
-import dev.tensorbroadcast.arrowio.source.ArraySources;
+import dev.tensorbroadcast.arrowio.format.SourceLimits;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowParts;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceReader;
-import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.format.npy.NpyLayout;
 import dev.tensorbroadcast.arrowio.format.npy.NpyReader;
-import dev.tensorbroadcast.arrowio.format.SourceLimits;
-import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.format.parquet.ParquetFormat;
+import dev.tensorbroadcast.arrowio.source.ArraySources;
+import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.job.base.InputException;
 import dev.tensorbroadcast.job.base.Reasons;
@@ -53,13 +53,17 @@ public final class SourceLoader {
     }
 
     /** {@code rowShape} shapes the rows of a dataset directory's list column ({@code --row-shape}). */
-    public SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions,
-            Optional<Shape> rowShape) {
+    public SourceLoader(
+            Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions, Optional<Shape> rowShape) {
         this(conf, limits, arrowOptions, rowShape, false);
     }
 
-    private SourceLoader(Configuration conf, SourceLimits limits, ArrowSourceOptions arrowOptions,
-            Optional<Shape> rowShape, boolean rowShapeForDatasetsOnly) {
+    private SourceLoader(
+            Configuration conf,
+            SourceLimits limits,
+            ArrowSourceOptions arrowOptions,
+            Optional<Shape> rowShape,
+            boolean rowShapeForDatasetsOnly) {
         this.rowShapeForDatasetsOnly = rowShapeForDatasetsOnly;
         this.conf = requireNonNull(conf, "conf is null");
         this.limits = requireNonNull(limits, "limits is null");
@@ -77,8 +81,8 @@ public final class SourceLoader {
 
     /** The refusal of {@code --row-shape} for a {@code .npy} input, whose header gives its shape. */
     public static InvalidRequestException rowShapeOnNpy(Shape rowShape, String location) {
-        String given = Param.ROW_SHAPE.given("Shape.parse(\"" + rowShape.toList() + "\")",
-                rowShape.toList().toString());
+        String given = Param.ROW_SHAPE.given(
+                "Shape.parse(\"" + rowShape.toList() + "\")", rowShape.toList().toString());
         return new InvalidRequestException("Cannot use " + given + " with input '" + location + "': it is a .npy,"
                 + " whose header gives its shape; " + Param.ROW_SHAPE.named() + " shapes the rows of a dataset"
                 + " directory's list column");
@@ -103,10 +107,12 @@ public final class SourceLoader {
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
             // one Parquet file is a dataset of one file (Hadoop lists a file as itself), and so is an Arrow IPC
             // stream of rows, or an Arrow IPC file of lists (ArrowParts.readAsDataset)
-            boolean dataset = startsWith(in, PARQUET_MAGIC) || (!startsWith(in, NpyReader.magic())
-                    && ArrowParts.readAsDataset(input.fileSystem(), input.path(), status.getLen(),
-                            arrowOptions.column()));
-            return dataset ? LoadedSource.of(dataset(location, input))
+            boolean dataset = startsWith(in, PARQUET_MAGIC)
+                    || (!startsWith(in, NpyReader.magic())
+                            && ArrowParts.readAsDataset(
+                                    input.fileSystem(), input.path(), status.getLen(), arrowOptions.column()));
+            return dataset
+                    ? LoadedSource.of(dataset(location, input))
                     : LoadedSource.of(readFile(location, status, in));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
@@ -123,7 +129,8 @@ public final class SourceLoader {
         FileStatus status = status(location, input);
         if (status.isDirectory()) {
             LoadedSource loaded = arrayOrDataset(location, input);
-            return loaded.dataset() != null ? new Gradient.Stored(loaded.dataset())
+            return loaded.dataset() != null
+                    ? new Gradient.Stored(loaded.dataset())
                     : new Gradient.InMemory(loaded.tensor());
         }
         try (InputStream raw = input.fileSystem().open(input.path());
@@ -150,8 +157,8 @@ public final class SourceLoader {
         Locations.Located input = Locations.locate("input", location, conf);
         FileStatus status = status(location, input);
         if (status.isDirectory()) {
-            throw new InputException("Cannot read input '" + location + "': it is a directory; give a .npy or Arrow"
-                    + " IPC file");
+            throw new InputException(
+                    "Cannot read input '" + location + "': it is a directory; give a .npy or Arrow" + " IPC file");
         }
         try (InputStream raw = input.fileSystem().open(input.path());
                 BufferedInputStream in = new BufferedInputStream(raw, 1 << 16)) {
@@ -188,8 +195,8 @@ public final class SourceLoader {
                         + " array, whose shape is its own; drop " + Param.ROW_SHAPE.named());
             }
             if (ArraySources.rank(array.get(), input.fileSystem(), input.path()) == 0) {
-                return LoadedSource.of(ArraySources.read(array.get(), input.fileSystem(), input.path(), location,
-                        limits));
+                return LoadedSource.of(
+                        ArraySources.read(array.get(), input.fileSystem(), input.path(), location, limits));
             }
             return LoadedSource.of(ArraySources.dataset(array.get(), input.fileSystem(), input.path(), location));
         } catch (IOException e) {
@@ -199,8 +206,8 @@ public final class SourceLoader {
 
     private TensorDataset dataset(String location, Locations.Located input) {
         try {
-            return TensorDatasets.open(input.fileSystem(), input.path(), location,
-                    new DatasetOptions(arrowOptions.column(), rowShape));
+            return TensorDatasets.open(
+                    input.fileSystem(), input.path(), location, new DatasetOptions(arrowOptions.column(), rowShape));
         } catch (IOException e) {
             throw new InputException("Cannot read input '" + location + "': " + Reasons.of(e));
         }

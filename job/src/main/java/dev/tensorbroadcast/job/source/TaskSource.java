@@ -52,8 +52,10 @@ public interface TaskSource extends Serializable {
             if (keptRows == null) {
                 throw new IllegalStateException("no kept columns were shipped");
             }
-            return KeptRows.fromIpc(spec.columns(),
-                    spec.lineage().sourceRows(partition.firstRow(), partition.endRow()), keptRows.value());
+            return KeptRows.fromIpc(
+                    spec.columns(),
+                    spec.lineage().sourceRows(partition.firstRow(), partition.endRow()),
+                    keptRows.value());
         }
 
         @Override
@@ -84,20 +86,19 @@ public interface TaskSource extends Serializable {
             SourceRows rows = plan.sourceRows(input, partition);
             SourceSlice slice = DatasetSlices.read(dataset, rows, conf);
             long origin = rows.first() * dataset.rowShape().elements();
-            TensorKernel kernel = TensorKernel.ofSlice(slice.tensor(), program, origin, partition.firstElement(),
-                    partition.endElement());
+            TensorKernel kernel = TensorKernel.ofSlice(
+                    slice.tensor(), program, origin, partition.firstElement(), partition.endElement());
             return new TaskInput(kernel, rows, slice.bytesRead());
         }
 
         @Override
         public KeptRows kept(Partition partition, KeptSpec spec, Configuration conf) {
-            return KeptReader.read(dataset, spec.lineage().sourceRows(partition.firstRow(), partition.endRow()),
-                    spec.columns(), conf);
+            return KeptReader.read(
+                    dataset, spec.lineage().sourceRows(partition.firstRow(), partition.endRow()), spec.columns(), conf);
         }
 
         @Override
-        public void release() {
-        }
+        public void release() {}
     }
 
     /**
@@ -119,8 +120,8 @@ public interface TaskSource extends Serializable {
         @Override
         public TaskInput input(Partition partition, CopyProgram program, Configuration conf) {
             ReducedRows reduced = rows(partition, conf);
-            TensorKernel kernel = TensorKernel.ofSlice(reduced.slice(), program, reduced.origin(),
-                    partition.firstElement(), partition.endElement());
+            TensorKernel kernel = TensorKernel.ofSlice(
+                    reduced.slice(), program, reduced.origin(), partition.firstElement(), partition.endElement());
             return new TaskInput(kernel, reduced.rows(), reduced.bytesRead());
         }
 
@@ -141,20 +142,25 @@ public interface TaskSource extends Serializable {
             byte[] values = new byte[Math.toIntExact((endRow - firstRow) * rowElements * width)];
             long blockRows = blockRows(gradient.chunkRows(plan), rowElements);
             long bytesRead = 0;
-            ReduceKernel partial = ReduceKernel.create(plan.dtype(),
-                    Math.min(blockRows, endRow - firstRow) * rowElements);
+            ReduceKernel partial =
+                    ReduceKernel.create(plan.dtype(), Math.min(blockRows, endRow - firstRow) * rowElements);
             try (GradientRows.Reader reader = gradient.reader(conf)) {
                 for (long row = firstRow; row < endRow; row += blockRows) {
                     long end = Math.min(endRow, row + blockRows);
                     bytesRead += reader.reduce(plan, row, end, partial, row * rowElements);
-                    partial.takeResult(Math.toIntExact((end - row) * rowElements), values,
+                    partial.takeResult(
+                            Math.toIntExact((end - row) * rowElements),
+                            values,
                             Math.toIntExact((row - firstRow) * rowElements * width));
                 }
             }
             long[] dims = plan.input().dims();
             dims[0] = endRow - firstRow;
-            return new ReducedRows(SourceTensor.fixedWidth(plan.dtype(), Shape.of(dims), values, null), origin,
-                    new SourceRows(firstRow, endRow), bytesRead);
+            return new ReducedRows(
+                    SourceTensor.fixedWidth(plan.dtype(), Shape.of(dims), values, null),
+                    origin,
+                    new SourceRows(firstRow, endRow),
+                    bytesRead);
         }
 
         /**

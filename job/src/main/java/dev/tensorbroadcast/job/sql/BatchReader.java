@@ -33,8 +33,9 @@ final class BatchReader implements PartitionReader<ColumnarBatch> {
         this.partition = partition;
         this.next = partition.firstRow();
         ColumnVector index = new BorrowedArrowVector(batch.index());
-        ColumnVector tensor = new TensorColumn(DataTypes.createArrayType(SparkTypes.elementType(source.dtype()),
-                source.hasNulls()), ElementColumns.of(source.dtype(), batch.values()),
+        ColumnVector tensor = new TensorColumn(
+                DataTypes.createArrayType(SparkTypes.elementType(source.dtype()), source.hasNulls()),
+                ElementColumns.of(source.dtype(), batch.values()),
                 Math.toIntExact(partition.rowElements()));
         this.columns = new ColumnarBatch(new ColumnVector[] {index, tensor});
     }

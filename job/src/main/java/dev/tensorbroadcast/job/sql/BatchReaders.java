@@ -36,13 +36,12 @@ record BatchReaders(Broadcast<SourceTensor> source, CopyProgram program, Partiti
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
         int index = ((BroadcastScan.BroadcastPartition) partition).index();
-        return new BatchReader(source.value(), program, partitions.rowShape(), partitions.partition(index),
-                batchBytes);
+        return new BatchReader(source.value(), program, partitions.rowShape(), partitions.partition(index), batchBytes);
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
-        throw new UnsupportedOperationException("Cannot read a tensorbroadcast partition row by row: it is read in"
-                + " columnar batches");
+        throw new UnsupportedOperationException(
+                "Cannot read a tensorbroadcast partition row by row: it is read in" + " columnar batches");
     }
 }

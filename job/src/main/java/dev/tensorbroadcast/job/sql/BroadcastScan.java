@@ -32,8 +32,10 @@ final class BroadcastScan implements SupportsReportStatistics, Batch {
 
     @Override
     public String description() {
-        return "tensorbroadcast " + read.plan().dialect().dialectName() + ": " + read.source().shape().toList()
-                + " to " + read.plan().output().toList() + " " + read.source().dtype().typeName() + " ("
+        return "tensorbroadcast " + read.plan().dialect().dialectName() + ": "
+                + read.source().shape().toList()
+                + " to " + read.plan().output().toList() + " "
+                + read.source().dtype().typeName() + " ("
                 + read.partitions().partitionCount() + " partitions)";
     }
 
@@ -45,14 +47,19 @@ final class BroadcastScan implements SupportsReportStatistics, Batch {
     @Override
     public InputPartition[] planInputPartitions() {
         return IntStream.range(0, Math.toIntExact(read.partitions().partitionCount()))
-                .mapToObj(BroadcastPartition::new).toArray(InputPartition[]::new);
+                .mapToObj(BroadcastPartition::new)
+                .toArray(InputPartition[]::new);
     }
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        JavaSparkContext java = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-        return new BatchReaders(java.<SourceTensor>broadcast(read.source()), read.plan().copyProgram(0),
-                read.partitions(), BatchReaders.BATCH_BYTES);
+        JavaSparkContext java =
+                JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+        return new BatchReaders(
+                java.<SourceTensor>broadcast(read.source()),
+                read.plan().copyProgram(0),
+                read.partitions(),
+                BatchReaders.BATCH_BYTES);
     }
 
     @Override

@@ -75,14 +75,14 @@ record DatasetRead(String location, Manifest manifest, TensorDataset stored, Sou
         boolean array = manifest.format().equals(ARRAY_FORMAT);
         ArrowSourceOptions arrow = ArrowSourceOptions.defaults().withColumn(TensorFileSchema.TENSOR_COLUMN);
         // a file's rows are the manifest's; an array's are its first dim's, its shape its own
-        LoadedSource loaded = new SourceLoader(conf, SourceLimits.defaults(), arrow,
-                array ? Optional.empty() : Optional.of(rowShape)).load(location);
+        LoadedSource loaded = new SourceLoader(
+                        conf, SourceLimits.defaults(), arrow, array ? Optional.empty() : Optional.of(rowShape))
+                .load(location);
         if (loaded.tensor() != null) {
-            return new DatasetRead(location, manifest, null, loaded.tensor(),
-                    List.of(new RowRange(0, manifest.rows())));
+            return new DatasetRead(
+                    location, manifest, null, loaded.tensor(), List.of(new RowRange(0, manifest.rows())));
         }
-        return new DatasetRead(location, manifest, loaded.dataset(), null,
-                parts(manifest, loaded.dataset(), array));
+        return new DatasetRead(location, manifest, loaded.dataset(), null, parts(manifest, loaded.dataset(), array));
     }
 
     /**

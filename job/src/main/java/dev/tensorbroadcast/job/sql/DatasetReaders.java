@@ -26,8 +26,14 @@ import org.apache.spark.util.SerializableConfiguration;
  * @param stored the dataset's files, or null when {@code whole} is the dataset
  * @param shape the manifest's shape, whose rows are {@code rowShape}
  */
-record DatasetReaders(TensorDataset stored, SourceTensor whole, Shape shape, Shape rowShape,
-        Broadcast<SerializableConfiguration> conf, long batchBytes) implements PartitionReaderFactory {
+record DatasetReaders(
+        TensorDataset stored,
+        SourceTensor whole,
+        Shape shape,
+        Shape rowShape,
+        Broadcast<SerializableConfiguration> conf,
+        long batchBytes)
+        implements PartitionReaderFactory {
     DatasetReaders {
         requireNonNull(shape, "shape is null");
         requireNonNull(rowShape, "rowShape is null");
@@ -52,19 +58,23 @@ record DatasetReaders(TensorDataset stored, SourceTensor whole, Shape shape, Sha
         // the stored rows (an array's first dim's) that hold the partition's elements
         long storedRowElements = stored.rowShape().elements();
         long firstStored = storedRowElements == 0 ? 0 : partition.firstElement() / storedRowElements;
-        long endStored = storedRowElements == 0 ? stored.rows()
+        long endStored = storedRowElements == 0
+                ? stored.rows()
                 : Math.min(stored.rows(), ceilDiv(partition.endElement(), storedRowElements));
-        SourceTensor slice = DatasetSlices.read(stored, new SourceRows(firstStored, endStored), conf.value().value())
+        SourceTensor slice = DatasetSlices.read(
+                        stored,
+                        new SourceRows(firstStored, endStored),
+                        conf.value().value())
                 .tensor();
-        TensorKernel kernel = TensorKernel.ofSlice(slice, identity, firstStored * storedRowElements,
-                partition.firstElement(), partition.endElement());
+        TensorKernel kernel = TensorKernel.ofSlice(
+                slice, identity, firstStored * storedRowElements, partition.firstElement(), partition.endElement());
         return new BatchReader(kernel, rowShape, partition, batchBytes);
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
-        throw new UnsupportedOperationException("Cannot read a tensorbroadcast partition row by row: it is read in"
-                + " columnar batches");
+        throw new UnsupportedOperationException(
+                "Cannot read a tensorbroadcast partition row by row: it is read in" + " columnar batches");
     }
 
     private static long ceilDiv(long a, long b) {

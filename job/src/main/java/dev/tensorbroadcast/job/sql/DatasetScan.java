@@ -35,8 +35,10 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
 
     @Override
     public String description() {
-        return "tensorbroadcast dataset " + read.location() + ": " + read.shape().toList() + " "
-                + read.manifest().dtype() + " " + read.manifest().format() + " (" + read.parts().size() + " parts)"
+        return "tensorbroadcast dataset " + read.location() + ": "
+                + read.shape().toList() + " "
+                + read.manifest().dtype() + " " + read.manifest().format() + " ("
+                + read.parts().size() + " parts)"
                 + (wanted.equals(IndexRange.ALL) ? "" : ", index in [" + wanted.first() + ", " + wanted.end() + ")");
     }
 
@@ -59,7 +61,8 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
 
     @Override
     public InputPartition[] planInputPartitions() {
-        return rows().stream().map(rows -> new DatasetPartition(rows.first(), rows.end()))
+        return rows().stream()
+                .map(rows -> new DatasetPartition(rows.first(), rows.end()))
                 .toArray(InputPartition[]::new);
     }
 
@@ -67,15 +70,22 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
     public PartitionReaderFactory createReaderFactory() {
         SparkSession spark = SparkSession.active();
         JavaSparkContext java = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        return new DatasetReaders(read.stored(), read.whole(), read.shape(), read.rowShape(),
-                java.broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
+        return new DatasetReaders(
+                read.stored(),
+                read.whole(),
+                read.shape(),
+                read.rowShape(),
+                java.broadcast(
+                        new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
                 BatchReaders.BATCH_BYTES);
     }
 
     @Override
     public Statistics estimateStatistics() {
         long rows = rows().stream().mapToLong(DatasetRead.RowRange::count).sum();
-        long rowBytes = read.manifest().rows() == 0 ? 0 : read.manifest().bytes() / read.manifest().rows();
+        long rowBytes = read.manifest().rows() == 0
+                ? 0
+                : read.manifest().bytes() / read.manifest().rows();
         long bytes = rows * (rowBytes + 8);
         return new Statistics() {
             @Override

@@ -83,10 +83,12 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         this.dtype = dtype(schema);
         StructField tensor = schema.apply(TensorFileSchema.TENSOR_COLUMN);
         this.rowShape = tensor.metadata().contains(SparkTypes.SHAPE_METADATA)
-                ? tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA) : null;
+                ? tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA)
+                : null;
         this.conf = SparkSession.active().sparkContext().hadoopConfiguration();
         this.directory = Locations.locate("output", location, conf).path();
-        this.temporary = new Path(new Path(directory, TEMPORARY), UUID.randomUUID().toString());
+        this.temporary =
+                new Path(new Path(directory, TEMPORARY), UUID.randomUUID().toString());
     }
 
     @Override
@@ -120,15 +122,18 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
 
     @Override
     public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        JavaSparkContext java = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-        return new PartWriters(temporary.toString(), format, dtype, rowShape,
-                java.broadcast(new SerializableConfiguration(conf)));
+        JavaSparkContext java =
+                JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+        return new PartWriters(
+                temporary.toString(), format, dtype, rowShape, java.broadcast(new SerializableConfiguration(conf)));
     }
 
     @Override
     public void commit(WriterCommitMessage[] messages) {
-        List<WrittenPart> parts = new ArrayList<>(Arrays.stream(messages).map(WrittenPart.class::cast)
-                .filter(part -> part.rows() > 0).toList());
+        List<WrittenPart> parts = new ArrayList<>(Arrays.stream(messages)
+                .map(WrittenPart.class::cast)
+                .filter(part -> part.rows() > 0)
+                .toList());
         parts.sort(Comparator.comparingLong(WrittenPart::firstRow));
         long next = 0;
         for (WrittenPart part : parts) {
@@ -139,7 +144,8 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             }
             next += part.rows();
         }
-        Shape row = parts.isEmpty() ? Shape.of(rowShape == null ? new long[] {0} : rowShape)
+        Shape row = parts.isEmpty()
+                ? Shape.of(rowShape == null ? new long[] {0} : rowShape)
                 : Shape.of(parts.get(0).rowShape());
         try {
             FileSystem fileSystem = directory.getFileSystem(conf);
@@ -150,8 +156,16 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                 if (!fileSystem.rename(new Path(part.temporary()), new Path(directory, name))) {
                     throw new IOException("cannot move " + part.temporary() + " to " + name);
                 }
-                files.add(new DatasetFile(name, i, part.firstRow(), part.rows(), part.bytes(), part.crc32c(),
-                        part.executorId(), part.host(), new SourceRead(part.firstRow(), part.rows(), 0)));
+                files.add(new DatasetFile(
+                        name,
+                        i,
+                        part.firstRow(),
+                        part.rows(),
+                        part.bytes(),
+                        part.crc32c(),
+                        part.executorId(),
+                        part.host(),
+                        new SourceRead(part.firstRow(), part.rows(), 0)));
             }
             fileSystem.delete(new Path(directory, TEMPORARY), true);
             long[] dims = new long[row.rank() + 1];
@@ -159,11 +173,24 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             System.arraycopy(row.dims(), 0, dims, 1, row.rank());
             Shape shape = Shape.of(dims);
             FileOptions options = new FileOptions(format, ArrayChunking.DEFAULT, WriteSettings.defaults());
-            Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, ToolVersion.version(),
-                    Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Map.of(), List.of(),
-                    ManifestShapes.list(shape), dtype.typeName(), shape.elements(),
-                    shape.elements() * dtype.byteWidth(), shape.rank() - row.rank(), ManifestShapes.list(row), next,
-                    format.name(), options.codecName(), files.size(), files, List.of(),
+            Manifest manifest = new Manifest(
+                    Manifest.FORMAT_VERSION,
+                    ToolVersion.version(),
+                    Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                    Map.of(),
+                    List.of(),
+                    ManifestShapes.list(shape),
+                    dtype.typeName(),
+                    shape.elements(),
+                    shape.elements() * dtype.byteWidth(),
+                    shape.rank() - row.rank(),
+                    ManifestShapes.list(row),
+                    next,
+                    format.name(),
+                    options.codecName(),
+                    files.size(),
+                    files,
+                    List.of(),
                     options.settings().rowLayout().layoutName());
             Store store = Stores.forPath(directory);
             store.publish(fileSystem, directory, Manifest.FILE_NAME, ManifestJson.toBytes(manifest));

@@ -9,12 +9,12 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
-import org.apache.spark.sql.connector.write.LogicalWriteInfo;
-import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -50,9 +50,12 @@ record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) 
 
     @Override
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-        return new DatasetSink(path, info.options().asCaseSensitiveMap().entrySet().stream().collect(
-                java.util.stream.Collectors.toMap(entry -> entry.getKey().toLowerCase(java.util.Locale.ROOT),
-                        Map.Entry::getValue)), info.schema());
+        return new DatasetSink(
+                path,
+                info.options().asCaseSensitiveMap().entrySet().stream()
+                        .collect(java.util.stream.Collectors.toMap(
+                                entry -> entry.getKey().toLowerCase(java.util.Locale.ROOT), Map.Entry::getValue)),
+                info.schema());
     }
 
     /** Keeps the rows filters on {@code index} leave; Spark applies every filter again to the rows read. */

@@ -16,7 +16,7 @@ final class ElementColumns {
         return switch (dtype) {
             case BOOL, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, STRING -> new BorrowedArrowVector(values);
             case UINT8, UINT16, UINT32, UINT64, FLOAT16, BFLOAT16, COMPLEX64, COMPLEX128 ->
-                    WidenedValues.of(dtype, values);
+                WidenedValues.of(dtype, values);
         };
     }
 }

@@ -40,25 +40,37 @@ record IndexRange(long first, long end) {
             }
             return Optional.of(low > high ? new IndexRange(0, 0) : closed(low, high));
         }
-        if (filter instanceof EqualTo equal && isIndex(equal.attribute()) && integral(equal.value())
+        if (filter instanceof EqualTo equal
+                && isIndex(equal.attribute())
+                && integral(equal.value())
                 && equal.value() instanceof Number value) {
             return Optional.of(closed(value.longValue(), value.longValue()));
         }
-        if (filter instanceof GreaterThan greater && isIndex(greater.attribute())
-                && integral(greater.value()) && greater.value() instanceof Number value) {
-            return Optional.of(value.longValue() == Long.MAX_VALUE ? new IndexRange(0, 0)
-                    : closed(value.longValue() + 1, Long.MAX_VALUE));
+        if (filter instanceof GreaterThan greater
+                && isIndex(greater.attribute())
+                && integral(greater.value())
+                && greater.value() instanceof Number value) {
+            return Optional.of(
+                    value.longValue() == Long.MAX_VALUE
+                            ? new IndexRange(0, 0)
+                            : closed(value.longValue() + 1, Long.MAX_VALUE));
         }
-        if (filter instanceof GreaterThanOrEqual greater && isIndex(greater.attribute())
-                && integral(greater.value()) && greater.value() instanceof Number value) {
+        if (filter instanceof GreaterThanOrEqual greater
+                && isIndex(greater.attribute())
+                && integral(greater.value())
+                && greater.value() instanceof Number value) {
             return Optional.of(closed(value.longValue(), Long.MAX_VALUE));
         }
-        if (filter instanceof LessThan less && isIndex(less.attribute()) && integral(less.value())
+        if (filter instanceof LessThan less
+                && isIndex(less.attribute())
+                && integral(less.value())
                 && less.value() instanceof Number value) {
             return Optional.of(new IndexRange(0, Math.max(0, value.longValue())));
         }
-        if (filter instanceof LessThanOrEqual less && isIndex(less.attribute())
-                && integral(less.value()) && less.value() instanceof Number value) {
+        if (filter instanceof LessThanOrEqual less
+                && isIndex(less.attribute())
+                && integral(less.value())
+                && less.value() instanceof Number value) {
             return Optional.of(closed(Long.MIN_VALUE, value.longValue()));
         }
         return Optional.empty();

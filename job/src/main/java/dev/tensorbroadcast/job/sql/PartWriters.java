@@ -38,8 +38,13 @@ import org.apache.spark.util.SerializableConfiguration;
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
  */
 @SuppressWarnings("ArrayRecordComponent") // the row shape is shipped to the writers, never compared
-record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long[] rowShape,
-        Broadcast<SerializableConfiguration> conf) implements DataWriterFactory {
+record PartWriters(
+        String temporary,
+        DatasetFileFormat format,
+        DType dtype,
+        long[] rowShape,
+        Broadcast<SerializableConfiguration> conf)
+        implements DataWriterFactory {
     PartWriters {
         requireNonNull(temporary, "temporary is null");
         requireNonNull(format, "format is null");
@@ -77,7 +82,8 @@ record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long
                         + " consecutive indexes, in order (sort within partitions by index)");
             }
             ArrayData tensor = row.getArray(1);
-            long expected = rowShape != null ? Shape.of(rowShape).elements()
+            long expected = rowShape != null
+                    ? Shape.of(rowShape).elements()
                     : rowElements >= 0 ? rowElements : tensor.numElements();
             if (tensor.numElements() != expected) {
                 throw new InvalidRequestException("Cannot write a tensorbroadcast dataset: row " + index + " holds "
@@ -119,18 +125,37 @@ record PartWriters(String temporary, DatasetFileFormat format, DType dtype, long
             upTo[0] = firstRow + rows;
             Shape output = Shape.of(upTo);
             Partition partition = new Partition(partitionId, firstRow, rows, row.elements());
-            TensorKernel kernel = TensorKernel.ofSlice(source, CopyProgram.of(output, output.strides()),
-                    partition.firstElement(), partition.firstElement(), partition.endElement());
+            TensorKernel kernel = TensorKernel.ofSlice(
+                    source,
+                    CopyProgram.of(output, output.strides()),
+                    partition.firstElement(),
+                    partition.firstElement(),
+                    partition.endElement());
             Path file = new Path(temporary, partitionId + "-" + taskId + format.extension());
             FileSystem fileSystem = file.getFileSystem(conf.value().value());
             ChecksumOutputStream out;
             try (OutputStream stream = fileSystem.create(file, false)) {
                 out = new ChecksumOutputStream(stream);
-                format.write(kernel, row, partition, Optional.empty(), WriteSettings.defaults(), written -> { }, PartOutput.of(out, out::bytes, file.getName()));
+                format.write(
+                        kernel,
+                        row,
+                        partition,
+                        Optional.empty(),
+                        WriteSettings.defaults(),
+                        written -> {},
+                        PartOutput.of(out, out::bytes, file.getName()));
             }
             SparkEnv env = SparkEnv.get();
-            return new WrittenPart(file.toString(), format.extension(), firstRow, rows, row.dims(), out.bytes(),
-                    out.crc32c(), env.executorId(), env.blockManager().blockManagerId().host());
+            return new WrittenPart(
+                    file.toString(),
+                    format.extension(),
+                    firstRow,
+                    rows,
+                    row.dims(),
+                    out.bytes(),
+                    out.crc32c(),
+                    env.executorId(),
+                    env.blockManager().blockManagerId().host());
         }
 
         @Override

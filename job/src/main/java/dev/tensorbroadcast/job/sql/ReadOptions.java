@@ -25,9 +25,17 @@ import java.util.TreeMap;
  * @param input the source: a {@code .npy} or Arrow IPC file, or a dataset directory; a local path or Hadoop URI
  * @param partitions an exact partition count, or empty for the planner's 128 MiB partitions
  */
-record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, Optional<BroadcastMode> mode,
-        Optional<List<Long>> axesMapping, Optional<List<Long>> broadcastAxes, OptionalLong axis,
-        Optional<String> column, Optional<Shape> rowShape, OptionalLong partitions) {
+record ReadOptions(
+        String input,
+        Dialect dialect,
+        Optional<TargetShape> target,
+        Optional<BroadcastMode> mode,
+        Optional<List<Long>> axesMapping,
+        Optional<List<Long>> broadcastAxes,
+        OptionalLong axis,
+        Optional<String> column,
+        Optional<Shape> rowShape,
+        OptionalLong partitions) {
     static final String INPUT = "input";
     static final String DIALECT = "dialect";
     static final String SHAPE = "shape";
@@ -38,8 +46,8 @@ record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, 
     static final String COLUMN = "column";
     static final String ROW_SHAPE = "row-shape";
     static final String PARTITIONS = "partitions";
-    static final List<String> NAMES = List.of(INPUT, DIALECT, SHAPE, MODE, AXES_MAPPING, BROADCAST_AXES, AXIS, COLUMN,
-            ROW_SHAPE, PARTITIONS);
+    static final List<String> NAMES =
+            List.of(INPUT, DIALECT, SHAPE, MODE, AXES_MAPPING, BROADCAST_AXES, AXIS, COLUMN, ROW_SHAPE, PARTITIONS);
 
     ReadOptions {
         requireNonNull(input, "input is null");
@@ -65,20 +73,24 @@ record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, 
             }
         }
         String input = required(options, INPUT, "a .npy or Arrow IPC file or a dataset directory");
-        Dialect dialect = Dialect.parse(required(options, DIALECT, "numpy, pytorch, paddle, mindspore, onnx,"
-                + " openvino or ngraph"));
+        Dialect dialect = Dialect.parse(
+                required(options, DIALECT, "numpy, pytorch, paddle, mindspore, onnx," + " openvino or ngraph"));
         if (options.containsKey(AXES_MAPPING) && options.containsKey(BROADCAST_AXES)) {
             // the command line's words for the same pair of flags, without the dashes
             throw new InvalidRequestException("Cannot use " + AXES_MAPPING + " with " + BROADCAST_AXES + ": they are"
                     + " mutually exclusive (openvino explicit mode takes the first, ngraph the second)");
         }
-        return new ReadOptions(input, dialect,
+        return new ReadOptions(
+                input,
+                dialect,
                 Optional.ofNullable(options.get(SHAPE)).map(TargetShape::parse),
                 Optional.ofNullable(options.get(MODE)).map(BroadcastMode::parse),
                 Optional.ofNullable(options.get(AXES_MAPPING)).map(text -> AxisList.parse("axes mapping", text)),
                 Optional.ofNullable(options.get(BROADCAST_AXES)).map(text -> AxisList.parse("broadcast axes", text)),
-                integer(options, AXIS), Optional.ofNullable(options.get(COLUMN)),
-                Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse), integer(options, PARTITIONS));
+                integer(options, AXIS),
+                Optional.ofNullable(options.get(COLUMN)),
+                Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse),
+                integer(options, PARTITIONS));
     }
 
     /** A request builder of the dialect with every argument given; the caller adds the input. */
@@ -95,8 +107,8 @@ record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, 
     private static String required(Map<String, String> options, String name, String expected) {
         String value = options.get(name);
         if (value == null) {
-            throw new InvalidRequestException("Cannot read a tensorbroadcast table without option '" + name
-                    + "': give " + expected);
+            throw new InvalidRequestException(
+                    "Cannot read a tensorbroadcast table without option '" + name + "': give " + expected);
         }
         return value;
     }
@@ -109,8 +121,8 @@ record ReadOptions(String input, Dialect dialect, Optional<TargetShape> target, 
         try {
             return OptionalLong.of(Long.parseLong(text.strip()));
         } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Cannot parse " + name + " '" + UserText.shown(text) + "': it is not an"
-                    + " integer");
+            throw new InvalidRequestException(
+                    "Cannot parse " + name + " '" + UserText.shown(text) + "': it is not an" + " integer");
         }
     }
 }

@@ -60,7 +60,11 @@ record RowBroadcast(Dialect dialect, TargetShape target, DataType leaf, int dept
         if (last != null && last[0].equals(this) && last[1].equals(input)) {
             return (BroadcastPlan) last[2];
         }
-        BroadcastPlan plan = BroadcastRequest.builder(dialect).target(target).input(input).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(dialect)
+                .target(target)
+                .input(input)
+                .build()
+                .plan();
         LAST.set(new Object[] {this, input, plan});
         return plan;
     }
@@ -108,8 +112,8 @@ record RowBroadcast(Dialect dialect, TargetShape target, DataType leaf, int dept
             dims[level] = array.numElements();
             seen[level] = true;
         } else if (dims[level] != array.numElements()) {
-            throw new InvalidRequestException("Cannot broadcast a ragged row: dim " + level + " has "
-                    + dims[level] + " values in one array and " + array.numElements() + " in another");
+            throw new InvalidRequestException("Cannot broadcast a ragged row: dim " + level + " has " + dims[level]
+                    + " values in one array and " + array.numElements() + " in another");
         }
         if (level == depth - 1) {
             leaves.add(array);
@@ -200,17 +204,35 @@ record RowBroadcast(Dialect dialect, TargetShape target, DataType leaf, int dept
     }
 
     private Class<?> primitiveClass() {
-        return leaf instanceof BooleanType ? boolean.class : leaf instanceof ByteType ? byte.class
-                : leaf instanceof ShortType ? short.class : leaf instanceof IntegerType ? int.class
-                : leaf instanceof LongType ? long.class : leaf instanceof FloatType ? float.class
-                : leaf instanceof DoubleType ? double.class : null;
+        return leaf instanceof BooleanType
+                ? boolean.class
+                : leaf instanceof ByteType
+                        ? byte.class
+                        : leaf instanceof ShortType
+                                ? short.class
+                                : leaf instanceof IntegerType
+                                        ? int.class
+                                        : leaf instanceof LongType
+                                                ? long.class
+                                                : leaf instanceof FloatType
+                                                        ? float.class
+                                                        : leaf instanceof DoubleType ? double.class : null;
     }
 
     private Object primitiveArray(ArrayData values) {
-        return leaf instanceof BooleanType ? values.toBooleanArray() : leaf instanceof ByteType
-                ? values.toByteArray() : leaf instanceof ShortType ? values.toShortArray()
-                : leaf instanceof IntegerType ? values.toIntArray() : leaf instanceof LongType ? values.toLongArray()
-                : leaf instanceof FloatType ? values.toFloatArray() : values.toDoubleArray();
+        return leaf instanceof BooleanType
+                ? values.toBooleanArray()
+                : leaf instanceof ByteType
+                        ? values.toByteArray()
+                        : leaf instanceof ShortType
+                                ? values.toShortArray()
+                                : leaf instanceof IntegerType
+                                        ? values.toIntArray()
+                                        : leaf instanceof LongType
+                                                ? values.toLongArray()
+                                                : leaf instanceof FloatType
+                                                        ? values.toFloatArray()
+                                                        : values.toDoubleArray();
     }
 
     private static boolean hasNull(ArrayData values) {

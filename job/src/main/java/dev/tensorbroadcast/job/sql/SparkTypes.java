@@ -22,10 +22,15 @@ final class SparkTypes {
     private SparkTypes() {}
 
     static StructType schema(DType dtype, boolean hasNulls, Shape rowShape) {
-        Metadata shape = new MetadataBuilder().putLongArray(SHAPE_METADATA, rowShape.dims()).build();
+        Metadata shape = new MetadataBuilder()
+                .putLongArray(SHAPE_METADATA, rowShape.dims())
+                .build();
         return new StructType()
                 .add(TensorFileSchema.INDEX_COLUMN, DataTypes.LongType, false)
-                .add(TensorFileSchema.TENSOR_COLUMN, DataTypes.createArrayType(elementType(dtype), hasNulls), false,
+                .add(
+                        TensorFileSchema.TENSOR_COLUMN,
+                        DataTypes.createArrayType(elementType(dtype), hasNulls),
+                        false,
                         shape);
     }
 

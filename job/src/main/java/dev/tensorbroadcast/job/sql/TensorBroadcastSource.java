@@ -63,7 +63,8 @@ public final class TensorBroadcastSource implements TableProvider, DataSourceReg
 
     private synchronized DatasetRead dataset(String path) {
         if (lastDataset == null || !lastDataset.location().equals(path)) {
-            lastDataset = DatasetRead.open(path, SparkSession.active().sparkContext().hadoopConfiguration());
+            lastDataset =
+                    DatasetRead.open(path, SparkSession.active().sparkContext().hadoopConfiguration());
         }
         return lastDataset;
     }
@@ -72,7 +73,8 @@ public final class TensorBroadcastSource implements TableProvider, DataSourceReg
         ReadOptions options = ReadOptions.parse(properties);
         if (last == null || !last.properties().equals(Map.copyOf(properties))) {
             SparkSession spark = SparkSession.active();
-            last = new BroadcastTable(Map.copyOf(properties),
+            last = new BroadcastTable(
+                    Map.copyOf(properties),
                     BroadcastRead.prepare(options, spark.sparkContext().hadoopConfiguration()));
         }
         return last;

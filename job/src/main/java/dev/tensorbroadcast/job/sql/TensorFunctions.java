@@ -46,15 +46,36 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
     /** Registers the functions with each session Spark makes with this class in {@code spark.sql.extensions}. */
     @Override
     public BoxedUnit apply(SparkSessionExtensions extensions) {
-        extensions.injectFunction(new Tuple3<>(FunctionIdentifier.apply(BROADCAST_TO),
-                new ExpressionInfo(TensorFunctions.class.getName(), null, BROADCAST_TO,
-                        "_FUNC_(tensor, shape[, dialect]) - the tensor broadcast to shape by the dialect's rule", "",
-                        "", "", "", "", "", ""),
-                (Function1<Seq<Expression>, Expression>) arguments ->
-                        broadcastTo(CollectionConverters.asJava(arguments))));
-        extensions.injectFunction(new Tuple3<>(FunctionIdentifier.apply(SHAPE),
-                new ExpressionInfo(TensorFunctions.class.getName(), null, SHAPE,
-                        "_FUNC_(tensor) - the shape of a tensor", "", "", "", "", "", "", ""),
+        extensions.injectFunction(new Tuple3<>(
+                FunctionIdentifier.apply(BROADCAST_TO),
+                new ExpressionInfo(
+                        TensorFunctions.class.getName(),
+                        null,
+                        BROADCAST_TO,
+                        "_FUNC_(tensor, shape[, dialect]) - the tensor broadcast to shape by the dialect's rule",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        ""),
+                (Function1<Seq<Expression>, Expression>)
+                        arguments -> broadcastTo(CollectionConverters.asJava(arguments))));
+        extensions.injectFunction(new Tuple3<>(
+                FunctionIdentifier.apply(SHAPE),
+                new ExpressionInfo(
+                        TensorFunctions.class.getName(),
+                        null,
+                        SHAPE,
+                        "_FUNC_(tensor) - the shape of a tensor",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        ""),
                 (Function1<Seq<Expression>, Expression>) arguments -> shape(CollectionConverters.asJava(arguments))));
         return BoxedUnit.UNIT;
     }
@@ -82,15 +103,17 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
         }
         Expression tensor = arguments.get(0);
         TargetShape target = TargetShape.parse(constantShape(arguments.get(1)));
-        Dialect dialect = arguments.size() == 3 ? Dialect.parse(constantText(arguments.get(2), "dialect"))
-                : Dialect.NUMPY;
+        Dialect dialect =
+                arguments.size() == 3 ? Dialect.parse(constantText(arguments.get(2), "dialect")) : Dialect.NUMPY;
         int depth = depth(tensor.dataType());
         if (depth == 0) {
-            throw new InvalidRequestException("Cannot call " + BROADCAST_TO + " on " + tensor.dataType().simpleString()
-                    + ": give an array, one level per dim, or this data source's tensor column");
+            throw new InvalidRequestException(
+                    "Cannot call " + BROADCAST_TO + " on " + tensor.dataType().simpleString()
+                            + ": give an array, one level per dim, or this data source's tensor column");
         }
         DataType leaf = leaf(tensor.dataType());
-        RowBroadcast broadcast = new RowBroadcast(dialect, target, leaf, depth, fixedShape(tensor).orElse(null));
+        RowBroadcast broadcast = new RowBroadcast(
+                dialect, target, leaf, depth, fixedShape(tensor).orElse(null));
         int rank = broadcast.outputRank();
         if (rank == 0) {
             throw new InvalidRequestException("Cannot call " + BROADCAST_TO + " with target " + target.toList()
@@ -102,34 +125,45 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
             type = DataTypes.createArrayType(type, i == 0 && containsNull);
         }
         // an Object to the generated code, which cannot see this package's classes
-        return invoke("broadcastRow", type, List.of(new Literal(broadcast, new ObjectType(Object.class)),
-                tensor));
+        return invoke("broadcastRow", type, List.of(new Literal(broadcast, new ObjectType(Object.class)), tensor));
     }
 
     static Expression shape(List<Expression> arguments) {
         if (arguments.size() != 1) {
-            throw new InvalidRequestException("Cannot call " + SHAPE + " with " + arguments.size() + " arguments:"
-                    + " give the tensor");
+            throw new InvalidRequestException(
+                    "Cannot call " + SHAPE + " with " + arguments.size() + " arguments:" + " give the tensor");
         }
         Expression tensor = arguments.get(0);
         Optional<Shape> fixed = fixedShape(tensor);
         if (fixed.isPresent()) {
-            return new Literal(UnsafeArrayData.fromPrimitiveArray(fixed.get().dims()),
+            return new Literal(
+                    UnsafeArrayData.fromPrimitiveArray(fixed.get().dims()),
                     DataTypes.createArrayType(DataTypes.LongType, false));
         }
         int depth = depth(tensor.dataType());
-        return invoke("shapeOf", DataTypes.createArrayType(DataTypes.LongType, false),
+        return invoke(
+                "shapeOf",
+                DataTypes.createArrayType(DataTypes.LongType, false),
                 List.of(Literal.create(depth, DataTypes.IntegerType), tensor));
     }
 
     private static Expression invoke(String method, DataType type, List<Expression> arguments) {
-        return new StaticInvoke(TensorFunctions.class, type, method, CollectionConverters.asScala(arguments).toList(),
-                CollectionConverters.asScala(List.<AbstractDataType>of()).toList(), true, true, true, Option.empty());
+        return new StaticInvoke(
+                TensorFunctions.class,
+                type,
+                method,
+                CollectionConverters.asScala(arguments).toList(),
+                CollectionConverters.asScala(List.<AbstractDataType>of()).toList(),
+                true,
+                true,
+                true,
+                Option.empty());
     }
 
     /** The row shape a flat array column carries in its metadata, as this data source's tables do. */
     private static Optional<Shape> fixedShape(Expression tensor) {
-        if (tensor instanceof Attribute attribute && depth(tensor.dataType()) == 1
+        if (tensor instanceof Attribute attribute
+                && depth(tensor.dataType()) == 1
                 && attribute.metadata().contains(SparkTypes.SHAPE_METADATA)) {
             return Optional.of(Shape.of(attribute.metadata().getLongArray(SparkTypes.SHAPE_METADATA)));
         }
@@ -137,7 +171,8 @@ public final class TensorFunctions implements Function1<SparkSessionExtensions, 
     }
 
     private static String constantShape(Expression shape) {
-        if (!shape.foldable() || !(shape.dataType() instanceof ArrayType array)
+        if (!shape.foldable()
+                || !(shape.dataType() instanceof ArrayType array)
                 || (!DataTypes.LongType.acceptsType(array.elementType())
                         && !DataTypes.IntegerType.acceptsType(array.elementType()))) {
             throw new InvalidRequestException("Cannot call " + BROADCAST_TO + " with target " + shape.sql()

@@ -25,12 +25,15 @@ final class WidenedValues extends ColumnVector {
     private final FieldVector values;
     /** Stored values per element (2 for a complex part, else 1) and which of them this column reads. */
     private final int stride;
+
     private final int part;
     private final WidenedValues[] parts;
 
     private WidenedValues(DType dtype, FieldVector values, int stride, int part, WidenedValues[] parts) {
-        super(part < 0 ? SparkTypes.elementType(dtype)
-                : dtype == DType.COMPLEX64 ? DataTypes.FloatType : DataTypes.DoubleType);
+        super(
+                part < 0
+                        ? SparkTypes.elementType(dtype)
+                        : dtype == DType.COMPLEX64 ? DataTypes.FloatType : DataTypes.DoubleType);
         this.dtype = requireNonNull(dtype, "dtype is null");
         this.values = requireNonNull(values, "values is null");
         this.stride = stride;
@@ -40,8 +43,9 @@ final class WidenedValues extends ColumnVector {
 
     static WidenedValues of(DType dtype, FieldVector values) {
         if (dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128) {
-            WidenedValues[] parts = {new WidenedValues(dtype, values, 2, 0, null),
-                new WidenedValues(dtype, values, 2, 1, null)};
+            WidenedValues[] parts = {
+                new WidenedValues(dtype, values, 2, 0, null), new WidenedValues(dtype, values, 2, 1, null)
+            };
             return new WidenedValues(dtype, values, 2, -1, parts);
         }
         return new WidenedValues(dtype, values, 1, -1, null);
@@ -86,8 +90,8 @@ final class WidenedValues extends ColumnVector {
     @Override
     public Decimal getDecimal(int rowId, int precision, int scale) {
         long bits = values.getDataBuffer().getLong(8L * rowId);
-        BigDecimal value = new BigDecimal(bits >= 0 ? BigInteger.valueOf(bits)
-                : BigInteger.valueOf(bits).add(BigInteger.ONE.shiftLeft(64)));
+        BigDecimal value = new BigDecimal(
+                bits >= 0 ? BigInteger.valueOf(bits) : BigInteger.valueOf(bits).add(BigInteger.ONE.shiftLeft(64)));
         return Decimal.apply(value, precision, scale);
     }
 

@@ -9,8 +9,17 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * was written (for the manifest).
  */
 @SuppressWarnings("ArrayRecordComponent") // a task's report to the driver, never compared
-record WrittenPart(String temporary, String extension, long firstRow, long rows, long[] rowShape, long bytes,
-        String crc32c, String executorId, String host) implements WriterCommitMessage {
+record WrittenPart(
+        String temporary,
+        String extension,
+        long firstRow,
+        long rows,
+        long[] rowShape,
+        long bytes,
+        String crc32c,
+        String executorId,
+        String host)
+        implements WriterCommitMessage {
     WrittenPart {
         requireNonNull(temporary, "temporary is null");
         requireNonNull(extension, "extension is null");

@@ -68,27 +68,35 @@ public final class LocalDiskStore implements Store {
 
     @Override
     public OutputStream openInPlace(FileSystem fileSystem, Path path) throws IOException {
-        return InPlaceObject.open(((RawLocalFileSystem) fileSystem).pathToFile(path).toPath());
+        return InPlaceObject.open(
+                ((RawLocalFileSystem) fileSystem).pathToFile(path).toPath());
     }
 
     @Override
     public Optional<java.nio.file.Path> localFile(FileSystem fileSystem, Path path) {
-        return fileSystem instanceof RawLocalFileSystem raw ? Optional.of(raw.pathToFile(path).toPath())
+        return fileSystem instanceof RawLocalFileSystem raw
+                ? Optional.of(raw.pathToFile(path).toPath())
                 : Optional.empty();
     }
 
     /** As every store's, through the raw local file system: no {@code .crc} side file beside the object. */
     @Override
     public void publish(FileSystem fileSystem, Path directory, String name, byte[] bytes) throws IOException {
-        Store.super.publish(fileSystem instanceof LocalFileSystem local ? local.getRawFileSystem() : fileSystem,
-                directory, name, bytes);
+        Store.super.publish(
+                fileSystem instanceof LocalFileSystem local ? local.getRawFileSystem() : fileSystem,
+                directory,
+                name,
+                bytes);
     }
 
     /** Hadoop's local create(overwrite=false) checks, then creates: not atomic; O_EXCL is. */
     @Override
     public boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
         try {
-            Files.write(java.nio.file.Path.of(path.toUri()), bytes, StandardOpenOption.CREATE_NEW,
+            Files.write(
+                    java.nio.file.Path.of(path.toUri()),
+                    bytes,
+                    StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE);
             return true;
         } catch (FileAlreadyExistsException e) {
@@ -112,7 +120,8 @@ public final class LocalDiskStore implements Store {
             }
             return OptionalLong.of(Files.getFileStore(existing).getUsableSpace());
         } catch (IOException e) {
-            throw new OutputException("Cannot write to '" + location + "': cannot tell its free space: " + e.getMessage());
+            throw new OutputException(
+                    "Cannot write to '" + location + "': cannot tell its free space: " + e.getMessage());
         }
     }
 

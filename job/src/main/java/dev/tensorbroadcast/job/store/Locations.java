@@ -28,15 +28,19 @@ public final class Locations {
      */
     public static Located locate(String role, String location, Configuration conf) {
         if (location == null || location.isBlank()) {
-            throw refused(role, "Cannot use an empty " + role + " location: give a local path or a URI such as"
-                    + " hdfs://namenode/data/x");
+            throw refused(
+                    role,
+                    "Cannot use an empty " + role + " location: give a local path or a URI such as"
+                            + " hdfs://namenode/data/x");
         }
         Path path;
         try {
             path = new Path(location);
         } catch (IllegalArgumentException e) {
-            throw refused(role, "Cannot use " + role + " '" + location + "': it is not a valid path or URI ("
-                    + e.getMessage() + ")");
+            throw refused(
+                    role,
+                    "Cannot use " + role + " '" + location + "': it is not a valid path or URI (" + e.getMessage()
+                            + ")");
         }
         try {
             // the first file system of a store in the JVM is made here (S3A's, one per bucket, keeps the settings it
@@ -44,9 +48,11 @@ public final class Locations {
             FileSystem fileSystem = path.getFileSystem(Stores.forPath(path).settings(conf));
             return new Located(location, fileSystem, fileSystem.makeQualified(path));
         } catch (IOException | RuntimeException e) {
-            throw refused(role, "Cannot use " + role + " '" + location + "': no file system for it ("
-                    + Reasons.of(e) + "); use a local path or a URI"
-                    + " with a scheme this build serves: file, hdfs or s3a");
+            throw refused(
+                    role,
+                    "Cannot use " + role + " '" + location + "': no file system for it ("
+                            + Reasons.of(e) + "); use a local path or a URI"
+                            + " with a scheme this build serves: file, hdfs or s3a");
         }
     }
 

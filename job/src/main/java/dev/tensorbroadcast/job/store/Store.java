@@ -131,8 +131,8 @@ public interface Store extends Serializable {
      * staging. Returns the files then directly under the output, by name, with their lengths, when the store listed
      * them anyway; else empty, and the check of the committed files lists them itself.
      */
-    default Optional<Map<String, Long>> afterCommit(FileSystem fileSystem, Path output, String jobUuid,
-            Set<String> names, boolean array) throws IOException {
+    default Optional<Map<String, Long>> afterCommit(
+            FileSystem fileSystem, Path output, String jobUuid, Set<String> names, boolean array) throws IOException {
         return Optional.empty();
     }
 

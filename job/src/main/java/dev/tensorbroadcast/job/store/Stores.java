@@ -44,7 +44,10 @@ public final class Stores {
     public static Store forPath(Path path) {
         String scheme = path.toUri().getScheme();
         String key = scheme == null ? LocalDiskStore.SCHEME : scheme;
-        return all().stream().filter(store -> store.schemes().contains(key)).findFirst().orElse(HADOOP);
+        return all().stream()
+                .filter(store -> store.schemes().contains(key))
+                .findFirst()
+                .orElse(HADOOP);
     }
 
     /** The store of {@code location} as a user typed it. */

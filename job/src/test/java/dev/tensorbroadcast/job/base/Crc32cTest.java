@@ -29,8 +29,8 @@ class Crc32cTest {
         CRC32C crc = new CRC32C();
         crc.update("123456789".getBytes(StandardCharsets.US_ASCII));
 
-        String found = Crc32c.of(FileSystem.getLocal(new Configuration(false)),
-                new org.apache.hadoop.fs.Path(file.toUri()));
+        String found =
+                Crc32c.of(FileSystem.getLocal(new Configuration(false)), new org.apache.hadoop.fs.Path(file.toUri()));
 
         assertThat(found).isEqualTo("e3069283").isEqualTo(Crc32c.hex(crc.getValue()));
     }

@@ -18,8 +18,8 @@ class ReasonsTest {
     /** A refusal quoted as another's reason still reads in the words of whoever reads the outer one. */
     @Test
     void keepsARefusalsParameterMentionsForTheMessageThatQuotesIt() {
-        InvalidRequestException inner = new InvalidRequestException("Cannot use " + Param.MAX_OUTPUT.given("1024L",
-                "1k") + ": too small");
+        InvalidRequestException inner =
+                new InvalidRequestException("Cannot use " + Param.MAX_OUTPUT.given("1024L", "1k") + ": too small");
         InvalidRequestException outer = new InvalidRequestException("Cannot reduce: " + Reasons.of(inner));
 
         assertThat(outer.getMessage()).isEqualTo("Cannot reduce: Cannot use maxOutputBytes(1024L): too small");
@@ -35,9 +35,10 @@ class ReasonsTest {
         String sdk = "Writing Object on out/_tensor-broadcast.lock: software.amazon.awssdk.services.s3.model"
                 + ".S3Exception: (Service: S3, Status Code: %d, Request ID: 4442587FB7D0A2F9) (SDK Attempt Count: 1)";
 
-        assertThat(Reasons.of(new IOException(new IOException(sdk.formatted(403))))).startsWith(
-                "the S3 server refused access (403 Forbidden): wrong keys, or keys without access to this bucket");
-        assertThat(Reasons.of(new IOException(sdk.formatted(501)))).startsWith(
-                "the S3 server answered 501 NotImplemented: it serves this bucket read-only");
+        assertThat(Reasons.of(new IOException(new IOException(sdk.formatted(403)))))
+                .startsWith(
+                        "the S3 server refused access (403 Forbidden): wrong keys, or keys without access to this bucket");
+        assertThat(Reasons.of(new IOException(sdk.formatted(501))))
+                .startsWith("the S3 server answered 501 NotImplemented: it serves this bucket read-only");
     }
 }

@@ -41,8 +41,8 @@ final class CliProcess {
 
     /** Starts the command line; arguments starting with -D are JVM options. */
     static Process start(Map<String, String> environment, Path log, String... arguments) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command(arguments)).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command(arguments)).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         return builder.start();
     }
@@ -70,7 +70,8 @@ final class CliProcess {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(option -> option.startsWith("--add-opens") || option.startsWith("-XX:")
+                .filter(option -> option.startsWith("--add-opens")
+                        || option.startsWith("-XX:")
                         || option.startsWith("-Dio.netty"))
                 .forEach(command::add);
         command.addAll(QUICK_START);
@@ -80,7 +81,8 @@ final class CliProcess {
     }
 
     private static String classPath() {
-        return Optional.ofNullable(System.getProperty("tensorbroadcast.cli.classpath")).orElseThrow();
+        return Optional.ofNullable(System.getProperty("tensorbroadcast.cli.classpath"))
+                .orElseThrow();
     }
 
     /**
@@ -100,8 +102,8 @@ final class CliProcess {
      */
     private static Optional<Path> makeArchive() {
         Path jar = Path.of(classPath().split(java.io.File.pathSeparator)[0]);
-        try (FileChannel channel = FileChannel.open(jar.resolveSibling("cli-test.jsa.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(
+                jar.resolveSibling("cli-test.jsa.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             FileLock lock = channel.lock();
             try {
                 return makeArchive(jar, jar.resolveSibling("cli-test.jsa"));
@@ -116,8 +118,8 @@ final class CliProcess {
     private static Optional<Path> makeArchive(Path jar, Path file) {
         Path work = null;
         try {
-            if (Files.isRegularFile(file) && Files.getLastModifiedTime(file).compareTo(
-                    Files.getLastModifiedTime(jar)) > 0) {
+            if (Files.isRegularFile(file)
+                    && Files.getLastModifiedTime(file).compareTo(Files.getLastModifiedTime(jar)) > 0) {
                 return Optional.of(file);
             }
             work = Files.createTempDirectory(jar.getParent(), "cli-test-jsa-");
@@ -125,12 +127,27 @@ final class CliProcess {
             List<String> command = jvm();
             command.add("-XX:ArchiveClassesAtExit=" + made);
             command.addAll(QUIET_CDS);
-            command.addAll(List.of("-cp", classPath(), TensorBroadcastCli.class.getName(), "expand", "--input",
-                    NpyFiles.int32(work.resolve("row.npy"), new long[] {1, 64}).toString(), "--dialect", "numpy",
-                    "--shape", "64,64", "--partitions", "2", "--output", work.resolve("out").toString(), "--master",
+            command.addAll(List.of(
+                    "-cp",
+                    classPath(),
+                    TensorBroadcastCli.class.getName(),
+                    "expand",
+                    "--input",
+                    NpyFiles.int32(work.resolve("row.npy"), new long[] {1, 64}).toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "64,64",
+                    "--partitions",
+                    "2",
+                    "--output",
+                    work.resolve("out").toString(),
+                    "--master",
                     "local[2]"));
-            Process training = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(work.resolve("training.log").toFile()).start();
+            Process training = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(work.resolve("training.log").toFile())
+                    .start();
             if (!training.waitFor(300, TimeUnit.SECONDS)) {
                 training.destroyForcibly();
                 return Optional.empty();

@@ -15,8 +15,8 @@ record CliRun(int exitCode, String out, String err) {
     static CliRun of(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = TensorBroadcastCli.run(args, new PrintStream(out, true, UTF_8),
-                new PrintStream(err, true, UTF_8));
+        int exitCode =
+                TensorBroadcastCli.run(args, new PrintStream(out, true, UTF_8), new PrintStream(err, true, UTF_8));
         return new CliRun(exitCode, out.toString(UTF_8), err.toString(UTF_8));
     }
 

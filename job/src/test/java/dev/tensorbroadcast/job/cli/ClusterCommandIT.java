@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,15 +44,29 @@ class ClusterCommandIT {
         state = dir.resolve("state");
         System.setProperty(ClusterStateDirectory.PROPERTY, state.toString());
         Path log = dir.resolve("start.log");
-        starter = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "cluster", "start",
-                "--workers", "1", "--worker-memory", "1g");
+        starter = CliProcess.start(
+                Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()),
+                log,
+                "cluster",
+                "start",
+                "--workers",
+                "1",
+                "--worker-memory",
+                "1g");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && starter.isAlive() && !CliProcess.read(log).contains("secret file:")) {
+        while (System.nanoTime() < deadline
+                && starter.isAlive()
+                && !CliProcess.read(log).contains("secret file:")) {
             Thread.sleep(200);
         }
         assertThat(CliProcess.read(log)).as("cluster start's output").contains("secret file:");
-        masterUrl = CliProcess.read(log).lines().filter(line -> line.startsWith("master:")).findFirst().orElseThrow()
-                .substring("master:".length()).strip();
+        masterUrl = CliProcess.read(log)
+                .lines()
+                .filter(line -> line.startsWith("master:"))
+                .findFirst()
+                .orElseThrow()
+                .substring("master:".length())
+                .strip();
     }
 
     @AfterAll
@@ -70,9 +83,11 @@ class ClusterCommandIT {
     void statusShowsTheRunningCluster() {
         CliRun status = CliRun.of("cluster", "status");
         assertThat(status.exitCode()).as(status.err()).isEqualTo(0);
-        assertThat(status.out()).contains("master:      " + masterUrl + "\n").contains("workers:     1 alive of 1\n")
-                .contains("secret file: " + state.resolve("run-" + starter.pid()).resolve(
-                        "spark-cluster.properties"));
+        assertThat(status.out())
+                .contains("master:      " + masterUrl + "\n")
+                .contains("workers:     1 alive of 1\n")
+                .contains(
+                        "secret file: " + state.resolve("run-" + starter.pid()).resolve("spark-cluster.properties"));
         assertThat(masterUrl).matches("spark://127\\.0\\.0\\.1:\\d+");
     }
 
@@ -81,13 +96,26 @@ class ClusterCommandIT {
     void expandRunsOnThePrintedMasterWithoutBeingGivenTheSecret() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {2, 1, 16});
         Path output = dir.resolve("out");
-        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,8,16",
-                "--partitions", "2", "--output", output.toString(), "--master", masterUrl);
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,8,16",
+                "--partitions",
+                "2",
+                "--output",
+                output.toString(),
+                "--master",
+                masterUrl);
         assertThat(expand.exitCode()).as(expand.err()).isEqualTo(0);
-        JsonNode manifest = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-                output.resolve("_manifest.json").toFile());
+        JsonNode manifest = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(output.resolve("_manifest.json").toFile());
         List<String> executors = new ArrayList<>();
-        manifest.get("files").forEach(file -> executors.add(file.get("executor_id").asText()));
+        manifest.get("files")
+                .forEach(file -> executors.add(file.get("executor_id").asText()));
         assertThat(executors).hasSize(2).doesNotContain("driver");
     }
 
@@ -104,12 +132,24 @@ class ClusterCommandIT {
         Map<String, String> environment = Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString());
         for (int run = 0; run < 4; run++) {
             Path log = dir.resolve("quiet-" + run + ".log");
-            List<String> arguments = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
-                    "numpy", "--shape", "4,3", "--master", "local-cluster"));
-            arguments.addAll(run % 2 == 0 ? List.of("--output", dir.resolve("quiet-" + run).toString())
-                    : List.of("--format", "null"));
+            List<String> arguments = new ArrayList<>(List.of(
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "4,3",
+                    "--master",
+                    "local-cluster"));
+            arguments.addAll(
+                    run % 2 == 0
+                            ? List.of("--output", dir.resolve("quiet-" + run).toString())
+                            : List.of("--format", "null"));
             Process cli = CliProcess.start(environment, log, arguments.toArray(String[]::new));
-            assertThat(cli.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+            assertThat(cli.waitFor(180, TimeUnit.SECONDS))
+                    .as(CliProcess.read(log))
+                    .isTrue();
             String printed = CliProcess.read(log);
             assertThat(cli.exitValue()).as(printed).isZero();
             List<String> lines = printed.lines().toList();
@@ -117,8 +157,10 @@ class ClusterCommandIT {
             assertThat(lines).as(printed).hasSize(run % 2 == 0 ? 3 : 2);
             assertThat(lines.get(1)).as(printed).startsWith(run % 2 == 0 ? "wrote " : "computed and discarded ");
             if (run % 2 == 0) {
-                assertThat(lines.get(2)).as(printed).startsWith("to read it: pyarrow.dataset.dataset('"
-                        + dir.resolve("quiet-" + run) + "', format='arrow')");
+                assertThat(lines.get(2))
+                        .as(printed)
+                        .startsWith("to read it: pyarrow.dataset.dataset('" + dir.resolve("quiet-" + run)
+                                + "', format='arrow')");
             }
         }
 
@@ -128,14 +170,29 @@ class ClusterCommandIT {
                 + features.resolve("a.parquet") + "' (FORMAT PARQUET)");
         for (boolean verbose : new boolean[] {false, true}) {
             Path log = dir.resolve("bad-row-" + verbose + ".log");
-            List<String> arguments = new ArrayList<>(List.of("expand", "--input", features.toString(), "--row-shape",
-                    "[4]", "--dialect", "numpy", "--shape", "2000,4", "--ship-threshold", "1k", "--output",
-                    dir.resolve("bad-row-" + verbose).toString(), "--master", "local-cluster"));
+            List<String> arguments = new ArrayList<>(List.of(
+                    "expand",
+                    "--input",
+                    features.toString(),
+                    "--row-shape",
+                    "[4]",
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "2000,4",
+                    "--ship-threshold",
+                    "1k",
+                    "--output",
+                    dir.resolve("bad-row-" + verbose).toString(),
+                    "--master",
+                    "local-cluster"));
             if (verbose) {
                 arguments.add("--verbose");
             }
             Process cli = CliProcess.start(environment, log, arguments.toArray(String[]::new));
-            assertThat(cli.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+            assertThat(cli.waitFor(180, TimeUnit.SECONDS))
+                    .as(CliProcess.read(log))
+                    .isTrue();
             String printed = CliProcess.read(log);
             assertThat(cli.exitValue()).as(printed).isEqualTo(ExitCode.REFUSED);
             String line = "Cannot read file:" + features.resolve("a.parquet") + ": row 1300 has 3 values; every row"
@@ -164,9 +221,18 @@ class ClusterCommandIT {
         Files.writeString(secret, "spark.authenticate=true\nspark.authenticate.secret=" + "0".repeat(64) + "\n");
         String recorded = Files.readString(state.resolve("cluster.json"), StandardCharsets.UTF_8);
         ClusterState real = Json.MAPPER.readValue(recorded, ClusterState.class);
-        Files.writeString(wrong.resolve("cluster.json"), Json.MAPPER.writeValueAsString(new ClusterState(
-                real.owner(), real.masterUrl(), real.masterUiPort(), real.workers(), null, secret.toString(),
-                real.workDirectory(), real.processes())), StandardOpenOption.CREATE_NEW);
+        Files.writeString(
+                wrong.resolve("cluster.json"),
+                Json.MAPPER.writeValueAsString(new ClusterState(
+                        real.owner(),
+                        real.masterUrl(),
+                        real.masterUiPort(),
+                        real.workers(),
+                        null,
+                        secret.toString(),
+                        real.workDirectory(),
+                        real.processes())),
+                StandardOpenOption.CREATE_NEW);
         assertRefused(wrong, "local-cluster", masterUrl);
     }
 
@@ -196,12 +262,22 @@ class ClusterCommandIT {
     @Order(6)
     void withNoClusterRunningLocalClusterIsRefusedAtOnce() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
-        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
-                "--output", dir.resolve("none").toString(), "--master", "local-cluster");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,4",
+                "--output",
+                dir.resolve("none").toString(),
+                "--master",
+                "local-cluster");
         assertThat(expand.exitCode()).isEqualTo(2);
-        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
-                "Cannot run on the local cluster: none is running (nothing running is recorded in " + state
-                        + "); start one with 'tensor-broadcast cluster start'");
+        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot")))
+                .containsExactly("Cannot run on the local cluster: none is running (nothing running is recorded in "
+                        + state + "); start one with 'tensor-broadcast cluster start'");
     }
 
     private static void assertRefused(Path stateDirectory, String master, String url) throws Exception {
@@ -209,17 +285,32 @@ class ClusterCommandIT {
         Path output = dir.resolve("refused-" + stateDirectory.getFileName());
         Path log = dir.resolve(stateDirectory.getFileName() + ".log");
         long start = System.nanoTime();
-        Process driver = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, stateDirectory.toString()), log,
-                "-D" + SparkSessions.REGISTRATION_TIMEOUT_PROPERTY + "=" + REFUSAL_TIMEOUT_SECONDS, "expand",
-                "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4", "--output", output.toString(),
-                "--master", master);
-        assertThat(driver.waitFor(90, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        Process driver = CliProcess.start(
+                Map.of(ClusterStateDirectory.ENVIRONMENT, stateDirectory.toString()),
+                log,
+                "-D" + SparkSessions.REGISTRATION_TIMEOUT_PROPERTY + "=" + REFUSAL_TIMEOUT_SECONDS,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,4",
+                "--output",
+                output.toString(),
+                "--master",
+                master);
+        assertThat(driver.waitFor(90, TimeUnit.SECONDS))
+                .as(CliProcess.read(log))
+                .isTrue();
         double seconds = (System.nanoTime() - start) / 1e9;
         assertThat(driver.exitValue()).as(CliProcess.read(log)).isEqualTo(2);
-        assertThat(CliProcess.read(log).lines().filter(line -> line.startsWith("Cannot"))).containsExactly("Cannot start Spark"
-                + " on master '" + url + "': the master did not accept this driver within " + REFUSAL_TIMEOUT_SECONDS
-                + " s; it is not running there, or it refused the driver's authentication"
-                + " (spark.authenticate.secret missing or not the cluster's)");
+        assertThat(CliProcess.read(log).lines().filter(line -> line.startsWith("Cannot")))
+                .containsExactly("Cannot start Spark"
+                        + " on master '" + url + "': the master did not accept this driver within "
+                        + REFUSAL_TIMEOUT_SECONDS
+                        + " s; it is not running there, or it refused the driver's authentication"
+                        + " (spark.authenticate.secret missing or not the cluster's)");
         assertThat(output).doesNotExist();
         System.out.printf("refused %s in %.1f s%n", stateDirectory.getFileName(), seconds);
     }

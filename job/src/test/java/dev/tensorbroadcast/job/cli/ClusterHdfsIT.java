@@ -26,7 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code expand --master local-cluster} reading its source from and writing its dataset to the cluster's HDFS, then
  * {@code inspect} and {@code verify} reading it back from there.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class ClusterHdfsIT {
@@ -45,9 +50,15 @@ class ClusterHdfsIT {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.resolve("state").toString());
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         states.create();
-        states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
-                cluster.masterUiPort(), cluster.workers(), hdfs.toString(), cluster.secretFile().toString(),
-                cluster.workDirectory().toString(), List.of()));
+        states.write(new ClusterState(
+                ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                cluster.masterUrl(),
+                cluster.masterUiPort(),
+                cluster.workers(),
+                hdfs.toString(),
+                cluster.secretFile().toString(),
+                cluster.workDirectory().toString(),
+                List.of()));
     }
 
     @AfterAll
@@ -60,14 +71,28 @@ class ClusterHdfsIT {
         Path source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
         Configuration conf = new Configuration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(source.toString()),
+            fileSystem.copyFromLocalFile(
+                    new org.apache.hadoop.fs.Path(source.toString()),
                     new org.apache.hadoop.fs.Path(HOME + "/in/rows.npy"));
         }
         String input = hdfs + HOME + "/in/rows.npy";
         String output = hdfs + HOME + "/out";
 
-        CliRun expand = CliRun.of("expand", "--input", input, "--dialect", "numpy", "--shape", "4,96,64",
-                "--partitions", "4", "--output", output, "--master", "local-cluster", "--json");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                input,
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,96,64",
+                "--partitions",
+                "4",
+                "--output",
+                output,
+                "--master",
+                "local-cluster",
+                "--json");
         assertThat(expand.exitCode()).as(expand.err()).isEqualTo(0);
         assertThat(expand.json().get("output").asText()).isEqualTo(output);
         assertThat(expand.json().get("files").asInt()).isEqualTo(4);
@@ -82,13 +107,28 @@ class ClusterHdfsIT {
 
         // byte for byte what local mode writes
         Path local = dir.resolve("local");
-        CliRun reference = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                "4,96,64", "--partitions", "4", "--output", local.toString(), "--master", "local[2]");
+        CliRun reference = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,96,64",
+                "--partitions",
+                "4",
+                "--output",
+                local.toString(),
+                "--master",
+                "local[2]");
         assertThat(reference.exitCode()).as(reference.err()).isEqualTo(0);
         Path copied = dir.resolve("copied");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/out"),
-                    new org.apache.hadoop.fs.Path(copied.toString()), true);
+            fileSystem.copyToLocalFile(
+                    false,
+                    new org.apache.hadoop.fs.Path(HOME + "/out"),
+                    new org.apache.hadoop.fs.Path(copied.toString()),
+                    true);
             assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path(HOME + "/out/" + Manifest.SUCCESS_FILE_NAME)))
                     .isTrue();
         }

@@ -33,10 +33,22 @@ class ClusterS3DataIT {
     /** Starts the cluster on {@code data} and waits for its ready line; returns what it printed. */
     private static String start(Map<String, String> environment, Path data, String name) throws Exception {
         Path log = dir.resolve(name + ".log");
-        starter = CliProcess.start(environment, log, "cluster", "start", "--workers", "1", "--worker-memory", "1g",
-                "--s3", "--s3-data", data.toString());
+        starter = CliProcess.start(
+                environment,
+                log,
+                "cluster",
+                "start",
+                "--workers",
+                "1",
+                "--worker-memory",
+                "1g",
+                "--s3",
+                "--s3-data",
+                data.toString());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < deadline && starter.isAlive() && !CliProcess.read(log).contains("run a job with")) {
+        while (System.nanoTime() < deadline
+                && starter.isAlive()
+                && !CliProcess.read(log).contains("run a job with")) {
             Thread.sleep(200);
         }
         String printed = CliProcess.read(log);
@@ -52,18 +64,29 @@ class ClusterS3DataIT {
         Path data = dir.resolve("s3-data");
 
         String first = start(environment, data, "start-1");
-        assertThat(first).contains("s3 data:     " + data.resolve("tensor-broadcast") + " (kept when the cluster"
-                + " stops; --s3-data " + data + " serves it again)");
+        assertThat(first)
+                .contains("s3 data:     " + data.resolve("tensor-broadcast") + " (kept when the cluster"
+                        + " stops; --s3-data " + data + " serves it again)");
         Path source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {2, 1, 16});
-        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,8,16",
-                "--output", "s3a://tensor-broadcast/kept");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,8,16",
+                "--output",
+                "s3a://tensor-broadcast/kept");
         assertThat(expand.exitCode()).as(expand.err()).isZero();
         CliRun stop = CliRun.of("cluster", "stop");
         assertThat(stop.exitCode()).as(stop.err()).isZero();
-        assertThat(stop.out()).contains("kept the objects of its S3 server's bucket s3a://tensor-broadcast/ in "
-                + data.resolve("tensor-broadcast") + " (--s3-data " + data + " serves them again)");
+        assertThat(stop.out())
+                .contains("kept the objects of its S3 server's bucket s3a://tensor-broadcast/ in "
+                        + data.resolve("tensor-broadcast") + " (--s3-data " + data + " serves them again)");
         assertThat(starter.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(data.resolve("tensor-broadcast").resolve("kept").resolve("_manifest.json")).exists();
+        assertThat(data.resolve("tensor-broadcast").resolve("kept").resolve("_manifest.json"))
+                .exists();
 
         start(environment, data, "start-2");
         CliRun inspect = CliRun.of("inspect", "s3a://tensor-broadcast/kept", "--json");
@@ -72,6 +95,7 @@ class ClusterS3DataIT {
         CliRun again = CliRun.of("cluster", "stop");
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(starter.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(data.resolve("tensor-broadcast").resolve("kept").resolve("_manifest.json")).exists();
+        assertThat(data.resolve("tensor-broadcast").resolve("kept").resolve("_manifest.json"))
+                .exists();
     }
 }

@@ -34,15 +34,18 @@ class ClusterS3DataTest {
     void withoutS3OrOnAFileItIsRefusedAndNothingStarts() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
 
-        CliRun noS3 = CliRun.of("cluster", "start", "--s3-data", dir.resolve("data").toString());
+        CliRun noS3 =
+                CliRun.of("cluster", "start", "--s3-data", dir.resolve("data").toString());
         CliRun onAFile = CliRun.of("cluster", "start", "--s3", "--s3-data", file.toString());
 
         assertThat(noS3.exitCode()).isEqualTo(2);
-        assertThat(noS3.err()).isEqualTo("Cannot keep S3 objects in '" + dir.resolve("data") + "': --s3-data is for"
-                + " the S3 server of --s3; give --s3 too\n");
+        assertThat(noS3.err())
+                .isEqualTo("Cannot keep S3 objects in '" + dir.resolve("data") + "': --s3-data is for"
+                        + " the S3 server of --s3; give --s3 too\n");
         assertThat(onAFile.exitCode()).isEqualTo(2);
-        assertThat(onAFile.err()).isEqualTo("Cannot keep S3 objects in '" + file + "': it is a file; give a"
-                + " directory (it is created if missing)\n");
+        assertThat(onAFile.err())
+                .isEqualTo("Cannot keep S3 objects in '" + file + "': it is a file; give a"
+                        + " directory (it is created if missing)\n");
         assertThat(dir.resolve("data")).doesNotExist();
         assertThat(dir.resolve("state")).doesNotExist();
     }
@@ -52,10 +55,22 @@ class ClusterS3DataTest {
         ClusterState.ClusterProcess gone = new ClusterState.ClusterProcess(1, "1970-01-01T00:00:00Z");
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         states.create();
-        states.write(new ClusterState(gone, "spark://127.0.0.1:7077", 8080, 1, null,
-                dir.resolve("cluster.properties").toString(), dir.toString(), List.of(), new ClusterState.S3(
-                        "http://127.0.0.1:9000", "tensor-broadcast", "tb-1", dir.resolve("secret-key").toString(),
-                        dataDirectory), null));
+        states.write(new ClusterState(
+                gone,
+                "spark://127.0.0.1:7077",
+                8080,
+                1,
+                null,
+                dir.resolve("cluster.properties").toString(),
+                dir.toString(),
+                List.of(),
+                new ClusterState.S3(
+                        "http://127.0.0.1:9000",
+                        "tensor-broadcast",
+                        "tb-1",
+                        dir.resolve("secret-key").toString(),
+                        dataDirectory),
+                null));
         return CliRun.of("cluster", "stop");
     }
 
@@ -64,9 +79,11 @@ class ClusterS3DataTest {
         CliRun stop = stopRecorded("/data/s3");
 
         assertThat(stop.exitCode()).as(stop.err()).isZero();
-        assertThat(stop.out().lines().toList()).containsExactly("stopped the local cluster at spark://127.0.0.1:7077",
-                "kept the objects of its S3 server's bucket s3a://tensor-broadcast/ in /data/s3/tensor-broadcast"
-                        + " (--s3-data /data/s3 serves them again)");
+        assertThat(stop.out().lines().toList())
+                .containsExactly(
+                        "stopped the local cluster at spark://127.0.0.1:7077",
+                        "kept the objects of its S3 server's bucket s3a://tensor-broadcast/ in /data/s3/tensor-broadcast"
+                                + " (--s3-data /data/s3 serves them again)");
     }
 
     @Test
@@ -74,7 +91,9 @@ class ClusterS3DataTest {
         CliRun stop = stopRecorded(null);
 
         assertThat(stop.exitCode()).as(stop.err()).isZero();
-        assertThat(stop.out().lines().toList()).containsExactly("stopped the local cluster at spark://127.0.0.1:7077",
-                "deleted the objects of its S3 server's bucket s3a://tensor-broadcast/ with the cluster's directory");
+        assertThat(stop.out().lines().toList())
+                .containsExactly(
+                        "stopped the local cluster at spark://127.0.0.1:7077",
+                        "deleted the objects of its S3 server's bucket s3a://tensor-broadcast/ with the cluster's directory");
     }
 }

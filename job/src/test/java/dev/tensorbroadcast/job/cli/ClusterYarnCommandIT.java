@@ -40,10 +40,20 @@ class ClusterYarnCommandIT {
         System.setProperty(ClusterStateDirectory.PROPERTY, state.toString());
         Path log = dir.resolve("start.log");
         long start = System.nanoTime();
-        starter = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "cluster",
-                "start", "--yarn", "--workers", "1", "--worker-memory", "2g");
+        starter = CliProcess.start(
+                Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()),
+                log,
+                "cluster",
+                "start",
+                "--yarn",
+                "--workers",
+                "1",
+                "--worker-memory",
+                "2g");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < deadline && starter.isAlive() && !CliProcess.read(log).contains("run a job")) {
+        while (System.nanoTime() < deadline
+                && starter.isAlive()
+                && !CliProcess.read(log).contains("run a job")) {
             Thread.sleep(200);
         }
         printed = CliProcess.read(log);
@@ -65,14 +75,22 @@ class ClusterYarnCommandIT {
     void startPrintsTheHadoopConfDirectoryAndASparkSubmitLine() {
         Path work = state.resolve("run-" + starter.pid());
         List<String> lines = printed.lines().toList();
-        assertThat(lines.get(0)).matches("local YARN cluster started in \\d+\\.\\d s: 1 NodeManager, 1 core and 2g"
-                + " each");
-        assertThat(lines).contains("master:      yarn", "hadoop conf: " + work.resolve("hadoop-conf"),
-                "properties:  " + work.resolve("spark-yarn.properties"), "logs:        " + work);
-        assertThat(lines).anySatisfy(line -> assertThat(line).isEqualTo("submit with: HADOOP_CONF_DIR="
-                + work.resolve("hadoop-conf") + " spark-submit --master yarn --deploy-mode client --properties-file "
-                + work.resolve("spark-yarn.properties") + " --class " + TensorBroadcastCli.class.getName() + " "
-                + System.getProperty("tensorbroadcast.spark.jars") + " expand ..."));
+        assertThat(lines.get(0))
+                .matches("local YARN cluster started in \\d+\\.\\d s: 1 NodeManager, 1 core and 2g" + " each");
+        assertThat(lines)
+                .contains(
+                        "master:      yarn",
+                        "hadoop conf: " + work.resolve("hadoop-conf"),
+                        "properties:  " + work.resolve("spark-yarn.properties"),
+                        "logs:        " + work);
+        assertThat(lines)
+                .anySatisfy(line -> assertThat(line)
+                        .isEqualTo("submit with: HADOOP_CONF_DIR="
+                                + work.resolve("hadoop-conf")
+                                + " spark-submit --master yarn --deploy-mode client --properties-file "
+                                + work.resolve("spark-yarn.properties") + " --class "
+                                + TensorBroadcastCli.class.getName() + " "
+                                + System.getProperty("tensorbroadcast.spark.jars") + " expand ..."));
         assertThat(work.resolve("hadoop-conf").resolve("yarn-site.xml")).isRegularFile();
     }
 
@@ -97,15 +115,30 @@ class ClusterYarnCommandIT {
         Path output = dir.resolve("out");
         Path log = dir.resolve("expand.log");
         long start = System.nanoTime();
-        Process cli = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, "expand",
-                "--input", source.toString(), "--dialect", "numpy", "--shape", "2,8,16", "--partitions", "2",
-                "--output", output.toString(), "--master", "yarn");
+        Process cli = CliProcess.start(
+                Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()),
+                log,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,8,16",
+                "--partitions",
+                "2",
+                "--output",
+                output.toString(),
+                "--master",
+                "yarn");
         assertThat(cli.waitFor(240, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
         assertThat(cli.exitValue()).as(CliProcess.read(log)).isZero();
         System.out.printf("expand --master yarn: %.1f s%n", (System.nanoTime() - start) / 1e9);
-        JsonNode manifest = Json.MAPPER.readTree(output.resolve("_manifest.json").toFile());
+        JsonNode manifest =
+                Json.MAPPER.readTree(output.resolve("_manifest.json").toFile());
         List<String> executors = new ArrayList<>();
-        manifest.get("files").forEach(file -> executors.add(file.get("executor_id").asText()));
+        manifest.get("files")
+                .forEach(file -> executors.add(file.get("executor_id").asText()));
         assertThat(executors).hasSize(2).doesNotContain("driver");
     }
 

@@ -28,53 +28,92 @@ class CompressionRefusalsTest {
 
     @Test
     void arrowAndParquetRefuseGzipNamingTheCodec() throws IOException {
-        assertRefused(expand("--format", "arrow", "--compression", "gzip:4"), "Cannot use --compression gzip with"
-                + " format arrow: gzip is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
-        assertRefused(expand("--compression", "gzip"), "Cannot use --compression gzip with format arrow: gzip is"
-                + " Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
-        assertRefused(expand("--format", "parquet", "--compression", "gzip:9"), "Cannot use --compression gzip with"
-                + " format parquet: gzip is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
+        assertRefused(
+                expand("--format", "arrow", "--compression", "gzip:4"),
+                "Cannot use --compression gzip with"
+                        + " format arrow: gzip is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
+        assertRefused(
+                expand("--compression", "gzip"),
+                "Cannot use --compression gzip with format arrow: gzip is"
+                        + " Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
+        assertRefused(
+                expand("--format", "parquet", "--compression", "gzip:9"),
+                "Cannot use --compression gzip with"
+                        + " format parquet: gzip is Zarr's codec here; arrow and parquet files take none, lz4 or zstd");
     }
 
     @Test
     void zarrRefusesLz4() throws IOException {
-        assertRefused(expand("--format", "zarr", "--compression", "lz4"), "Cannot use --compression lz4 with format"
-                + " zarr: Zarr chunks take zstd, gzip or none here");
+        assertRefused(
+                expand("--format", "zarr", "--compression", "lz4"),
+                "Cannot use --compression lz4 with format" + " zarr: Zarr chunks take zstd, gzip or none here");
     }
 
     @Test
     void aNpyRefusesEveryCodecWithItsLevel() throws IOException {
-        assertRefused(reduce("out.npy", "--compression", "zstd:9"), "Cannot use --compression zstd:9 with format"
-                + " npy: a .npy file is written uncompressed; drop --compression, or write a dataset directory with"
-                + " --format arrow or parquet");
-        assertRefused(reduce("out.npy", "--format", "npy", "--compression", "gzip"), "Cannot use --compression gzip"
-                + " with format npy: a .npy file is written uncompressed; drop --compression, or write a dataset"
-                + " directory with --format arrow or parquet");
-        assertRefused(reduce("out.npy", "--row-group-size", "2m"), "Cannot use --row-group-size with format npy: a"
-                + " .npy file is one array, without row groups or record batches; drop --row-group-size, or write a"
-                + " dataset directory with --format arrow or parquet");
+        assertRefused(
+                reduce("out.npy", "--compression", "zstd:9"),
+                "Cannot use --compression zstd:9 with format"
+                        + " npy: a .npy file is written uncompressed; drop --compression, or write a dataset directory with"
+                        + " --format arrow or parquet");
+        assertRefused(
+                reduce("out.npy", "--format", "npy", "--compression", "gzip"),
+                "Cannot use --compression gzip"
+                        + " with format npy: a .npy file is written uncompressed; drop --compression, or write a dataset"
+                        + " directory with --format arrow or parquet");
+        assertRefused(
+                reduce("out.npy", "--row-group-size", "2m"),
+                "Cannot use --row-group-size with format npy: a"
+                        + " .npy file is one array, without row groups or record batches; drop --row-group-size, or write a"
+                        + " dataset directory with --format arrow or parquet");
     }
 
     @Test
     void aCodecOrLevelNobodyHasIsRefusedBeforeAnyFormat() throws IOException {
-        assertRefused(expand("--format", "zarr", "--compression", "zstd:23"), "Cannot use compression 'zstd:23':"
-                + " zstd levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip"
-                + " or gzip:1 to gzip:9");
-        assertRefused(expand("--compression", "lz4:2"), "Cannot use compression 'lz4:2': lz4 takes no level;"
-                + " expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to gzip:9");
+        assertRefused(
+                expand("--format", "zarr", "--compression", "zstd:23"),
+                "Cannot use compression 'zstd:23':"
+                        + " zstd levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd, zstd:1 to zstd:22, gzip"
+                        + " or gzip:1 to gzip:9");
+        assertRefused(
+                expand("--compression", "lz4:2"),
+                "Cannot use compression 'lz4:2': lz4 takes no level;"
+                        + " expected none, lz4, zstd, zstd:1 to zstd:22, gzip or gzip:1 to gzip:9");
     }
 
     private CliRun expand(String... options) {
-        String[] args = Stream.concat(Stream.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "[4,6]", "--output", dir.resolve("out").toString()), Stream.of(options))
+        String[] args = Stream.concat(
+                        Stream.of(
+                                "expand",
+                                "--input",
+                                source.toString(),
+                                "--dialect",
+                                "numpy",
+                                "--shape",
+                                "[4,6]",
+                                "--output",
+                                dir.resolve("out").toString()),
+                        Stream.of(options))
                 .toArray(String[]::new);
         return CliRun.of(args);
     }
 
     private CliRun reduce(String output, String... options) {
-        String[] args = Stream.concat(Stream.of("reduce", "--input", source.toString(), "--dialect", "numpy",
-                "--input-shape", "[1,6]", "--shape", "[1,6]", "--output", dir.resolve(output).toString()),
-                Stream.of(options)).toArray(String[]::new);
+        String[] args = Stream.concat(
+                        Stream.of(
+                                "reduce",
+                                "--input",
+                                source.toString(),
+                                "--dialect",
+                                "numpy",
+                                "--input-shape",
+                                "[1,6]",
+                                "--shape",
+                                "[1,6]",
+                                "--output",
+                                dir.resolve(output).toString()),
+                        Stream.of(options))
+                .toArray(String[]::new);
         return CliRun.of(args);
     }
 

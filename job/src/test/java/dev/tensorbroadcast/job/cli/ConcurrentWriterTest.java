@@ -27,7 +27,6 @@ class ConcurrentWriterTest {
     private Path source;
     private Path output;
 
-
     @BeforeEach
     void writeSource() throws Exception {
         source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
@@ -35,8 +34,18 @@ class ConcurrentWriterTest {
     }
 
     private CliRun expand(String... more) {
-        List<String> args = new java.util.ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", "64,8", "--partitions", "4", "--output", output.toString()));
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,8",
+                "--partitions",
+                "4",
+                "--output",
+                output.toString()));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
@@ -56,13 +65,17 @@ class ConcurrentWriterTest {
             // the refusal is the only line: what would be written is said only once the output is taken
             List<String> lines = second.err().lines().toList();
             assertThat(lines).hasSize(1);
-            assertThat(lines.get(0)).startsWith("Cannot write to '" + output + "': another tensor-broadcast job is"
-                    + " writing it (process " + ProcessHandle.current().pid() + " on host ")
+            assertThat(lines.get(0))
+                    .startsWith("Cannot write to '" + output + "': another tensor-broadcast job is"
+                            + " writing it (process " + ProcessHandle.current().pid() + " on host ")
                     .endsWith("); wait for it to finish, or if that job is gone, delete file:" + output + "/"
                             + OutputLock.FILE_NAME + " and rerun with --overwrite");
             try (var files = Files.list(output)) {
-                assertThat(files.map(path -> path.getFileName().toString()).filter(name -> !name.equals(
-                        OutputLock.FILE_NAME)).sorted().toList()).isEqualTo(written);
+                assertThat(files.map(path -> path.getFileName().toString())
+                                .filter(name -> !name.equals(OutputLock.FILE_NAME))
+                                .sorted()
+                                .toList())
+                        .isEqualTo(written);
             }
             CliRun inspect = CliRun.of("inspect", output.toString());
             assertThat(inspect.out()).contains(OutputLock.FILE_NAME + " is there: a job is writing the dataset");
@@ -92,14 +105,16 @@ class ConcurrentWriterTest {
         Files.createDirectories(output);
         // a pid far above any this machine hands out, on this host
         String host = java.net.InetAddress.getLocalHost().getHostName();
-        Files.writeString(output.resolve(OutputLock.FILE_NAME), "process 999999999 on host " + host
-                + " since 2026-01-01T00:00:00Z\n");
+        Files.writeString(
+                output.resolve(OutputLock.FILE_NAME),
+                "process 999999999 on host " + host + " since 2026-01-01T00:00:00Z\n");
         CliRun run = expand("--overwrite");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(output.resolve(OutputLock.FILE_NAME)).doesNotExist();
 
-        Files.writeString(output.resolve(OutputLock.FILE_NAME), "process 1 on host elsewhere.example since"
-                + " 2026-01-01T00:00:00Z\n");
+        Files.writeString(
+                output.resolve(OutputLock.FILE_NAME),
+                "process 1 on host elsewhere.example since" + " 2026-01-01T00:00:00Z\n");
         CliRun refused = expand("--overwrite");
         assertThat(refused.exitCode()).isEqualTo(2);
         assertThat(refused.err()).contains("(process 1 on host elsewhere.example since 2026-01-01T00:00:00Z)");

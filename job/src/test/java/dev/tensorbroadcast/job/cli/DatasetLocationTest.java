@@ -29,8 +29,9 @@ class DatasetLocationTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("Cannot use an empty dataset location: give a local path or a URI such as"
-                + " hdfs://namenode/data/x\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot use an empty dataset location: give a local path or a URI such as"
+                        + " hdfs://namenode/data/x\n");
     }
 
     @ParameterizedTest
@@ -40,8 +41,10 @@ class DatasetLocationTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("Cannot use dataset 'foo://x': no file system for it (No FileSystem for"
-                + " scheme \"foo\"); use a local path or a URI with a scheme this build serves: file, hdfs or s3a\n");
+        assertThat(run.err())
+                .isEqualTo(
+                        "Cannot use dataset 'foo://x': no file system for it (No FileSystem for"
+                                + " scheme \"foo\"); use a local path or a URI with a scheme this build serves: file, hdfs or s3a\n");
     }
 
     @ParameterizedTest

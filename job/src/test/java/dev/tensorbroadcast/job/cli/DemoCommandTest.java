@@ -19,7 +19,8 @@ class DemoCommandTest {
         CliRun run = CliRun.of("demo", "--output", output.toString(), "--rows", "8");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.err()).startsWith("source " + output + ".npy: [1,4096] float32, 0.0 to 4095.0\n")
+        assertThat(run.err())
+                .startsWith("source " + output + ".npy: [1,4096] float32, 0.0 to 4095.0\n")
                 .endsWith("\nto read it: pyarrow.dataset.dataset('" + output + "', format='arrow'), or"
                         + " polars.scan_ipc('" + output + "/*.arrow') (the directory also holds _manifest.json and"
                         + " _SUCCESS)\n");
@@ -35,7 +36,9 @@ class DemoCommandTest {
         CliRun help = CliRun.of("demo", "--help");
 
         // picocli wraps the lines at 80 columns
-        assertThat(help.out().replaceAll("\\s+", " ")).contains("(the embedded default, without Spark)").doesNotContain("Spark;")
+        assertThat(help.out().replaceAll("\\s+", " "))
+                .contains("(the embedded default, without Spark)")
+                .doesNotContain("Spark;")
                 .contains("then says how to read it.")
                 .contains("(default: " + Path.of(System.getProperty("java.io.tmpdir"), "tensor-broadcast-demo")
                         + ", under the temporary directory)");
@@ -46,8 +49,9 @@ class DemoCommandTest {
         Path mine = Files.writeString(dir.resolve("tb.npy"), "keep me");
         CliRun run = CliRun.of("demo", "--output", dir.resolve("tb").toString(), "--rows", "8");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write the demo source '" + mine + "': another file is there; give"
-                + " --output a path whose .npy is free\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write the demo source '" + mine + "': another file is there; give"
+                        + " --output a path whose .npy is free\n");
         assertThat(Files.readString(mine)).isEqualTo("keep me");
         assertThat(Files.exists(dir.resolve("tb"))).isFalse();
     }
@@ -58,8 +62,8 @@ class DemoCommandTest {
         Files.writeString(theirs.resolve("notes.txt"), "mine");
         CliRun run = CliRun.of("demo", "--output", theirs.toString(), "--rows", "8");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Cannot overwrite '" + theirs + "': it is neither empty nor a tensor-broadcast"
-                + " dataset");
+        assertThat(run.err())
+                .contains("Cannot overwrite '" + theirs + "': it is neither empty nor a tensor-broadcast" + " dataset");
         assertThat(Files.exists(dir.resolve("theirs.npy"))).isFalse();
         assertThat(Files.readString(theirs.resolve("notes.txt"))).isEqualTo("mine");
     }
@@ -69,7 +73,7 @@ class DemoCommandTest {
         Path missing = dir.resolve("no").resolve("x");
         CliRun run = CliRun.of("demo", "--output", missing.toString(), "--rows", "8");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write the demo source '" + missing + ".npy': its directory does not"
-                + " exist\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write the demo source '" + missing + ".npy': its directory does not" + " exist\n");
     }
 }

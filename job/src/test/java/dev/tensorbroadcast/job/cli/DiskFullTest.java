@@ -42,18 +42,33 @@ class DiskFullTest {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
         Path output = small.path().resolve("out");
         // 4 MiB of values onto a 1 MiB disk; the free-space guard would refuse it before Spark, so it is lifted
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "1024,1024",
-                "--partitions", "4", "--output", output.toString(), "--ignore-free-space");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "1024,1024",
+                "--partitions",
+                "4",
+                "--output",
+                output.toString(),
+                "--ignore-free-space");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err().lines().toList()).last().asString()
+        assertThat(run.err().lines().toList())
+                .last()
+                .asString()
                 .startsWith("Cannot write '" + "file:" + output + "': the Spark job failed: ")
                 .contains("No space left on device");
         assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).hasSize(1);
         // nothing that reads as a dataset, and nothing --overwrite would refuse
         assertThat(output.resolve("_SUCCESS")).doesNotExist();
         assertThat(output.resolve("_manifest.json")).doesNotExist();
-        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration())
+                        .path()
+                        .toString())
                 .isEqualTo("file:" + output);
     }
 
@@ -62,14 +77,31 @@ class DiskFullTest {
     void aReduceResultLargerThanTheDiskIsRefusedUnlessTold() throws Exception {
         // [300000,2] int32 summed to [300000,1]: 1.1 MiB of values onto a 1 MiB disk
         Path gradient = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {300_000, 2});
-        for (String output : new String[] {small.path().resolve("sums.npy").toString(),
-                small.path().resolve("sums").toString()}) {
-            String[] args = {"reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape",
-                "[300000,1]", "--shape", "300000,2", "--output", output, "--dry-run"};
+        for (String output : new String[] {
+            small.path().resolve("sums.npy").toString(),
+            small.path().resolve("sums").toString()
+        }) {
+            String[] args = {
+                "reduce",
+                "--input",
+                gradient.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[300000,1]",
+                "--shape",
+                "300000,2",
+                "--output",
+                output,
+                "--dry-run"
+            };
             CliRun refused = CliRun.of(args);
             assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
-            assertThat(refused.err()).startsWith("Cannot write ").contains(" bytes of files, uncompressed) to ")
-                    .contains(": its file system has ").endsWith(" if compression will make it fit\n");
+            assertThat(refused.err())
+                    .startsWith("Cannot write ")
+                    .contains(" bytes of files, uncompressed) to ")
+                    .contains(": its file system has ")
+                    .endsWith(" if compression will make it fit\n");
             String[] lifted = Arrays.copyOf(args, args.length + 1);
             lifted[args.length] = "--ignore-free-space";
             CliRun run = CliRun.of(lifted);

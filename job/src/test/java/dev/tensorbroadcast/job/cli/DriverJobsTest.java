@@ -39,38 +39,187 @@ class DriverJobsTest {
     private List<List<String>> runs(Path source, Path scalar, Path gradient, Path out) {
         return List.of(
                 // the edges: no rows, and a rank-0 tensor
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,3,5]",
-                        "--output", out.resolve("empty").toString()),
-                List.of("expand", "--input", scalar.toString(), "--dialect", "numpy", "--shape", "[]", "--format",
-                        "parquet", "--output", out.resolve("scalar").toString()),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[40,3,5]",
-                        "--partitions", "3", "--output", out.resolve("arrow").toString()),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[40,3,5]",
-                        "--partitions", "2", "--format", "parquet", "--compression", "zstd", "--output",
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[0,3,5]",
+                        "--output",
+                        out.resolve("empty").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        scalar.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[]",
+                        "--format",
+                        "parquet",
+                        "--output",
+                        out.resolve("scalar").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "3",
+                        "--output",
+                        out.resolve("arrow").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "2",
+                        "--format",
+                        "parquet",
+                        "--compression",
+                        "zstd",
+                        "--output",
                         out.resolve("parquet").toString()),
                 // float32 sums: the driver's partials must add in the same order as the Spark job's merge
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[1,7]",
-                        "--shape", "[300,7]", "--partitions", "9", "--output", out.resolve("sum.npy").toString()),
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[1,7]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "9",
+                        "--output",
+                        out.resolve("sum.npy").toString()),
                 // rows kept: each task's slice written in partition order
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[300,1]",
-                        "--shape", "[300,7]", "--partitions", "4", "--output", out.resolve("rows.npy").toString()),
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[1,7]",
-                        "--shape", "[300,7]", "--partitions", "3", "--format", "arrow", "--output",
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[300,1]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "4",
+                        "--output",
+                        out.resolve("rows.npy").toString()),
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[1,7]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "3",
+                        "--format",
+                        "arrow",
+                        "--output",
                         out.resolve("sum-dataset").toString()),
                 // many tasks on several threads, finishing in any order: the files and their order are the same
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[640,3,5]",
-                        "--partitions", "16", "--output", out.resolve("arrow16").toString()),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[640,3,5]",
-                        "--partitions", "20", "--format", "parquet", "--output", out.resolve("parquet20").toString()),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[640,3,5]",
-                        "--partitions", "16", "--format", "zarr", "--output", out.resolve("zarr16").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[640,3,5]",
+                        "--partitions",
+                        "16",
+                        "--output",
+                        out.resolve("arrow16").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[640,3,5]",
+                        "--partitions",
+                        "20",
+                        "--format",
+                        "parquet",
+                        "--output",
+                        out.resolve("parquet20").toString()),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[640,3,5]",
+                        "--partitions",
+                        "16",
+                        "--format",
+                        "zarr",
+                        "--output",
+                        out.resolve("zarr16").toString()),
                 // 65 partials: a merge tree three levels deep, its last groups short
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[1,7]",
-                        "--shape", "[300,7]", "--partitions", "65", "--output", out.resolve("sum65.npy").toString()),
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[300,1]",
-                        "--shape", "[300,7]", "--partitions", "17", "--output", out.resolve("rows17.npy").toString()),
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[300,1]",
-                        "--shape", "[300,7]", "--partitions", "16", "--format", "parquet", "--output",
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[1,7]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "65",
+                        "--output",
+                        out.resolve("sum65.npy").toString()),
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[300,1]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "17",
+                        "--output",
+                        out.resolve("rows17.npy").toString()),
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[300,1]",
+                        "--shape",
+                        "[300,7]",
+                        "--partitions",
+                        "16",
+                        "--format",
+                        "parquet",
+                        "--output",
                         out.resolve("rows-dataset").toString()));
     }
 
@@ -90,8 +239,11 @@ class DriverJobsTest {
         assertThat(SparkSession.getDefaultSession().isEmpty()).isTrue();
 
         Path spark = Files.createDirectory(dir.resolve("spark"));
-        SparkSession session = SparkSession.builder().master("local[2]").appName("DriverJobsTest")
-                .config("spark.ui.enabled", "false").getOrCreate();
+        SparkSession session = SparkSession.builder()
+                .master("local[2]")
+                .appName("DriverJobsTest")
+                .config("spark.ui.enabled", "false")
+                .getOrCreate();
         AtomicInteger jobs = new AtomicInteger();
         session.sparkContext().addSparkListener(new SparkListener() {
             @Override
@@ -115,11 +267,23 @@ class DriverJobsTest {
 
         Map<String, byte[]> fromDriver = files(driver);
         Map<String, byte[]> fromSpark = files(spark);
-        assertThat(fromDriver.keySet()).containsExactlyElementsOf(fromSpark.keySet())
-                .contains("arrow/part-00002.arrow", "parquet/part-00001.parquet", "sum.npy", "rows.npy",
-                        "sum-dataset/part-00000.arrow", "arrow/_manifest.json", "arrow/_SUCCESS",
-                        "empty/part-00000.arrow", "scalar/part-00000.parquet", "arrow16/part-00015.arrow",
-                        "parquet20/part-00019.parquet", "zarr16/zarr.json", "sum65.npy", "rows17.npy",
+        assertThat(fromDriver.keySet())
+                .containsExactlyElementsOf(fromSpark.keySet())
+                .contains(
+                        "arrow/part-00002.arrow",
+                        "parquet/part-00001.parquet",
+                        "sum.npy",
+                        "rows.npy",
+                        "sum-dataset/part-00000.arrow",
+                        "arrow/_manifest.json",
+                        "arrow/_SUCCESS",
+                        "empty/part-00000.arrow",
+                        "scalar/part-00000.parquet",
+                        "arrow16/part-00015.arrow",
+                        "parquet20/part-00019.parquet",
+                        "zarr16/zarr.json",
+                        "sum65.npy",
+                        "rows17.npy",
                         "rows-dataset/part-00015.parquet");
         for (String name : fromDriver.keySet()) {
             if (name.endsWith("_manifest.json")) {
@@ -158,16 +322,20 @@ class DriverJobsTest {
     void onlyALocalJobWithoutMasterOrSparkSettingsRunsInTheDriver() {
         EngineChoice.Job small = new EngineChoice.Job(1024, 2, true);
         assertThat(EngineChoice.inDriver(null, Map.of(), small, false)).isTrue();
-        assertThat(EngineChoice.inDriver(null, Map.of("spark.hadoop.fs.s3a.endpoint", "x"), small, false)).isTrue();
+        assertThat(EngineChoice.inDriver(null, Map.of("spark.hadoop.fs.s3a.endpoint", "x"), small, false))
+                .isTrue();
         // whatever its size: local[*] is threads of this JVM either way
-        assertThat(EngineChoice.inDriver(null, Map.of(), new EngineChoice.Job(Long.MAX_VALUE, Integer.MAX_VALUE, true),
-                false)).isTrue();
+        assertThat(EngineChoice.inDriver(
+                        null, Map.of(), new EngineChoice.Job(Long.MAX_VALUE, Integer.MAX_VALUE, true), false))
+                .isTrue();
         // --master, even the default's own, forces Spark
         assertThat(EngineChoice.whySpark("local[*]", Map.of(), small, false)).isEqualTo("--master local[*] was given");
         assertThat(EngineChoice.inDriver("local[2]", Map.of(), small, false)).isFalse();
-        assertThat(EngineChoice.whySpark(null, Map.of("spark.hadoop.x", "1", "spark.task.maxFailures", "4"), small,
-                false)).isEqualTo("--conf spark.task.maxFailures is a Spark setting");
-        assertThat(EngineChoice.whySpark(null, Map.of(), small, true)).isEqualTo("a Spark application runs in this JVM");
+        assertThat(EngineChoice.whySpark(
+                        null, Map.of("spark.hadoop.x", "1", "spark.task.maxFailures", "4"), small, false))
+                .isEqualTo("--conf spark.task.maxFailures is a Spark setting");
+        assertThat(EngineChoice.whySpark(null, Map.of(), small, true))
+                .isEqualTo("a Spark application runs in this JVM");
         assertThat(EngineChoice.whySpark(null, Map.of(), new EngineChoice.Job(1024, 2, false), false))
                 .isEqualTo("the output is not on a local disk");
         assertThat(EngineChoice.local("/tmp/x")).isTrue();
@@ -182,22 +350,58 @@ class DriverJobsTest {
     void aLargeJobRunsInTheDriverAndAGivenMasterOnSpark() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4096});
         // 33 MiB of int32 values: past the 32 MiB that was the driver's limit before
-        CliRun large = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                "[2112,4096]", "--format", "null", "--partitions", "8", "--verbose");
+        CliRun large = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[2112,4096]",
+                "--format",
+                "null",
+                "--partitions",
+                "8",
+                "--verbose");
         assertThat(large.exitCode()).as(large.err()).isZero();
         int threads = Math.min(8, Runtime.getRuntime().availableProcessors());
-        assertThat(large.err()).contains(DRIVER_LINE + ", on " + Plural.of(threads, "thread")
-                + ": the embedded default (33.0 MiB, 8 tasks); --master 'local[*]' runs it on Spark");
+        assertThat(large.err())
+                .contains(DRIVER_LINE + ", on " + Plural.of(threads, "thread")
+                        + ": the embedded default (33.0 MiB, 8 tasks); --master 'local[*]' runs it on Spark");
         // --master, even for a small job: on Spark, and the null sink's checksums are the same either way
-        CliRun given = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[2,4096]",
-                "--format", "null", "--master", "local[1]", "--json", "--verbose");
+        CliRun given = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[2,4096]",
+                "--format",
+                "null",
+                "--master",
+                "local[1]",
+                "--json",
+                "--verbose");
         assertThat(given.exitCode()).as(given.err()).isZero();
-        assertThat(given.err()).doesNotContain(DRIVER_LINE).contains("running the job on Spark: --master local[1] was"
-                + " given");
-        CliRun inDriver = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                "[2,4096]", "--format", "null", "--json", "--verbose");
+        assertThat(given.err())
+                .doesNotContain(DRIVER_LINE)
+                .contains("running the job on Spark: --master local[1] was" + " given");
+        CliRun inDriver = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[2,4096]",
+                "--format",
+                "null",
+                "--json",
+                "--verbose");
         assertThat(inDriver.err()).contains(DRIVER_LINE);
-        assertThat(withoutSeconds(inDriver.json())).isEqualTo(withoutSeconds(given.json()))
+        assertThat(withoutSeconds(inDriver.json()))
+                .isEqualTo(withoutSeconds(given.json()))
                 .contains("\"crc32c\"");
     }
 
@@ -212,21 +416,60 @@ class DriverJobsTest {
         Path gradient = float32(dir.resolve("gradient.npy"), 300, 7);
         String failing = "spark.hadoop.tensorbroadcast.test.failPartition=9";
         Path fresh = dir.resolve("fresh");
-        CliRun failed = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                "[640,3,5]", "--partitions", "16", "--output", fresh.toString(), "--conf", failing, "--verbose");
+        CliRun failed = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[640,3,5]",
+                "--partitions",
+                "16",
+                "--output",
+                fresh.toString(),
+                "--conf",
+                failing,
+                "--verbose");
         assertThat(failed.exitCode()).as(failed.err()).isNotZero();
         assertThat(failed.err()).contains(DRIVER_LINE).contains("injected failure in partition 9, attempt 0");
         assertThat(fresh).doesNotExist();
 
         Path old = dir.resolve("old");
-        CliRun first = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[64,3,5]",
-                "--partitions", "4", "--format", "parquet", "--output", old.toString());
+        CliRun first = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[64,3,5]",
+                "--partitions",
+                "4",
+                "--format",
+                "parquet",
+                "--output",
+                old.toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
         Map<String, String> before = OutputIsInputTest.checksums(old);
         for (String format : List.of("arrow", "zarr")) {
-            CliRun overwrite = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                    "[640,3,5]", "--partitions", "16", "--format", format, "--output", old.toString(), "--overwrite",
-                    "--conf", failing);
+            CliRun overwrite = CliRun.of(
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "[640,3,5]",
+                    "--partitions",
+                    "16",
+                    "--format",
+                    format,
+                    "--output",
+                    old.toString(),
+                    "--overwrite",
+                    "--conf",
+                    failing);
             assertThat(overwrite.exitCode()).as(overwrite.err()).isNotZero();
             assertThat(overwrite.err()).contains("injected failure in partition 9");
             assertThat(OutputIsInputTest.checksums(old)).as(format).isEqualTo(before);
@@ -234,16 +477,44 @@ class DriverJobsTest {
 
         // a reduce's tasks: the rows kept into a dataset, and the rows summed into a .npy
         Path kept = dir.resolve("kept");
-        CliRun reduceKept = CliRun.of("reduce", "--input", gradient.toString(), "--dialect", "numpy",
-                "--input-shape", "[300,1]", "--shape", "[300,7]", "--partitions", "16", "--format", "arrow",
-                "--output", kept.toString(), "--conf", failing);
+        CliRun reduceKept = CliRun.of(
+                "reduce",
+                "--input",
+                gradient.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[300,1]",
+                "--shape",
+                "[300,7]",
+                "--partitions",
+                "16",
+                "--format",
+                "arrow",
+                "--output",
+                kept.toString(),
+                "--conf",
+                failing);
         assertThat(reduceKept.exitCode()).as(reduceKept.err()).isNotZero();
         assertThat(reduceKept.err()).contains("injected failure in partition 9");
         assertThat(kept).doesNotExist();
         Path sum = dir.resolve("sum.npy");
-        CliRun reduceSum = CliRun.of("reduce", "--input", gradient.toString(), "--dialect", "numpy",
-                "--input-shape", "[1,7]", "--shape", "[300,7]", "--partitions", "16", "--output", sum.toString(),
-                "--conf", failing);
+        CliRun reduceSum = CliRun.of(
+                "reduce",
+                "--input",
+                gradient.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[1,7]",
+                "--shape",
+                "[300,7]",
+                "--partitions",
+                "16",
+                "--output",
+                sum.toString(),
+                "--conf",
+                failing);
         assertThat(reduceSum.exitCode()).as(reduceSum.err()).isNotZero();
         assertThat(reduceSum.err()).contains("injected failure in partition 9");
         assertThat(sum).doesNotExist();

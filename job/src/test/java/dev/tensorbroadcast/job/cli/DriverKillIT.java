@@ -31,7 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * while its tasks run: what is left holds no {@code _SUCCESS}, no manifest and no part file where a reader looks,
  * {@code inspect} and {@code verify} call it incomplete, and {@code expand --overwrite} then writes the full dataset.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class DriverKillIT {
@@ -52,8 +57,19 @@ class DriverKillIT {
     static void referenceInLocalModeAndTheClusterRecorded(ProcessCluster cluster) throws Exception {
         source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
         reference = dir.resolve("local");
-        CliRun local = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", SHAPE,
-                "--partitions", Integer.toString(PARTITIONS), "--output", reference.toString(), "--master",
+        CliRun local = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                SHAPE,
+                "--partitions",
+                Integer.toString(PARTITIONS),
+                "--output",
+                reference.toString(),
+                "--master",
                 "local[2]");
         assertThat(local.exitCode()).as(local.err()).isEqualTo(0);
         // the driver process finds the cluster's secret as 'cluster start' records it; this JVM owns the cluster
@@ -62,17 +78,36 @@ class DriverKillIT {
         for (long pid : cluster.pids()) {
             processes.add(ClusterState.ClusterProcess.of(ProcessHandle.of(pid).orElseThrow()));
         }
-        ClusterState recorded = new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()),
-                cluster.masterUrl(), 0, cluster.workers(), null, cluster.secretFile().toString(),
-                cluster.workDirectory().toString(), processes);
+        ClusterState recorded = new ClusterState(
+                ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                cluster.masterUrl(),
+                0,
+                cluster.workers(),
+                null,
+                cluster.secretFile().toString(),
+                cluster.workDirectory().toString(),
+                processes);
         Files.writeString(state.resolve("cluster.json"), Json.MAPPER.writeValueAsString(recorded));
         environment = Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString());
     }
 
     private static Process expand(LocalCluster cluster, Path output, Path log, String... more) throws IOException {
-        List<String> arguments = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", SHAPE, "--partitions", Integer.toString(PARTITIONS), "--output",
-                output.toString(), "--master", cluster.masterUrl(), "--conf", "spark.executor.memory=512m"));
+        List<String> arguments = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                SHAPE,
+                "--partitions",
+                Integer.toString(PARTITIONS),
+                "--output",
+                output.toString(),
+                "--master",
+                cluster.masterUrl(),
+                "--conf",
+                "spark.executor.memory=512m"));
         arguments.addAll(List.of(more));
         return CliProcess.start(environment, log, arguments.toArray(String[]::new));
     }
@@ -104,31 +139,39 @@ class DriverKillIT {
 
         // the dead driver's lock stays, naming it; the rerun below takes it over, as its process is gone
         assertThat(ClusterRuns.entries(output)).containsExactlyInAnyOrder("_temporary", OutputLock.FILE_NAME);
-        List<String> files = files(output).stream().filter(file -> !file.equals(OutputLock.FILE_NAME)).toList();
+        List<String> files = files(output).stream()
+                .filter(file -> !file.equals(OutputLock.FILE_NAME))
+                .toList();
         assertThat(files).isNotEmpty().allMatch(file -> LEFTOVER.matcher(file).matches(), "is an attempt's file");
         assertThat(files.stream().filter(file -> file.contains("/task_"))).hasSizeBetween(2, PARTITIONS - 1);
 
         CliRun inspect = CliRun.of("inspect", output.toString());
         assertThat(inspect.exitCode()).as(inspect.err()).isEqualTo(ExitCode.DATASET_PROBLEMS);
-        assertThat(inspect.out()).isEqualTo("dataset       " + output + "\n"
-                + "complete      no: no " + Manifest.FILE_NAME + "; no " + Manifest.SUCCESS_FILE_NAME + "; "
-                + OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it finished\n"
-                + "stray         _temporary/\n");
+        assertThat(inspect.out())
+                .isEqualTo("dataset       " + output + "\n"
+                        + "complete      no: no " + Manifest.FILE_NAME + "; no " + Manifest.SUCCESS_FILE_NAME + "; "
+                        + OutputLock.FILE_NAME
+                        + " is there: a job is writing the dataset, or was stopped before it finished\n"
+                        + "stray         _temporary/\n");
         CliRun verify = CliRun.of("verify", output.toString(), "--source", source.toString());
         assertThat(verify.exitCode()).as(verify.err()).isEqualTo(ExitCode.DATASET_PROBLEMS);
-        assertThat(verify.out()).isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n"
-                + "FAILED: " + output + ": 1 problem\n");
+        assertThat(verify.out())
+                .isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n" + "FAILED: "
+                        + output + ": 1 problem\n");
 
         Path again = dir.resolve("again.log");
         long rerun = System.nanoTime();
         Process overwrite = expand(cluster, output, again, "--overwrite");
-        assertThat(overwrite.waitFor(180, TimeUnit.SECONDS)).as(CliProcess.read(again)).isTrue();
+        assertThat(overwrite.waitFor(180, TimeUnit.SECONDS))
+                .as(CliProcess.read(again))
+                .isTrue();
         assertThat(overwrite.exitValue()).as(CliProcess.read(again)).isEqualTo(0);
         double rerunSeconds = (System.nanoTime() - rerun) / 1e9;
 
         CliRun verified = CliRun.of("verify", output.toString(), "--source", source.toString());
         assertThat(verified.exitCode()).as(verified.out()).isEqualTo(0);
-        assertThat(verified.out()).startsWith("OK: " + output + ": " + PARTITIONS + " files, ")
+        assertThat(verified.out())
+                .startsWith("OK: " + output + ": " + PARTITIONS + " files, ")
                 .contains(" values match the source");
         ClusterRuns.assertSameFiles(output, reference);
         List<String> expected = new ArrayList<>(ClusterRuns.entries(reference));
@@ -137,7 +180,8 @@ class DriverKillIT {
         String secret = cluster.sparkConf().get("spark.authenticate.secret");
         assertThat(secret).hasSizeGreaterThanOrEqualTo(32);
         assertThat(CliProcess.read(log) + CliProcess.read(again)).doesNotContain(secret);
-        System.out.printf("driver killed after %.1f s with %d attempt files left; --overwrite rerun %.1f s%n",
+        System.out.printf(
+                "driver killed after %.1f s with %d attempt files left; --overwrite rerun %.1f s%n",
                 killedAfter, files.size(), rerunSeconds);
     }
 
@@ -148,7 +192,8 @@ class DriverKillIT {
             return 0;
         }
         try (Stream<Path> entries = Files.list(job)) {
-            return (int) entries.filter(entry -> entry.getFileName().toString().startsWith("task_")).count();
+            return (int) entries.filter(entry -> entry.getFileName().toString().startsWith("task_"))
+                    .count();
         } catch (java.nio.file.NoSuchFileException gone) {
             return 0;
         }
@@ -157,7 +202,9 @@ class DriverKillIT {
     /** Every regular file under {@code output}, relative to it. */
     private static List<String> files(Path output) throws IOException {
         try (Stream<Path> walk = Files.walk(output)) {
-            return walk.filter(Files::isRegularFile).map(file -> output.relativize(file).toString()).sorted()
+            return walk.filter(Files::isRegularFile)
+                    .map(file -> output.relativize(file).toString())
+                    .sorted()
                     .toList();
         }
     }

@@ -44,8 +44,16 @@ class ExpandCommandTest {
     }
 
     private CliRun expand(Path output, String... more) {
-        List<String> args = new java.util.ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", "6,8", "--output", output.toString()));
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString()));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
@@ -55,16 +63,22 @@ class ExpandCommandTest {
         Path output = dir.resolve("out");
         CliRun run = expand(output, "--partitions", "2");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.err()).isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n"
-                + "to read it: pyarrow.dataset.dataset('" + output + "', format='arrow'), or polars.scan_ipc('" + output
-                + "/*.arrow') (the directory also holds _manifest.json and _SUCCESS)\n");
-        assertThat(run.out()).startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files: ")
-                .contains(" on disk, 192 B of values, in ").endsWith(" of values)\n");
+        assertThat(run.err())
+                .isEqualTo("writing [6,8] int32 (192 B) in 2 arrow files to file:" + output + "\n"
+                        + "to read it: pyarrow.dataset.dataset('" + output + "', format='arrow'), or polars.scan_ipc('"
+                        + output
+                        + "/*.arrow') (the directory also holds _manifest.json and _SUCCESS)\n");
+        assertThat(run.out())
+                .startsWith("wrote file:" + output + ": 6 rows of [8] int32 in 2 arrow files: ")
+                .contains(" on disk, 192 B of values, in ")
+                .endsWith(" of values)\n");
         Manifest manifest = DatasetFiles.manifest(output);
         assertThat(manifest.request()).containsEntry("dialect", "numpy").containsEntry("shape", "[6,8]");
-        assertThat(manifest.inputs()).singleElement()
+        assertThat(manifest.inputs())
+                .singleElement()
                 .isEqualTo(new Manifest.ManifestInput("file:" + source, List.of(1L, 8L), "int32"));
-        assertThat(DatasetFiles.arrowRows(output, manifest)).hasSize(6)
+        assertThat(DatasetFiles.arrowRows(output, manifest))
+                .hasSize(6)
                 .allSatisfy(row -> assertThat(row.values()).containsExactly(3, 10, 17, 24, 31, 38, 45, 52));
     }
 
@@ -82,13 +96,18 @@ class ExpandCommandTest {
         CliRun nestedRun = expand(nested, "--format", "parquet", "--row-layout", "nested");
 
         assertThat(flatRun.exitCode()).as(flatRun.err()).isZero();
-        assertThat(flatRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('" + flat
-                + "'), or '" + flat + "/*.parquet' in polars and DuckDB (the directory also holds _manifest.json"
-                + " and _SUCCESS)");
+        assertThat(flatRun.err().lines().toList())
+                .last()
+                .isEqualTo("to read it: pyarrow.parquet.read_table('" + flat
+                        + "'), or '" + flat
+                        + "/*.parquet' in polars and DuckDB (the directory also holds _manifest.json"
+                        + " and _SUCCESS)");
         assertThat(nestedRun.exitCode()).as(nestedRun.err()).isZero();
-        assertThat(nestedRun.err().lines().toList()).last().isEqualTo("to read it: pyarrow.parquet.read_table('"
-                + nested + "'), or '" + nested + "/*.parquet' in polars, DuckDB and Hugging Face datasets (the"
-                + " directory also holds _manifest.json and _SUCCESS)");
+        assertThat(nestedRun.err().lines().toList())
+                .last()
+                .isEqualTo("to read it: pyarrow.parquet.read_table('"
+                        + nested + "'), or '" + nested + "/*.parquet' in polars, DuckDB and Hugging Face datasets (the"
+                        + " directory also holds _manifest.json and _SUCCESS)");
         // --json's stdout is the result alone, and nothing more goes to stderr
         CliRun json = expand(dir.resolve("json"), "--format", "parquet", "--json");
         assertThat(json.err()).doesNotContain("to read it");
@@ -104,11 +123,21 @@ class ExpandCommandTest {
         Path relative = Path.of("").toAbsolutePath().relativize(source);
         assertThat(relative.isAbsolute()).isFalse();
 
-        CliRun run = CliRun.of("expand", "--input", relative.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                relative.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(DatasetFiles.manifest(output).inputs()).singleElement().extracting(Manifest.ManifestInput::path)
+        assertThat(DatasetFiles.manifest(output).inputs())
+                .singleElement()
+                .extracting(Manifest.ManifestInput::path)
                 .isEqualTo("file:" + source.toAbsolutePath());
     }
 
@@ -119,19 +148,33 @@ class ExpandCommandTest {
         Path empty = NpyFiles.int32(dir.resolve("empty.npy"), new long[] {0, 1});
         Path output = dir.resolve("out");
 
-        CliRun run = CliRun.of("expand", "--input", empty.toString(), "--dialect", "numpy", "--shape", "[0,4]",
-                "--output", output.toString(), "--format", format);
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                empty.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[0,4]",
+                "--output",
+                output.toString(),
+                "--format",
+                format);
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("wrote file:" + output + ": 0 rows of [4] int32 in 1 " + format + " file: ");
         Manifest manifest = DatasetFiles.manifest(output);
-        assertThat(manifest.files()).singleElement().satisfies(file -> assertThat(file.rows()).isZero());
+        assertThat(manifest.files())
+                .singleElement()
+                .satisfies(file -> assertThat(file.rows()).isZero());
         DatasetFiles.checkFiles(output, manifest);
         CliRun verify = CliRun.of("verify", output.toString(), "--source", empty.toString());
         assertThat(verify.exitCode()).as(verify.out()).isZero();
         assertThat(verify.out()).startsWith("OK: ");
         CliRun inspect = CliRun.of("inspect", output.toString());
-        assertThat(inspect.out()).contains("complete      yes\n").contains("shape         (0,4)\n")
+        assertThat(inspect.out())
+                .contains("complete      yes\n")
+                .contains("shape         (0,4)\n")
                 .contains("rows          0 x (4,)\n");
         if (format.equals("parquet")) {
             assertThat(spark.read().parquet(output.toString()).count()).isZero();
@@ -147,8 +190,21 @@ class ExpandCommandTest {
         // an Arrow IPC file named like something else: its index and tensor columns give shape [6,8]
         Path disguised = Files.copy(first.resolve("part-00000.arrow"), dir.resolve("tensor.bin"));
         Path output = dir.resolve("second");
-        CliRun run = CliRun.of("expand", "--input", disguised.toString(), "--dialect", "pytorch", "--shape",
-                "2,-1,-1", "--output", output.toString(), "--format", "parquet", "--compression", "zstd", "--json");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                disguised.toString(),
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "2,-1,-1",
+                "--output",
+                output.toString(),
+                "--format",
+                "parquet",
+                "--compression",
+                "zstd",
+                "--json");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.json().get("shape").toString()).isEqualTo("[2,6,8]");
         assertThat(run.json().get("format").asText()).isEqualTo("parquet");
@@ -162,8 +218,9 @@ class ExpandCommandTest {
         Files.writeString(output.resolve("notes.txt"), "mine");
         CliRun run = expand(output);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': it already exists; choose a new path, or"
-                + " pass --overwrite to replace a dataset written by tensor-broadcast\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to '" + output + "': it already exists; choose a new path, or"
+                        + " pass --overwrite to replace a dataset written by tensor-broadcast\n");
         assertThat(DatasetFiles.names(output)).containsExactly("notes.txt");
     }
 
@@ -204,8 +261,9 @@ class ExpandCommandTest {
         Path output = source.resolve("sub").resolve("out");
         CliRun run = expand(output);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': file:" + source + " is a file, so nothing"
-                + " can be made under it; choose a path under a directory\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to '" + output + "': file:" + source + " is a file, so nothing"
+                        + " can be made under it; choose a path under a directory\n");
     }
 
     private static String notOurs(Path output) {
@@ -221,8 +279,9 @@ class ExpandCommandTest {
         Path link = Files.createSymbolicLink(dir.resolve("link"), real);
         CliRun run = expand(link, "--overwrite");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '" + link + "': it is a symbolic link, which is never"
-                + " followed; give the directory itself or a new path\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to '" + link + "': it is a symbolic link, which is never"
+                        + " followed; give the directory itself or a new path\n");
         assertThat(DatasetFiles.names(real)).contains("_SUCCESS");
     }
 
@@ -238,18 +297,36 @@ class ExpandCommandTest {
     @Test
     void refusesAMissingInput() {
         Path missing = dir.resolve("missing.npy");
-        CliRun run = CliRun.of("expand", "--input", missing.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", dir.resolve("out").toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                missing.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                dir.resolve("out").toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot read input '" + missing + "': no such file or directory; give a .npy"
-                + ", Arrow IPC or Parquet file, or a directory of Arrow IPC or Parquet files\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot read input '" + missing + "': no such file or directory; give a .npy"
+                        + ", Arrow IPC or Parquet file, or a directory of Arrow IPC or Parquet files\n");
         assertThat(Files.exists(dir.resolve("out"))).isFalse();
     }
 
     @Test
     void refusesABadRequestWithThePlannersMessage() {
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,9",
-                "--output", dir.resolve("out").toString(), "--json");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,9",
+                "--output",
+                dir.resolve("out").toString(),
+                "--json");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.json().get("error").get("kind").asText()).isEqualTo("incompatible_shapes");
         assertThat(run.json().get("error").get("message").asText()).startsWith("Cannot broadcast (1,8) to (6,9)");
@@ -267,8 +344,9 @@ class ExpandCommandTest {
             assertThat(run.exitCode()).isEqualTo(1);
             assertThat(run.out()).isEmpty();
             assertThat(run.err().lines()).hasSize(2);
-            assertThat(run.err()).startsWith("writing [6,8] int32 (192 B) in 1 arrow file to file:" + output + "\n"
-                    + "Cannot write 'file:" + output + "': the Spark job failed: ")
+            assertThat(run.err())
+                    .startsWith("writing [6,8] int32 (192 B) in 1 arrow file to file:" + output + "\n"
+                            + "Cannot write 'file:" + output + "': the Spark job failed: ")
                     .contains("injected failure in partition 0, attempt ");
             // the job made the directory, and removes it again: nothing where there was nothing
             assertThat(output).doesNotExist();
@@ -293,47 +371,86 @@ class ExpandCommandTest {
     void broadcastTensorsWritesOneDatasetPerInput() throws Exception {
         Path column = NpyFiles.int32(dir.resolve("column.npy"), new long[] {3, 1});
         Path output = dir.resolve("pair");
-        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
-                "--dialect", "paddle", "--output", output.toString());
+        CliRun run = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                column.toString(),
+                "--dialect",
+                "paddle",
+                "--output",
+                output.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out().lines()).hasSize(2);
         assertThat(DatasetFiles.names(output)).containsExactly("0", "1", DatasetIndex.FILE_NAME);
         // the parent is no dataset: its index is a file directory readers do not skip, so they cannot merge 0 and 1
-        JsonNode index = new ObjectMapper().readTree(output.resolve(DatasetIndex.FILE_NAME).toFile());
+        JsonNode index = new ObjectMapper()
+                .readTree(output.resolve(DatasetIndex.FILE_NAME).toFile());
         assertThat(index.path("tensor_broadcast").asText()).isEqualTo("datasets");
         assertThat(index.path("datasets").toString()).isEqualTo("[\"0\",\"1\"]");
-        assertThat(index.path("read").asText()).isEqualTo("each directory listed is one dataset: read each by its own"
-                + " path; this directory is not a dataset");
+        assertThat(index.path("read").asText())
+                .isEqualTo("each directory listed is one dataset: read each by its own"
+                        + " path; this directory is not a dataset");
         for (String input : List.of("0", "1")) {
             Manifest manifest = DatasetFiles.manifest(output.resolve(input));
             assertThat(manifest.shape()).isEqualTo(List.of(3L, 8L));
             assertThat(manifest.request()).containsEntry("input", input);
         }
         assertThat(DatasetFiles.arrowRows(output.resolve("1"), DatasetFiles.manifest(output.resolve("1")))
-                .get(2).values()).containsOnly(17);
-        CliRun again = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
-                "--dialect", "paddle", "--output", output.toString(), "--overwrite");
+                        .get(2)
+                        .values())
+                .containsOnly(17);
+        CliRun again = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                column.toString(),
+                "--dialect",
+                "paddle",
+                "--output",
+                output.toString(),
+                "--overwrite");
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(DatasetFiles.names(output)).containsExactly("0", "1", DatasetIndex.FILE_NAME);
     }
 
     @Test
     void broadcastTensorsRefusesDialectsWithATargetShape() {
-        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--dialect", "onnx", "--output",
+        CliRun run = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "onnx",
+                "--output",
                 dir.resolve("out").toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot use dialect onnx with broadcast-tensors: expected numpy, pytorch or"
-                + " paddle, the dialects that broadcast inputs against each other; use expand for the others\n");
+        assertThat(run.err())
+                .isEqualTo(
+                        "Cannot use dialect onnx with broadcast-tensors: expected numpy, pytorch or"
+                                + " paddle, the dialects that broadcast inputs against each other; use expand for the others\n");
     }
 
     @Test
     void aBatchExpansionIsVerifiedAgainstItsDatasetSource() throws Exception {
         Path features = Files.createDirectories(dir.resolve("features"));
-        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(features.resolve("a.arrow"), "tensor", 0, 4,
-                false, 5, 5);
+        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(
+                features.resolve("a.arrow"), "tensor", 0, 4, false, 5, 5);
         Path output = dir.resolve("expanded");
-        CliRun expand = CliRun.of("expand", "--input", features.toString(), "--row-shape", "[1,4]", "--dialect",
-                "pytorch", "--shape", "-1,3,4", "--output", output.toString());
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                features.toString(),
+                "--row-shape",
+                "[1,4]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "-1,3,4",
+                "--output",
+                output.toString());
         assertThat(expand.exitCode()).as(expand.err()).isZero();
 
         CliRun verify = CliRun.of("verify", output.toString(), "--source", features.toString(), "--row-shape", "[1,4]");
@@ -345,11 +462,23 @@ class ExpandCommandTest {
     @Test
     void verifyReadsTheSourceWithTheColumnAndRowShapeTheManifestRecorded() throws Exception {
         Path features = Files.createDirectories(dir.resolve("features"));
-        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(features.resolve("a.arrow"), "embedding", 0, 4,
-                true, 5, 5);
+        dev.tensorbroadcast.arrowio.source.DatasetFixtures.arrowLists(
+                features.resolve("a.arrow"), "embedding", 0, 4, true, 5, 5);
         Path output = dir.resolve("expanded");
-        CliRun expand = CliRun.of("expand", "--input", features.toString(), "--column", "embedding", "--row-shape",
-                "[1,4]", "--dialect", "pytorch", "--shape", "-1,3,4", "--output", output.toString());
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                features.toString(),
+                "--column",
+                "embedding",
+                "--row-shape",
+                "[1,4]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "-1,3,4",
+                "--output",
+                output.toString());
         assertThat(expand.exitCode()).as(expand.err()).isZero();
         Manifest.ManifestInput input = DatasetFiles.manifest(output).inputs().get(0);
         assertThat(input.column()).isEqualTo("embedding");
@@ -373,8 +502,21 @@ class ExpandCommandTest {
     void nestedParquetRowsAreVerifiedInspectedExportedAndReadBack() throws Exception {
         Path column = NpyFiles.int32(dir.resolve("col.npy"), new long[] {3, 1});
         Path output = dir.resolve("nested");
-        CliRun expand = CliRun.of("expand", "--input", column.toString(), "--dialect", "numpy", "--shape", "5,3,4",
-                "--format", "parquet", "--row-layout", "nested", "--output", output.toString(), "--json");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                column.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "5,3,4",
+                "--format",
+                "parquet",
+                "--row-layout",
+                "nested",
+                "--output",
+                output.toString(),
+                "--json");
         assertThat(expand.exitCode()).as(expand.err()).isZero();
         assertThat(expand.json().get("row_layout").asText()).isEqualTo("nested");
         assertThat(DatasetFiles.manifest(output).rowLayout()).isEqualTo(Manifest.NESTED_ROWS);
@@ -391,16 +533,24 @@ class ExpandCommandTest {
         CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
         assertThat(export.exitCode()).as(export.err()).isZero();
         // the column [3,10,17] (NpyFiles' values) repeated along the rows and the last dim
-        java.nio.ByteBuffer values = java.nio.ByteBuffer.wrap(Files.readAllBytes(npy))
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer values =
+                java.nio.ByteBuffer.wrap(Files.readAllBytes(npy)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int data = (int) Files.size(npy) - 60 * 4;
         for (int e = 0; e < 60; e++) {
             assertThat(values.getInt(data + 4 * e)).as("element %d", e).isEqualTo(3 + 7 * ((e / 4) % 3));
         }
 
         Path again = dir.resolve("again");
-        CliRun reread = CliRun.of("expand", "--input", output.toString(), "--dialect", "numpy", "--shape",
-                "2,5,3,4", "--output", again.toString());
+        CliRun reread = CliRun.of(
+                "expand",
+                "--input",
+                output.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,5,3,4",
+                "--output",
+                again.toString());
         assertThat(reread.exitCode()).as(reread.err()).isZero();
         CliRun verifyAgain = CliRun.of("verify", again.toString(), "--source", output.toString());
         assertThat(verifyAgain.out()).endsWith(", 120 values match the source\n");
@@ -411,9 +561,10 @@ class ExpandCommandTest {
         Path output = dir.resolve("arrow-nested");
         CliRun run = expand(output, "--row-layout", "nested");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot use --row-layout nested with format arrow: Arrow IPC rows are"
-                + " arrow.fixed_shape_tensor, which keeps their shape; nested rows are for Parquet readers (Spark,"
-                + " DuckDB, polars); add --format parquet\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot use --row-layout nested with format arrow: Arrow IPC rows are"
+                        + " arrow.fixed_shape_tensor, which keeps their shape; nested rows are for Parquet readers (Spark,"
+                        + " DuckDB, polars); add --format parquet\n");
         assertThat(output).doesNotExist();
         CliRun unknown = expand(output, "--format", "parquet", "--row-layout", "deep");
         assertThat(unknown.exitCode()).isEqualTo(2);

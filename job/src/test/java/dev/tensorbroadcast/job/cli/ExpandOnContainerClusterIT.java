@@ -66,8 +66,16 @@ class ExpandOnContainerClusterIT {
     @Order(1)
     void expandsAcrossContainersAsLocalModeDoes() throws Exception {
         Path source = NpyFiles.int32(shared.resolve("row.npy"), new long[] {1, 4096});
-        List<String> request = List.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "256,4096", "--partitions", "8");
+        List<String> request = List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "256,4096",
+                "--partitions",
+                "8");
         Path output = shared.resolve("containers");
 
         DriverExit exit;
@@ -75,11 +83,14 @@ class ExpandOnContainerClusterIT {
             exit = driver.await(JOB_TIMEOUT);
         }
 
-        assertThat(exit.exitCode()).as("driver output:\n%s\n%s", exit.stderr(), cluster.logs()).isZero();
+        assertThat(exit.exitCode())
+                .as("driver output:\n%s\n%s", exit.stderr(), cluster.logs())
+                .isZero();
         assertThat(exit.stdout()).startsWith("wrote file:" + output + ": 256 rows of [4096] int32 in 8 arrow files");
         assertSameAsLocalMode(request, output);
         // tasks ran in both workers' executors, each on its own host
-        assertThat(DatasetFiles.manifest(output).files()).extracting(DatasetFile::host)
+        assertThat(DatasetFiles.manifest(output).files())
+                .extracting(DatasetFile::host)
                 .containsOnly(cluster.workerHost(0), cluster.workerHost(1))
                 .contains(cluster.workerHost(0), cluster.workerHost(1));
     }
@@ -90,31 +101,49 @@ class ExpandOnContainerClusterIT {
     void finishesTheJobWhenAWorkerDiesInTheMiddle() throws Exception {
         // 96 tasks of 2 MiB each on two one-core workers: the job is still running after the first few files
         Path source = NpyFiles.int32(shared.resolve("long-row.npy"), new long[] {1, 16384});
-        List<String> request = List.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "3072,16384", "--partitions", "96");
+        List<String> request = List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "3072,16384",
+                "--partitions",
+                "96");
         Path output = shared.resolve("worker-dies");
 
         DriverExit exit;
         int writtenBeforeKill;
         // each task first waits 250 ms (the test hook), so 96 tasks on two cores run for about 12 s: the kill lands
         // while most of them are still to come, however fast this machine is; the local reference waits for none
-        try (ContainerDriver driver = cluster.submit(jar, MAIN_CLASS, with(request, "--output", output, "--conf",
-                "spark.tensorbroadcast.test.taskDelayMillis=250"))) {
+        try (ContainerDriver driver = cluster.submit(
+                jar,
+                MAIN_CLASS,
+                with(request, "--output", output, "--conf", "spark.tensorbroadcast.test.taskDelayMillis=250"))) {
             writtenBeforeKill = awaitPartFiles(driver, output, 4);
-            assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).as("finished before the kill").doesNotExist();
+            assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME))
+                    .as("finished before the kill")
+                    .doesNotExist();
             cluster.killWorker(0);
             exit = driver.await(JOB_TIMEOUT);
         }
 
         assertThat(writtenBeforeKill).isLessThan(96);
-        assertThat(exit.exitCode()).as("driver output:\n%s\n%s", exit.stderr(), cluster.logs()).isZero();
+        assertThat(exit.exitCode())
+                .as("driver output:\n%s\n%s", exit.stderr(), cluster.logs())
+                .isZero();
         // the kill took an executor with it, and the driver saw that
         assertThat(exit.stderr()).contains("Lost executor");
         assertSameAsLocalMode(request, output);
-        List<String> hosts = DatasetFiles.manifest(output).files().stream().map(DatasetFile::host).toList();
+        List<String> hosts = DatasetFiles.manifest(output).files().stream()
+                .map(DatasetFile::host)
+                .toList();
         // the dead worker's committed files (if it committed any before the kill) survive; everything after its
         // death was written by the other one
-        assertThat(hosts).isSubsetOf(cluster.workerHost(0), cluster.workerHost(1)).contains(cluster.workerHost(1));
+        assertThat(hosts)
+                .isSubsetOf(cluster.workerHost(0), cluster.workerHost(1))
+                .contains(cluster.workerHost(1));
     }
 
     /** Waits until {@code count} part files (in attempt or task directories) exist; returns how many exist. */
@@ -125,7 +154,9 @@ class ExpandOnContainerClusterIT {
             if (written >= count) {
                 return written;
             }
-            assertThat(driver.running()).as("driver ended early:\n%s", driver.output()).isTrue();
+            assertThat(driver.running())
+                    .as("driver ended early:\n%s", driver.output())
+                    .isTrue();
             Thread.sleep(50);
         }
         throw new AssertionError("no " + count + " part files in " + output + " after " + JOB_TIMEOUT);
@@ -136,7 +167,8 @@ class ExpandOnContainerClusterIT {
             return 0;
         }
         try (Stream<Path> files = Files.walk(output)) {
-            return (int) files.filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX)).count();
+            return (int) files.filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX))
+                    .count();
         } catch (java.io.UncheckedIOException e) {
             // a directory renamed away while walking: the committer is moving files, count again later
             return 0;
@@ -147,8 +179,9 @@ class ExpandOnContainerClusterIT {
     private static void assertSameAsLocalMode(List<String> request, Path output) throws IOException {
         Path local = shared.resolve(output.getFileName() + "-local");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exitCode = TensorBroadcastCli.run(with(request, "--output", local, "--master", "local[2]")
-                .toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true, UTF_8),
+        int exitCode = TensorBroadcastCli.run(
+                with(request, "--output", local, "--master", "local[2]").toArray(String[]::new),
+                new PrintStream(new ByteArrayOutputStream(), true, UTF_8),
                 new PrintStream(err, true, UTF_8));
         assertThat(exitCode).as(err.toString(UTF_8)).isZero();
 

@@ -60,8 +60,12 @@ class ExportCommandTest {
         SourceTensor read = new NpyReader(SourceLimits.defaults()).read(npy);
         assertThat(read.dtype()).isEqualTo(dtype);
         assertThat(read.shape()).isEqualTo(Shape.of(2, 3, 4, 5));
-        CopyProgram program = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), dtype)
-                .target(2, 3, 4, 5).build().plan().copyProgram(0);
+        CopyProgram program = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(source.shape(), dtype)
+                .target(2, 3, 4, 5)
+                .build()
+                .plan()
+                .copyProgram(0);
         for (long i = 0; i < program.elements(); i++) {
             assertThat(element(read, i)).as("element %d", i).isEqualTo(element(source, program.sourceIndex(i)));
         }
@@ -84,8 +88,8 @@ class ExportCommandTest {
         assertThat(header(npy)).contains("'descr': '<U3'");
         assertThat(Files.size(npy)).isEqualTo(128 + 4 * 3 * 4);
         byte[] bytes = Files.readAllBytes(npy);
-        assertThat(Arrays.copyOfRange(bytes, 128, 128 + 12)).containsExactly(
-                'a', 0, 0, 0, 0x22, 0x6F, 0, 0, 0x00, 0xF6 - 256, 0x01, 0);
+        assertThat(Arrays.copyOfRange(bytes, 128, 128 + 12))
+                .containsExactly('a', 0, 0, 0, 0x22, 0x6F, 0, 0, 0x00, 0xF6 - 256, 0x01, 0);
     }
 
     @Test
@@ -98,8 +102,10 @@ class ExportCommandTest {
         CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.err()).isEqualTo("note: numpy has no bfloat16: wrote the raw bits as uint16 (<u2); view them"
-                + " with a.view(ml_dtypes.bfloat16), or as float32 with (a.astype(np.uint32) << 16).view(np.float32)\n");
+        assertThat(run.err())
+                .isEqualTo(
+                        "note: numpy has no bfloat16: wrote the raw bits as uint16 (<u2); view them"
+                                + " with a.view(ml_dtypes.bfloat16), or as float32 with (a.astype(np.uint32) << 16).view(np.float32)\n");
         SourceTensor read = new NpyReader(SourceLimits.defaults()).read(npy);
         assertThat(read.dtype()).isEqualTo(DType.UINT16);
         assertThat(Arrays.copyOfRange(read.values(), 6, 12)).containsExactly(source.values());
@@ -130,8 +136,9 @@ class ExportCommandTest {
         CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot export " + dir + " to .npy: 6 of its 24 elements are null and numpy"
-                + " arrays have no nulls; read the dataset with pyarrow to keep them\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot export " + dir + " to .npy: 6 of its 24 elements are null and numpy"
+                        + " arrays have no nulls; read the dataset with pyarrow to keep them\n");
         try (Stream<Path> files = Files.list(tmp)) {
             assertThat(files.map(path -> path.getFileName().toString())).containsExactly("out");
         }
@@ -146,24 +153,26 @@ class ExportCommandTest {
         CliRun exists = CliRun.of("export", dir.toString(), "--npy", npy.toString());
         CliRun overwrite = CliRun.of("export", dir.toString(), "--npy", npy.toString(), "--overwrite");
         Files.delete(dir.resolve("_SUCCESS"));
-        CliRun incomplete = CliRun.of("export", dir.toString(), "--npy", tmp.resolve("y.npy").toString());
+        CliRun incomplete = CliRun.of(
+                "export", dir.toString(), "--npy", tmp.resolve("y.npy").toString());
 
         assertThat(exists.exitCode()).isEqualTo(2);
-        assertThat(exists.err()).isEqualTo("Cannot export to " + npy + ": the file exists; pass --overwrite to"
-                + " replace it\n");
+        assertThat(exists.err())
+                .isEqualTo("Cannot export to " + npy + ": the file exists; pass --overwrite to" + " replace it\n");
         assertThat(overwrite.exitCode()).isZero();
         assertThat(new NpyReader(SourceLimits.defaults()).read(npy).shape()).isEqualTo(Shape.of(4, 3));
         assertThat(incomplete.exitCode()).isEqualTo(2);
-        assertThat(incomplete.err()).isEqualTo("Cannot export " + dir + ": the dataset is incomplete (no _SUCCESS);"
-                + " only a complete dataset can be exported\n");
+        assertThat(incomplete.err())
+                .isEqualTo("Cannot export " + dir + ": the dataset is incomplete (no _SUCCESS);"
+                        + " only a complete dataset can be exported\n");
         assertThat(Files.exists(tmp.resolve("y.npy"))).isFalse();
     }
 
     @Test
     void filesThatHoldOtherRowsThanListedAreRefused() throws Exception {
         Path dir = tmp.resolve("out");
-        Manifest manifest = TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3},
-                "arrow", 2);
+        Manifest manifest =
+                TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
         Path first = dir.resolve("part-00000.arrow");
         Path second = dir.resolve("part-00001.arrow");
         Path swap = tmp.resolve("swap");
@@ -177,8 +186,9 @@ class ExportCommandTest {
         CliRun run = CliRun.of("export", dir.toString(), "--npy", npy.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot export " + dir + ": cannot read part-00000.arrow: a batch starts at"
-                + " row 2, expected row 0; run verify\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot export " + dir + ": cannot read part-00000.arrow: a batch starts at"
+                        + " row 2, expected row 0; run verify\n");
         try (Stream<Path> files = Files.list(tmp)) {
             assertThat(files.map(path -> path.getFileName().toString())).containsExactly("out");
         }
@@ -196,8 +206,9 @@ class ExportCommandTest {
         for (CliRun run : new CliRun[] {plain, overwrite}) {
             assertThat(run.exitCode()).isEqualTo(2);
             assertThat(run.out()).isEmpty();
-            assertThat(run.err()).isEqualTo("Cannot export to " + target + ": it is a directory; give the path of a"
-                    + " .npy file\n");
+            assertThat(run.err())
+                    .isEqualTo(
+                            "Cannot export to " + target + ": it is a directory; give the path of a" + " .npy file\n");
         }
         assertThat(Files.isDirectory(target)).isTrue();
         try (Stream<Path> files = Files.list(tmp)) {
@@ -215,23 +226,26 @@ class ExportCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("Cannot export to " + target + ": cannot create a file in " + tmp
-                + " (File name too long)\n");
+        assertThat(run.err())
+                .isEqualTo(
+                        "Cannot export to " + target + ": cannot create a file in " + tmp + " (File name too long)\n");
     }
 
     @Test
     void anUnwritableDirectoryIsRefusedInOneLine() throws Exception {
         Path dir = tmp.resolve("out");
         TestDatasets.write(dir, TestDatasets.floats(Shape.of(1, 3), 1), new long[] {4, 3}, "arrow", 2);
-        Path readOnly = Files.createDirectory(tmp.resolve("ro"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r-xr-xr-x")));
+        Path readOnly = Files.createDirectory(
+                tmp.resolve("ro"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r-xr-xr-x")));
         assumeFalse(Files.isWritable(readOnly), "permissions do not bind this user (root)");
 
-        CliRun run = CliRun.of("export", dir.toString(), "--npy", readOnly.resolve("x.npy").toString());
+        CliRun run = CliRun.of(
+                "export", dir.toString(), "--npy", readOnly.resolve("x.npy").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot export to " + readOnly.resolve("x.npy") + ": cannot create a file"
-                + " in " + readOnly + " (permission denied)\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot export to " + readOnly.resolve("x.npy") + ": cannot create a file" + " in "
+                        + readOnly + " (permission denied)\n");
     }
 
     @Test
@@ -253,8 +267,8 @@ class ExportCommandTest {
         CliRun run = CliRun.of("export", tmp.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Missing required option: '--npy=<file>'; see 'tensor-broadcast export"
-                + " --help'\n");
+        assertThat(run.err())
+                .isEqualTo("Missing required option: '--npy=<file>'; see 'tensor-broadcast export" + " --help'\n");
     }
 
     private static String header(Path npy) throws Exception {
@@ -269,8 +283,12 @@ class ExportCommandTest {
         int i = (int) index;
         return switch (tensor.dtype()) {
             case BOOL -> Boolean.toString((tensor.values()[i >>> 3] & (1 << (i & 7))) != 0);
-            case STRING -> new String(tensor.values(), tensor.offsets()[i], tensor.offsets()[i + 1]
-                    - tensor.offsets()[i], java.nio.charset.StandardCharsets.UTF_8);
+            case STRING ->
+                new String(
+                        tensor.values(),
+                        tensor.offsets()[i],
+                        tensor.offsets()[i + 1] - tensor.offsets()[i],
+                        java.nio.charset.StandardCharsets.UTF_8);
             default -> {
                 int width = tensor.dtype().byteWidth();
                 yield Arrays.toString(Arrays.copyOfRange(tensor.values(), i * width, (i + 1) * width));

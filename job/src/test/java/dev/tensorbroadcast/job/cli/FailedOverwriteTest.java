@@ -51,8 +51,17 @@ class FailedOverwriteTest {
     }
 
     private CliRun expand(Path output, String shape, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("expand", "--input",
-                source.toString(), "--dialect", "numpy", "--shape", shape, "--partitions", "4", "--output",
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                shape,
+                "--partitions",
+                "4",
+                "--output",
                 output.toString()));
         args.addAll(java.util.List.of(more));
         return CliRun.of(args.toArray(String[]::new));
@@ -72,27 +81,56 @@ class FailedOverwriteTest {
         assertThat(failed.err()).contains("injected failure in partition 0, attempt ");
         assertThat(checksums(output)).isEqualTo(before);
         assertThat(DatasetFiles.names(output)).doesNotContain(SetAside.DIRECTORY, OutputLock.FILE_NAME);
-        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString())
+                        .exitCode())
+                .isZero();
 
         // and a run that succeeds replaces it, keeping nothing of the old one
         CliRun replaced = expand(output, "32,8", "--overwrite", "--format", "parquet");
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
-        assertThat(DatasetFiles.names(output)).containsExactlyInAnyOrder("_SUCCESS", "_manifest.json",
-                "part-00000.parquet", "part-00001.parquet", "part-00002.parquet", "part-00003.parquet");
-        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString()).exitCode()).isZero();
+        assertThat(DatasetFiles.names(output))
+                .containsExactlyInAnyOrder(
+                        "_SUCCESS",
+                        "_manifest.json",
+                        "part-00000.parquet",
+                        "part-00001.parquet",
+                        "part-00002.parquet",
+                        "part-00003.parquet");
+        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString())
+                        .exitCode())
+                .isZero();
     }
 
     @Test
     void aFailedBroadcastTensorsLeavesTheOldDatasetsAsTheyWere() throws Exception {
         Path output = dir.resolve("pair");
-        CliRun first = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                "--dialect", "numpy", "--output", output.toString());
+        CliRun first = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--output",
+                output.toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
         Map<String, String> before = checksums(output);
 
         failPartitionZero(true);
-        CliRun failed = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                "--dialect", "numpy", "--format", "parquet", "--output", output.toString(), "--overwrite");
+        CliRun failed = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--format",
+                "parquet",
+                "--output",
+                output.toString(),
+                "--overwrite");
         failPartitionZero(false);
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
@@ -116,9 +154,10 @@ class FailedOverwriteTest {
         Files.writeString(output.resolve("part-00001.arrow"), "half of a killed job's file");
         CliRun inspect = CliRun.of("inspect", output.toString());
         assertThat(inspect.exitCode()).isEqualTo(1);
-        assertThat(inspect.out()).contains("complete      no: no _manifest.json; no _SUCCESS; " + SetAside.DIRECTORY
-                + " is there: the dataset an --overwrite was replacing when it was stopped; move its entries back, or"
-                + " rerun with --overwrite\n");
+        assertThat(inspect.out())
+                .contains("complete      no: no _manifest.json; no _SUCCESS; " + SetAside.DIRECTORY
+                        + " is there: the dataset an --overwrite was replacing when it was stopped; move its entries back, or"
+                        + " rerun with --overwrite\n");
 
         failPartitionZero(true);
         CliRun failed = expand(output, "32,8", "--overwrite");

@@ -16,12 +16,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,35 +69,52 @@ class FaultSoakIT {
 
         // the S3 overwrite's documented commit window is reported, and fails the soak only when asked
         boolean strict = Boolean.getBoolean("soak.strict");
-        List<String> broken = runs.stream().filter(run -> !run.held())
+        List<String> broken = runs.stream()
+                .filter(run -> !run.held())
                 .filter(run -> strict || run.outcome() != SoakOutcome.OLD_WITHOUT_MARKERS)
-                .map(run -> run + "\n  again: " + settings.reproduce(run.seed())).toList();
-        assertThat(broken).as("runs that broke the invariant (report: %s)", file).isEmpty();
+                .map(run -> run + "\n  again: " + settings.reproduce(run.seed()))
+                .toList();
+        assertThat(broken)
+                .as("runs that broke the invariant (report: %s)", file)
+                .isEmpty();
         // a fault that never came tests nothing: most runs must reach their point
         assertThat(runs).as(report).isNotEmpty();
-        assertThat(runs.stream().filter(SoakRun::injected).count()).as(report)
+        assertThat(runs.stream().filter(SoakRun::injected).count())
+                .as(report)
                 .isGreaterThanOrEqualTo(runs.size() * 2L / 3);
     }
 
     /** What to run, from {@code -Dsoak.*} settings; the defaults are the slice. */
-    record Settings(int runs, long seed, Optional<Long> run, List<SoakEngine> engines, List<SoakStore.Kind> stores,
-            List<SoakFault> faults, double minutes, String report) {
+    record Settings(
+            int runs,
+            long seed,
+            Optional<Long> run,
+            List<SoakEngine> engines,
+            List<SoakStore.Kind> stores,
+            List<SoakFault> faults,
+            double minutes,
+            String report) {
         static Settings fromSystemProperties() {
             String faults = System.getProperty("soak.faults", "driver_kill,driver_int");
-            return new Settings(Integer.getInteger("soak.runs", 30), Long.getLong("soak.seed", DEFAULT_SEED),
+            return new Settings(
+                    Integer.getInteger("soak.runs", 30),
+                    Long.getLong("soak.seed", DEFAULT_SEED),
                     Optional.ofNullable(System.getProperty("soak.run")).map(Long::parseLong),
                     names(System.getProperty("soak.engines", "embedded"), SoakEngine.class),
                     names(System.getProperty("soak.stores", "local,s3"), SoakStore.Kind.class),
                     faults.equals("all") ? List.of(SoakFault.values()) : names(faults, SoakFault.class),
                     // the slice stops starting runs after 3 minutes, whatever the machine's load
-                    Double.parseDouble(System.getProperty("soak.minutes",
-                            System.getProperty("soak.runs") == null ? "3" : "0")),
+                    Double.parseDouble(
+                            System.getProperty("soak.minutes", System.getProperty("soak.runs") == null ? "3" : "0")),
                     System.getProperty("soak.report", "target/soak/report.md"));
         }
 
         private static <E extends Enum<E>> List<E> names(String list, Class<E> type) {
-            return Arrays.stream(list.split(",")).map(String::strip).filter(name -> !name.isEmpty())
-                    .map(name -> Enum.valueOf(type, name.toUpperCase())).toList();
+            return Arrays.stream(list.split(","))
+                    .map(String::strip)
+                    .filter(name -> !name.isEmpty())
+                    .map(name -> Enum.valueOf(type, name.toUpperCase()))
+                    .toList();
         }
 
         String describe() {
@@ -115,7 +130,9 @@ class FaultSoakIT {
         }
 
         private static String lower(List<? extends Enum<?>> values) {
-            return String.join(",", values.stream().map(value -> value.name().toLowerCase()).toList());
+            return String.join(
+                    ",",
+                    values.stream().map(value -> value.name().toLowerCase()).toList());
         }
     }
 
@@ -162,18 +179,27 @@ class FaultSoakIT {
                 return settings;
             } catch (RuntimeException e) {
                 notes.add("the standalone cluster did not start (" + e.getMessage() + "): no cluster engine, no HDFS");
-                return new Settings(settings.runs(), settings.seed(), settings.run(),
-                        settings.engines().stream().filter(engine -> engine != SoakEngine.CLUSTER).toList(),
-                        settings.stores().stream().filter(store -> store != SoakStore.Kind.HDFS).toList(),
-                        settings.faults(), settings.minutes(), settings.report());
+                return new Settings(
+                        settings.runs(),
+                        settings.seed(),
+                        settings.run(),
+                        settings.engines().stream()
+                                .filter(engine -> engine != SoakEngine.CLUSTER)
+                                .toList(),
+                        settings.stores().stream()
+                                .filter(store -> store != SoakStore.Kind.HDFS)
+                                .toList(),
+                        settings.faults(),
+                        settings.minutes(),
+                        settings.report());
             }
         }
 
         List<SoakRun> runAll() throws Exception {
             settings = available();
             List<SoakRun> runs = new ArrayList<>();
-            long deadline = settings.minutes() > 0
-                    ? System.nanoTime() + (long) (settings.minutes() * 60e9) : Long.MAX_VALUE;
+            long deadline =
+                    settings.minutes() > 0 ? System.nanoTime() + (long) (settings.minutes() * 60e9) : Long.MAX_VALUE;
             if (settings.run().isPresent()) {
                 runs.add(run(settings.run().get()));
                 return runs;
@@ -206,16 +232,25 @@ class FaultSoakIT {
         /** The standalone cluster, with HDFS, started at its first use and recorded as 'cluster start' would. */
         private ProcessCluster cluster() {
             if (cluster == null) {
-                cluster = ProcessCluster.builder(SparkHome.locate()).workers(2).workerCores(1).workerMemory("1g")
-                        .hdfs(true).start();
+                cluster = ProcessCluster.builder(SparkHome.locate())
+                        .workers(2)
+                        .workerCores(1)
+                        .workerMemory("1g")
+                        .hdfs(true)
+                        .start();
                 clusterState = directory("cluster-state");
                 System.setProperty(ClusterStateDirectory.PROPERTY, clusterState.toString());
                 ClusterStateDirectory states = ClusterStateDirectory.locate();
                 states.create();
-                states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()),
-                        cluster.masterUrl(), cluster.masterUiPort(), cluster.workers(),
-                        cluster.hdfsUri().orElseThrow().toString(), cluster.secretFile().toString(),
-                        cluster.workDirectory().toString(), List.of()));
+                states.write(new ClusterState(
+                        ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                        cluster.masterUrl(),
+                        cluster.masterUiPort(),
+                        cluster.workers(),
+                        cluster.hdfsUri().orElseThrow().toString(),
+                        cluster.secretFile().toString(),
+                        cluster.workDirectory().toString(),
+                        List.of()));
             }
             return cluster;
         }
@@ -234,12 +269,14 @@ class FaultSoakIT {
             }
             String format = random.nextBoolean() ? "arrow" : "parquet";
             boolean overwrite = random.nextBoolean();
-            List<SoakFault> faults = settings.faults().stream().filter(fault -> fault.applies(engine, store))
+            List<SoakFault> faults = settings.faults().stream()
+                    .filter(fault -> fault.applies(engine, store))
                     .toList();
             SoakFault drawn = pick(random, faults);
             // the same draws either way, so a seed means the same run wherever SIGINT can be sent
             SoakFault fault = drawn == SoakFault.DRIVER_INT && !sigintHeard ? SoakFault.DRIVER_TERM : drawn;
-            List<SoakPoint> points = fault.points().stream().filter(point -> point.applies(store.kind(), overwrite))
+            List<SoakPoint> points = fault.points().stream()
+                    .filter(point -> point.applies(store.kind(), overwrite))
                     .toList();
             SoakPoint point = pick(random, points);
             // after the point is seen: a moment later, within the point's window (long for the JVM's start)
@@ -255,7 +292,8 @@ class FaultSoakIT {
             }
 
             List<String> args = new ArrayList<>();
-            Arrays.stream(expand(store, format, NEW_SHAPE, PARTITIONS, overwrite)).forEach(args::add);
+            Arrays.stream(expand(store, format, NEW_SHAPE, PARTITIONS, overwrite))
+                    .forEach(args::add);
             args.addAll(engine.arguments());
             if (point.taskDelayMillis() > 0) {
                 args.addAll(engine.testSetting("taskDelayMillis", Integer.toString(point.taskDelayMillis())));
@@ -274,8 +312,18 @@ class FaultSoakIT {
                 injection = inject(cli, store, engine, fault, point, delay);
                 if (!cli.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     cli.destroyForcibly().waitFor();
-                    return verdict(seed, engine, store, format, overwrite, fault, point, injection, -1,
-                            SoakOutcome.BROKEN, "hung for " + RUN_TIMEOUT_SECONDS + " s: " + CliProcess.read(log),
+                    return verdict(
+                            seed,
+                            engine,
+                            store,
+                            format,
+                            overwrite,
+                            fault,
+                            point,
+                            injection,
+                            -1,
+                            SoakOutcome.BROKEN,
+                            "hung for " + RUN_TIMEOUT_SECONDS + " s: " + CliProcess.read(log),
                             started);
                 }
             } finally {
@@ -312,23 +360,57 @@ class FaultSoakIT {
             if (!problems.isEmpty()) {
                 problems.add("printed: " + printed.strip().replace('\n', '|'));
             }
-            return verdict(seed, engine, store, format, overwrite, fault, point, injection, exit, outcome,
-                    String.join("; ", problems), started);
+            return verdict(
+                    seed,
+                    engine,
+                    store,
+                    format,
+                    overwrite,
+                    fault,
+                    point,
+                    injection,
+                    exit,
+                    outcome,
+                    String.join("; ", problems),
+                    started);
         }
 
-        private static SoakRun verdict(long seed, SoakEngine engine, SoakStore store, String format,
-                boolean overwrite, SoakFault fault, SoakPoint aimed, Injection injection, int exit,
-                SoakOutcome outcome, String problem, long started) {
-            return new SoakRun(seed, engine, store.kind(), format, overwrite, fault, aimed, injection.landed(),
-                    injection.injected(), exit, outcome, problem.isEmpty(), problem,
+        private static SoakRun verdict(
+                long seed,
+                SoakEngine engine,
+                SoakStore store,
+                String format,
+                boolean overwrite,
+                SoakFault fault,
+                SoakPoint aimed,
+                Injection injection,
+                int exit,
+                SoakOutcome outcome,
+                String problem,
+                long started) {
+            return new SoakRun(
+                    seed,
+                    engine,
+                    store.kind(),
+                    format,
+                    overwrite,
+                    fault,
+                    aimed,
+                    injection.landed(),
+                    injection.injected(),
+                    exit,
+                    outcome,
+                    problem.isEmpty(),
+                    problem,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
 
         /** Whether the fault was injected (the run had not ended first), and where it landed. */
         record Injection(boolean injected, SoakPoint landed) {}
 
-        private Injection inject(Process cli, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point,
-                int delay) throws Exception {
+        private Injection inject(
+                Process cli, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point, int delay)
+                throws Exception {
             if (!point.watched()) {
                 return new Injection(false, point);
             }
@@ -350,15 +432,18 @@ class FaultSoakIT {
             if (!cli.isAlive()) {
                 return new Injection(false, SoakPoint.seen(view));
             }
-            SoakPoint landed = point == SoakPoint.START ? SoakPoint.START
+            SoakPoint landed = point == SoakPoint.START
+                    ? SoakPoint.START
                     : SoakPoint.seen(new SoakListing.View(store.list(false), tasksSeen));
             switch (fault) {
                 case DRIVER_KILL -> cli.destroyForcibly();
                 case DRIVER_TERM -> cli.destroy();
-                case DRIVER_INT -> new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start()
-                        .waitFor(10, TimeUnit.SECONDS);
-                case SERVER_KILL -> ProcessHandle.of(store.serverPid().orElseThrow())
-                        .ifPresent(ProcessHandle::destroyForcibly);
+                case DRIVER_INT ->
+                    new ProcessBuilder("kill", "-INT", Long.toString(cli.pid()))
+                            .start()
+                            .waitFor(10, TimeUnit.SECONDS);
+                case SERVER_KILL ->
+                    ProcessHandle.of(store.serverPid().orElseThrow()).ifPresent(ProcessHandle::destroyForcibly);
                 case EXECUTOR_KILL -> {
                     Optional<ProcessHandle> executor = executor();
                     if (executor.isEmpty()) {
@@ -373,10 +458,11 @@ class FaultSoakIT {
 
         /** An executor JVM of the cluster: a descendant of one of its workers. */
         private Optional<ProcessHandle> executor() {
-            return cluster.pids().stream().map(ProcessHandle::of).flatMap(Optional::stream)
+            return cluster.pids().stream()
+                    .map(ProcessHandle::of)
+                    .flatMap(Optional::stream)
                     .flatMap(ProcessHandle::descendants)
-                    .filter(process -> process.info().commandLine().orElse("")
-                            .contains("CoarseGrainedExecutorBackend"))
+                    .filter(process -> process.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
                     .findFirst();
         }
 
@@ -389,7 +475,8 @@ class FaultSoakIT {
             try {
                 json = inspect.json();
             } catch (AssertionError e) {
-                problems.add("inspect printed no JSON (exit " + inspect.exitCode() + "): " + inspect.err().strip());
+                problems.add("inspect printed no JSON (exit " + inspect.exitCode() + "): "
+                        + inspect.err().strip());
                 return;
             }
             boolean complete = json.path("complete").asBoolean(false);
@@ -407,7 +494,8 @@ class FaultSoakIT {
         private void rerun(SoakStore store, String format, SoakListing created, List<String> problems) {
             CliRun again = CliRun.of(expand(store, format, NEW_SHAPE, PARTITIONS, true));
             if (again.exitCode() != 0) {
-                problems.add("the rerun exited " + again.exitCode() + ": " + again.err().strip());
+                problems.add("the rerun exited " + again.exitCode() + ": "
+                        + again.err().strip());
                 return;
             }
             SoakListing after = store.list(true);
@@ -421,9 +509,20 @@ class FaultSoakIT {
         }
 
         private String[] expand(SoakStore store, String format, String shape, int partitions, boolean overwrite) {
-            List<String> args = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect",
-                    "numpy", "--shape", shape, "--partitions", Integer.toString(partitions), "--format", format,
-                    "--output", store.output()));
+            List<String> args = new ArrayList<>(List.of(
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    shape,
+                    "--partitions",
+                    Integer.toString(partitions),
+                    "--format",
+                    format,
+                    "--output",
+                    store.output()));
             if (overwrite) {
                 args.add("--overwrite");
             }
@@ -451,7 +550,8 @@ class FaultSoakIT {
             }
             for (String line : Files.readAllLines(status)) {
                 if (line.startsWith("SigIgn:")) {
-                    long ignored = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+                    long ignored = Long.parseUnsignedLong(
+                            line.substring("SigIgn:".length()).strip(), 16);
                     return (ignored & 2L) == 0;
                 }
             }

@@ -28,13 +28,14 @@ final class FrameworkShapes {
             case "paddle" -> target.length == 0 ? Optional.of(x) : expand(x, target);
             case "mindspore" -> mindspore(x, target);
             case "onnx" -> bidirectional(x, target);
-            case "openvino" -> switch (request.mode()) {
-                case "numpy" -> broadcastTo(x, target);
-                case "bidirectional" -> bidirectional(x, target);
-                case "explicit" -> explicit(x, target, request.axes());
-                case "pdpd" -> pdpd(x, target, request.axis());
-                default -> throw new IllegalArgumentException(request.mode());
-            };
+            case "openvino" ->
+                switch (request.mode()) {
+                    case "numpy" -> broadcastTo(x, target);
+                    case "bidirectional" -> bidirectional(x, target);
+                    case "explicit" -> explicit(x, target, request.axes());
+                    case "pdpd" -> pdpd(x, target, request.axis());
+                    default -> throw new IllegalArgumentException(request.mode());
+                };
             case "ngraph" -> ngraph(x, target, request.axes());
             default -> throw new IllegalArgumentException(request.dialect());
         };

@@ -37,18 +37,36 @@ class GuideFlagsTest {
     private static final Map<String, Set<String>> OTHER_TOOLS = Map.of(
             "spark-submit", Set.of("--class", "--deploy-mode", "--properties-file", "--jars", "--packages", "--remote"),
             "java", Set.of("--add-opens"),
-            "the bench/ and fuzz/ scripts", Set.of("--base", "--codecs", "--duration", "--gib", "--heap",
-                    "--minutes", "--parquet-size", "--patterns", "--reps", "--scaling-size", "--size", "--tools"),
+            "the bench/ and fuzz/ scripts",
+                    Set.of(
+                            "--base",
+                            "--codecs",
+                            "--duration",
+                            "--gib",
+                            "--heap",
+                            "--minutes",
+                            "--parquet-size",
+                            "--patterns",
+                            "--reps",
+                            "--scaling-size",
+                            "--size",
+                            "--tools"),
             "docs/errors.md's mistyped examples", Set.of("--bogus", "--shpae"));
 
     @Test
     void everyOptionOfEveryCommandIsNamedInTheGuide() throws IOException {
         String guide = guideText();
         Map<String, Set<String>> missing = new TreeMap<>();
-        commands().forEach((name, options) -> options.stream().filter(flag -> !guide.contains("`" + flag)
-                && !guide.contains(" " + flag + " ") && !guide.contains(" " + flag + "\n"))
-                .forEach(flag -> missing.computeIfAbsent(name, n -> new TreeSet<>()).add(flag)));
-        assertThat(missing).as("options --help lists that the guide never names (command: flags)").isEmpty();
+        commands()
+                .forEach((name, options) -> options.stream()
+                        .filter(flag -> !guide.contains("`" + flag)
+                                && !guide.contains(" " + flag + " ")
+                                && !guide.contains(" " + flag + "\n"))
+                        .forEach(flag -> missing.computeIfAbsent(name, n -> new TreeSet<>())
+                                .add(flag)));
+        assertThat(missing)
+                .as("options --help lists that the guide never names (command: flags)")
+                .isEmpty();
     }
 
     @Test
@@ -92,14 +110,16 @@ class GuideFlagsTest {
             }
         }
         assertThat(unknown).as("flags named in the guide that no command takes").isEmpty();
-        assertThat(named).as("the other tools' flags listed here are the guide's").containsAll(others);
+        assertThat(named)
+                .as("the other tools' flags listed here are the guide's")
+                .containsAll(others);
     }
 
     /** Every command and subcommand (as typed: "cluster start"), with the long names of its options. */
     private static Map<String, Set<String>> commands() {
         Map<String, Set<String>> commands = new LinkedHashMap<>();
-        CommandLine root = TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()),
-                new PrintWriter(new StringWriter()));
+        CommandLine root = TensorBroadcastCli.commandLine(
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
         collect(root, commands);
         return commands;
     }
@@ -143,7 +163,9 @@ class GuideFlagsTest {
                 String text = line.strip();
                 boolean more = text.endsWith("\\");
                 text = more ? text.substring(0, text.length() - 1).strip() : text;
-                current = current == null ? new StringBuilder(text) : current.append(' ').append(text);
+                current = current == null
+                        ? new StringBuilder(text)
+                        : current.append(' ').append(text);
                 if (!more) {
                     lines.add(current.toString());
                     current = null;
@@ -165,7 +187,9 @@ class GuideFlagsTest {
         List<Path> pages = new ArrayList<>();
         pages.add(ROOT.resolve("README.md"));
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            docs.filter(path -> path.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
+            docs.filter(path -> path.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .forEach(pages::add);
         }
         return pages;
     }

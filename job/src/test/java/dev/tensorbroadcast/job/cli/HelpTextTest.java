@@ -36,8 +36,8 @@ class HelpTextTest {
 
     private static Map<String, CommandLine> commands() {
         Map<String, CommandLine> commands = new LinkedHashMap<>();
-        CommandLine root = TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()),
-                new PrintWriter(new StringWriter()));
+        CommandLine root = TensorBroadcastCli.commandLine(
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
         commands.put("", root);
         collect(root, commands);
         return commands;
@@ -59,7 +59,9 @@ class HelpTextTest {
                 continue;
             }
             String body = text.strip();
-            current = current == null ? new StringBuilder(body) : current.append(' ').append(body);
+            current = current == null
+                    ? new StringBuilder(body)
+                    : current.append(' ').append(body);
             if (body.endsWith("\\")) {
                 current.setLength(current.length() - 1);
                 current = new StringBuilder(current.toString().strip());
@@ -76,8 +78,10 @@ class HelpTextTest {
         commands().forEach((name, line) -> {
             List<String> examples = examples(line);
             assertThat(examples).as(name).isNotEmpty();
-            assertThat(CliRun.of(name.isEmpty() ? new String[] {"--help"} : (name + " --help").split(" ")).out())
-                    .as(name).contains("\nExample:\n" + EXAMPLE);
+            assertThat(CliRun.of(name.isEmpty() ? new String[] {"--help"} : (name + " --help").split(" "))
+                            .out())
+                    .as(name)
+                    .contains("\nExample:\n" + EXAMPLE);
             for (String example : examples) {
                 String[] words = example.split(" ");
                 assertThat(words[0]).isEqualTo("tensor-broadcast");
@@ -86,8 +90,11 @@ class HelpTextTest {
                 TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
                         .parseArgs(args);
                 // the sources it names are the README's
-                Arrays.stream(args).filter(arg -> arg.startsWith("examples/"))
-                        .forEach(path -> assertThat(Path.of("..").resolve(path)).as(example).isRegularFile());
+                Arrays.stream(args)
+                        .filter(arg -> arg.startsWith("examples/"))
+                        .forEach(path -> assertThat(Path.of("..").resolve(path))
+                                .as(example)
+                                .isRegularFile());
             }
         });
     }
@@ -95,7 +102,8 @@ class HelpTextTest {
     @Test
     void plansExamplesRun() {
         for (String example : examples(commands().get("plan"))) {
-            String[] args = example.substring("tensor-broadcast ".length()).replace("examples/", "../examples/")
+            String[] args = example.substring("tensor-broadcast ".length())
+                    .replace("examples/", "../examples/")
                     .split(" ");
             CliRun run = CliRun.of(args);
             assertThat(run.exitCode()).as(example + ": " + run.err()).isZero();
@@ -107,8 +115,10 @@ class HelpTextTest {
     @Test
     void noTextIsBrokenMidSentence() {
         commands().forEach((name, line) -> {
-            List<String> texts = new ArrayList<>(Arrays.asList(line.getCommandSpec().usageMessage().description()));
-            Arrays.stream(line.getCommandSpec().usageMessage().footer()).filter(text -> !text.startsWith("  "))
+            List<String> texts = new ArrayList<>(
+                    Arrays.asList(line.getCommandSpec().usageMessage().description()));
+            Arrays.stream(line.getCommandSpec().usageMessage().footer())
+                    .filter(text -> !text.startsWith("  "))
                     .forEach(texts::add);
             for (OptionSpec option : line.getCommandSpec().options()) {
                 texts.addAll(Arrays.asList(option.description()));
@@ -117,22 +127,29 @@ class HelpTextTest {
                 assertThat(text).as(name).matches("(?s).*[.)?!]$").doesNotContain("\n");
             }
         });
-        assertThat(commands().get("expand").getCommandSpec().usageMessage().autoWidth()).isTrue();
+        assertThat(commands().get("expand").getCommandSpec().usageMessage().autoWidth())
+                .isTrue();
     }
 
     @Test
     void reduceHelpOffersWhatReduceWrites() {
         CliRun help = CliRun.of("reduce", "--help");
-        assertThat(help.out()).contains("--output=<file.npy|dir>").doesNotContain("null")
+        assertThat(help.out())
+                .contains("--output=<file.npy|dir>")
+                .doesNotContain("null")
                 .contains("  tensor-broadcast reduce --input /tmp/tb/numpy");
-        assertThat(help.out().replaceAll("\\s+", " ")).contains("a path ending in .npy is one .npy file on the"
-                + " driver's local disk").contains("npy, arrow (Arrow IPC files), parquet or zarr (one Zarr v3 array);");
+        assertThat(help.out().replaceAll("\\s+", " "))
+                .contains("a path ending in .npy is one .npy file on the" + " driver's local disk")
+                .contains("npy, arrow (Arrow IPC files), parquet or zarr (one Zarr v3 array);");
     }
 
     @Test
     void verifyHelpShowsOnlyWhatVerifyReads() {
         String help = CliRun.of("verify", "--help").out();
-        assertThat(help).contains("--source=<file|dir>").contains("--column=<name>").contains("--row-shape=<shape>")
+        assertThat(help)
+                .contains("--source=<file|dir>")
+                .contains("--column=<name>")
+                .contains("--row-shape=<shape>")
                 .doesNotContain("--ship-threshold");
     }
 
@@ -140,8 +157,9 @@ class HelpTextTest {
     void aMistypedCommandGetsTheNearestOne() {
         CliRun run = CliRun.of("reduec", "--input", "g.npy");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Unmatched arguments from index 0: 'reduec', '--input', 'g.npy'; did you mean"
-                + " reduce?; see 'tensor-broadcast --help'\n");
+        assertThat(run.err())
+                .isEqualTo("Unmatched arguments from index 0: 'reduec', '--input', 'g.npy'; did you mean"
+                        + " reduce?; see 'tensor-broadcast --help'\n");
         assertThat(CliRun.of("cluster", "stats").err()).contains("did you mean status?");
     }
 
@@ -150,36 +168,59 @@ class HelpTextTest {
     void aDialectsAliasOrTypoIsSuggestedNotTaken(String typed, String meant) {
         CliRun run = CliRun.of("plan", "--dialect", typed, "--input-shape", "3");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot parse dialect '" + typed + "': expected numpy, mindspore, pytorch,"
-                + " paddle, onnx, openvino or ngraph; did you mean " + meant + "?\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot parse dialect '" + typed + "': expected numpy, mindspore, pytorch,"
+                        + " paddle, onnx, openvino or ngraph; did you mean " + meant + "?\n");
         CliRun joint = CliRun.of("broadcast-tensors", "--input", "a.npy", "--dialect", typed, "--output", "x");
         assertThat(joint.err()).endsWith("; did you mean " + meant + "?\n");
     }
 
     @Test
     void aWordFarFromEveryDialectGetsNoGuess() {
-        assertThat(CliRun.of("plan", "--dialect", "tensorflow", "--input-shape", "3").err()).isEqualTo("Cannot parse"
-                + " dialect 'tensorflow': expected numpy, mindspore, pytorch, paddle, onnx, openvino or ngraph\n");
+        assertThat(CliRun.of("plan", "--dialect", "tensorflow", "--input-shape", "3")
+                        .err())
+                .isEqualTo(
+                        "Cannot parse"
+                                + " dialect 'tensorflow': expected numpy, mindspore, pytorch, paddle, onnx, openvino or ngraph\n");
     }
 
     @Test
     void oneOfAThingIsSingular() {
-        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "1,3").out())
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "1,3")
+                        .out())
                 .contains("partitions    1 of 1 row, 12 B each");
-        CliRun discard = CliRun.of("expand", "--input", "../examples/row3.npy", "--dialect", "numpy", "--shape", "1,3",
-                "--format", "null");
+        CliRun discard = CliRun.of(
+                "expand",
+                "--input",
+                "../examples/row3.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "1,3",
+                "--format",
+                "null");
         assertThat(discard.exitCode()).as(discard.err()).isZero();
         assertThat(discard.err()).startsWith("computing [1,3] float32 (12 B) in 1 partition and discarding it\n");
-        assertThat(discard.out()).startsWith("computed and discarded [1,3] float32: 1 row, 12 B of values in 1"
-                + " partition, in ");
+        assertThat(discard.out())
+                .startsWith("computed and discarded [1,3] float32: 1 row, 12 B of values in 1" + " partition, in ");
     }
 
     @Test
     void reducesDryRunCountsOneCopy() throws Exception {
         Path gradient = dev.tensorbroadcast.job.pipeline.NpyFiles.int32(dir.resolve("g.npy"), new long[] {2, 3});
-        CliRun run = CliRun.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape",
-                "[2,3]", "--output", dir.resolve("r.npy").toString(), "--dry-run");
-        assertThat(run.out()).contains("summing axes [] of the gradient (1 copy of each element)")
+        CliRun run = CliRun.of(
+                "reduce",
+                "--input",
+                gradient.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[2,3]",
+                "--output",
+                dir.resolve("r.npy").toString(),
+                "--dry-run");
+        assertThat(run.out())
+                .contains("summing axes [] of the gradient (1 copy of each element)")
                 .contains("1 task, each");
     }
 
@@ -188,12 +229,14 @@ class HelpTextTest {
     void shapesAreWrittenAsTheHelpSays() {
         assertThat(CliRun.of("plan", "--help").out().replaceAll("\\s+", " "))
                 .contains("Shapes are written [2,3], 2,3 or 2x3; [] is a scalar.");
-        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "4x3").out())
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "4x3")
+                        .out())
                 .contains("output        [4,3]");
         CliRun star = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "4*3");
         assertThat(star.exitCode()).isEqualTo(2);
-        assertThat(star.err()).isEqualTo("Cannot parse target shape '4*3': '4*3' is not an integer; write it as"
-                + " [2,3], 2,3 or [] for a scalar\n");
+        assertThat(star.err())
+                .isEqualTo("Cannot parse target shape '4*3': '4*3' is not an integer; write it as"
+                        + " [2,3], 2,3 or [] for a scalar\n");
     }
 
     @Test
@@ -201,9 +244,10 @@ class HelpTextTest {
         Path csv = Files.writeString(dir.resolve("table.csv"), "a,b\n1,2\n");
         CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", csv.toString(), "--shape", "2");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot read " + csv + ": it is neither a .npy file, an Arrow IPC file or"
-                + " stream nor a Parquet file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message"
-                + " nor PAR1; a directory of Arrow IPC or Parquet files is read as a dataset\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot read " + csv + ": it is neither a .npy file, an Arrow IPC file or"
+                        + " stream nor a Parquet file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message"
+                        + " nor PAR1; a directory of Arrow IPC or Parquet files is read as a dataset\n");
     }
 
     /** Options that say how to read an input file do nothing with shapes alone; a dtype is a file's own. */
@@ -211,20 +255,33 @@ class HelpTextTest {
     void planRefusesOptionsItsInputsMakeMeaningless() {
         CliRun keep = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--keep", "id");
         assertThat(keep.exitCode()).isEqualTo(2);
-        assertThat(keep.err()).isEqualTo("Cannot use --keep with --input-shape: it applies to an input file or"
-                + " dataset; give --input, or drop --keep; see 'tensor-broadcast plan --help'\n");
+        assertThat(keep.err())
+                .isEqualTo("Cannot use --keep with --input-shape: it applies to an input file or"
+                        + " dataset; give --input, or drop --keep; see 'tensor-broadcast plan --help'\n");
         CliRun dtype = CliRun.of("plan", "--dialect", "numpy", "--input", "../examples/row3.npy", "--dtype", "int8");
-        assertThat(dtype.err()).isEqualTo("Cannot use --dtype with --input: the dtype is each file's own; drop"
-                + " --dtype; see 'tensor-broadcast plan --help'\n");
+        assertThat(dtype.err())
+                .isEqualTo("Cannot use --dtype with --input: the dtype is each file's own; drop"
+                        + " --dtype; see 'tensor-broadcast plan --help'\n");
     }
 
     @ParameterizedTest
     @CsvSource({"--encoding, byte-stream-split", "--row-group-size, 1m", "--max-output, 1g", "--keep, none"})
     void theNullSinkRefusesOptionsAboutFiles(String option, String value) {
-        CliRun run = CliRun.of("expand", "--input", "../examples/row3.npy", "--dialect", "numpy", "--shape", "2,3",
-                "--format", "null", option, value);
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                "../examples/row3.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,3",
+                "--format",
+                "null",
+                option,
+                value);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Cannot use " + option + " with --format null: the null sink ")
+        assertThat(run.err())
+                .startsWith("Cannot use " + option + " with --format null: the null sink ")
                 .endsWith("; drop " + option + "; see 'tensor-broadcast expand --help'\n");
     }
 }

@@ -39,23 +39,54 @@ class HivePartitionsCommandTest {
             }
             source.add(RowFactory.create((long) r, Date.valueOf(LocalDate.of(2024, 3, 1 + r % 3)), r % 2, features));
         }
-        StructType schema = new StructType().add("user_id", DataTypes.LongType).add("day", DataTypes.DateType)
+        StructType schema = new StructType()
+                .add("user_id", DataTypes.LongType)
+                .add("day", DataTypes.DateType)
                 .add("bucket", DataTypes.IntegerType)
                 .add("features", DataTypes.createArrayType(DataTypes.FloatType, false));
         Path input = dir.resolve("table");
-        spark.createDataFrame(source, schema).write().partitionBy("day", "bucket").parquet(input.toString());
+        spark.createDataFrame(source, schema)
+                .write()
+                .partitionBy("day", "bucket")
+                .parquet(input.toString());
         Path output = dir.resolve("out");
 
-        CliRun plan = CliRun.of("plan", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
-                "--dialect", "pytorch", "--shape", "[-1,2,8]");
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
-                "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet", "--ship-threshold", "0",
-                "--output", output.toString());
+        CliRun plan = CliRun.of(
+                "plan",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,8]");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,8]",
+                "--format",
+                "parquet",
+                "--ship-threshold",
+                "0",
+                "--output",
+                output.toString());
 
         assertThat(plan.exitCode()).as(plan.err()).isZero();
         assertThat(plan.out()).contains("\nkept columns  user_id int64, day date32, bucket int32\n");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        List<Row> rows = spark.read().parquet(output.toString()).orderBy("index").collectAsList();
+        List<Row> rows =
+                spark.read().parquet(output.toString()).orderBy("index").collectAsList();
         assertThat(rows).hasSize(60);
         LocalDate previousDay = LocalDate.MIN;
         int previousBucket = -1;
@@ -68,7 +99,8 @@ class HivePartitionsCommandTest {
             assertThat(row.getList(1).get(15)).isEqualTo(u + 7 / 8f);
             // path order: day=..., then bucket=... within it
             assertThat(day.isAfter(previousDay) || day.equals(previousDay) && bucket >= previousBucket)
-                    .as("row %s after day %s bucket %s", row.getLong(0), previousDay, previousBucket).isTrue();
+                    .as("row %s after day %s bucket %s", row.getLong(0), previousDay, previousBucket)
+                    .isTrue();
             previousDay = day;
             previousBucket = bucket;
         }

@@ -34,9 +34,22 @@ class HuggingFaceFeaturesTest {
 
     private CliRun expand(Path output, String... options) throws Exception {
         Path input = ClasspathFixtures.copy("/fixtures/huggingface/class-label", dir.resolve("hf"));
-        List<String> arguments = new java.util.ArrayList<>(List.of("expand", "--input", input.toString(), "--column",
-                "features", "--row-shape", "[1,4]", "--dialect", "pytorch", "--shape", "[-1,2,4]", "--format",
-                "parquet", "--output", output.toString()));
+        List<String> arguments = new java.util.ArrayList<>(List.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,4]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,4]",
+                "--format",
+                "parquet",
+                "--output",
+                output.toString()));
         arguments.addAll(List.of(options));
         return CliRun.of(arguments.toArray(String[]::new));
     }
@@ -45,14 +58,16 @@ class HuggingFaceFeaturesTest {
     private static JsonNode features(Path output) throws Exception {
         Path file;
         try (Stream<Path> files = Files.list(output)) {
-            file = files.filter(path -> path.toString().endsWith(".parquet")).findFirst().orElseThrow();
+            file = files.filter(path -> path.toString().endsWith(".parquet"))
+                    .findFirst()
+                    .orElseThrow();
         }
         Map<String, String> footer;
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
             footer = reader.getFooter().getFileMetaData().getKeyValueMetaData();
         }
-        Schema arrow = MessageSerializer.deserializeSchema(new ReadChannel(Channels.newChannel(
-                new ByteArrayInputStream(Base64.getDecoder().decode(footer.get("ARROW:schema"))))));
+        Schema arrow = MessageSerializer.deserializeSchema(new ReadChannel(
+                Channels.newChannel(new ByteArrayInputStream(Base64.getDecoder().decode(footer.get("ARROW:schema"))))));
         assertThat(arrow.getCustomMetadata()).containsEntry("huggingface", footer.get("huggingface"));
         return MAPPER.readTree(footer.get("huggingface")).path("info").path("features");
     }
@@ -86,8 +101,10 @@ class HuggingFaceFeaturesTest {
         JsonNode features = features(output);
         assertThat(features.properties()).extracting(Map.Entry::getKey).containsExactly("name", "label");
         assertThat(features.get("label").get("names")).isEqualTo(MAPPER.readTree("[\"cat\", \"dog\", \"bird\"]"));
-        assertThat(run.err().lines().toList()).last().asString().contains("is a Hugging Face dataset, but datasets"
-                + " cannot read these rows back");
+        assertThat(run.err().lines().toList())
+                .last()
+                .asString()
+                .contains("is a Hugging Face dataset, but datasets" + " cannot read these rows back");
     }
 
     /** With no column kept there is nothing of the input's to describe: the footer is as for any other input. */
@@ -99,10 +116,12 @@ class HuggingFaceFeaturesTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         try (Stream<Path> files = Files.list(output)) {
-            Path file = files.filter(path -> path.toString().endsWith(".parquet")).findFirst().orElseThrow();
+            Path file = files.filter(path -> path.toString().endsWith(".parquet"))
+                    .findFirst()
+                    .orElseThrow();
             try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-                assertThat(reader.getFooter().getFileMetaData().getKeyValueMetaData()).containsOnlyKeys(
-                        "ARROW:schema");
+                assertThat(reader.getFooter().getFileMetaData().getKeyValueMetaData())
+                        .containsOnlyKeys("ARROW:schema");
             }
         }
     }

@@ -30,16 +30,41 @@ class HuggingFaceInputTest {
         Path input = fixture();
         Path output = dir.resolve("out");
 
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
-                "--dialect", "pytorch", "--shape", "[-1,3,8]", "--format", "parquet", "--ship-threshold", "0",
-                "--partitions", "3", "--keep", "user_id,label,name", "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,8]",
+                "--format",
+                "parquet",
+                "--ship-threshold",
+                "0",
+                "--partitions",
+                "3",
+                "--keep",
+                "user_id,label,name",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         // flat rows, which datasets cannot read back: the run says so, and what writes rows it reads
-        assertThat(run.err().lines().toList()).last().isEqualTo("the input file:" + input + " is a Hugging Face"
-                + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
-                + " --format parquet --row-layout nested writes rows it reads");
-        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        assertThat(run.err().lines().toList())
+                .last()
+                .isEqualTo("the input file:" + input + " is a Hugging Face"
+                        + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
+                        + " --format parquet --row-layout nested writes rows it reads");
+        List<Row> rows = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("index")
+                .collectAsList();
         assertThat(rows).hasSize(40);
         for (Row row : rows) {
             long r = row.getLong(0);
@@ -60,14 +85,34 @@ class HuggingFaceInputTest {
         Path input = fixture();
         Path output = dir.resolve("nested");
 
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "grid", "--row-shape", "[1,2,4]",
-                "--dialect", "pytorch", "--shape", "[-1,3,2,4]", "--format", "parquet", "--row-layout", "nested",
-                "--keep", "none", "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "grid",
+                "--row-shape",
+                "[1,2,4]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,2,4]",
+                "--format",
+                "parquet",
+                "--row-layout",
+                "nested",
+                "--keep",
+                "none",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).doesNotContain("Hugging Face dataset,");
-        assertThat(run.err().lines().toList()).last().asString().endsWith(" in polars, DuckDB and Hugging Face"
-                + " datasets (the directory also holds _manifest.json and _SUCCESS)");
+        assertThat(run.err().lines().toList())
+                .last()
+                .asString()
+                .endsWith(" in polars, DuckDB and Hugging Face"
+                        + " datasets (the directory also holds _manifest.json and _SUCCESS)");
     }
 
     @Test
@@ -75,20 +120,51 @@ class HuggingFaceInputTest {
         Path input = fixture();
         Path output = dir.resolve("out");
 
-        CliRun plan = CliRun.of("plan", "--input", input.toString(), "--column", "grid", "--dialect", "numpy",
-                "--shape", "40,2,4", "--keep", "none");
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "grid", "--row-shape", "[1,2,4]",
-                "--dialect", "pytorch", "--shape", "[-1,3,2,4]", "--format", "parquet", "--keep", "user_id",
-                "--output", output.toString());
+        CliRun plan = CliRun.of(
+                "plan",
+                "--input",
+                input.toString(),
+                "--column",
+                "grid",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "40,2,4",
+                "--keep",
+                "none");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "grid",
+                "--row-shape",
+                "[1,2,4]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,2,4]",
+                "--format",
+                "parquet",
+                "--keep",
+                "user_id",
+                "--output",
+                output.toString());
 
         assertThat(plan.exitCode()).as(plan.err()).isZero();
         assertThat(plan.out()).contains("\ninputs        [40,2,4]\n");
         assertThat(run.exitCode()).as(run.err()).isZero();
         // flat rows, which datasets cannot read back: the run says so, and what writes rows it reads
-        assertThat(run.err().lines().toList()).last().isEqualTo("the input file:" + input + " is a Hugging Face"
-                + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
-                + " --format parquet --row-layout nested writes rows it reads");
-        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        assertThat(run.err().lines().toList())
+                .last()
+                .isEqualTo("the input file:" + input + " is a Hugging Face"
+                        + " dataset, but datasets cannot read these rows back (it has no feature for arrow.fixed_shape_tensor);"
+                        + " --format parquet --row-layout nested writes rows it reads");
+        List<Row> rows = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("index")
+                .collectAsList();
         assertThat(rows).hasSize(40);
         for (Row row : rows) {
             long r = row.getLong(0);

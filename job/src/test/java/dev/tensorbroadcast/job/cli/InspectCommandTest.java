@@ -30,19 +30,20 @@ class InspectCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).isEqualTo(""
-                + "dataset       " + dir + "\n"
-                + "complete      yes\n"
-                + "shape         (4,3)\n"
-                + "dtype         float32\n"
-                + "rows          4 x (3,)\n"
-                + "format        arrow, compression none\n"
-                + "partitions    2\n"
-                + "files         2, " + ByteSize.format(bytes) + " (" + bytes + " bytes)\n"
-                + "request       dialect=numpy shape=[4,3]\n"
-                + "input         source.npy float32 (1,3)\n"
-                + "tool version  test\n"
-                + "created       2025-01-01T00:00:00Z\n");
+        assertThat(run.out())
+                .isEqualTo(""
+                        + "dataset       " + dir + "\n"
+                        + "complete      yes\n"
+                        + "shape         (4,3)\n"
+                        + "dtype         float32\n"
+                        + "rows          4 x (3,)\n"
+                        + "format        arrow, compression none\n"
+                        + "partitions    2\n"
+                        + "files         2, " + ByteSize.format(bytes) + " (" + bytes + " bytes)\n"
+                        + "request       dialect=numpy shape=[4,3]\n"
+                        + "input         source.npy float32 (1,3)\n"
+                        + "tool version  test\n"
+                        + "created       2025-01-01T00:00:00Z\n");
     }
 
     @Test
@@ -89,12 +90,13 @@ class InspectCommandTest {
         JsonNode json = CliRun.of("inspect", dir.toString(), "--json").json();
 
         assertThat(text.exitCode()).isEqualTo(1);
-        assertThat(text.out()).isEqualTo(""
-                + "dataset       " + dir + "\n"
-                + "complete      no: no _manifest.json; no _SUCCESS\n"
-                + "stray         _temporary/\n"
-                + "stray         part-00000.arrow (" + ByteSize.format(size) + ")\n"
-                + "stray         part-00001.arrow (" + ByteSize.format(size) + ")\n");
+        assertThat(text.out())
+                .isEqualTo(""
+                        + "dataset       " + dir + "\n"
+                        + "complete      no: no _manifest.json; no _SUCCESS\n"
+                        + "stray         _temporary/\n"
+                        + "stray         part-00000.arrow (" + ByteSize.format(size) + ")\n"
+                        + "stray         part-00001.arrow (" + ByteSize.format(size) + ")\n");
         assertThat(json.get("complete").asBoolean()).isFalse();
         assertThat(json.has("shape")).isFalse();
         assertThat(json.get("stray").get(1).get("path").asText()).isEqualTo("part-00000.arrow");
@@ -113,13 +115,15 @@ class InspectCommandTest {
         CliRun verify = CliRun.of("verify", dir.toString());
 
         assertThat(inspect.exitCode()).as(inspect.err()).isEqualTo(1);
-        assertThat(inspect.out()).isEqualTo(""
-                + "dataset       " + dir + "\n"
-                + "complete      no: no _manifest.json; no _SUCCESS\n"
-                + "stray         _temporary/\n");
+        assertThat(inspect.out())
+                .isEqualTo(""
+                        + "dataset       " + dir + "\n"
+                        + "complete      no: no _manifest.json; no _SUCCESS\n"
+                        + "stray         _temporary/\n");
         assertThat(verify.exitCode()).as(verify.err()).isEqualTo(1);
-        assertThat(verify.out()).isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n"
-                + "FAILED: " + dir + ": 1 problem\n");
+        assertThat(verify.out())
+                .isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n" + "FAILED: "
+                        + dir + ": 1 problem\n");
     }
 
     @Test
@@ -135,12 +139,14 @@ class InspectCommandTest {
         assertThat(missing.out()).isEmpty();
         assertThat(missing.err()).isEqualTo("Cannot inspect " + tmp.resolve("nothing") + ": no such directory\n");
         assertThat(notADirectory.exitCode()).isEqualTo(2);
-        assertThat(notADirectory.err()).isEqualTo("Cannot inspect " + file + ": it is a file; expected a dataset"
-                + " directory holding _manifest.json, _SUCCESS and part-* files\n");
+        assertThat(notADirectory.err())
+                .isEqualTo("Cannot inspect " + file + ": it is a file; expected a dataset"
+                        + " directory holding _manifest.json, _SUCCESS and part-* files\n");
         assertThat(notADataset.exitCode()).isEqualTo(2);
         assertThat(notADataset.json().get("error").get("kind").asText()).isEqualTo("dataset");
-        assertThat(notADataset.json().get("error").get("message").asText()).isEqualTo("Cannot inspect " + empty
-                + ": it is not a tensor-broadcast dataset (no _manifest.json, _SUCCESS or part-* files)");
+        assertThat(notADataset.json().get("error").get("message").asText())
+                .isEqualTo("Cannot inspect " + empty
+                        + ": it is not a tensor-broadcast dataset (no _manifest.json, _SUCCESS or part-* files)");
     }
 
     @Test

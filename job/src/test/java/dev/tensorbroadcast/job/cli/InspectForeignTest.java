@@ -37,9 +37,13 @@ class InspectForeignTest {
             rows.add(RowFactory.create((Object) new float[] {r, r + 0.5f, r + 0.25f}));
         }
         Path written = tmp.resolve("spark");
-        SPARK.session().createDataFrame(rows, new StructType().add("embedding",
-                        DataTypes.createArrayType(DataTypes.FloatType, false)))
-                .coalesce(1).write().option("maxRecordsPerFile", 3).parquet(written.toString());
+        SPARK.session()
+                .createDataFrame(
+                        rows, new StructType().add("embedding", DataTypes.createArrayType(DataTypes.FloatType, false)))
+                .coalesce(1)
+                .write()
+                .option("maxRecordsPerFile", 3)
+                .parquet(written.toString());
         assertThat(written.resolve("_SUCCESS")).exists();
 
         CliRun inspect = CliRun.of("inspect", written.toString());
@@ -47,13 +51,14 @@ class InspectForeignTest {
 
         assertThat(inspect.exitCode()).as(inspect.err()).isZero();
         assertThat(inspect.err()).isEmpty();
-        assertThat(inspect.out()).isEqualTo("not ours: 2 Parquet files, readable as --input (" + written
-                + " has no _manifest.json: another tool wrote it)\n");
+        assertThat(inspect.out())
+                .isEqualTo("not ours: 2 Parquet files, readable as --input (" + written
+                        + " has no _manifest.json: another tool wrote it)\n");
         assertThat(json.get("ours").asBoolean()).isFalse();
         assertThat(json.get("parquet_files").asInt()).isEqualTo(2);
         // and it is: as --input, with the row shape its lists have
-        CliRun plan = CliRun.of("plan", "--input", written.toString(), "--row-shape", "[3]", "--dialect", "numpy",
-                "--shape", "6,3");
+        CliRun plan = CliRun.of(
+                "plan", "--input", written.toString(), "--row-shape", "[3]", "--dialect", "numpy", "--shape", "6,3");
         assertThat(plan.exitCode()).as(plan.err()).isZero();
         assertThat(plan.out()).contains("inputs        [6,3]\n");
     }
@@ -86,12 +91,14 @@ class InspectForeignTest {
 
         assertThat(verify.exitCode()).isEqualTo(2);
         assertThat(verify.out()).isEmpty();
-        assertThat(verify.err()).isEqualTo("Cannot verify " + parquet + ": not ours: 1 Parquet file, readable as an"
-                + " input (" + parquet + " has no _manifest.json: another tool wrote it); verify reads only datasets"
-                + " tensor-broadcast wrote\n");
+        assertThat(verify.err())
+                .isEqualTo("Cannot verify " + parquet + ": not ours: 1 Parquet file, readable as an"
+                        + " input (" + parquet
+                        + " has no _manifest.json: another tool wrote it); verify reads only datasets"
+                        + " tensor-broadcast wrote\n");
         assertThat(export.exitCode()).isEqualTo(2);
-        assertThat(export.err()).startsWith("Cannot export " + parquet + ": not ours: 1 Parquet file, readable as an"
-                + " input (");
+        assertThat(export.err())
+                .startsWith("Cannot export " + parquet + ": not ours: 1 Parquet file, readable as an" + " input (");
         assertThat(npy).doesNotExist();
     }
 

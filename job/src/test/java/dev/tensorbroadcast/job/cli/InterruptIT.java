@@ -62,10 +62,14 @@ class InterruptIT {
         }
         for (String line : Files.readAllLines(status)) {
             if (line.startsWith("SigIgn:")) {
-                long ignored = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
-                assumeTrue((ignored & SIGINT_BIT) == 0, "this JVM was started with SIGINT ignored (SigIgn "
-                        + line.substring("SigIgn:".length()).strip() + " in /proc/self/status, as for a background"
-                        + " job of a script), so its children cannot be interrupted with it");
+                long ignored = Long.parseUnsignedLong(
+                        line.substring("SigIgn:".length()).strip(), 16);
+                assumeTrue(
+                        (ignored & SIGINT_BIT) == 0,
+                        "this JVM was started with SIGINT ignored (SigIgn "
+                                + line.substring("SigIgn:".length()).strip()
+                                + " in /proc/self/status, as for a background"
+                                + " job of a script), so its children cannot be interrupted with it");
             }
         }
     }
@@ -80,16 +84,32 @@ class InterruptIT {
         Path output = dir.resolve("out");
         Path log = dir.resolve("cli.log");
         // every task sleeps first, so the signal comes while the job runs
-        Process cli = start(log, "expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--master", "local[2]",
-                "--conf", "spark.tensorbroadcast.test.taskDelayMillis=1000");
+        Process cli = start(
+                log,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4096,1024",
+                "--partitions",
+                "16",
+                "--output",
+                output.toString(),
+                "--master",
+                "local[2]",
+                "--conf",
+                "spark.tensorbroadcast.test.taskDelayMillis=1000");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
             Thread.sleep(50);
         }
         assertThat(cli.isAlive()).as(CliProcess.read(log)).isTrue();
         Thread.sleep(1500);
-        new ProcessBuilder("kill", "-" + signal, Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        new ProcessBuilder("kill", "-" + signal, Long.toString(cli.pid()))
+                .start()
+                .waitFor(10, TimeUnit.SECONDS);
 
         assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
         String printed = CliProcess.read(log);
@@ -109,8 +129,21 @@ class InterruptIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
         Path output = dir.resolve("driver");
         Path log = dir.resolve("driver.log");
-        Process cli = start(log, "expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--verbose", "--conf",
+        Process cli = start(
+                log,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4096,1024",
+                "--partitions",
+                "16",
+                "--output",
+                output.toString(),
+                "--verbose",
+                "--conf",
                 "spark.hadoop.tensorbroadcast.test.taskDelayMillis=60000");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
@@ -139,22 +172,53 @@ class InterruptIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
         Path output = dir.resolve("old");
         Path first = dir.resolve("first.log");
-        Process write = start(first, "expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", "64,1024", "--partitions", "4", "--output", output.toString(), "--master",
+        Process write = start(
+                first,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,1024",
+                "--partitions",
+                "4",
+                "--output",
+                output.toString(),
+                "--master",
                 "local[2]");
-        assertThat(write.waitFor(120, TimeUnit.SECONDS)).as(CliProcess.read(first)).isTrue();
+        assertThat(write.waitFor(120, TimeUnit.SECONDS))
+                .as(CliProcess.read(first))
+                .isTrue();
         assertThat(write.exitValue()).as(CliProcess.read(first)).isZero();
         Map<String, String> before = OutputIsInputTest.checksums(output);
 
         Path log = dir.resolve("overwrite.log");
-        Process cli = start(log, "expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "4096,1024", "--partitions", "16", "--output", output.toString(), "--overwrite",
-                "--master", "local[2]", "--conf", "spark.tensorbroadcast.test.taskDelayMillis=1000");
+        Process cli = start(
+                log,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4096,1024",
+                "--partitions",
+                "16",
+                "--output",
+                output.toString(),
+                "--overwrite",
+                "--master",
+                "local[2]",
+                "--conf",
+                "spark.tensorbroadcast.test.taskDelayMillis=1000");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!Files.isDirectory(output.resolve("_temporary")) && System.nanoTime() < deadline && cli.isAlive()) {
             Thread.sleep(50);
         }
-        assertThat(output.resolve("_tensor-broadcast.previous")).as(CliProcess.read(log)).isDirectory();
+        assertThat(output.resolve("_tensor-broadcast.previous"))
+                .as(CliProcess.read(log))
+                .isDirectory();
         Thread.sleep(1500);
         new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
 
@@ -162,9 +226,12 @@ class InterruptIT {
         String printed = CliProcess.read(log);
         assertThat(cli.exitValue()).as(printed).isEqualTo(130);
         // the line says the old dataset is back, not that nothing reads as a dataset
-        assertThat(printed.lines().filter(line -> line.equals("interrupted: the job was stopped before it committed;"
-                + " the dataset that was in '" + output + "' is back as it was, and nothing the job wrote remains")))
-                .as(printed).hasSize(1);
+        assertThat(printed.lines()
+                        .filter(line -> line.equals(
+                                "interrupted: the job was stopped before it committed;" + " the dataset that was in '"
+                                        + output + "' is back as it was, and nothing the job wrote remains")))
+                .as(printed)
+                .hasSize(1);
         assertThat(OutputIsInputTest.checksums(output)).as(printed).isEqualTo(before);
         // nor the directories of a task that wrote after the clean-up: it waits for the tasks to stop
         assertThat(output.resolve("_temporary")).as(printed).doesNotExist();
@@ -180,15 +247,28 @@ class InterruptIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
         Path output = dir.resolve("early");
         Path log = dir.resolve("early.log");
-        Process cli = start(log, "expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "4096,1024", "--output", output.toString(), "--master", "local[2]");
+        Process cli = start(
+                log,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4096,1024",
+                "--output",
+                output.toString(),
+                "--master",
+                "local[2]");
         Thread.sleep(1200);
         new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor(10, TimeUnit.SECONDS);
 
         assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
         String printed = CliProcess.read(log);
         assertThat(cli.exitValue()).as(printed).isEqualTo(130);
-        assertThat(printed).doesNotContain("wrote ").doesNotContain("internal error")
+        assertThat(printed)
+                .doesNotContain("wrote ")
+                .doesNotContain("internal error")
                 .doesNotContain("Exception in thread");
         assertThat(output).as(printed).doesNotExist();
     }
@@ -198,15 +278,20 @@ class InterruptIT {
      * that holds no dataset and that a rerun with {@code --overwrite} takes.
      */
     private static void assertStoppedBeforeCommit(String printed, Path output) throws Exception {
-        assertThat(printed.lines().filter(line -> line.startsWith("interrupted: the job was stopped before it"
-                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
-                + " is there"))).as(printed).hasSize(1);
+        assertThat(printed.lines()
+                        .filter(line -> line.startsWith("interrupted: the job was stopped before it"
+                                + " committed; nothing it has written reads as a dataset, and a rerun with --overwrite replaces what"
+                                + " is there")))
+                .as(printed)
+                .hasSize(1);
         assertThat(printed).doesNotContain("internal error").doesNotContain("Exception in thread");
         assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
         assertThat(output.resolve(Manifest.FILE_NAME)).doesNotExist();
         // the job's staging went with its abort, which waited for its tasks to stop
         assertThat(output.resolve("_temporary")).as(printed).doesNotExist();
-        assertThat(OutputDirectory.check(output.toString(), true, new Configuration()).path().toString())
+        assertThat(OutputDirectory.check(output.toString(), true, new Configuration())
+                        .path()
+                        .toString())
                 .isEqualTo("file:" + output);
     }
 }

@@ -36,8 +36,8 @@ class LineProgressTest {
     void countsValuesNotTheBytesOfCompressedFiles() {
         Clocked run = Clocked.started(0, "job", 32, 1L << 30);
         run.advance(11, 8, 10L << 20);
-        assertThat(run.printed()).isEqualTo("partitions 8/32, 256.0 MiB of 1.0 GiB of values written, 23.3 MiB/s,"
-                + " 33 s left\n");
+        assertThat(run.printed())
+                .isEqualTo("partitions 8/32, 256.0 MiB of 1.0 GiB of values written, 23.3 MiB/s," + " 33 s left\n");
     }
 
     /** Running tasks report their written batches: the line moves before any partition ends. */
@@ -45,8 +45,8 @@ class LineProgressTest {
     void countsTheBatchesOfRunningPartitions() {
         Clocked run = Clocked.started(0, "job", 1, 1L << 30);
         run.advance(12, 0, 300L << 20);
-        assertThat(run.printed()).isEqualTo("partitions 0/1, 300.0 MiB of 1.0 GiB of values written, 25.0 MiB/s,"
-                + " 29 s left\n");
+        assertThat(run.printed())
+                .isEqualTo("partitions 0/1, 300.0 MiB of 1.0 GiB of values written, 25.0 MiB/s," + " 29 s left\n");
     }
 
     @Test
@@ -57,8 +57,8 @@ class LineProgressTest {
 
         run.advance(8, 4, 4L << 20);
         run.advance(1, 5, 5L << 20);
-        assertThat(run.printed()).isEqualTo("partitions 4/16, 4.0 MiB of 16.0 MiB of values written, 372.4 KiB/s,"
-                + " 33 s left\n");
+        assertThat(run.printed())
+                .isEqualTo("partitions 4/16, 4.0 MiB of 16.0 MiB of values written, 372.4 KiB/s," + " 33 s left\n");
 
         // the last task ends the job: the result line follows, no progress line
         run.advance(20, 16, 16L << 20);

@@ -22,12 +22,22 @@ class LocalClusterMasterTest {
     void withNoClusterRecordedLocalClusterIsRefused() throws Exception {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.toString());
         Path source = dev.tensorbroadcast.job.pipeline.NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4});
-        CliRun expand = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "2,4",
-                "--output", dir.resolve("out").toString(), "--master", "local-cluster");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "2,4",
+                "--output",
+                dir.resolve("out").toString(),
+                "--master",
+                "local-cluster");
         assertThat(expand.exitCode()).isEqualTo(2);
-        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
-                "Cannot run on the local cluster: none is running (nothing running is recorded in " + dir
-                        + "); start one with 'tensor-broadcast cluster start'");
+        assertThat(expand.err().lines().filter(line -> line.startsWith("Cannot")))
+                .containsExactly("Cannot run on the local cluster: none is running (nothing running is recorded in "
+                        + dir + "); start one with 'tensor-broadcast cluster start'");
         assertThat(dir.resolve("out")).doesNotExist();
     }
 

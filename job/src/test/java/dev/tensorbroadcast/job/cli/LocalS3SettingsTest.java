@@ -29,10 +29,17 @@ class LocalS3SettingsTest {
     void recordARunningClusterWithS3() throws Exception {
         System.setProperty(ClusterStateDirectory.PROPERTY, dir.resolve("state").toString());
         secret = Files.writeString(dir.resolve("secret-key"), "s3cr3t\n");
-        ClusterState state = new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()),
-                "spark://127.0.0.1:7077", 8080, 1, null, dir.resolve("cluster.properties").toString(),
-                dir.toString(), List.of(), new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1",
-                        secret.toString()), null);
+        ClusterState state = new ClusterState(
+                ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                "spark://127.0.0.1:7077",
+                8080,
+                1,
+                null,
+                dir.resolve("cluster.properties").toString(),
+                dir.toString(),
+                List.of(),
+                new ClusterState.S3("http://127.0.0.1:9000", "tensor-broadcast", "tb-1", secret.toString()),
+                null);
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         states.create();
         states.write(state);
@@ -58,10 +65,14 @@ class LocalS3SettingsTest {
 
     @Test
     void aConfForTheSameOptionWins() {
-        Map<String, String> merged = LocalS3Settings.under(Map.of("spark.hadoop.fs.s3a.endpoint",
-                "https://s3.example.com", "spark.hadoop.fs.s3a.bucket.tensor-broadcast.access.key", "mine"));
+        Map<String, String> merged = LocalS3Settings.under(Map.of(
+                "spark.hadoop.fs.s3a.endpoint",
+                "https://s3.example.com",
+                "spark.hadoop.fs.s3a.bucket.tensor-broadcast.access.key",
+                "mine"));
 
-        assertThat(merged).doesNotContainKey("spark.hadoop.fs.s3a.bucket.tensor-broadcast.endpoint")
+        assertThat(merged)
+                .doesNotContainKey("spark.hadoop.fs.s3a.bucket.tensor-broadcast.endpoint")
                 .containsEntry("spark.hadoop.fs.s3a.endpoint", "https://s3.example.com")
                 .containsEntry("spark.hadoop.fs.s3a.bucket.tensor-broadcast.access.key", "mine")
                 .containsEntry("spark.hadoop.fs.s3a.bucket.tensor-broadcast.secret.key", "s3cr3t");

@@ -40,8 +40,20 @@ class NewFormatTest {
         Path npy = dir.resolve("out.npy");
 
         try (TensorFileFormats.Registration registered = TensorFileFormats.register(new RawFormat())) {
-            CliRun write = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape",
-                    "[5,6]", "--format", "raw", "--partitions", "2", "--output", raw.toString());
+            CliRun write = CliRun.of(
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "[5,6]",
+                    "--format",
+                    "raw",
+                    "--partitions",
+                    "2",
+                    "--output",
+                    raw.toString());
             assertThat(write.exitCode()).as(write.err()).isZero();
             try (Stream<Path> files = Files.list(raw)) {
                 assertThat(files.map(path -> path.getFileName().toString()).filter(name -> !name.startsWith("_")))
@@ -56,8 +68,20 @@ class NewFormatTest {
             assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
 
             // the raw dataset as an input: its files recognised by their magic, read in slices by its reader
-            CliRun read = CliRun.of("expand", "--input", raw.toString(), "--column", "tensor", "--dialect",
-                    "numpy", "--shape", "[2,5,6]", "--ship-threshold", "0", "--output", arrow.toString());
+            CliRun read = CliRun.of(
+                    "expand",
+                    "--input",
+                    raw.toString(),
+                    "--column",
+                    "tensor",
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "[2,5,6]",
+                    "--ship-threshold",
+                    "0",
+                    "--output",
+                    arrow.toString());
             assertThat(read.exitCode()).as(read.err()).isZero();
         }
 
@@ -74,8 +98,18 @@ class NewFormatTest {
 
     @Test
     void aFormatNobodyRegisteredIsRefusedWithTheNamesThatAre() {
-        CliRun run = CliRun.of("expand", "--input", "a.npy", "--dialect", "numpy", "--shape", "[5,6]", "--format",
-                "raw", "--output", dir.resolve("out").toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                "a.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[5,6]",
+                "--format",
+                "raw",
+                "--output",
+                dir.resolve("out").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("Cannot use format 'raw': expected arrow, parquet or zarr\n");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.job.store.seconddisk.SecondDiskStore;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,27 +35,46 @@ class NewStoreTest {
                 String out = onSecond ? "seconddisk:" + second : local.toString();
                 for (List<String> args : runs(source, gradient, out)) {
                     CliRun run = CliRun.of(args.toArray(String[]::new));
-                    assertThat(run.exitCode()).as(String.join(" ", args) + "\n" + run.err()).isZero();
+                    assertThat(run.exitCode())
+                            .as(String.join(" ", args) + "\n" + run.err())
+                            .isZero();
                 }
             }
             // verify reads the dataset back through the store and checks each value against the source
-            CliRun verify = CliRun.of("verify", "seconddisk:" + second.resolve("zarr"), "--source",
-                    source.toString());
+            CliRun verify = CliRun.of("verify", "seconddisk:" + second.resolve("zarr"), "--source", source.toString());
             assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
         }
         // the pipeline asked the registered store, not a default: every dataset's small objects went through it
-        assertThat(SecondDiskStore.PUBLISHED).containsExactly("_manifest.json", "_SUCCESS", "_manifest.json",
-                "_SUCCESS", "_manifest.json", "_SUCCESS", "zarr.json", "_manifest.json", "_SUCCESS", "_manifest.json",
-                "_SUCCESS");
+        assertThat(SecondDiskStore.PUBLISHED)
+                .containsExactly(
+                        "_manifest.json",
+                        "_SUCCESS",
+                        "_manifest.json",
+                        "_SUCCESS",
+                        "_manifest.json",
+                        "_SUCCESS",
+                        "zarr.json",
+                        "_manifest.json",
+                        "_SUCCESS",
+                        "_manifest.json",
+                        "_SUCCESS");
 
         Map<String, byte[]> fromLocal = DriverJobsTest.files(local);
         Map<String, byte[]> fromSecond = DriverJobsTest.files(second);
-        assertThat(fromSecond.keySet()).containsExactlyElementsOf(fromLocal.keySet())
-                .contains("arrow/part-00003.arrow", "arrow/_manifest.json", "arrow/_SUCCESS",
-                        "parquet/part-00001.parquet", "zarr/zarr.json", "zarr/c/0/0/0", "rows/part-00001.parquet");
+        assertThat(fromSecond.keySet())
+                .containsExactlyElementsOf(fromLocal.keySet())
+                .contains(
+                        "arrow/part-00003.arrow",
+                        "arrow/_manifest.json",
+                        "arrow/_SUCCESS",
+                        "parquet/part-00001.parquet",
+                        "zarr/zarr.json",
+                        "zarr/c/0/0/0",
+                        "rows/part-00001.parquet");
         for (String name : fromLocal.keySet()) {
             if (name.endsWith("_manifest.json")) {
-                assertThat(DriverJobsTest.withoutTime(fromSecond.get(name))).as(name)
+                assertThat(DriverJobsTest.withoutTime(fromSecond.get(name)))
+                        .as(name)
                         .isEqualTo(DriverJobsTest.withoutTime(fromLocal.get(name)));
             } else {
                 assertThat(fromSecond.get(name)).as(name).isEqualTo(fromLocal.get(name));
@@ -66,17 +84,79 @@ class NewStoreTest {
 
     private static List<List<String>> runs(Path source, Path gradient, String out) {
         return List.of(
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[40,3,5]",
-                        "--partitions", "3", "--output", out + "/arrow"),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "3",
+                        "--output",
+                        out + "/arrow"),
                 // an overwrite: the old dataset set aside, then replaced
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[40,3,5]",
-                        "--partitions", "4", "--overwrite", "--output", out + "/arrow"),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[40,3,5]",
-                        "--partitions", "2", "--format", "parquet", "--compression", "zstd", "--output",
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "4",
+                        "--overwrite",
+                        "--output",
+                        out + "/arrow"),
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "2",
+                        "--format",
+                        "parquet",
+                        "--compression",
+                        "zstd",
+                        "--output",
                         out + "/parquet"),
-                List.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[64,3,5]",
-                        "--partitions", "4", "--format", "zarr", "--compression", "zstd", "--output", out + "/zarr"),
-                List.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape", "[40,1,5]",
-                        "--shape", "[40,3,5]", "--partitions", "2", "--format", "parquet", "--output", out + "/rows"));
+                List.of(
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "[64,3,5]",
+                        "--partitions",
+                        "4",
+                        "--format",
+                        "zarr",
+                        "--compression",
+                        "zstd",
+                        "--output",
+                        out + "/zarr"),
+                List.of(
+                        "reduce",
+                        "--input",
+                        gradient.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "[40,1,5]",
+                        "--shape",
+                        "[40,3,5]",
+                        "--partitions",
+                        "2",
+                        "--format",
+                        "parquet",
+                        "--output",
+                        out + "/rows"));
     }
 }

@@ -40,8 +40,16 @@ class NullFormatTest {
     }
 
     private List<String> expand(Path source, String... more) {
-        List<String> args = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", "3,50,8", "--partitions", "3"));
+        List<String> args = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "3,50,8",
+                "--partitions",
+                "3"));
         args.addAll(List.of(more));
         return args;
     }
@@ -50,7 +58,8 @@ class NullFormatTest {
     @Test
     void checksumsEqualTheArrowFilesValues() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("col.npy"), new long[] {3, 50, 1});
-        CliRun discarded = CliRun.of(expand(source, "--format", "null", "--json").toArray(String[]::new));
+        CliRun discarded =
+                CliRun.of(expand(source, "--format", "null", "--json").toArray(String[]::new));
         assertThat(discarded.exitCode()).as(discarded.err()).isZero();
         Path output = dir.resolve("arrow");
         CliRun written = CliRun.of(expand(source, "--output", output.toString()).toArray(String[]::new));
@@ -59,7 +68,9 @@ class NullFormatTest {
         JsonNode json = discarded.json();
         assertThat(json.get("format").asText()).isEqualTo("null");
         // the job's own time excludes Spark's start-up (here the reused test session's lookup)
-        assertThat(json.get("job_seconds").asDouble()).isPositive().isLessThanOrEqualTo(json.get("seconds").asDouble());
+        assertThat(json.get("job_seconds").asDouble())
+                .isPositive()
+                .isLessThanOrEqualTo(json.get("seconds").asDouble());
         assertThat(CliRun.longs(json.get("shape"))).containsExactly(3, 50, 8);
         // rows of [50,8]: one per partition
         assertThat(json.get("rows").asLong()).isEqualTo(3);
@@ -70,7 +81,8 @@ class NullFormatTest {
         assertThat(partitions).hasSize(manifest.files().size());
         for (int p = 0; p < partitions.size(); p++) {
             DatasetFile file = manifest.files().get(p);
-            ByteBuffer bytes = ByteBuffer.allocate((int) file.rows() * 50 * 8 * 4).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer bytes =
+                    ByteBuffer.allocate((int) file.rows() * 50 * 8 * 4).order(ByteOrder.LITTLE_ENDIAN);
             for (DatasetFiles.ArrowRow row : rows.subList((int) file.firstRow(), (int) file.endRow())) {
                 row.values().forEach(value -> bytes.putInt((Integer) value));
             }
@@ -83,16 +95,32 @@ class NullFormatTest {
             assertThat(partition.get("crc32c").asText()).as("partition %d", p).isEqualTo(Crc32c.hex(crc.getValue()));
         }
         // the source differs from partition to partition: equal checksums mean equal values, not equal zeros
-        assertThat(partitions.get(0).get("crc32c").asText()).isNotEqualTo(partitions.get(1).get("crc32c").asText());
+        assertThat(partitions.get(0).get("crc32c").asText())
+                .isNotEqualTo(partitions.get(1).get("crc32c").asText());
     }
 
     /** A dataset read in slices by the tasks gives the same checksums as the same dataset shipped whole. */
     @Test
     void readsADatasetInSlicesAsTheWritersDo() throws Exception {
         Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
-        List<String> args = List.of("expand", "--input", table.toString(), "--column", "features", "--row-shape",
-                "[1,8]", "--dialect", "pytorch", "--shape", "[-1,3,8]", "--partitions", "4", "--format", "null",
-                "--json", "--ship-threshold");
+        List<String> args = List.of(
+                "expand",
+                "--input",
+                table.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,8]",
+                "--partitions",
+                "4",
+                "--format",
+                "null",
+                "--json",
+                "--ship-threshold");
 
         CliRun shipped = CliRun.of(java.util.stream.Stream.concat(args.stream(), java.util.stream.Stream.of("64m"))
                 .toArray(String[]::new));
@@ -101,7 +129,9 @@ class NullFormatTest {
 
         assertThat(sliced.exitCode()).as(sliced.err()).isZero();
         assertThat(shipped.exitCode()).as(shipped.err()).isZero();
-        assertThat(sliced.json().get("partitions")).hasSize(4).isEqualTo(shipped.json().get("partitions"));
+        assertThat(sliced.json().get("partitions"))
+                .hasSize(4)
+                .isEqualTo(shipped.json().get("partitions"));
         assertThat(sliced.json().get("bytes").asLong()).isEqualTo(600 * 3 * 8 * 4);
     }
 
@@ -111,8 +141,9 @@ class NullFormatTest {
         CliRun run = CliRun.of(expand(source, "--format", "null").toArray(String[]::new));
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).isEqualTo("computing [3,50,8] int32 (4.7 KiB) in 3 partitions and discarding it\n");
-        assertThat(run.out()).startsWith("computed and discarded [3,50,8] int32: 3 rows, 4.7 KiB of values in 3"
-                + " partitions, in ");
+        assertThat(run.out())
+                .startsWith(
+                        "computed and discarded [3,50,8] int32: 3 rows, 4.7 KiB of values in 3" + " partitions, in ");
         try (var files = Files.list(dir)) {
             assertThat(files).containsExactly(source);
         }
@@ -122,34 +153,48 @@ class NullFormatTest {
     @Test
     void anEmptyOutputIsOnePartitionOfNoRows() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("empty.npy"), new long[] {0, 1});
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,4]",
-                "--format", "null");
-        CliRun one = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,4]",
-                "--format", "null", "--json");
+        CliRun run = CliRun.of(
+                "expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "[0,4]", "--format", "null");
+        CliRun one = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "[0,4]",
+                "--format",
+                "null",
+                "--json");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).isEqualTo("computing [0,4] int32 (0 B) in 1 partition and discarding it\n");
-        assertThat(run.out()).startsWith("computed and discarded [0,4] int32: 0 rows, 0 B of values in 1 partition,"
-                + " in ");
+        assertThat(run.out())
+                .startsWith("computed and discarded [0,4] int32: 0 rows, 0 B of values in 1 partition," + " in ");
         JsonNode json = one.json();
         assertThat(json.get("rows").asLong()).isZero();
-        assertThat(json.get("partitions")).singleElement()
-                .satisfies(partition -> assertThat(partition.get("rows").asLong()).isZero());
+        assertThat(json.get("partitions"))
+                .singleElement()
+                .satisfies(
+                        partition -> assertThat(partition.get("rows").asLong()).isZero());
     }
 
     @Test
     void refusesAnOutputAndNeedsOneForFiles() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        CliRun withOutput = CliRun.of(expand(source, "--format", "null", "--output", dir.resolve("x").toString())
-                .toArray(String[]::new));
+        CliRun withOutput = CliRun.of(
+                expand(source, "--format", "null", "--output", dir.resolve("x").toString())
+                        .toArray(String[]::new));
         assertThat(withOutput.exitCode()).isNotZero();
-        assertThat(withOutput.err()).startsWith("Cannot use --output with --format null: the null sink writes no"
-                + " files; drop --output, or give --format arrow or parquet");
-        CliRun nested = CliRun.of(expand(source, "--format", "null", "--row-layout", "nested")
-                .toArray(String[]::new));
+        assertThat(withOutput.err())
+                .startsWith("Cannot use --output with --format null: the null sink writes no"
+                        + " files; drop --output, or give --format arrow or parquet");
+        CliRun nested = CliRun.of(
+                expand(source, "--format", "null", "--row-layout", "nested").toArray(String[]::new));
         assertThat(nested.exitCode()).isEqualTo(2);
-        assertThat(nested.err()).startsWith("Cannot use --row-layout nested with --format null: the null sink writes"
-                + " no files; drop --row-layout");
+        assertThat(nested.err())
+                .startsWith("Cannot use --row-layout nested with --format null: the null sink writes"
+                        + " no files; drop --row-layout");
         CliRun withoutOutput = CliRun.of(expand(source).toArray(String[]::new));
         assertThat(withoutOutput.exitCode()).isNotZero();
         assertThat(withoutOutput.err()).startsWith("Missing required option: '--output=<dir>'");

@@ -4,10 +4,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.OutputStreamWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,15 +19,19 @@ import picocli.CommandLine;
  * prints and returns must be what the whole tree would print and return.
  */
 class OneSubcommandTreeTest {
-    private static final List<String> NAMES = List.copyOf(TensorBroadcastCli.commandLine(
-            new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())).getSubcommands().keySet());
+    private static final List<String> NAMES = List.copyOf(
+            TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
+                    .getSubcommands()
+                    .keySet());
 
     @Test
     void aSubcommandsNameBuildsThatSubcommandAlone() {
         assertThat(NAMES).hasSize(9).contains("plan", "expand", "reduce", "cluster");
         for (String name : NAMES) {
-            CommandLine line = TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()),
-                    new PrintWriter(new StringWriter()), new String[] {name, "--help"});
+            CommandLine line = TensorBroadcastCli.commandLine(
+                    new PrintWriter(new StringWriter()),
+                    new PrintWriter(new StringWriter()),
+                    new String[] {name, "--help"});
             assertThat(line.getSubcommands().keySet()).as(name).containsExactly(name);
             assertThat(line.getSubcommands().get(name).getCommandSpec().qualifiedName())
                     .isEqualTo("tensor-broadcast " + name);
@@ -36,11 +40,18 @@ class OneSubcommandTreeTest {
 
     @Test
     void otherFirstWordsBuildTheWholeTree() {
-        for (String[] args : List.of(new String[] {}, new String[] {"--help"}, new String[] {"-V"},
-                new String[] {"plam"}, new String[] {"--plan"}, new String[] {"Plan"})) {
-            CommandLine line = TensorBroadcastCli.commandLine(new PrintWriter(new StringWriter()),
-                    new PrintWriter(new StringWriter()), args);
-            assertThat(line.getSubcommands().keySet()).as(String.join(" ", args)).containsExactlyElementsOf(NAMES);
+        for (String[] args : List.of(
+                new String[] {},
+                new String[] {"--help"},
+                new String[] {"-V"},
+                new String[] {"plam"},
+                new String[] {"--plan"},
+                new String[] {"Plan"})) {
+            CommandLine line = TensorBroadcastCli.commandLine(
+                    new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), args);
+            assertThat(line.getSubcommands().keySet())
+                    .as(String.join(" ", args))
+                    .containsExactlyElementsOf(NAMES);
         }
     }
 
@@ -79,11 +90,12 @@ class OneSubcommandTreeTest {
         static Printed of(String[] args, boolean wholeTree) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(new PrintStream(out, true, UTF_8), UTF_8),
-                    true);
-            PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(new PrintStream(err, true, UTF_8), UTF_8),
-                    true);
-            CommandLine line = wholeTree ? TensorBroadcastCli.commandLine(outWriter, errWriter)
+            PrintWriter outWriter =
+                    new PrintWriter(new OutputStreamWriter(new PrintStream(out, true, UTF_8), UTF_8), true);
+            PrintWriter errWriter =
+                    new PrintWriter(new OutputStreamWriter(new PrintStream(err, true, UTF_8), UTF_8), true);
+            CommandLine line = wholeTree
+                    ? TensorBroadcastCli.commandLine(outWriter, errWriter)
                     : TensorBroadcastCli.commandLine(outWriter, errWriter, args);
             int exitCode = line.execute(args);
             outWriter.flush();

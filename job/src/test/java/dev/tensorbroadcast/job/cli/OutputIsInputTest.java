@@ -41,6 +41,7 @@ class OutputIsInputTest {
     private Path source;
     /** Holds the dataset {@code 0} only, as broadcast-tensors leaves it: an output --overwrite accepts. */
     private Path data;
+
     private Path dataset;
     private Map<String, String> before;
 
@@ -49,12 +50,24 @@ class OutputIsInputTest {
         source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         data = Files.createDirectories(dir.resolve("data"));
         dataset = data.resolve("0");
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "64,8",
-                "--partitions", "4", "--format", "parquet", "--output", dataset.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,8",
+                "--partitions",
+                "4",
+                "--format",
+                "parquet",
+                "--output",
+                dataset.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         before = checksums(data);
-        assertThat(before).containsKeys("0/_SUCCESS", "0/_manifest.json", "0/part-00000.parquet",
-                "0/part-00003.parquet");
+        assertThat(before)
+                .containsKeys("0/_SUCCESS", "0/_manifest.json", "0/part-00000.parquet", "0/part-00003.parquet");
     }
 
     private static String refused(String output, String relation, String input, String where) {
@@ -68,8 +81,18 @@ class OutputIsInputTest {
     }
 
     private CliRun expand(String output, String... more) {
-        List<String> args = new ArrayList<>(List.of("expand", "--input", dataset.toString(), "--dialect", "numpy",
-                "--shape", "64,8", "--format", "parquet", "--output", output));
+        List<String> args = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                dataset.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,8",
+                "--format",
+                "parquet",
+                "--output",
+                output));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
@@ -85,16 +108,14 @@ class OutputIsInputTest {
     void aDatasetReadInSlicesIntoItself() throws Exception {
         CliRun run = expand(dataset.toString(), "--overwrite", "--ship-threshold", "0");
 
-        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both "
-                + real(dataset)));
+        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset)));
     }
 
     @Test
     void aDatasetShippedWholeIntoItself() throws Exception {
         CliRun run = expand(dataset.toString(), "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both "
-                + real(dataset)));
+        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset)));
     }
 
     @Test
@@ -103,8 +124,9 @@ class OutputIsInputTest {
 
         CliRun run = expand(output);
 
-        assertRefusedAndUntouched(run, refused(output, "lies inside", dataset.toString(),
-                real(dataset) + "/sub inside " + real(dataset)));
+        assertRefusedAndUntouched(
+                run,
+                refused(output, "lies inside", dataset.toString(), real(dataset) + "/sub inside " + real(dataset)));
     }
 
     @Test
@@ -112,8 +134,8 @@ class OutputIsInputTest {
         // data holds only the numbered dataset 0: --overwrite would take it for broadcast-tensors' and clear it
         CliRun run = expand(data.toString(), "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(data.toString(), "holds", dataset.toString(),
-                real(dataset) + " inside " + real(data)));
+        assertRefusedAndUntouched(
+                run, refused(data.toString(), "holds", dataset.toString(), real(dataset) + " inside " + real(data)));
     }
 
     @Test
@@ -141,8 +163,7 @@ class OutputIsInputTest {
 
         CliRun run = expand(alias.toString(), "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(alias.toString(), "is", dataset.toString(), "both "
-                + real(dataset)));
+        assertRefusedAndUntouched(run, refused(alias.toString(), "is", dataset.toString(), "both " + real(dataset)));
     }
 
     @Test
@@ -156,11 +177,23 @@ class OutputIsInputTest {
 
     @Test
     void reduceIntoItsGradient() throws Exception {
-        CliRun run = CliRun.of("reduce", "--input", dataset.toString(), "--dialect", "numpy", "--input-shape", "1,8",
-                "--shape", "64,8", "--format", "parquet", "--output", dataset.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "reduce",
+                "--input",
+                dataset.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "1,8",
+                "--shape",
+                "64,8",
+                "--format",
+                "parquet",
+                "--output",
+                dataset.toString(),
+                "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both "
-                + real(dataset)));
+        assertRefusedAndUntouched(run, refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset)));
     }
 
     @Test
@@ -168,20 +201,40 @@ class OutputIsInputTest {
         Path gradient = NpyFiles.int32(data.resolve("gradient.npy"), new long[] {64, 8});
         before = checksums(data);
 
-        CliRun run = CliRun.of("reduce", "--input", gradient.toString(), "--dialect", "numpy", "--input-shape",
-                "1,8", "--shape", "64,8", "--output", gradient.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "reduce",
+                "--input",
+                gradient.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "1,8",
+                "--shape",
+                "64,8",
+                "--output",
+                gradient.toString(),
+                "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(gradient.toString(), "is", gradient.toString(), "both "
-                + real(gradient)));
+        assertRefusedAndUntouched(
+                run, refused(gradient.toString(), "is", gradient.toString(), "both " + real(gradient)));
     }
 
     @Test
     void broadcastTensorsWithAnInputInsideTheOutput() throws Exception {
-        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", dataset.toString(),
-                "--dialect", "numpy", "--output", data.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                dataset.toString(),
+                "--dialect",
+                "numpy",
+                "--output",
+                data.toString(),
+                "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(data.toString(), "holds", dataset.toString(),
-                real(dataset) + " inside " + real(data)));
+        assertRefusedAndUntouched(
+                run, refused(data.toString(), "holds", dataset.toString(), real(dataset) + " inside " + real(data)));
     }
 
     @Test
@@ -190,24 +243,38 @@ class OutputIsInputTest {
 
         CliRun run = CliRun.of("export", dataset.toString(), "--npy", part.toString(), "--overwrite");
 
-        assertRefusedAndUntouched(run, refused(part.toString(), "lies inside", dataset.toString(),
-                real(part) + " inside " + real(dataset)));
+        assertRefusedAndUntouched(
+                run,
+                refused(part.toString(), "lies inside", dataset.toString(), real(part) + " inside " + real(dataset)));
     }
 
     @Test
     void theJavaApiRefusesTheSame() throws Exception {
         // prepare() checks, so run() never starts a job
         String parent = data.toString();
-        assertThatThrownBy(() -> TensorBroadcast.builder().source(dataset.toString()).dialect(Dialect.NUMPY)
-                .shape(64, 8).output(parent).overwrite(true).build().run(SPARK.session()))
+        assertThatThrownBy(() -> TensorBroadcast.builder()
+                        .source(dataset.toString())
+                        .dialect(Dialect.NUMPY)
+                        .shape(64, 8)
+                        .output(parent)
+                        .overwrite(true)
+                        .build()
+                        .run(SPARK.session()))
                 .isInstanceOf(OutputException.class)
                 .hasMessage(refused(parent, "holds", dataset.toString(), real(dataset) + " inside " + real(data))
                         .strip());
-        assertThatThrownBy(() -> TensorReduce.builder().gradient(dataset.toString()).dialect(Dialect.NUMPY)
-                .inputShape(Shape.of(1, 8)).shape(64, 8).output(dataset.toString()).overwrite(true).build()
-                .run(SPARK.session()))
+        assertThatThrownBy(() -> TensorReduce.builder()
+                        .gradient(dataset.toString())
+                        .dialect(Dialect.NUMPY)
+                        .inputShape(Shape.of(1, 8))
+                        .shape(64, 8)
+                        .output(dataset.toString())
+                        .overwrite(true)
+                        .build()
+                        .run(SPARK.session()))
                 .isInstanceOf(OutputException.class)
-                .hasMessage(refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset)).strip());
+                .hasMessage(refused(dataset.toString(), "is", dataset.toString(), "both " + real(dataset))
+                        .strip());
         assertThat(checksums(data)).isEqualTo(before);
     }
 

@@ -43,8 +43,17 @@ class OverwriteSafetyTest {
         Files.writeString(output.resolve("part-00001.arrow"), "ours");
         Files.createSymbolicLink(output.resolve("part-00000.arrow"), elsewhere.resolve("part-00000.arrow"));
 
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
@@ -60,8 +69,17 @@ class OverwriteSafetyTest {
         Files.writeString(output.resolve("1").resolve("part-00000.arrow"), "ours");
         Files.createSymbolicLink(output.resolve("0"), elsewhere);
 
-        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
@@ -75,8 +93,17 @@ class OverwriteSafetyTest {
         Path output = Files.createDirectories(dir.resolve("out"));
         Files.createSymbolicLink(output.resolve("_temporary"), elsewhere);
 
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
@@ -91,8 +118,17 @@ class OverwriteSafetyTest {
         Path named = Files.createDirectories(output.resolve("part-00099.arrow"));
         Files.writeString(named.resolve("notes.txt"), "precious");
 
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
@@ -105,8 +141,17 @@ class OverwriteSafetyTest {
         Path staging = Files.createDirectories(output.resolve("_temporary"));
         Files.writeString(staging.resolve("notes.txt"), "precious");
 
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
@@ -114,8 +159,11 @@ class OverwriteSafetyTest {
         // Spark's own layout, as a killed job leaves it, is ours
         Files.delete(staging.resolve("notes.txt"));
         Files.createDirectories(staging.resolve("0").resolve("_temporary"));
-        assertThat(dev.tensorbroadcast.job.commit.OutputDirectory.check(output.toString(), true,
-                new org.apache.hadoop.conf.Configuration()).path().toString()).isEqualTo("file:" + output);
+        assertThat(dev.tensorbroadcast.job.commit.OutputDirectory.check(
+                                output.toString(), true, new org.apache.hadoop.conf.Configuration())
+                        .path()
+                        .toString())
+                .isEqualTo("file:" + output);
     }
 
     @Test
@@ -126,18 +174,36 @@ class OverwriteSafetyTest {
         // a user's file of that name beside our numbered datasets is theirs
         Files.writeString(output.resolve("datasets.json"), "{\"mine\": true}");
 
-        CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+        CliRun run = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--output",
+                output.toString(),
+                "--overwrite");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo(notOurs(output));
         assertThat(Files.readString(output.resolve("datasets.json"))).isEqualTo("{\"mine\": true}");
 
         // our index is replaced with the datasets
-        Files.writeString(output.resolve("datasets.json"),
-                "{\"tensor_broadcast\": \"datasets\", \"datasets\": [\"0\"]}");
-        CliRun again = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+        Files.writeString(
+                output.resolve("datasets.json"), "{\"tensor_broadcast\": \"datasets\", \"datasets\": [\"0\"]}");
+        CliRun again = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--output",
+                output.toString(),
+                "--overwrite");
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(DatasetFiles.names(output)).containsExactly("0", "1", "datasets.json");
 
@@ -145,8 +211,17 @@ class OverwriteSafetyTest {
         Path single = Files.createDirectories(dir.resolve("single"));
         Files.writeString(single.resolve("part-00000.arrow"), "ours");
         Files.copy(output.resolve("datasets.json"), single.resolve("datasets.json"));
-        CliRun inside = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", single.toString(), "--overwrite");
+        CliRun inside = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                single.toString(),
+                "--overwrite");
         assertThat(inside.exitCode()).isEqualTo(2);
         assertThat(inside.err()).isEqualTo(notOurs(single));
     }
@@ -157,8 +232,17 @@ class OverwriteSafetyTest {
             Path output = Files.createDirectories(dir.resolve("alone-" + name));
             Files.writeString(output.resolve(name), "{\"tensor_broadcast\": \"datasets\", \"datasets\": [\"0\"]}");
 
-            CliRun run = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", source.toString(),
-                    "--dialect", "numpy", "--output", output.toString(), "--overwrite");
+            CliRun run = CliRun.of(
+                    "broadcast-tensors",
+                    "--input",
+                    source.toString(),
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--output",
+                    output.toString(),
+                    "--overwrite");
 
             assertThat(run.exitCode()).as(name).isEqualTo(2);
             assertThat(run.err()).isEqualTo(notOurs(output));
@@ -170,22 +254,41 @@ class OverwriteSafetyTest {
     void aKeyValueDirectoryIsOursOnlyWhenItHoldsOnlyOurPartFiles() throws Exception {
         // a partitioned dataset's directory (--partition-by) is replaced; one holding anything else is not ours
         Path ours = Files.createDirectories(dir.resolve("ours"));
-        Files.writeString(Files.createDirectories(ours.resolve("day=2024-03-01/tag=a")).resolve("part-00000.arrow"),
-                "ours");
+        Files.writeString(
+                Files.createDirectories(ours.resolve("day=2024-03-01/tag=a")).resolve("part-00000.arrow"), "ours");
         Path theirs = Files.createDirectories(dir.resolve("theirs"));
-        Files.writeString(Files.createDirectories(theirs.resolve("day=2024-03-01")).resolve("part-00000.arrow"),
-                "ours");
+        Files.writeString(
+                Files.createDirectories(theirs.resolve("day=2024-03-01")).resolve("part-00000.arrow"), "ours");
         Files.writeString(theirs.resolve("day=2024-03-01").resolve("notes.txt"), "precious");
 
-        CliRun replaced = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", ours.toString(), "--overwrite");
-        CliRun refused = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "6,8",
-                "--output", theirs.toString(), "--overwrite");
+        CliRun replaced = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                ours.toString(),
+                "--overwrite");
+        CliRun refused = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "6,8",
+                "--output",
+                theirs.toString(),
+                "--overwrite");
 
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
         assertThat(ours.resolve("day=2024-03-01")).doesNotExist();
         assertThat(refused.exitCode()).isEqualTo(2);
         assertThat(refused.err()).isEqualTo(notOurs(theirs));
-        assertThat(Files.readString(theirs.resolve("day=2024-03-01").resolve("notes.txt"))).isEqualTo("precious");
+        assertThat(Files.readString(theirs.resolve("day=2024-03-01").resolve("notes.txt")))
+                .isEqualTo("precious");
     }
 }

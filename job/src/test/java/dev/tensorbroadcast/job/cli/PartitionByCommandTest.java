@@ -52,21 +52,41 @@ class PartitionByCommandTest {
             for (int e = 0; e < 8; e++) {
                 features[e] = r + e / 8f;
             }
-            source.add(RowFactory.create((long) r, Date.valueOf(LocalDate.of(2024, 3, 1 + r / 20)),
-                    r % 20 < 10 ? "a/b c" : null, features));
+            source.add(RowFactory.create(
+                    (long) r, Date.valueOf(LocalDate.of(2024, 3, 1 + r / 20)), r % 20 < 10 ? "a/b c" : null, features));
         }
-        StructType schema = new StructType().add("user_id", DataTypes.LongType).add("day", DataTypes.DateType)
+        StructType schema = new StructType()
+                .add("user_id", DataTypes.LongType)
+                .add("day", DataTypes.DateType)
                 .add("tag", DataTypes.StringType)
                 .add("features", DataTypes.createArrayType(DataTypes.FloatType, false));
         input = dir.resolve("table");
-        spark.createDataFrame(source, schema).repartition(1).write().partitionBy("day", "tag")
+        spark.createDataFrame(source, schema)
+                .repartition(1)
+                .write()
+                .partitionBy("day", "tag")
                 .parquet(input.toString());
     }
 
     private CliRun expand(String output, String... more) {
-        List<String> args = new ArrayList<>(List.of("expand", "--input", input.toString(), "--column", "features",
-                "--row-shape", "[1,8]", "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet",
-                "--partitions", "4", "--output", output));
+        List<String> args = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,8]",
+                "--format",
+                "parquet",
+                "--partitions",
+                "4",
+                "--output",
+                output));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
@@ -85,13 +105,21 @@ class PartitionByCommandTest {
         }
         assertThat(manifest.request()).containsEntry("partition_by", "day,tag");
         // the keys live in the paths, not in the files
-        assertThat(manifest.keptColumns()).extracting(Manifest.KeptColumnEntry::name).containsExactly("user_id");
+        assertThat(manifest.keptColumns())
+                .extracting(Manifest.KeptColumnEntry::name)
+                .containsExactly("user_id");
         List<String> directories = manifest.files().stream()
-                .map(file -> file.path().substring(0, file.path().lastIndexOf('/'))).distinct().toList();
-        assertThat(directories).containsExactly("day=2024-03-01/tag=__HIVE_DEFAULT_PARTITION__",
-                "day=2024-03-01/tag=a%2Fb c", "day=2024-03-02/tag=__HIVE_DEFAULT_PARTITION__",
-                "day=2024-03-02/tag=a%2Fb c", "day=2024-03-03/tag=__HIVE_DEFAULT_PARTITION__",
-                "day=2024-03-03/tag=a%2Fb c");
+                .map(file -> file.path().substring(0, file.path().lastIndexOf('/')))
+                .distinct()
+                .toList();
+        assertThat(directories)
+                .containsExactly(
+                        "day=2024-03-01/tag=__HIVE_DEFAULT_PARTITION__",
+                        "day=2024-03-01/tag=a%2Fb c",
+                        "day=2024-03-02/tag=__HIVE_DEFAULT_PARTITION__",
+                        "day=2024-03-02/tag=a%2Fb c",
+                        "day=2024-03-03/tag=__HIVE_DEFAULT_PARTITION__",
+                        "day=2024-03-03/tag=a%2Fb c");
         // the same directories as Spark wrote for the input: the day's features beside the day
         for (String directory : directories) {
             assertThat(input.resolve(directory)).isDirectory();
@@ -100,10 +128,15 @@ class PartitionByCommandTest {
             assertThat(output.resolve(file.path())).hasSize(file.bytes());
         }
         // 4 partitions of 15 rows (0, 15, 30, 45), cut where the values change (every 10 rows): 8 files
-        assertThat(manifest.files()).extracting(DatasetFile::firstRow).containsExactly(0L, 10L, 15L, 20L, 30L, 40L,
-                45L, 50L);
+        assertThat(manifest.files())
+                .extracting(DatasetFile::firstRow)
+                .containsExactly(0L, 10L, 15L, 20L, 30L, 40L, 45L, 50L);
 
-        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("user_id").collectAsList();
+        List<Row> rows = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("user_id")
+                .collectAsList();
         assertThat(rows).hasSize(ROWS);
         for (Row row : rows) {
             long u = row.getLong(row.fieldIndex("user_id"));
@@ -121,14 +154,15 @@ class PartitionByCommandTest {
         Files.write(stray, new byte[] {1});
         CliRun extra = CliRun.of("verify", output.toString());
         assertThat(extra.exitCode()).isEqualTo(1);
-        assertThat(extra.out()).contains(directories.get(1) + "/part-00099.parquet: extra file, not listed in the"
-                + " manifest");
+        assertThat(extra.out())
+                .contains(directories.get(1) + "/part-00099.parquet: extra file, not listed in the" + " manifest");
         Files.delete(stray);
         Path npy = dir.resolve("x.npy");
         CliRun export = CliRun.of("export", output.toString(), "--npy", npy.toString());
         assertThat(export.exitCode()).as(export.err()).isZero();
         byte[] bytes = Files.readAllBytes(npy);
-        ByteBuffer values = ByteBuffer.wrap(bytes, bytes.length - ROWS * 16 * 4, ROWS * 16 * 4).slice()
+        ByteBuffer values = ByteBuffer.wrap(bytes, bytes.length - ROWS * 16 * 4, ROWS * 16 * 4)
+                .slice()
                 .order(ByteOrder.LITTLE_ENDIAN);
         // rows in the input's order (by path): the default partition sorts before "a%2Fb c" on each day
         assertThat(values.getFloat(0)).isEqualTo(10f);
@@ -141,7 +175,11 @@ class PartitionByCommandTest {
                     .containsExactlyInAnyOrder("day=2024-03-01", "day=2024-03-02", "day=2024-03-03");
         }
         assertThat(output.resolve("day=2024-03-01")).isDirectoryNotContaining("glob:**/tag=*");
-        List<Row> shipped = SPARK.session().read().parquet(output.toString()).orderBy("user_id").collectAsList();
+        List<Row> shipped = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("user_id")
+                .collectAsList();
         assertThat(shipped).hasSize(ROWS);
         for (Row row : shipped) {
             long u = row.getLong(row.fieldIndex("user_id"));
@@ -157,8 +195,9 @@ class PartitionByCommandTest {
         CliRun run = expand(output.toString(), "--partition-by", "hour");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot partition the output by 'hour': input '" + input + "' has no such"
-                + " column; its columns are user_id, day, tag (--partition-by hour)\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot partition the output by 'hour': input '" + input + "' has no such"
+                        + " column; its columns are user_id, day, tag (--partition-by hour)\n");
         assertThat(output).doesNotExist();
     }
 
@@ -167,9 +206,11 @@ class PartitionByCommandTest {
         CliRun run = expand(dir.resolve("out").toString(), "--partition-by", "user_id");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot partition the output by 'user_id': it is a column of the files of"
-                + " input '" + input + "', not a partition key taken from its key=value directories alone (those: day, tag);"
-                + " --partition-by takes those\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot partition the output by 'user_id': it is a column of the files of"
+                        + " input '" + input
+                        + "', not a partition key taken from its key=value directories alone (those: day, tag);"
+                        + " --partition-by takes those\n");
     }
 
     @Test
@@ -177,8 +218,9 @@ class PartitionByCommandTest {
         CliRun run = expand(dir.resolve("out").toString(), "--partition-by", "tag");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Cannot partition the output by tag: the values do not come in one run"
-                + " each in the input's order (by path, then row): row 20 (")
+        assertThat(run.err())
+                .startsWith("Cannot partition the output by tag: the values do not come in one run"
+                        + " each in the input's order (by path, then row): row 20 (")
                 .contains("day=2024-03-02/tag=__HIVE_DEFAULT_PARTITION__")
                 .endsWith(") has tag=null again after other values; partition by the outer keys first (the"
                         + " input's are day, tag)\n");
@@ -189,8 +231,9 @@ class PartitionByCommandTest {
         CliRun run = expand(dir.resolve("out").toString(), "--partition-by", "day", "--keep", "user_id");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot partition the output by 'day': the output does not keep it (kept:"
-                + " user_id); keep it with --keep or leave it out of --partition-by day\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot partition the output by 'day': the output does not keep it (kept:"
+                        + " user_id); keep it with --keep or leave it out of --partition-by day\n");
     }
 
     @Test
@@ -198,12 +241,23 @@ class PartitionByCommandTest {
         Path npy = dir.resolve("row.npy");
         Files.copy(Path.of("..", "examples", "row4096.npy"), npy);
 
-        CliRun run = CliRun.of("expand", "--input", npy.toString(), "--dialect", "numpy", "--shape", "4,4096",
-                "--partition-by", "day", "--output", dir.resolve("out").toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                npy.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,4096",
+                "--partition-by",
+                "day",
+                "--output",
+                dir.resolve("out").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot partition the output by day: input '" + npy + "' is a single"
-                + " tensor, with no columns; --partition-by takes the partition keys of a dataset input (its"
-                + " key=value directories)\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot partition the output by day: input '" + npy + "' is a single"
+                        + " tensor, with no columns; --partition-by takes the partition keys of a dataset input (its"
+                        + " key=value directories)\n");
     }
 }

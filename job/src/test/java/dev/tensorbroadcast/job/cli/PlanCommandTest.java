@@ -47,8 +47,17 @@ class PlanCommandTest {
 
     @Test
     void paddleBroadcastTensorsGivesTheCommonShapeAndOneProgramPerInput() {
-        CliRun run = CliRun.of("plan", "--dialect", "paddle", "--input-shape", "[4,1,3]", "--input-shape", "[2,3]",
-                "--input-shape", "[4,2,1]", "--json");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "paddle",
+                "--input-shape",
+                "[4,1,3]",
+                "--input-shape",
+                "[2,3]",
+                "--input-shape",
+                "[4,2,1]",
+                "--json");
 
         assertThat(run.exitCode()).isZero();
         JsonNode json = run.json();
@@ -70,16 +79,28 @@ class PlanCommandTest {
 
     @Test
     void numpyBroadcastShapesWithoutATarget() {
-        JsonNode json = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "8,1,6,1", "--input-shape", "7,1,5",
-                "--json").json();
+        JsonNode json = CliRun.of(
+                        "plan", "--dialect", "numpy", "--input-shape", "8,1,6,1", "--input-shape", "7,1,5", "--json")
+                .json();
 
         assertThat(longs(json.get("shape"))).containsExactly(8, 7, 6, 5);
     }
 
     @Test
     void openvinoExplicitWithAxesMapping() {
-        CliRun run = CliRun.of("plan", "--dialect", "openvino", "--mode", "explicit", "--input-shape", "[2,3]",
-                "--shape", "[2,4,3]", "--axes-mapping", "[0,2]", "--json");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "openvino",
+                "--mode",
+                "explicit",
+                "--input-shape",
+                "[2,3]",
+                "--shape",
+                "[2,4,3]",
+                "--axes-mapping",
+                "[0,2]",
+                "--json");
 
         assertThat(run.exitCode()).isZero();
         JsonNode json = run.json();
@@ -98,10 +119,30 @@ class PlanCommandTest {
 
     @Test
     void ngraphWithBroadcastAxes() {
-        JsonNode rows = CliRun.of("plan", "--dialect", "ngraph", "--input-shape", "[3]", "--shape", "[2,3]",
-                "--broadcast-axes", "[0]", "--json").json();
-        JsonNode columns = CliRun.of("plan", "--dialect", "ngraph", "--input-shape", "[3]", "--shape", "[3,2]",
-                "--broadcast-axes", "1", "--json").json();
+        JsonNode rows = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "ngraph",
+                        "--input-shape",
+                        "[3]",
+                        "--shape",
+                        "[2,3]",
+                        "--broadcast-axes",
+                        "[0]",
+                        "--json")
+                .json();
+        JsonNode columns = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "ngraph",
+                        "--input-shape",
+                        "[3]",
+                        "--shape",
+                        "[3,2]",
+                        "--broadcast-axes",
+                        "1",
+                        "--json")
+                .json();
 
         assertThat(longs(rows.get("shape"))).containsExactly(2, 3);
         assertThat(longs(rows.get("copy_program").get("strides"))).containsExactly(0, 1);
@@ -111,8 +152,8 @@ class PlanCommandTest {
 
     @Test
     void onnxOutputLargerThanShape() {
-        JsonNode json = CliRun.of("plan", "--dialect", "onnx", "--input-shape", "[3,1]", "--shape", "[2,1,6]",
-                "--json").json();
+        JsonNode json = CliRun.of("plan", "--dialect", "onnx", "--input-shape", "[3,1]", "--shape", "[2,1,6]", "--json")
+                .json();
 
         assertThat(longs(json.get("shape"))).containsExactly(2, 3, 6);
         assertThat(json.get("elements").asLong()).isEqualTo(36);
@@ -120,14 +161,27 @@ class PlanCommandTest {
 
     @Test
     void negativeValuesAreValuesNotOptions() {
-        JsonNode keep = CliRun.of("plan", "--dialect", "mindspore", "--input-shape", "[2,1]", "--shape", "-1,2",
-                "--json").json();
-        JsonNode single = CliRun.of("plan", "--dialect", "pytorch", "--input-shape", "5", "--shape", "-1",
-                "--json").json();
-        JsonNode attached = CliRun.of("plan", "--dialect", "paddle", "--input-shape", "3,1", "--shape=-1,4",
-                "--json").json();
-        JsonNode axis = CliRun.of("plan", "--dialect", "openvino", "--mode", "pdpd", "--input-shape", "3",
-                "--shape", "2,3", "--axis", "-1", "--json").json();
+        JsonNode keep = CliRun.of(
+                        "plan", "--dialect", "mindspore", "--input-shape", "[2,1]", "--shape", "-1,2", "--json")
+                .json();
+        JsonNode single = CliRun.of("plan", "--dialect", "pytorch", "--input-shape", "5", "--shape", "-1", "--json")
+                .json();
+        JsonNode attached = CliRun.of("plan", "--dialect", "paddle", "--input-shape", "3,1", "--shape=-1,4", "--json")
+                .json();
+        JsonNode axis = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "openvino",
+                        "--mode",
+                        "pdpd",
+                        "--input-shape",
+                        "3",
+                        "--shape",
+                        "2,3",
+                        "--axis",
+                        "-1",
+                        "--json")
+                .json();
 
         assertThat(longs(keep.get("shape"))).containsExactly(2, 2);
         assertThat(longs(single.get("shape"))).containsExactly(5);
@@ -137,8 +191,17 @@ class PlanCommandTest {
 
     @Test
     void hugePlanAnswersWithTheAskedPartitionCount() {
-        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[1]", "--shape",
-                "[1000000,1000000,1000]", "--partitions", "1000000", "--json");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[1]",
+                "--shape",
+                "[1000000,1000000,1000]",
+                "--partitions",
+                "1000000",
+                "--json");
 
         assertThat(run.exitCode()).isZero();
         JsonNode json = run.json();
@@ -153,8 +216,18 @@ class PlanCommandTest {
     @Test
     void partitionSizeInBinaryUnits() {
         // 1024 rows of 4 KiB: 64k holds 16 rows
-        JsonNode json = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "1,1024", "--shape", "1024,1024",
-                "--partition-size", "64K", "--json").json();
+        JsonNode json = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "1,1024",
+                        "--shape",
+                        "1024,1024",
+                        "--partition-size",
+                        "64K",
+                        "--json")
+                .json();
 
         assertThat(json.get("row_bytes").asLong()).isEqualTo(4096);
         assertThat(json.get("partitions").asLong()).isEqualTo(64);
@@ -163,8 +236,18 @@ class PlanCommandTest {
 
     @Test
     void dtypeSetsTheWidth() {
-        JsonNode json = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "2,3",
-                "--dtype", "float64", "--json").json();
+        JsonNode json = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "3",
+                        "--shape",
+                        "2,3",
+                        "--dtype",
+                        "float64",
+                        "--json")
+                .json();
 
         assertThat(json.get("dtype").asText()).isEqualTo("float64");
         assertThat(json.get("bytes").asLong()).isEqualTo(48);
@@ -191,15 +274,35 @@ class PlanCommandTest {
 
     @Test
     void textOutputShowsUnitsRangesAndEachInput() {
-        String big = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "1,4096", "--shape", "65536,4096",
-                "--partitions", "3").out();
-        String several = CliRun.of("plan", "--dialect", "openvino", "--mode", "bidirectional", "--input-shape",
-                "3,1", "--shape", "1,4").out();
+        String big = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "numpy",
+                        "--input-shape",
+                        "1,4096",
+                        "--shape",
+                        "65536,4096",
+                        "--partitions",
+                        "3")
+                .out();
+        String several = CliRun.of(
+                        "plan",
+                        "--dialect",
+                        "openvino",
+                        "--mode",
+                        "bidirectional",
+                        "--input-shape",
+                        "3,1",
+                        "--shape",
+                        "1,4")
+                .out();
 
-        assertThat(big).contains("bytes         1073741824 (1.0 GiB)\n")
+        assertThat(big)
+                .contains("bytes         1073741824 (1.0 GiB)\n")
                 .contains("rows          65536 x [4096] (16.0 KiB each)\n")
                 .contains("partitions    3 of 21845..21846 rows, 341.3 MiB each\n");
-        assertThat(several).startsWith("dialect       openvino (mode bidirectional)\n")
+        assertThat(several)
+                .startsWith("dialect       openvino (mode bidirectional)\n")
                 .contains("copy program  3x(stride 1) 4x(stride 0); innermost run 1 (one element repeated)\n");
     }
 
@@ -235,14 +338,17 @@ class PlanCommandTest {
         CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[0,3]");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("rows          0 x [3] (12 B each)\n")
+        assertThat(run.out())
+                .contains("rows          0 x [3] (12 B each)\n")
                 .contains("partitions    1, empty (the output has 0 rows)\n");
     }
 
     @Test
     void oneRowIsOneRow() {
-        String one = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[1,3]").out();
-        String each = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[3,3]", "--partitions", "3").out();
+        String one = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[1,3]")
+                .out();
+        String each = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "[3,3]", "--partitions", "3")
+                .out();
 
         assertThat(one).contains("partitions    1 of 1 row, 12 B each\n");
         assertThat(each).contains("partitions    3 of 1 row, 12 B each\n");
@@ -255,7 +361,9 @@ class PlanCommandTest {
         CliRun version = CliRun.of("--version");
 
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("Usage: tensor-broadcast plan").contains("--partition-size")
+        assertThat(help.out())
+                .contains("Usage: tensor-broadcast plan")
+                .contains("--partition-size")
                 .contains("--broadcast-axes");
         assertThat(topHelp.exitCode()).isZero();
         assertThat(topHelp.out()).contains("plan");

@@ -25,8 +25,21 @@ class PlanDatasetTest {
     @Test
     void aDatasetOverTheThresholdIsReadInSlices() throws Exception {
         Path features = features();
-        CliRun run = CliRun.of("plan", "--dialect", "pytorch", "--input", features.toString(), "--row-shape",
-                "[1,64]", "--shape", "-1,8,64", "--partitions", "4", "--ship-threshold", "16k", "--json");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "pytorch",
+                "--input",
+                features.toString(),
+                "--row-shape",
+                "[1,64]",
+                "--shape",
+                "-1,8,64",
+                "--partitions",
+                "4",
+                "--ship-threshold",
+                "16k",
+                "--json");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(run.out());
@@ -46,8 +59,19 @@ class PlanDatasetTest {
     @Test
     void theColumnsExpandWouldKeepAreListedAndRefusedAlike() throws Exception {
         Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
-        String[] base = {"plan", "--dialect", "pytorch", "--input", table.toString(), "--column", "features",
-                "--row-shape", "[1,8]", "--shape", "-1,3,8"};
+        String[] base = {
+            "plan",
+            "--dialect",
+            "pytorch",
+            "--input",
+            table.toString(),
+            "--column",
+            "features",
+            "--row-shape",
+            "[1,8]",
+            "--shape",
+            "-1,3,8"
+        };
 
         CliRun kept = CliRun.of(concat(base, "--keep", "user_id,seen"));
         CliRun json = CliRun.of(concat(base, "--keep", "user_id", "--json"));
@@ -69,24 +93,51 @@ class PlanDatasetTest {
     void partitionsOfADatasetReadInSlicesFollowItsRowGroups() throws Exception {
         Path table = dev.tensorbroadcast.arrowio.source.KeptFixtures.copy("parquet", dir.resolve("table"));
         Path output = dir.resolve("out");
-        String[] request = {"--dialect", "pytorch", "--input", table.toString(), "--column", "features",
-                "--row-shape", "[1,8]", "--shape", "-1,3,8", "--ship-threshold", "0", "--partition-size", "20k",
-                "--keep", "none"};
+        String[] request = {
+            "--dialect",
+            "pytorch",
+            "--input",
+            table.toString(),
+            "--column",
+            "features",
+            "--row-shape",
+            "[1,8]",
+            "--shape",
+            "-1,3,8",
+            "--ship-threshold",
+            "0",
+            "--partition-size",
+            "20k",
+            "--keep",
+            "none"
+        };
 
         CliRun plan = CliRun.of(concat(new String[] {"plan"}, request));
         CliRun expand = CliRun.of(concat(concat(new String[] {"expand"}, request), "--output", output.toString()));
 
         assertThat(plan.out()).contains("\npartitions    3 of 200 rows, 18.8 KiB each\n");
         assertThat(expand.exitCode()).as(expand.err()).isZero();
-        JsonNode files = new ObjectMapper().readTree(output.resolve("_manifest.json").toFile()).get("files");
+        JsonNode files = new ObjectMapper()
+                .readTree(output.resolve("_manifest.json").toFile())
+                .get("files");
         assertThat(files).hasSize(3);
         for (int i = 0; i < 3; i++) {
             assertThat(files.get(i).get("first_row").asLong()).isEqualTo(200L * i);
-            assertThat(files.get(i).get("source_read").get("first_row").asLong()).isEqualTo(200L * i);
+            assertThat(files.get(i).get("source_read").get("first_row").asLong())
+                    .isEqualTo(200L * i);
             assertThat(files.get(i).get("source_read").get("rows").asLong()).isEqualTo(200);
         }
-        assertThat(CliRun.of("verify", output.toString(), "--source", table.toString(), "--column", "features",
-                "--row-shape", "[1,8]").exitCode()).isZero();
+        assertThat(CliRun.of(
+                                "verify",
+                                output.toString(),
+                                "--source",
+                                table.toString(),
+                                "--column",
+                                "features",
+                                "--row-shape",
+                                "[1,8]")
+                        .exitCode())
+                .isZero();
     }
 
     private static String[] concat(String[] base, String... more) {
@@ -97,13 +148,23 @@ class PlanDatasetTest {
     @Test
     void aSmallDatasetIsShippedWhole() throws Exception {
         Path features = features();
-        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape", "[1,64]",
-                "--shape", "200,8,64");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "numpy",
+                "--input",
+                features.toString(),
+                "--row-shape",
+                "[1,64]",
+                "--shape",
+                "200,8,64");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("source        dataset of 2 files, 200 rows, ",
-                "; shipped whole to every executor (50.0 KiB, up to the ship threshold of 64.0 MiB)\n",
-                "task reads    0 B of source files each\n");
+        assertThat(run.out())
+                .contains(
+                        "source        dataset of 2 files, 200 rows, ",
+                        "; shipped whole to every executor (50.0 KiB, up to the ship threshold of 64.0 MiB)\n",
+                        "task reads    0 B of source files each\n");
     }
 
     @Test
@@ -112,16 +173,26 @@ class PlanDatasetTest {
         CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--shape", "200,8,64");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot read file:" + features.resolve("a.arrow") + ": column 'tensor' is a"
-                + " list of float32 whose length the file does not fix; give the shape of one row with --row-shape"
-                + " (such as [1,64])\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot read file:" + features.resolve("a.arrow") + ": column 'tensor' is a"
+                        + " list of float32 whose length the file does not fix; give the shape of one row with --row-shape"
+                        + " (such as [1,64])\n");
     }
 
     @Test
     void oneParquetFileIsADatasetOfOneFile() throws Exception {
         Path file = DatasetFixtures.duckdbLists(dir.resolve("features.parquet"), 0, 30, 4, false);
-        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input", file.toString(), "--row-shape", "[1,4]",
-                "--shape", "30,3,4", "--json");
+        CliRun run = CliRun.of(
+                "plan",
+                "--dialect",
+                "numpy",
+                "--input",
+                file.toString(),
+                "--row-shape",
+                "[1,4]",
+                "--shape",
+                "30,3,4",
+                "--json");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(run.out());
@@ -135,13 +206,32 @@ class PlanDatasetTest {
         Path features = Files.createDirectory(dir.resolve("table"));
         DatasetFixtures.sql("COPY (SELECT i AS user_id, [CAST(i AS FLOAT) FOR k IN range(4)] AS features FROM"
                 + " range(0, 20) t(i) ORDER BY i) TO '" + features.resolve("a.parquet") + "' (FORMAT PARQUET)");
-        CliRun without = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--row-shape",
-                "[1,4]", "--shape", "20,2,4");
+        CliRun without = CliRun.of(
+                "plan",
+                "--dialect",
+                "numpy",
+                "--input",
+                features.toString(),
+                "--row-shape",
+                "[1,4]",
+                "--shape",
+                "20,2,4");
         assertThat(without.exitCode()).isEqualTo(2);
         assertThat(without.err()).contains("choose one with --column");
 
-        CliRun with = CliRun.of("plan", "--dialect", "numpy", "--input", features.toString(), "--column", "features",
-                "--row-shape", "[1,4]", "--shape", "20,2,4", "--json");
+        CliRun with = CliRun.of(
+                "plan",
+                "--dialect",
+                "numpy",
+                "--input",
+                features.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,4]",
+                "--shape",
+                "20,2,4",
+                "--json");
         assertThat(with.exitCode()).as(with.err()).isZero();
         assertThat(CliRun.longs(with.json().get("shape"))).containsExactly(20, 2, 4);
     }

@@ -39,34 +39,45 @@ class PlanErrorTest {
         CliRun shape = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2,a", "--json");
         CliRun dtype = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--dtype", "float8", "--json");
         CliRun minusOne = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--shape", "-1,3");
-        CliRun axes = CliRun.of("plan", "--dialect", "ngraph", "--input-shape", "3", "--shape", "2,3",
-                "--broadcast-axes", "0,a");
+        CliRun axes = CliRun.of(
+                "plan", "--dialect", "ngraph", "--input-shape", "3", "--shape", "2,3", "--broadcast-axes", "0,a");
         CliRun size = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--partition-size", "12q");
         CliRun count = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "3", "--partitions", "0", "--json");
 
-        assertErrorJson(dialect, "invalid_request", "Cannot parse dialect 'tensorflow': expected numpy,"
-                + " mindspore, pytorch, paddle, onnx, openvino or ngraph");
-        assertErrorJson(shape, "invalid_request", "Cannot parse shape '2,a': 'a' is not an integer; write it as"
-                + " [2,3], 2,3 or [] for a scalar");
+        assertErrorJson(
+                dialect,
+                "invalid_request",
+                "Cannot parse dialect 'tensorflow': expected numpy,"
+                        + " mindspore, pytorch, paddle, onnx, openvino or ngraph");
+        assertErrorJson(
+                shape,
+                "invalid_request",
+                "Cannot parse shape '2,a': 'a' is not an integer; write it as" + " [2,3], 2,3 or [] for a scalar");
         assertThat(dtype.json().get("error").get("message").asText()).startsWith("Cannot parse dtype 'float8'");
         assertErrorJson(count, "invalid_request", "Cannot use 0 partitions: the count must be from 1 to 2147483647");
         assertThat(minusOne.exitCode()).isEqualTo(2);
-        assertThat(minusOne.err()).isEqualTo("Cannot broadcast (3,) to (-1,3) [numpy]: dim 0 of the target is -1;"
-                + " numpy accepts only dims of 0 or more here\n");
-        assertThat(axes.err()).isEqualTo("Cannot parse broadcast axes '0,a': 'a' is not an integer; write it as"
-                + " [0,2], 0,2 or [] for none\n");
-        assertThat(size.err()).isEqualTo("Cannot parse partition size '12q': write a number of bytes with an"
-                + " optional k, m, g or t (binary units), such as 128m or 4096\n");
+        assertThat(minusOne.err())
+                .isEqualTo("Cannot broadcast (3,) to (-1,3) [numpy]: dim 0 of the target is -1;"
+                        + " numpy accepts only dims of 0 or more here\n");
+        assertThat(axes.err())
+                .isEqualTo("Cannot parse broadcast axes '0,a': 'a' is not an integer; write it as"
+                        + " [0,2], 0,2 or [] for none\n");
+        assertThat(size.err())
+                .isEqualTo("Cannot parse partition size '12q': write a number of bytes with an"
+                        + " optional k, m, g or t (binary units), such as 128m or 4096\n");
         assertThat(size.out()).isEmpty();
     }
 
     @Test
     void tooLarge() {
-        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "1", "--shape",
-                "4611686018427387904,4", "--json");
+        CliRun run = CliRun.of(
+                "plan", "--dialect", "numpy", "--input-shape", "1", "--shape", "4611686018427387904,4", "--json");
 
-        assertErrorJson(run, "too_large", "Cannot count the elements of shape (4611686018427387904,4): the count"
-                + " exceeds 9223372036854775807");
+        assertErrorJson(
+                run,
+                "too_large",
+                "Cannot count the elements of shape (4611686018427387904,4): the count"
+                        + " exceeds 9223372036854775807");
     }
 
     @Test
@@ -79,13 +90,15 @@ class PlanErrorTest {
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.out()).isEmpty();
         assertThat(unknown.err()).isEqualTo("Unknown option: '--bogus'; see 'tensor-broadcast plan --help'\n");
-        assertThat(missing.err()).isEqualTo("Missing required option: '--dialect=<dialect>';"
-                + " see 'tensor-broadcast plan --help'\n");
+        assertThat(missing.err())
+                .isEqualTo("Missing required option: '--dialect=<dialect>';" + " see 'tensor-broadcast plan --help'\n");
         assertThat(noSubcommand.exitCode()).isEqualTo(2);
-        assertThat(noSubcommand.err()).isEqualTo("Missing subcommand: expected plan, expand, broadcast-tensors,"
-                + " reduce, demo, inspect, verify, export or cluster; see 'tensor-broadcast --help'\n");
+        assertThat(noSubcommand.err())
+                .isEqualTo("Missing subcommand: expected plan, expand, broadcast-tensors,"
+                        + " reduce, demo, inspect, verify, export or cluster; see 'tensor-broadcast --help'\n");
         assertThat(notALong.exitCode()).isEqualTo(2);
-        assertThat(notALong.err()).startsWith("Invalid value for option '--partitions': 'many' is not a long")
+        assertThat(notALong.err())
+                .startsWith("Invalid value for option '--partitions': 'many' is not a long")
                 .endsWith("; see 'tensor-broadcast plan --help'\n");
         assertThat(notALong.err().lines()).hasSize(1);
     }
@@ -101,34 +114,50 @@ class PlanErrorTest {
 
     @Test
     void mutuallyExclusiveOptions() {
-        CliRun partitions = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--partitions", "2",
-                "--partition-size", "1m");
-        CliRun axes = CliRun.of("plan", "--dialect", "ngraph", "--input-shape", "2", "--shape", "3,2",
-                "--axes-mapping", "1", "--broadcast-axes", "0", "--json");
+        CliRun partitions = CliRun.of(
+                "plan", "--dialect", "numpy", "--input-shape", "2", "--partitions", "2", "--partition-size", "1m");
+        CliRun axes = CliRun.of(
+                "plan",
+                "--dialect",
+                "ngraph",
+                "--input-shape",
+                "2",
+                "--shape",
+                "3,2",
+                "--axes-mapping",
+                "1",
+                "--broadcast-axes",
+                "0",
+                "--json");
 
         assertThat(partitions.exitCode()).isEqualTo(2);
-        assertThat(partitions.err()).isEqualTo("Cannot use --partition-size with --partitions: they are mutually"
-                + " exclusive (give a size per partition or a partition count); see 'tensor-broadcast plan --help'\n");
-        assertErrorJson(axes, "usage", "Cannot use --axes-mapping with --broadcast-axes: they are mutually"
-                + " exclusive (openvino explicit mode takes the first, ngraph the second);"
-                + " see 'tensor-broadcast plan --help'");
+        assertThat(partitions.err())
+                .isEqualTo(
+                        "Cannot use --partition-size with --partitions: they are mutually"
+                                + " exclusive (give a size per partition or a partition count); see 'tensor-broadcast plan --help'\n");
+        assertErrorJson(
+                axes,
+                "usage",
+                "Cannot use --axes-mapping with --broadcast-axes: they are mutually"
+                        + " exclusive (openvino explicit mode takes the first, ngraph the second);"
+                        + " see 'tensor-broadcast plan --help'");
     }
 
     @Test
     void stackTraceOnlyWithVerbose() {
         CliRun quiet = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2,3", "--shape", "4,3");
-        CliRun verbose = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2,3", "--shape", "4,3",
-                "--verbose");
-        CliRun verboseUsage = CliRun.of("plan", "--verbose", "--dialect", "numpy", "--input-shape", "2",
-                "--bogus");
+        CliRun verbose = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2,3", "--shape", "4,3", "--verbose");
+        CliRun verboseUsage = CliRun.of("plan", "--verbose", "--dialect", "numpy", "--input-shape", "2", "--bogus");
 
         assertThat(quiet.err()).doesNotContain("\tat ");
         assertThat(verbose.exitCode()).isEqualTo(2);
         assertThat(verbose.out()).isEmpty();
-        assertThat(verbose.err()).startsWith(GUIDE_MESSAGE + "\n"
-                + "dev.tensorbroadcast.planner.IncompatibleShapesException: " + GUIDE_MESSAGE)
+        assertThat(verbose.err())
+                .startsWith(GUIDE_MESSAGE + "\n" + "dev.tensorbroadcast.planner.IncompatibleShapesException: "
+                        + GUIDE_MESSAGE)
                 .contains("\tat dev.tensorbroadcast.planner.");
-        assertThat(verboseUsage.err()).startsWith("Unknown option: '--bogus'; see 'tensor-broadcast plan --help'\n")
+        assertThat(verboseUsage.err())
+                .startsWith("Unknown option: '--bogus'; see 'tensor-broadcast plan --help'\n")
                 .contains("\tat picocli.");
     }
 
@@ -144,8 +173,8 @@ class PlanErrorTest {
 
         assertThat(exitCode).isEqualTo(1);
         assertThat(out.toString()).isEmpty();
-        assertThat(err.toString()).isEqualTo("internal error: java.lang.IllegalStateException: no buffer"
-                + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo("internal error: java.lang.IllegalStateException: no buffer" + System.lineSeparator());
     }
 
     @Test
@@ -153,16 +182,17 @@ class PlanErrorTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine commandLine = TensorBroadcastCli.commandLine(new PrintWriter(out), new PrintWriter(err));
-        ParseResult parsed = commandLine.parseArgs("plan", "--dialect", "numpy", "--input-shape", "2", "--json",
-                "--verbose");
+        ParseResult parsed =
+                commandLine.parseArgs("plan", "--dialect", "numpy", "--input-shape", "2", "--json", "--verbose");
         CommandLine plan = commandLine.getSubcommands().get("plan");
 
         int exitCode = ErrorReporter.handleExecutionError(new IllegalStateException("no\nbuffer"), plan, parsed);
 
         assertThat(exitCode).isEqualTo(1);
-        assertThat(out.toString().strip()).isEqualTo(
-                "{\"error\":{\"kind\":\"internal\",\"message\":\"internal error: java.lang.IllegalStateException: no"
-                        + " buffer\"}}");
+        assertThat(out.toString().strip())
+                .isEqualTo(
+                        "{\"error\":{\"kind\":\"internal\",\"message\":\"internal error: java.lang.IllegalStateException: no"
+                                + " buffer\"}}");
         assertThat(err.toString()).startsWith("java.lang.IllegalStateException: no");
     }
 
@@ -175,16 +205,20 @@ class PlanErrorTest {
 
     @Test
     void typosGetTheNearestNames() {
-        assertThat(CliRun.of("expnad", "--input", "x").err()).isEqualTo("Unmatched arguments from index 0: 'expnad',"
-                + " '--input', 'x'; did you mean expand?; see 'tensor-broadcast --help'\n");
-        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--partitons", "2").err())
+        assertThat(CliRun.of("expnad", "--input", "x").err())
+                .isEqualTo("Unmatched arguments from index 0: 'expnad',"
+                        + " '--input', 'x'; did you mean expand?; see 'tensor-broadcast --help'\n");
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--partitons", "2")
+                        .err())
                 .isEqualTo("Unknown option: '--partitons'; did you mean --partitions?; see 'tensor-broadcast"
                         + " plan --help'\n");
         // the value typed after an unknown option is its value, not an option of its own
         assertThat(CliRun.of("expand", "--dialect", "numpy", "--input", "x.npy", "--shpae", "2,3", "--output", "o")
-                .err()).isEqualTo("Unknown option: '--shpae'; did you mean --shape?; see 'tensor-broadcast expand"
+                        .err())
+                .isEqualTo("Unknown option: '--shpae'; did you mean --shape?; see 'tensor-broadcast expand"
                         + " --help'\n");
-        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--bogus", "-1", "--shpae=3").err())
+        assertThat(CliRun.of("plan", "--dialect", "numpy", "--input-shape", "2", "--bogus", "-1", "--shpae=3")
+                        .err())
                 .isEqualTo("Unknown options: '--bogus', '--shpae=3'; see 'tensor-broadcast plan --help'\n");
         assertThat(Typos.distance("shpae", "shape")).isEqualTo(1);
         assertThat(Typos.distance("expnad", "expand")).isEqualTo(1);

@@ -30,12 +30,35 @@ class PolarsInputTest {
         ClasspathFixtures.copy("/fixtures/polars/" + file, input);
         Path output = dir.resolve("out");
 
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "features", "--row-shape", "[1,8]",
-                "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet", "--keep",
-                "user_id,name,blob,kind", "--ship-threshold", "0", "--partitions", "2", "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,8]",
+                "--format",
+                "parquet",
+                "--keep",
+                "user_id,name,blob,kind",
+                "--ship-threshold",
+                "0",
+                "--partitions",
+                "2",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        List<Row> rows = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("index")
+                .collectAsList();
         assertThat(rows).hasSize(30);
         for (Row row : rows) {
             long r = row.getLong(0);

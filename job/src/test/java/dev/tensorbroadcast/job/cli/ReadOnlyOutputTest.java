@@ -33,23 +33,41 @@ class ReadOnlyOutputTest {
     void anUnwritableDirectoryIsRefusedBeforeSparkStarts() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         Path output = readOnly.path().resolve("out");
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,8",
-                "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,8",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': directory " + readOnly.path() + " is not writable"
-                + " (its permissions, or a read-only file system); choose a directory you can write\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to '" + output + "': directory " + readOnly.path() + " is not writable"
+                        + " (its permissions, or a read-only file system); choose a directory you can write\n");
     }
 
     /** /proc says root may write it, then refuses every new file: the line says why, not that it is full. */
     @Test
     void aFileSystemThatHoldsNoFilesIsRefusedForWhatItIs() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        CliRun run = CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,8",
-                "--output", "/proc/tensor-broadcast-out");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,8",
+                "--output",
+                "/proc/tensor-broadcast-out");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to '/proc/tensor-broadcast-out': directory /proc is on a proc"
-                + " file system, which holds no files; choose a directory on a disk\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to '/proc/tensor-broadcast-out': directory /proc is on a proc"
+                        + " file system, which holds no files; choose a directory on a disk\n");
     }
 }

@@ -26,23 +26,27 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ReduceFixturesTest {
     private static final Path FIXTURES = fixtures();
+
     @RegisterExtension
     static final SparkPerClass SPARK = new SparkPerClass();
 
     @TempDir
     Path dir;
 
-
     private static Path fixtures() {
         try {
-            return Paths.get(ReduceFixturesTest.class.getResource("/fixtures/reduce/cases.json").toURI()).getParent();
+            return Paths.get(ReduceFixturesTest.class
+                            .getResource("/fixtures/reduce/cases.json")
+                            .toURI())
+                    .getParent();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
 
     static Stream<Arguments> cases() throws Exception {
-        JsonNode cases = new ObjectMapper().readTree(FIXTURES.resolve("cases.json").toFile());
+        JsonNode cases =
+                new ObjectMapper().readTree(FIXTURES.resolve("cases.json").toFile());
         List<Arguments> arguments = new ArrayList<>();
         for (JsonNode entry : cases) {
             List<String> args = new ArrayList<>();
@@ -62,13 +66,21 @@ class ReduceFixturesTest {
     void writesWhatTorchComputes(String name, List<String> request, String partitions, String shipThreshold)
             throws Exception {
         Path output = dir.resolve(name + ".npy");
-        List<String> args = new ArrayList<>(List.of("reduce", "--input",
-                FIXTURES.resolve(name + ".grad.npy").toString(), "--output", output.toString(), "--partitions",
-                partitions, "--ship-threshold", shipThreshold));
+        List<String> args = new ArrayList<>(List.of(
+                "reduce",
+                "--input",
+                FIXTURES.resolve(name + ".grad.npy").toString(),
+                "--output",
+                output.toString(),
+                "--partitions",
+                partitions,
+                "--ship-threshold",
+                shipThreshold));
         args.addAll(request);
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(Files.readAllBytes(output)).as(name)
+        assertThat(Files.readAllBytes(output))
+                .as(name)
                 .isEqualTo(Files.readAllBytes(FIXTURES.resolve(name + ".expected.npy")));
     }
 }

@@ -84,16 +84,16 @@ class ReduceRoundTripProperties {
         long[] input = cut.request().inputs().get(0);
         Path source = source(input);
         Path dataset = dir.resolve("expanded-" + NEXT.incrementAndGet());
-        List<String> expand = new ArrayList<>(List.of("expand", "--input", source.toString(), "--output",
-                dataset.toString(), "--format", cut.format()));
+        List<String> expand = new ArrayList<>(List.of(
+                "expand", "--input", source.toString(), "--output", dataset.toString(), "--format", cut.format()));
         expand.addAll(cut.request().requestArgs());
         expand.addAll(cut.partitioning());
         CliRun expanded = CliRun.of(expand.toArray(String[]::new));
         assertThat(expanded.exitCode()).as("%s: %s", cut, expanded.err()).isZero();
 
         Path result = dir.resolve("reduced-" + NEXT.incrementAndGet() + ".npy");
-        List<String> reduce = new ArrayList<>(List.of("reduce", "--input", dataset.toString(), "--output",
-                result.toString(), "--input-index", "0"));
+        List<String> reduce = new ArrayList<>(
+                List.of("reduce", "--input", dataset.toString(), "--output", result.toString(), "--input-index", "0"));
         reduce.addAll(cut.request().shapeArgs());
         CliRun reduced = CliRun.of(reduce.toArray(String[]::new));
         assertThat(reduced.exitCode()).as("%s: %s", cut, reduced.err()).isZero();
@@ -113,12 +113,34 @@ class ReduceRoundTripProperties {
     void aDatasetOfOursReducesAsItsShapeAndAsItsRows() throws IOException {
         Path source = source(new long[] {1, 64});
         Path dataset = dir.resolve("expanded-" + NEXT.incrementAndGet());
-        assertThat(CliRun.of("expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,960,64",
-                "--partitions", "8", "--output", dataset.toString()).exitCode()).isZero();
+        assertThat(CliRun.of(
+                                "expand",
+                                "--input",
+                                source.toString(),
+                                "--dialect",
+                                "numpy",
+                                "--shape",
+                                "4,960,64",
+                                "--partitions",
+                                "8",
+                                "--output",
+                                dataset.toString())
+                        .exitCode())
+                .isZero();
         for (String shape : List.of("4,960,64", "3840,64")) {
             Path result = dir.resolve("reduced-" + NEXT.incrementAndGet() + ".npy");
-            CliRun reduced = CliRun.of("reduce", "--input", dataset.toString(), "--dialect", "numpy", "--input-shape",
-                    "1,64", "--shape", shape, "--output", result.toString());
+            CliRun reduced = CliRun.of(
+                    "reduce",
+                    "--input",
+                    dataset.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--input-shape",
+                    "1,64",
+                    "--shape",
+                    shape,
+                    "--output",
+                    result.toString());
             assertThat(reduced.exitCode()).as("%s: %s", shape, reduced.err()).isZero();
             long[] values = int64Values(result, 64);
             for (int i = 0; i < values.length; i++) {

@@ -36,8 +36,17 @@ class ResourceGuardTest {
     }
 
     private CliRun expand(String shape, String... more) {
-        String[] args = {"expand", "--input", source.toString(), "--dialect", "numpy", "--shape", shape, "--output",
-            output.toString()};
+        String[] args = {
+            "expand",
+            "--input",
+            source.toString(),
+            "--dialect",
+            "numpy",
+            "--shape",
+            shape,
+            "--output",
+            output.toString()
+        };
         String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
         System.arraycopy(more, 0, all, args.length, more.length);
         return CliRun.of(all);
@@ -49,9 +58,10 @@ class ResourceGuardTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("Cannot write 2.0 TiB (2199023255552 bytes) to file:" + output + ": more than"
-                + " the output limit of 1.0 TiB (1099511627776 bytes); raise it with --max-output, such as"
-                + " --max-output 2t, or lift it with --max-output none\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write 2.0 TiB (2199023255552 bytes) to file:" + output + ": more than"
+                        + " the output limit of 1.0 TiB (1099511627776 bytes); raise it with --max-output, such as"
+                        + " --max-output 2t, or lift it with --max-output none\n");
         assertThat(Files.exists(output)).isFalse();
     }
 
@@ -61,9 +71,10 @@ class ResourceGuardTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.json().get("error").get("kind").asText()).isEqualTo("too_large");
-        assertThat(run.json().get("error").get("message").asText()).isEqualTo("Cannot write 31.3 KiB (32000 bytes)"
-                + " to file:" + output + ": more than the output limit of 16.0 KiB (16384 bytes); raise it with"
-                + " --max-output, such as --max-output 32k, or lift it with --max-output none");
+        assertThat(run.json().get("error").get("message").asText())
+                .isEqualTo("Cannot write 31.3 KiB (32000 bytes)"
+                        + " to file:" + output + ": more than the output limit of 16.0 KiB (16384 bytes); raise it with"
+                        + " --max-output, such as --max-output 32k, or lift it with --max-output none");
         assertThat(Files.exists(output)).isFalse();
     }
 
@@ -72,8 +83,9 @@ class ResourceGuardTest {
         CliRun run = expand(ONE_PIB, "--max-output", "none");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Cannot write 1.3 PiB (1407374883553280 bytes of files, uncompressed) to file:"
-                + output + ": its file system has ")
+        assertThat(run.err())
+                .startsWith("Cannot write 1.3 PiB (1407374883553280 bytes of files, uncompressed) to file:" + output
+                        + ": its file system has ")
                 .matches("(?s).* usable; free some space, choose another output, or pass --ignore-free-space if"
                         + " compression will make it fit\n")
                 .hasLineCount(1);
@@ -83,12 +95,17 @@ class ResourceGuardTest {
     @Test
     void theLimitAndTheFreeSpaceCheckCanBeLifted() {
         // prepare() is every check expand makes before Spark starts; running this would really write a pebibyte
-        PreparedBroadcast prepared = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
-                .shape(35184372088832L, 8).output(output.toString())
-                .maxOutputBytes(TensorBroadcast.NO_OUTPUT_LIMIT).checkFreeSpace(false)
+        PreparedBroadcast prepared = TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(35184372088832L, 8)
+                .output(output.toString())
+                .maxOutputBytes(TensorBroadcast.NO_OUTPUT_LIMIT)
+                .checkFreeSpace(false)
                 // partitions of 4 GiB: 262,144 tasks, which a test JVM's driver holds (8 Mi of 128 MiB it does not)
                 .partitionBytes(4L << 30)
-                .build().prepare(new Configuration());
+                .build()
+                .prepare(new Configuration());
 
         assertThat(prepared.outputBytes()).isEqualTo(1L << 50);
         assertThat(Files.exists(output)).isFalse();
@@ -97,7 +114,8 @@ class ResourceGuardTest {
     @Test
     void theDefaultLimitIsOneTebibyteAsTypedAndInTheApi() {
         assertThat(ByteSize.parse("output limit", WriteOptions.DEFAULT_MAX_OUTPUT))
-                .isEqualTo(TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES).isEqualTo(1L << 40);
+                .isEqualTo(TensorBroadcast.DEFAULT_MAX_OUTPUT_BYTES)
+                .isEqualTo(1L << 40);
         assertThat(new WriteOptions().maxOutputBytes()).isEqualTo(1L << 40);
     }
 
@@ -106,15 +124,16 @@ class ResourceGuardTest {
         CliRun run = expand("6,8", "--max-output", "lots");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot parse output limit 'lots': write a number of bytes with an optional"
-                + " k, m, g or t (binary units), such as 128m or 4096\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot parse output limit 'lots': write a number of bytes with an optional"
+                        + " k, m, g or t (binary units), such as 128m or 4096\n");
         assertThat(Files.exists(output)).isFalse();
     }
 
     @Test
     void planPrintsTheOutputSize() {
-        CliRun run = CliRun.of("plan", "--dialect", "numpy", "--input-shape", "1,8", "--shape", TWO_TIB,
-                "--dtype", "int32");
+        CliRun run =
+                CliRun.of("plan", "--dialect", "numpy", "--input-shape", "1,8", "--shape", TWO_TIB, "--dtype", "int32");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("bytes         2199023255552 (2.0 TiB)\n");

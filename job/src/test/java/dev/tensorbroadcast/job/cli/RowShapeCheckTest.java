@@ -43,15 +43,22 @@ class RowShapeCheckTest {
         }
         StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.FloatType, false));
         Path written = dir.resolve(name);
-        SPARK.session().createDataFrame(rows, schema)
-                .coalesce(1).write().option("maxRecordsPerFile", 50).parquet(written.toString());
+        SPARK.session()
+                .createDataFrame(rows, schema)
+                .coalesce(1)
+                .write()
+                .option("maxRecordsPerFile", 50)
+                .parquet(written.toString());
         return written;
     }
 
     private static Path firstPart(Path dataset) throws Exception {
         try (Stream<Path> files = Files.list(dataset)) {
             return files.filter(file -> file.getFileName().toString().startsWith("part-")
-                    && file.getFileName().toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+                            && file.getFileName().toString().endsWith(".parquet"))
+                    .sorted()
+                    .findFirst()
+                    .orElseThrow();
         }
     }
 
@@ -61,13 +68,42 @@ class RowShapeCheckTest {
         String line = "Cannot read file:" + firstPart(input) + ": row 0 has 32 values; every row needs 128"
                 + " (--row-shape [4,32]); a --row-shape of 32 values, such as [32] or [1,32], fits it";
 
-        CliRun plan = CliRun.of("plan", "--input", input.toString(), "--row-shape", "[4,32]", "--dialect", "numpy",
-                "--shape", "100,4,32");
-        CliRun json = CliRun.of("plan", "--input", input.toString(), "--row-shape", "[4,32]", "--dialect", "numpy",
-                "--shape", "100,4,32", "--json");
+        CliRun plan = CliRun.of(
+                "plan",
+                "--input",
+                input.toString(),
+                "--row-shape",
+                "[4,32]",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "100,4,32");
+        CliRun json = CliRun.of(
+                "plan",
+                "--input",
+                input.toString(),
+                "--row-shape",
+                "[4,32]",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "100,4,32",
+                "--json");
         Path output = dir.resolve("out");
-        CliRun expand = CliRun.of("expand", "--input", input.toString(), "--row-shape", "[4,32]", "--dialect",
-                "numpy", "--shape", "100,4,32", "--output", output.toString(), "--ship-threshold", "1k");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--row-shape",
+                "[4,32]",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "100,4,32",
+                "--output",
+                output.toString(),
+                "--ship-threshold",
+                "1k");
 
         assertThat(plan.exitCode()).isEqualTo(ExitCode.REFUSED);
         assertThat(plan.out()).isEmpty();
@@ -79,8 +115,16 @@ class RowShapeCheckTest {
         assertThat(expand.err()).isEqualTo(line + System.lineSeparator());
         assertThat(output).doesNotExist();
         // the shape that fits is taken
-        CliRun fits = CliRun.of("plan", "--input", input.toString(), "--row-shape", "[1,32]", "--dialect", "numpy",
-                "--shape", "100,4,32");
+        CliRun fits = CliRun.of(
+                "plan",
+                "--input",
+                input.toString(),
+                "--row-shape",
+                "[1,32]",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "100,4,32");
         assertThat(fits.exitCode()).as(fits.err()).isZero();
     }
 
@@ -89,15 +133,28 @@ class RowShapeCheckTest {
         Path input = sparkWritten("features", 70);
         Path output = dir.resolve("out");
 
-        CliRun expand = CliRun.of("expand", "--input", input.toString(), "--row-shape", "[32]", "--dialect", "numpy",
-                "--shape", "100,32", "--output", output.toString(), "--ship-threshold", "1k");
+        CliRun expand = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--row-shape",
+                "[32]",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "100,32",
+                "--output",
+                output.toString(),
+                "--ship-threshold",
+                "1k");
 
         assertThat(expand.exitCode()).as(expand.err()).isEqualTo(ExitCode.REFUSED);
         List<String> lines = expand.err().lines().toList();
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).startsWith("writing [100,32] float32");
-        assertThat(lines.get(1)).matches("Cannot read file:" + input + "/part-\\S+\\.parquet: row 20 has 31 values;"
-                + " every row needs 32 \\(--row-shape\\)");
+        assertThat(lines.get(1))
+                .matches("Cannot read file:" + input + "/part-\\S+\\.parquet: row 20 has 31 values;"
+                        + " every row needs 32 \\(--row-shape\\)");
         assertThat(output.resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();
     }
 }

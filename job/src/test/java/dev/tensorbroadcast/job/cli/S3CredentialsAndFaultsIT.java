@@ -47,7 +47,9 @@ class S3CredentialsAndFaultsIT {
 
     private record Running(String name, Process process, Path log) {
         CliOutcome outcome() throws Exception {
-            assertThat(process.waitFor(240, TimeUnit.SECONDS)).as("%s ended in time", name).isTrue();
+            assertThat(process.waitFor(240, TimeUnit.SECONDS))
+                    .as("%s ended in time", name)
+                    .isTrue();
             return new CliOutcome(process.exitValue(), CliProcess.read(log));
         }
     }
@@ -57,7 +59,8 @@ class S3CredentialsAndFaultsIT {
     private static void assertNowhere(String secret, Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as("%s", file)
+                assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1))
+                        .as("%s", file)
                         .doesNotContain(secret);
             }
         }
@@ -68,13 +71,41 @@ class S3CredentialsAndFaultsIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         String output = s3.uri("secret-check");
 
-        CliOutcome expand = run("expand", arguments(s3, s3.sparkSettings(), "expand", "--input", source.toString(),
-                "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output", output, "--json"));
+        CliOutcome expand = run(
+                "expand",
+                arguments(
+                        s3,
+                        s3.sparkSettings(),
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "64,8",
+                        "--partitions",
+                        "2",
+                        "--output",
+                        output,
+                        "--json"));
         CliOutcome inspect = run("inspect", arguments(s3, s3.sparkSettings(), "inspect", output, "--json"));
-        CliOutcome verify = run("verify", arguments(s3, s3.sparkSettings(), "verify", output, "--source",
-                source.toString(), "--json"));
-        CliOutcome refused = run("refused", arguments(s3, s3.sparkSettings(), "expand", "--input", source.toString(),
-                "--dialect", "numpy", "--shape", "64,8", "--output", output, "--json"));
+        CliOutcome verify = run(
+                "verify", arguments(s3, s3.sparkSettings(), "verify", output, "--source", source.toString(), "--json"));
+        CliOutcome refused = run(
+                "refused",
+                arguments(
+                        s3,
+                        s3.sparkSettings(),
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "64,8",
+                        "--output",
+                        output,
+                        "--json"));
 
         assertThat(expand.exitCode()).as(expand.output()).isZero();
         assertThat(inspect.exitCode()).as(inspect.output()).isZero();
@@ -95,14 +126,27 @@ class S3CredentialsAndFaultsIT {
         wrong.put("spark.hadoop.fs.s3a.secret.key", "not-the-secret-key");
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
 
-        CliOutcome run = run("wrong", arguments(s3, wrong, "expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", "64,8", "--output", s3.uri("wrong-keys")));
+        CliOutcome run = run(
+                "wrong",
+                arguments(
+                        s3,
+                        wrong,
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "64,8",
+                        "--output",
+                        s3.uri("wrong-keys")));
 
         assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
-        assertThat(run.output()).isEqualTo("Cannot write to '" + s3.uri("wrong-keys") + "': the S3 server refused"
-                + " access (403 Forbidden): wrong keys, or keys without access to this bucket; give the bucket's keys"
-                + " with --conf spark.hadoop.fs.s3a.access.key=... --conf spark.hadoop.fs.s3a.secret.key=..., or in"
-                + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\n");
+        assertThat(run.output())
+                .isEqualTo("Cannot write to '" + s3.uri("wrong-keys") + "': the S3 server refused"
+                        + " access (403 Forbidden): wrong keys, or keys without access to this bucket; give the bucket's keys"
+                        + " with --conf spark.hadoop.fs.s3a.access.key=... --conf spark.hadoop.fs.s3a.secret.key=..., or in"
+                        + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\n");
         assertThat(run.output()).doesNotContain("not-the-secret-key");
         assertThat(s3.bucketDirectory().resolve("wrong-keys")).doesNotExist();
     }
@@ -121,9 +165,24 @@ class S3CredentialsAndFaultsIT {
         Path log = dir.resolve("stopped.log");
         Process process;
         try {
-            process = CliProcess.start(Map.of(), log, arguments(s3, settings, "expand", "--input",
-                    source.toString(), "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output",
-                    s3.uri("stopped")).toArray(String[]::new));
+            process = CliProcess.start(
+                    Map.of(),
+                    log,
+                    arguments(
+                                    s3,
+                                    settings,
+                                    "expand",
+                                    "--input",
+                                    source.toString(),
+                                    "--dialect",
+                                    "numpy",
+                                    "--shape",
+                                    "64,8",
+                                    "--partitions",
+                                    "2",
+                                    "--output",
+                                    s3.uri("stopped"))
+                            .toArray(String[]::new));
             // the job has started once its lock is on the server: its tasks then wait 6 s before they upload
             Path lock = s3.bucketDirectory().resolve("stopped").resolve(OutputLock.FILE_NAME);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -139,15 +198,22 @@ class S3CredentialsAndFaultsIT {
         String output = CliProcess.read(log);
 
         assertThat(process.exitValue()).as(output).isEqualTo(1);
-        List<String> lines = output.lines().filter(line -> !line.startsWith("writing ")).toList();
+        List<String> lines =
+                output.lines().filter(line -> !line.startsWith("writing ")).toList();
         assertThat(lines).as(output).hasSize(1);
-        assertThat(lines.get(0)).startsWith("Cannot write '" + s3.uri("stopped") + "': ")
+        assertThat(lines.get(0))
+                .startsWith("Cannot write '" + s3.uri("stopped") + "': ")
                 .contains("the S3 endpoint does not answer");
         Path written = s3.bucketDirectory().resolve("stopped");
-        List<String> visible = Files.exists(written) ? Files.list(written).filter(Files::isRegularFile)
-                .map(path -> path.getFileName().toString()).toList() : List.of();
-        assertThat(visible).noneMatch(name -> name.startsWith("part-") || name.equals("_SUCCESS")
-                || name.equals("_manifest.json"));
+        List<String> visible = Files.exists(written)
+                ? Files.list(written)
+                        .filter(Files::isRegularFile)
+                        .map(path -> path.getFileName().toString())
+                        .toList()
+                : List.of();
+        assertThat(visible)
+                .noneMatch(
+                        name -> name.startsWith("part-") || name.equals("_SUCCESS") || name.equals("_manifest.json"));
     }
 
     /**
@@ -158,9 +224,22 @@ class S3CredentialsAndFaultsIT {
     @Test
     void aReadOnlyBucketIsOneLineAndLeavesTheDatasetAsItWas(S3Server s3) throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        CliOutcome written = run("written", arguments(s3, s3.sparkSettings(), "expand", "--input",
-                source.toString(), "--dialect", "numpy", "--shape", "64,8", "--partitions", "2", "--output",
-                s3.uri("read-only")));
+        CliOutcome written = run(
+                "written",
+                arguments(
+                        s3,
+                        s3.sparkSettings(),
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "64,8",
+                        "--partitions",
+                        "2",
+                        "--output",
+                        s3.uri("read-only")));
         assertThat(written.exitCode()).as(written.output()).isZero();
         try (S3Server readOnly = S3Server.start(SparkHome.locate(), dir.resolve("read-only-server"), true)) {
             Path dataset = readOnly.bucketDirectory().resolve("read-only");
@@ -168,24 +247,82 @@ class S3CredentialsAndFaultsIT {
             Map<String, String> before = OutputIsInputTest.checksums(dataset);
 
             // six runs that neither change the bucket nor depend on each other: started together, waited for in turn
-            Running refusedRun = start("refused-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
-                    "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--partitions", "2",
-                    "--overwrite", "--output", readOnly.uri("read-only")));
-            Running freshRun = start("fresh-read-only", arguments(readOnly, readOnly.sparkSettings(), "expand",
-                    "--input", source.toString(), "--dialect", "numpy", "--shape", "32,8", "--output",
-                    readOnly.uri("fresh")));
+            Running refusedRun = start(
+                    "refused-read-only",
+                    arguments(
+                            readOnly,
+                            readOnly.sparkSettings(),
+                            "expand",
+                            "--input",
+                            source.toString(),
+                            "--dialect",
+                            "numpy",
+                            "--shape",
+                            "32,8",
+                            "--partitions",
+                            "2",
+                            "--overwrite",
+                            "--output",
+                            readOnly.uri("read-only")));
+            Running freshRun = start(
+                    "fresh-read-only",
+                    arguments(
+                            readOnly,
+                            readOnly.sparkSettings(),
+                            "expand",
+                            "--input",
+                            source.toString(),
+                            "--dialect",
+                            "numpy",
+                            "--shape",
+                            "32,8",
+                            "--output",
+                            readOnly.uri("fresh")));
             Path grad = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {4, 2, 3});
-            Running reduceRun = start("reduce-read-only", arguments(readOnly, readOnly.sparkSettings(), "reduce",
-                    "--input", grad.toString(), "--dialect", "numpy", "--input-shape", "[1,2,3]", "--shape",
-                    "[4,2,3]", "--output", readOnly.uri("reduced")));
-            Running verifyRun = start("verify-read-only", arguments(readOnly, readOnly.sparkSettings(), "verify",
-                    readOnly.uri("read-only"), "--source", source.toString()));
-            Running inspectRun = start("inspect-read-only", arguments(readOnly, readOnly.sparkSettings(), "inspect",
-                    readOnly.uri("read-only"), "--json"));
+            Running reduceRun = start(
+                    "reduce-read-only",
+                    arguments(
+                            readOnly,
+                            readOnly.sparkSettings(),
+                            "reduce",
+                            "--input",
+                            grad.toString(),
+                            "--dialect",
+                            "numpy",
+                            "--input-shape",
+                            "[1,2,3]",
+                            "--shape",
+                            "[4,2,3]",
+                            "--output",
+                            readOnly.uri("reduced")));
+            Running verifyRun = start(
+                    "verify-read-only",
+                    arguments(
+                            readOnly,
+                            readOnly.sparkSettings(),
+                            "verify",
+                            readOnly.uri("read-only"),
+                            "--source",
+                            source.toString()));
+            Running inspectRun = start(
+                    "inspect-read-only",
+                    arguments(readOnly, readOnly.sparkSettings(), "inspect", readOnly.uri("read-only"), "--json"));
             Path local = dir.resolve("from-read-only");
-            Running fromReadOnlyRun = start("expand-from-read-only", arguments(readOnly, readOnly.sparkSettings(),
-                    "expand", "--input", readOnly.uri("read-only"), "--dialect", "numpy", "--shape", "2,64,8",
-                    "--output", local.toString(), "--json"));
+            Running fromReadOnlyRun = start(
+                    "expand-from-read-only",
+                    arguments(
+                            readOnly,
+                            readOnly.sparkSettings(),
+                            "expand",
+                            "--input",
+                            readOnly.uri("read-only"),
+                            "--dialect",
+                            "numpy",
+                            "--shape",
+                            "2,64,8",
+                            "--output",
+                            local.toString(),
+                            "--json"));
             CliOutcome refused = refusedRun.outcome();
             CliOutcome fresh = freshRun.outcome();
             CliOutcome reduce = reduceRun.outcome();
@@ -201,12 +338,12 @@ class S3CredentialsAndFaultsIT {
                 assertThat(outcome.exitCode()).as(outcome.output()).isEqualTo(2);
             }
             // the line before, on stdout, says what the run was about to write
-            assertThat(refused.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
-                    "Cannot write to '" + readOnly.uri("read-only") + "': cannot lock it: " + reason);
-            assertThat(fresh.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
-                    "Cannot write to '" + readOnly.uri("fresh") + "': cannot lock it: " + reason);
-            assertThat(reduce.output().lines().filter(line -> !line.startsWith("writing "))).containsExactly(
-                    "Cannot write to '" + readOnly.uri("reduced") + "': cannot lock it: " + reason);
+            assertThat(refused.output().lines().filter(line -> !line.startsWith("writing ")))
+                    .containsExactly("Cannot write to '" + readOnly.uri("read-only") + "': cannot lock it: " + reason);
+            assertThat(fresh.output().lines().filter(line -> !line.startsWith("writing ")))
+                    .containsExactly("Cannot write to '" + readOnly.uri("fresh") + "': cannot lock it: " + reason);
+            assertThat(reduce.output().lines().filter(line -> !line.startsWith("writing ")))
+                    .containsExactly("Cannot write to '" + readOnly.uri("reduced") + "': cannot lock it: " + reason);
             assertThat(OutputIsInputTest.checksums(dataset)).isEqualTo(before);
             assertThat(readOnly.bucketDirectory().resolve("fresh")).doesNotExist();
             assertThat(readOnly.bucketDirectory().resolve("reduced")).doesNotExist();
@@ -226,17 +363,41 @@ class S3CredentialsAndFaultsIT {
     @Test
     void aFailedReadIsOneLineWithoutTheReadersTelemetry(S3Server s3) throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        CliOutcome written = run("written-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
-                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--output", s3.uri("no-etag")));
+        CliOutcome written = run(
+                "written-no-etag",
+                arguments(
+                        s3,
+                        s3.sparkSettings(),
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "16,8",
+                        "--output",
+                        s3.uri("no-etag")));
         assertThat(written.exitCode()).as(written.output()).isZero();
         Path manifest = s3.bucketDirectory().resolve("no-etag").resolve("_manifest.json");
         byte[] bytes = Files.readAllBytes(manifest);
         Files.delete(manifest);
         Files.write(manifest, bytes);
 
-        CliOutcome refused = run("refused-no-etag", arguments(s3, s3.sparkSettings(), "expand", "--input",
-                source.toString(), "--dialect", "numpy", "--shape", "16,8", "--overwrite", "--output",
-                s3.uri("no-etag")));
+        CliOutcome refused = run(
+                "refused-no-etag",
+                arguments(
+                        s3,
+                        s3.sparkSettings(),
+                        "expand",
+                        "--input",
+                        source.toString(),
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "16,8",
+                        "--overwrite",
+                        "--output",
+                        s3.uri("no-etag")));
 
         assertThat(refused.exitCode()).as(refused.output()).isNotZero();
         assertThat(refused.output().lines().toList()).as(refused.output()).hasSize(1);
@@ -247,7 +408,9 @@ class S3CredentialsAndFaultsIT {
     /** A copy with the objects' user attributes, where S3Proxy's filesystem backend keeps their ETags. */
     private static void copyTree(Path from, Path to) throws Exception {
         Files.createDirectories(to.getParent());
-        Process copy = new ProcessBuilder("cp", "-a", from.toString(), to.toString()).inheritIO().start();
+        Process copy = new ProcessBuilder("cp", "-a", from.toString(), to.toString())
+                .inheritIO()
+                .start();
         assertThat(copy.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(copy.exitValue()).isZero();
     }

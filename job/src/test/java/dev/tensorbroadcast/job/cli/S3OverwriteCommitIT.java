@@ -70,8 +70,10 @@ class S3OverwriteCommitIT {
     /** The old dataset at {@code key}: a copy of the template's objects, with the attributes holding their ETags. */
     private static Path oldAt(S3Server s3, String key) throws Exception {
         Path objects = s3.bucketDirectory().resolve(key);
-        Process copy = new ProcessBuilder("cp", "-a", s3.bucketDirectory().resolve(TEMPLATE).toString(),
-                objects.toString()).inheritIO().start();
+        Process copy = new ProcessBuilder(
+                        "cp", "-a", s3.bucketDirectory().resolve(TEMPLATE).toString(), objects.toString())
+                .inheritIO()
+                .start();
         assertThat(copy.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(copy.exitValue()).isZero();
         return objects;
@@ -99,9 +101,10 @@ class S3OverwriteCommitIT {
         "commit.files-committed, stopped, new",
         "commit.cleaned, stopped, -",
         "commit.manifest-written, stopped, -",
-        "commit.success-written, new, -"})
-    void aSigkillInTheCommitLeavesOneDatasetOrOneCommand(String point, String left, String rollForward,
-            S3Server s3) throws Exception {
+        "commit.success-written, new, -"
+    })
+    void aSigkillInTheCommitLeavesOneDatasetOrOneCommand(String point, String left, String rollForward, S3Server s3)
+            throws Exception {
         assumeTrue(EVERY_POINT || SLICE.contains(point), "every point with -Dtensorbroadcast.commitWindow.all=true");
         String output = s3.uri("kill-" + point);
         Path objects = oldAt(s3, "kill-" + point);
@@ -111,7 +114,8 @@ class S3OverwriteCommitIT {
         assertThat(killed.exitCode()).as(killed.output()).isEqualTo(137);
 
         Running verifying = start(s3, "verify", List.of("verify", output));
-        Outcome inspect = start(s3, "inspect", List.of("inspect", output, "--json")).outcome();
+        Outcome inspect =
+                start(s3, "inspect", List.of("inspect", output, "--json")).outcome();
         Outcome verify = verifying.outcome();
         switch (left) {
             case "old" -> {
@@ -126,23 +130,31 @@ class S3OverwriteCommitIT {
             default -> {
                 assertThat(verify.exitCode()).as(verify.output()).isEqualTo(1);
                 assertThat(inspect.exitCode()).as(inspect.output()).isEqualTo(1);
-                assertThat(inspect.output()).as(inspect.output()).contains(CommitRecord.FILE_NAME
-                        + " is there: a job was stopped while it committed the dataset that replaces this one, whose"
-                        + " files it had uploaded; rerun with --overwrite, which finishes that commit before it"
-                        + " writes");
+                assertThat(inspect.output())
+                        .as(inspect.output())
+                        .contains(CommitRecord.FILE_NAME
+                                + " is there: a job was stopped while it committed the dataset that replaces this one, whose"
+                                + " files it had uploaded; rerun with --overwrite, which finishes that commit before it"
+                                + " writes");
             }
         }
 
         if (!rollForward.equals("-")) {
             // the next run finishes the stopped commit before its tasks: halted after them, it changed nothing else
-            Outcome halted = run(s3, "halted", withProperty(FaultPoint.HALT_AT,
-                    FaultPoint.COMMIT_START.pointName(), expand(RERUN_SHAPE, "4", output, "--overwrite")));
+            Outcome halted = run(
+                    s3,
+                    "halted",
+                    withProperty(
+                            FaultPoint.HALT_AT,
+                            FaultPoint.COMMIT_START.pointName(),
+                            expand(RERUN_SHAPE, "4", output, "--overwrite")));
             assertThat(halted.exitCode()).as(halted.output()).isEqualTo(137);
             Running between = start(s3, "between", List.of("verify", output));
-            Outcome betweenInspect = start(s3, "between-inspect", List.of("inspect", output, "--json")).outcome();
+            Outcome betweenInspect = start(s3, "between-inspect", List.of("inspect", output, "--json"))
+                    .outcome();
             assertThat(between.outcome().exitCode()).isZero();
-            assertThat(betweenInspect.output()).contains("\"shape\":["
-                    + (rollForward.equals("old") ? OLD_SHAPE : NEW_SHAPE) + "]");
+            assertThat(betweenInspect.output())
+                    .contains("\"shape\":[" + (rollForward.equals("old") ? OLD_SHAPE : NEW_SHAPE) + "]");
             assertThat(objects.resolve(CommitRecord.FILE_NAME)).doesNotExist();
         }
 
@@ -151,8 +163,14 @@ class S3OverwriteCommitIT {
         Outcome last = run(s3, "last", List.of("inspect", output, "--json"));
         assertThat(last.exitCode()).as(last.output()).isZero();
         assertThat(last.output()).contains("\"shape\":[" + RERUN_SHAPE + "]", "\"stray\":[]");
-        assertThat(names(objects)).containsExactlyInAnyOrder("_SUCCESS", "_manifest.json", "part-00000.parquet",
-                "part-00001.parquet", "part-00002.parquet", "part-00003.parquet");
+        assertThat(names(objects))
+                .containsExactlyInAnyOrder(
+                        "_SUCCESS",
+                        "_manifest.json",
+                        "part-00000.parquet",
+                        "part-00001.parquet",
+                        "part-00002.parquet",
+                        "part-00003.parquet");
     }
 
     /** A SIGTERM at {@code point}: the commit finishes before the JVM ends, with the signal's exit code. */
@@ -166,7 +184,9 @@ class S3OverwriteCommitIT {
         Outcome stopped = stoppedAt(s3, "stopped", point, "TERM", expand(NEW_SHAPE, "6", output, "--overwrite"));
 
         assertThat(stopped.exitCode()).as(stopped.output()).isEqualTo(143);
-        assertThat(stopped.output()).doesNotContain("internal error").doesNotContain("Exception")
+        assertThat(stopped.output())
+                .doesNotContain("internal error")
+                .doesNotContain("Exception")
                 .contains("interrupted: the signal came while the job committed, and the commit finished first;"
                         + " what it wrote is complete");
         Outcome verify = run(s3, "verify", List.of("verify", output));
@@ -178,8 +198,20 @@ class S3OverwriteCommitIT {
     }
 
     private static List<String> expand(String shape, String partitions, String output, String... more) {
-        List<String> args = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                "--shape", shape, "--partitions", partitions, "--format", "parquet", "--output", output));
+        List<String> args = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                shape,
+                "--partitions",
+                partitions,
+                "--format",
+                "parquet",
+                "--output",
+                output));
         args.addAll(List.of(more));
         return args;
     }
@@ -201,8 +233,12 @@ class S3OverwriteCommitIT {
             Thread.sleep(50);
         }
         assertThat(CliProcess.read(log)).contains(paused);
-        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .start()
+                .waitFor(10, TimeUnit.SECONDS);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS))
+                .as(CliProcess.read(log))
+                .isTrue();
         return new Outcome(process.exitValue(), CliProcess.read(log));
     }
 
@@ -218,7 +254,9 @@ class S3OverwriteCommitIT {
 
     private record Running(String name, Process process, Path log) {
         Outcome outcome() throws Exception {
-            assertThat(process.waitFor(240, TimeUnit.SECONDS)).as("%s ended in time", name).isTrue();
+            assertThat(process.waitFor(240, TimeUnit.SECONDS))
+                    .as("%s ended in time", name)
+                    .isTrue();
             return new Outcome(process.exitValue(), CliProcess.read(log));
         }
     }
@@ -236,15 +274,18 @@ class S3OverwriteCommitIT {
     /** The dataset's files on the server (part files and markers), with their checksums. */
     private static Map<String, String> datasetFiles(Path objects) throws IOException {
         Map<String, String> files = new TreeMap<>(OutputIsInputTest.checksums(objects));
-        files.keySet().removeIf(name -> !name.startsWith("part-") && !name.startsWith("_SUCCESS")
-                && !name.equals("_manifest.json"));
+        files.keySet()
+                .removeIf(name ->
+                        !name.startsWith("part-") && !name.startsWith("_SUCCESS") && !name.equals("_manifest.json"));
         return files;
     }
 
     /** The regular files directly in {@code objects}. */
     private static List<String> names(Path objects) throws IOException {
         try (Stream<Path> entries = Files.list(objects)) {
-            return entries.filter(Files::isRegularFile).map(path -> path.getFileName().toString()).toList();
+            return entries.filter(Files::isRegularFile)
+                    .map(path -> path.getFileName().toString())
+                    .toList();
         }
     }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
+import dev.tensorbroadcast.job.store.s3.S3aDefaults;
 import dev.tensorbroadcast.localcluster.junit.WithS3Server;
 import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -17,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import dev.tensorbroadcast.job.store.s3.S3aDefaults;
-import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
@@ -68,8 +68,8 @@ class S3StorageIT {
     }
 
     private static CliRun expand(String input, String output, String shape, String... more) {
-        List<String> args = new ArrayList<>(List.of("expand", "--input", input, "--dialect", "numpy", "--shape",
-                shape, "--output", output));
+        List<String> args = new ArrayList<>(
+                List.of("expand", "--input", input, "--dialect", "numpy", "--shape", shape, "--output", output));
         args.addAll(List.of(more));
         if (!args.contains("--partitions")) {
             args.addAll(List.of("--partitions", "4"));
@@ -89,7 +89,9 @@ class S3StorageIT {
         Path prefix = s3.bucketDirectory().resolve(key);
         try (Stream<Path> entries = Files.list(prefix)) {
             // S3Proxy's filesystem backend lists an emptied prefix (the committer's staging) as an empty directory
-            return entries.filter(Files::isRegularFile).map(path -> path.getFileName().toString()).sorted()
+            return entries.filter(Files::isRegularFile)
+                    .map(path -> path.getFileName().toString())
+                    .sorted()
                     .toList();
         }
     }
@@ -114,8 +116,14 @@ class S3StorageIT {
             CliRun run = expand(source.toString(), output, "64,8", "--format", format);
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(objects(s3, "expand-" + format)).containsExactly("_SUCCESS", "_manifest.json",
-                    "part-00000." + format, "part-00001." + format, "part-00002." + format, "part-00003." + format);
+            assertThat(objects(s3, "expand-" + format))
+                    .containsExactly(
+                            "_SUCCESS",
+                            "_manifest.json",
+                            "part-00000." + format,
+                            "part-00001." + format,
+                            "part-00002." + format,
+                            "part-00003." + format);
             CliRun inspect = CliRun.of(withConf(s3, "inspect", output));
             assertThat(inspect.exitCode()).as(inspect.err()).isZero();
             assertThat(inspect.out()).contains("complete");
@@ -132,15 +140,22 @@ class S3StorageIT {
     void expandReadsItsInputFromS3(S3Server s3) throws Exception {
         FileSystem fileSystem = new org.apache.hadoop.fs.Path(s3.uri("in/row.npy"))
                 .getFileSystem(SPARK.session().sparkContext().hadoopConfiguration());
-        fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(source.toUri()),
-                new org.apache.hadoop.fs.Path(s3.uri("in/row.npy")));
+        fileSystem.copyFromLocalFile(
+                new org.apache.hadoop.fs.Path(source.toUri()), new org.apache.hadoop.fs.Path(s3.uri("in/row.npy")));
         Path output = dir.resolve("from-s3");
 
         CliRun run = expand(s3.uri("in/row.npy"), output.toString(), "16,8");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString()).exitCode()).isZero();
-        assertThat(CliRun.of("export", output.toString(), "--npy", dir.resolve("x.npy").toString()).exitCode())
+        assertThat(CliRun.of("verify", output.toString(), "--source", source.toString())
+                        .exitCode())
+                .isZero();
+        assertThat(CliRun.of(
+                                "export",
+                                output.toString(),
+                                "--npy",
+                                dir.resolve("x.npy").toString())
+                        .exitCode())
                 .isZero();
         assertBroadcastRows(dir.resolve("x.npy"), 16);
     }
@@ -148,12 +163,23 @@ class S3StorageIT {
     @Test
     void reduceAndBroadcastTensorsWriteToS3(S3Server s3) throws Exception {
         Path grad = NpyFiles.int32(dir.resolve("grad.npy"), new long[] {4, 2, 3});
-        CliRun reduce = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape",
-                "[1,2,3]", "--shape", "[4,2,3]", "--output", s3.uri("reduced"));
+        CliRun reduce = CliRun.of(
+                "reduce",
+                "--input",
+                grad.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[1,2,3]",
+                "--shape",
+                "[4,2,3]",
+                "--output",
+                s3.uri("reduced"));
         assertThat(reduce.exitCode()).as(reduce.err()).isZero();
         assertThat(objects(s3, "reduced")).contains("_SUCCESS", "_manifest.json", "part-00000.arrow");
         Path sums = dir.resolve("sums.npy");
-        assertThat(CliRun.of(withConf(s3, "export", s3.uri("reduced"), "--npy", sums.toString())).exitCode())
+        assertThat(CliRun.of(withConf(s3, "export", s3.uri("reduced"), "--npy", sums.toString()))
+                        .exitCode())
                 .isZero();
         byte[] bytes = Files.readAllBytes(sums);
         ByteBuffer data = ByteBuffer.wrap(bytes, bytes.length - 6 * 4, 6 * 4).order(ByteOrder.LITTLE_ENDIAN);
@@ -165,18 +191,39 @@ class S3StorageIT {
             assertThat(data.getInt()).isEqualTo(sum);
         }
         // the same sums as a Zarr array on S3, through the array's commit there
-        CliRun zarr = CliRun.of("reduce", "--input", grad.toString(), "--dialect", "numpy", "--input-shape",
-                "[1,2,3]", "--shape", "[4,2,3]", "--output", s3.uri("reduced.zarr"), "--format", "zarr");
+        CliRun zarr = CliRun.of(
+                "reduce",
+                "--input",
+                grad.toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "[1,2,3]",
+                "--shape",
+                "[4,2,3]",
+                "--output",
+                s3.uri("reduced.zarr"),
+                "--format",
+                "zarr");
         assertThat(zarr.exitCode()).as(zarr.err()).isZero();
         assertThat(objects(s3, "reduced.zarr")).contains("_SUCCESS", "_manifest.json", "zarr.json");
         Path zarrSums = dir.resolve("zarr-sums.npy");
         assertThat(CliRun.of(withConf(s3, "export", s3.uri("reduced.zarr"), "--npy", zarrSums.toString()))
-                .exitCode()).isZero();
+                        .exitCode())
+                .isZero();
         assertThat(Files.readAllBytes(zarrSums)).isEqualTo(bytes);
 
         Path column = NpyFiles.int32(dir.resolve("column.npy"), new long[] {3, 1});
-        CliRun pair = CliRun.of("broadcast-tensors", "--input", source.toString(), "--input", column.toString(),
-                "--dialect", "paddle", "--output", s3.uri("pair"));
+        CliRun pair = CliRun.of(
+                "broadcast-tensors",
+                "--input",
+                source.toString(),
+                "--input",
+                column.toString(),
+                "--dialect",
+                "paddle",
+                "--output",
+                s3.uri("pair"));
         assertThat(pair.exitCode()).as(pair.err()).isZero();
         for (String index : List.of("0", "1")) {
             CliRun inspect = CliRun.of(withConf(s3, "inspect", s3.uri("pair/" + index)));
@@ -193,8 +240,8 @@ class S3StorageIT {
         String output = s3.uri("array.zarr");
         Path chunks = s3.bucketDirectory().resolve("array.zarr").resolve("c");
 
-        CliRun run = expand(source.toString(), output, "64,8", "--format", "zarr", "--chunks", "16,8",
-                "--compression", "zstd");
+        CliRun run = expand(
+                source.toString(), output, "64,8", "--format", "zarr", "--chunks", "16,8", "--compression", "zstd");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(objects(s3, "array.zarr")).containsExactly("_SUCCESS", "_manifest.json", "zarr.json");
@@ -210,12 +257,23 @@ class S3StorageIT {
         assertBroadcastRows(npy, 64);
 
         // a smaller array over it: the chunk rows it does not have go, so none of the old values stays readable
-        CliRun replaced = expand(source.toString(), output, "32,8", "--format", "zarr", "--chunks", "16,8",
-                "--overwrite", "--partitions", "2");
+        CliRun replaced = expand(
+                source.toString(),
+                output,
+                "32,8",
+                "--format",
+                "zarr",
+                "--chunks",
+                "16,8",
+                "--overwrite",
+                "--partitions",
+                "2");
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
         try (Stream<Path> rows = Files.list(chunks)) {
             assertThat(rows.filter(path -> Files.isRegularFile(path.resolve("0")))
-                    .map(path -> path.getFileName().toString()).sorted()).containsExactly("0", "1");
+                            .map(path -> path.getFileName().toString())
+                            .sorted())
+                    .containsExactly("0", "1");
         }
         CliRun again = CliRun.of(withConf(s3, "verify", output, "--source", source.toString()));
         assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
@@ -234,17 +292,22 @@ class S3StorageIT {
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(failed.err()).contains("injected failure in partition 0, attempt ");
-        assertThat(objects(s3, "overwritten")).doesNotContain(OutputLock.FILE_NAME)
+        assertThat(objects(s3, "overwritten"))
+                .doesNotContain(OutputLock.FILE_NAME)
                 .noneMatch(name -> name.endsWith(".parquet"));
         assertThat(checksums(s3.bucketDirectory().resolve("overwritten"))).containsAllEntriesOf(before);
-        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString())).exitCode()).isZero();
+        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString()))
+                        .exitCode())
+                .isZero();
 
         // and one that succeeds replaces it whole, fewer partitions included
         CliRun replaced = expand(source.toString(), output, "32,8", "--overwrite", "--partitions", "2");
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
-        assertThat(objects(s3, "overwritten")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.arrow",
-                "part-00001.arrow");
-        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString())).exitCode()).isZero();
+        assertThat(objects(s3, "overwritten"))
+                .containsExactly("_SUCCESS", "_manifest.json", "part-00000.arrow", "part-00001.arrow");
+        assertThat(CliRun.of(withConf(s3, "verify", output, "--source", source.toString()))
+                        .exitCode())
+                .isZero();
     }
 
     /** Every request S3A has sent through {@code fileSystem} (its audit counts each one). */
@@ -265,7 +328,8 @@ class S3StorageIT {
         FileSystem.closeAll();
         FileSystem fileSystem = FileSystem.get(URI.create(s3.uri("")), S3aDefaults.apply(conf));
         long start = requests(fileSystem);
-        assertThat(expand(source.toString(), s3.uri("requests-4"), "32,8", "--partitions", "4").exitCode())
+        assertThat(expand(source.toString(), s3.uri("requests-4"), "32,8", "--partitions", "4")
+                        .exitCode())
                 .isZero();
         long four = requests(fileSystem) - start;
         start = requests(fileSystem);
@@ -273,15 +337,17 @@ class S3StorageIT {
         long more = requests(fileSystem) - start - four;
 
         assertThat(twelve.exitCode()).as(twelve.err()).isZero();
-        assertThat(more).as("requests of 8 more partitions (4 partitions: %d)", four).isLessThanOrEqualTo(3 * 8);
-        assertThat(objects(s3, "requests-12")).hasSize(14).contains("_SUCCESS", "_manifest.json",
-                "part-00011.arrow");
+        assertThat(more)
+                .as("requests of 8 more partitions (4 partitions: %d)", four)
+                .isLessThanOrEqualTo(3 * 8);
+        assertThat(objects(s3, "requests-12")).hasSize(14).contains("_SUCCESS", "_manifest.json", "part-00011.arrow");
         // nor an empty directory of the job's (S3Proxy lists one as a prefix, which inspect calls stray)
         try (Stream<Path> entries = Files.list(s3.bucketDirectory().resolve("requests-12"))) {
             assertThat(entries.filter(Files::isDirectory)).isEmpty();
         }
         assertThat(CliRun.of(withConf(s3, "verify", s3.uri("requests-12"), "--source", source.toString()))
-                .exitCode()).isZero();
+                        .exitCode())
+                .isZero();
     }
 
     /**
@@ -295,15 +361,23 @@ class S3StorageIT {
         FileSystem.closeAll();
         try {
             FileSystem theirs = FileSystem.get(URI.create(s3.uri("")), conf);
-            assertThat(theirs.getConf().get("fs.s3a.committer.magic.track.commits.in.memory.enabled")).isNull();
+            assertThat(theirs.getConf().get("fs.s3a.committer.magic.track.commits.in.memory.enabled"))
+                    .isNull();
 
             CliRun run = expand(source.toString(), s3.uri("made-before"), "32,8", "--format", "parquet");
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(objects(s3, "made-before")).containsExactly("_SUCCESS", "_manifest.json",
-                    "part-00000.parquet", "part-00001.parquet", "part-00002.parquet", "part-00003.parquet");
+            assertThat(objects(s3, "made-before"))
+                    .containsExactly(
+                            "_SUCCESS",
+                            "_manifest.json",
+                            "part-00000.parquet",
+                            "part-00001.parquet",
+                            "part-00002.parquet",
+                            "part-00003.parquet");
             assertThat(CliRun.of(withConf(s3, "verify", s3.uri("made-before"), "--source", source.toString()))
-                    .exitCode()).isZero();
+                            .exitCode())
+                    .isZero();
         } finally {
             // the next test's file system is made with our settings again
             FileSystem.closeAll();
@@ -313,13 +387,17 @@ class S3StorageIT {
     /** The subdirectories (prefixes) under {@code key} the S3 server holds objects in. */
     private static List<String> prefixes(S3Server s3, String key) throws IOException {
         try (Stream<Path> entries = Files.list(s3.bucketDirectory().resolve(key))) {
-            return entries.filter(Files::isDirectory).filter(path -> {
-                try (Stream<Path> inside = Files.walk(path)) {
-                    return inside.anyMatch(Files::isRegularFile);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).map(path -> path.getFileName().toString()).sorted().toList();
+            return entries.filter(Files::isDirectory)
+                    .filter(path -> {
+                        try (Stream<Path> inside = Files.walk(path)) {
+                            return inside.anyMatch(Files::isRegularFile);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .map(path -> path.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -341,18 +419,39 @@ class S3StorageIT {
         var schema = new org.apache.spark.sql.types.StructType()
                 .add("user_id", org.apache.spark.sql.types.DataTypes.LongType)
                 .add("day", org.apache.spark.sql.types.DataTypes.StringType)
-                .add("features", org.apache.spark.sql.types.DataTypes.createArrayType(
-                        org.apache.spark.sql.types.DataTypes.FloatType, false));
+                .add(
+                        "features",
+                        org.apache.spark.sql.types.DataTypes.createArrayType(
+                                org.apache.spark.sql.types.DataTypes.FloatType, false));
         Path table = dir.resolve("table");
-        SPARK.session().createDataFrame(rows, schema).repartition(1).write().partitionBy("day")
+        SPARK.session()
+                .createDataFrame(rows, schema)
+                .repartition(1)
+                .write()
+                .partitionBy("day")
                 .parquet(table.toString());
         String output = s3.uri("partitioned");
-        List<String> args = List.of("expand", "--input", table.toString(), "--column", "features", "--row-shape",
-                "[1,8]", "--dialect", "pytorch", "--shape", "[-1,2,8]", "--format", "parquet", "--partitions", "2",
-                "--output", output);
+        List<String> args = List.of(
+                "expand",
+                "--input",
+                table.toString(),
+                "--column",
+                "features",
+                "--row-shape",
+                "[1,8]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,2,8]",
+                "--format",
+                "parquet",
+                "--partitions",
+                "2",
+                "--output",
+                output);
 
-        CliRun run = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day"))
-                .toArray(String[]::new));
+        CliRun run = CliRun.of(
+                Stream.concat(args.stream(), Stream.of("--partition-by", "day")).toArray(String[]::new));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json");
@@ -361,11 +460,12 @@ class S3StorageIT {
         CliRun verify = CliRun.of(withConf(s3, "verify", output));
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
 
-        CliRun flat = CliRun.of(Stream.concat(args.stream(), Stream.of("--overwrite")).toArray(String[]::new));
+        CliRun flat =
+                CliRun.of(Stream.concat(args.stream(), Stream.of("--overwrite")).toArray(String[]::new));
         assertThat(flat.exitCode()).as(flat.err()).isZero();
         assertThat(prefixes(s3, "partitioned")).isEmpty();
-        assertThat(objects(s3, "partitioned")).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet",
-                "part-00001.parquet");
+        assertThat(objects(s3, "partitioned"))
+                .containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet", "part-00001.parquet");
 
         CliRun back = CliRun.of(Stream.concat(args.stream(), Stream.of("--partition-by", "day", "--overwrite"))
                 .toArray(String[]::new));
@@ -381,19 +481,23 @@ class S3StorageIT {
         CliRun run = expand(source.toString(), "s3a://no-such-bucket/out", "64,8");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("Cannot write to 's3a://no-such-bucket/out': its bucket does not exist (the S3"
-                + " server answered NoSuchBucket)\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot write to 's3a://no-such-bucket/out': its bucket does not exist (the S3"
+                        + " server answered NoSuchBucket)\n");
         CliRun inspect = CliRun.of(withConf(s3, "inspect", "s3a://no-such-bucket/out"));
         assertThat(inspect.exitCode()).isEqualTo(2);
-        assertThat(inspect.err()).isEqualTo("Cannot inspect s3a://no-such-bucket/out: its bucket does not exist (the"
-                + " S3 server answered NoSuchBucket)\n");
+        assertThat(inspect.err())
+                .isEqualTo("Cannot inspect s3a://no-such-bucket/out: its bucket does not exist (the"
+                        + " S3 server answered NoSuchBucket)\n");
     }
 
     /** Re-expanding a dataset on S3 into itself is refused before anything is read or written, as on disk. */
     @Test
     void reExpandingADatasetIntoItselfOnS3IsRefused(S3Server s3) throws Exception {
         String dataset = s3.uri("self");
-        assertThat(expand(source.toString(), dataset, "64,8", "--format", "parquet").exitCode()).isZero();
+        assertThat(expand(source.toString(), dataset, "64,8", "--format", "parquet")
+                        .exitCode())
+                .isZero();
         Map<String, String> before = checksums(s3.bucketDirectory().resolve("self"));
 
         for (String output : List.of(dataset, dataset + "/inside")) {
@@ -402,11 +506,15 @@ class S3StorageIT {
             assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
             String relation = output.equals(dataset) ? "is" : "lies inside";
             String where = output.equals(dataset) ? "both " + dataset : output + " inside " + dataset;
-            assertThat(run.err()).isEqualTo("Cannot write to '" + output + "': it " + relation + " the input '"
-                    + dataset + "' (" + where + "), and a job must not write where it reads; write to a path outside"
-                    + " every input, then move the result where you want it\n");
+            assertThat(run.err())
+                    .isEqualTo("Cannot write to '" + output + "': it " + relation + " the input '"
+                            + dataset + "' (" + where
+                            + "), and a job must not write where it reads; write to a path outside"
+                            + " every input, then move the result where you want it\n");
             assertThat(checksums(s3.bucketDirectory().resolve("self"))).isEqualTo(before);
         }
-        assertThat(CliRun.of(withConf(s3, "verify", dataset, "--source", source.toString())).exitCode()).isZero();
+        assertThat(CliRun.of(withConf(s3, "verify", dataset, "--source", source.toString()))
+                        .exitCode())
+                .isZero();
     }
 }

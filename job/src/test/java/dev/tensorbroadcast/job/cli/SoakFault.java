@@ -45,7 +45,8 @@ enum SoakFault {
         return switch (this) {
             case TASK_FAILURE -> List.of(SoakPoint.TASK_WRITTEN);
             case EXECUTOR_KILL -> List.of(SoakPoint.TASKS, SoakPoint.TASK_COMMITTED);
-            default -> List.of(SoakPoint.values()).stream().filter(SoakPoint::watched).toList();
+            default ->
+                List.of(SoakPoint.values()).stream().filter(SoakPoint::watched).toList();
         };
     }
 }

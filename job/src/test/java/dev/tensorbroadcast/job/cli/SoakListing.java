@@ -67,7 +67,9 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
         if (file.length < 12) {
             return file;
         }
-        int footer = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footer = ByteBuffer.wrap(file, file.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
         int pages = file.length - 8 - footer;
         if (footer < 0 || pages < 0) {
             return file;
@@ -139,7 +141,8 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
             }
         });
         Set<String> dirs = new TreeSet<>();
-        directories.stream().filter(path -> path.startsWith(prefix) && path.length() > prefix.length())
+        directories.stream()
+                .filter(path -> path.startsWith(prefix) && path.length() > prefix.length())
                 .forEach(path -> dirs.add(path.substring(prefix.length())));
         return new SoakListing(inside, dirs);
     }
@@ -162,9 +165,14 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
     String difference(SoakListing expected) {
         Map<String, Long> want = expected.files;
         StringBuilder text = new StringBuilder();
-        want.keySet().stream().filter(path -> !files.containsKey(path)).forEach(p -> text.append(" -").append(p));
-        files.keySet().stream().filter(path -> !want.containsKey(path)).forEach(p -> text.append(" +").append(p));
-        files.keySet().stream().filter(path -> want.containsKey(path) && !want.get(path).equals(files.get(path)))
+        want.keySet().stream()
+                .filter(path -> !files.containsKey(path))
+                .forEach(p -> text.append(" -").append(p));
+        files.keySet().stream()
+                .filter(path -> !want.containsKey(path))
+                .forEach(p -> text.append(" +").append(p));
+        files.keySet().stream()
+                .filter(path -> want.containsKey(path) && !want.get(path).equals(files.get(path)))
                 .forEach(path -> text.append(" ~").append(path));
         return text.isEmpty() ? " (same)" : text.toString();
     }

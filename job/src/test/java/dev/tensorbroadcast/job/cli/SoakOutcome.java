@@ -45,9 +45,8 @@ enum SoakOutcome {
     BROKEN;
 
     /** The names a run of ours leaves at the top of its output when it dies before its commit ends. */
-    private static final Pattern OURS = Pattern.compile(
-            "part-\\d+\\.(arrow|parquet)|_temporary(/.*)?|__magic.*|" + Pattern.quote(SoakListing.LOCK) + "|"
-                    + Pattern.quote(SoakListing.MANIFEST) + "\\.staged");
+    private static final Pattern OURS = Pattern.compile("part-\\d+\\.(arrow|parquet)|_temporary(/.*)?|__magic.*|"
+            + Pattern.quote(SoakListing.LOCK) + "|" + Pattern.quote(SoakListing.MANIFEST) + "\\.staged");
 
     private static final Set<SoakOutcome> INVARIANT = Set.of(NEW, OLD, NOTHING);
 
@@ -60,7 +59,8 @@ enum SoakOutcome {
             return true;
         }
         // docs/reliability.md: on HDFS a signal may close the file system before the old dataset is moved back
-        return this == OLD_SET_ASIDE && store == SoakStore.Kind.HDFS
+        return this == OLD_SET_ASIDE
+                && store == SoakStore.Kind.HDFS
                 && (fault == SoakFault.DRIVER_INT || fault == SoakFault.DRIVER_TERM);
     }
 
@@ -94,7 +94,9 @@ enum SoakOutcome {
         if (!old.isEmpty() && containsAll(found, old) && onlyStaging(minus(found, old))) {
             return OLD_AND_LEFTOVERS;
         }
-        if (!old.isEmpty() && !found.has(SoakListing.SUCCESS) && !found.has(SoakListing.MANIFEST)
+        if (!old.isEmpty()
+                && !found.has(SoakListing.SUCCESS)
+                && !found.has(SoakListing.MANIFEST)
                 && containsAll(found, old.without(SoakListing.SUCCESS).without(SoakListing.MANIFEST))
                 && onlyStaging(minus(found, old))) {
             return OLD_WITHOUT_MARKERS;
@@ -102,15 +104,19 @@ enum SoakOutcome {
         if (!old.isEmpty() && found.under(aside).sameFiles(old) && onlyOurs(found.without(aside))) {
             return OLD_SET_ASIDE;
         }
-        if (old.isEmpty() && !found.has(SoakListing.SUCCESS) && found.files().keySet().stream()
-                .allMatch(path -> path.equals(SoakListing.MANIFEST) || OURS.matcher(path).matches())) {
+        if (old.isEmpty()
+                && !found.has(SoakListing.SUCCESS)
+                && found.files().keySet().stream()
+                        .allMatch(path -> path.equals(SoakListing.MANIFEST)
+                                || OURS.matcher(path).matches())) {
             return LEFTOVERS;
         }
         return BROKEN;
     }
 
     private static boolean onlyOurs(SoakListing listing) {
-        return listing.files().keySet().stream().allMatch(path -> OURS.matcher(path).matches());
+        return listing.files().keySet().stream()
+                .allMatch(path -> OURS.matcher(path).matches());
     }
 
     /** Our names that no reader takes for the dataset's: no part file. */

@@ -20,8 +20,11 @@ enum SoakPoint {
     /** The output's lock is there, before anything else is touched. */
     LOCKED(Stores.ALL, Runs.BOTH, 200, view -> view.has(SoakListing.LOCK) && !view.tasksSeen()),
     /** An {@code --overwrite}'s old dataset set aside under {@code _tensor-broadcast.previous} (not on S3). */
-    SET_ASIDE(Stores.RENAMING, Runs.OVERWRITE, 200, view -> view.hasPrefix(SoakListing.PREVIOUS + "/")
-            && !view.tasksSeen()),
+    SET_ASIDE(
+            Stores.RENAMING,
+            Runs.OVERWRITE,
+            200,
+            view -> view.hasPrefix(SoakListing.PREVIOUS + "/") && !view.tasksSeen()),
     /** Tasks writing into the job's staging: {@code _temporary/}, or S3A's {@code __magic_job-*} prefix. */
     TASKS(Stores.ALL, Runs.BOTH, 300, SoakListing.View::staging),
     /** A task's file committed into the job's attempt ({@code _temporary/0/task_*}), others still running. */
@@ -29,20 +32,35 @@ enum SoakPoint {
     /** A task's file written and not committed: the task fails there ({@code InjectedFailure}'s failPartition). */
     TASK_WRITTEN(Stores.ALL, Runs.BOTH, 0, view -> false),
     /** The job's commit: new part files at the top, no manifest and no {@code _SUCCESS} yet. */
-    JOB_COMMIT(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && view.topPartFile()
-            && !view.has(SoakListing.SUCCESS) && !view.manifest()),
+    JOB_COMMIT(
+            Stores.ALL,
+            Runs.BOTH,
+            0,
+            view -> view.tasksSeen() && view.topPartFile() && !view.has(SoakListing.SUCCESS) && !view.manifest()),
     /** The manifest written (or being renamed from its staged name), {@code _SUCCESS} not yet. */
-    MANIFEST(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && !view.staging() && view.manifest()
-            && !view.has(SoakListing.SUCCESS)),
+    MANIFEST(
+            Stores.ALL,
+            Runs.BOTH,
+            0,
+            view -> view.tasksSeen() && !view.staging() && view.manifest() && !view.has(SoakListing.SUCCESS)),
     /**
      * {@code _SUCCESS} written, the lock (and an overwrite's set-aside dataset) not yet removed. The staging is gone
      * by then: on S3 an overwrite's old {@code _SUCCESS} stays while the tasks run.
      */
-    SUCCESS(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && !view.staging()
-            && view.has(SoakListing.SUCCESS) && view.has(SoakListing.LOCK)),
+    SUCCESS(
+            Stores.ALL,
+            Runs.BOTH,
+            0,
+            view -> view.tasksSeen() && !view.staging() && view.has(SoakListing.SUCCESS) && view.has(SoakListing.LOCK)),
     /** The write done, lock removed: the run reports and exits (a signal now must not undo anything). */
-    DONE(Stores.ALL, Runs.BOTH, 0, view -> view.tasksSeen() && !view.staging()
-            && view.has(SoakListing.SUCCESS) && !view.has(SoakListing.LOCK));
+    DONE(
+            Stores.ALL,
+            Runs.BOTH,
+            0,
+            view -> view.tasksSeen()
+                    && !view.staging()
+                    && view.has(SoakListing.SUCCESS)
+                    && !view.has(SoakListing.LOCK));
 
     /** Which stores a point exists on. */
     enum Stores {

@@ -7,9 +7,21 @@ import static java.util.Objects.requireNonNull;
  * watcher saw before it), {@code aimed} where the seed sent it; {@code fault} is null when the run ended before its
  * point and no fault was injected (counted apart, not as a faulted run).
  */
-record SoakRun(long seed, SoakEngine engine, SoakStore.Kind store, String format, boolean overwrite,
-        SoakFault fault, SoakPoint aimed, SoakPoint landed, boolean injected, int exitCode, SoakOutcome outcome,
-        boolean held, String problem, long millis) {
+record SoakRun(
+        long seed,
+        SoakEngine engine,
+        SoakStore.Kind store,
+        String format,
+        boolean overwrite,
+        SoakFault fault,
+        SoakPoint aimed,
+        SoakPoint landed,
+        boolean injected,
+        int exitCode,
+        SoakOutcome outcome,
+        boolean held,
+        String problem,
+        long millis) {
     SoakRun {
         requireNonNull(engine, "engine is null");
         requireNonNull(store, "store is null");
@@ -27,8 +39,20 @@ record SoakRun(long seed, SoakEngine engine, SoakStore.Kind store, String format
 
     @Override
     public String toString() {
-        return String.format("seed %d %s %s%s %s aimed %s landed %s%s: exit %d, %s, %s%s (%d ms)", seed, combo(),
-                format, overwrite ? " --overwrite" : "", fault, aimed, landed, injected ? "" : " (not injected)",
-                exitCode, outcome, held ? "held" : "BROKEN", problem.isEmpty() ? "" : ": " + problem, millis);
+        return String.format(
+                "seed %d %s %s%s %s aimed %s landed %s%s: exit %d, %s, %s%s (%d ms)",
+                seed,
+                combo(),
+                format,
+                overwrite ? " --overwrite" : "",
+                fault,
+                aimed,
+                landed,
+                injected ? "" : " (not injected)",
+                exitCode,
+                outcome,
+                held ? "held" : "BROKEN",
+                problem.isEmpty() ? "" : ": " + problem,
+                millis);
     }
 }

@@ -230,8 +230,10 @@ abstract class SoakStore implements AutoCloseable {
         @Override
         List<String> strays() {
             try (Stream<Path> entries = Files.list(server.bucketDirectory())) {
-                return entries.map(path -> path.getFileName().toString()).filter(name -> !name.equals("soak"))
-                        .sorted().toList();
+                return entries.map(path -> path.getFileName().toString())
+                        .filter(name -> !name.equals("soak"))
+                        .sorted()
+                        .toList();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -285,8 +287,13 @@ abstract class SoakStore implements AutoCloseable {
             }
         }
 
-        private void walk(org.apache.hadoop.fs.Path path, String prefix, boolean checksums, Map<String, Long> files,
-                Set<String> directories) throws IOException {
+        private void walk(
+                org.apache.hadoop.fs.Path path,
+                String prefix,
+                boolean checksums,
+                Map<String, Long> files,
+                Set<String> directories)
+                throws IOException {
             if (prefix.isEmpty() && !fileSystem.exists(path)) {
                 return;
             }

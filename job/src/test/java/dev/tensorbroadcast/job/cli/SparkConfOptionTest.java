@@ -18,8 +18,19 @@ class SparkConfOptionTest {
 
     private CliRun expand(String... conf) throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
-        String[] args = {"expand", "--input", source.toString(), "--dialect", "numpy", "--shape", "4,8", "--output",
-                dir.resolve("out").toString(), "--master", "local[1]"};
+        String[] args = {
+            "expand",
+            "--input",
+            source.toString(),
+            "--dialect",
+            "numpy",
+            "--shape",
+            "4,8",
+            "--output",
+            dir.resolve("out").toString(),
+            "--master",
+            "local[1]"
+        };
         String[] all = java.util.Arrays.copyOf(args, args.length + conf.length);
         System.arraycopy(conf, 0, all, args.length, conf.length);
         return CliRun.of(all);
@@ -29,9 +40,10 @@ class SparkConfOptionTest {
     void refusesAKeyThatIsNotASparkSettingWithoutPrintingItsValue() throws Exception {
         CliRun run = expand("--conf", "spark.speculation=true", "--conf", "speculation=hunter2");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
-                "Cannot apply --conf 'speculation': it is not a Spark setting; give spark.<name>=<value>, as"
-                        + " spark-submit --conf takes it");
+        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot")))
+                .containsExactly(
+                        "Cannot apply --conf 'speculation': it is not a Spark setting; give spark.<name>=<value>, as"
+                                + " spark-submit --conf takes it");
         assertThat(run.err()).doesNotContain("hunter2");
         assertThat(dir.resolve("out")).doesNotExist();
     }
@@ -40,8 +52,8 @@ class SparkConfOptionTest {
     void refusesTheMasterWhichHasAnOptionOfItsOwn() throws Exception {
         CliRun run = expand("--conf", "spark.master=local[4]");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).containsExactly(
-                "Cannot apply --conf spark.master: give the master with --master");
+        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot")))
+                .containsExactly("Cannot apply --conf spark.master: give the master with --master");
     }
 
     @Test

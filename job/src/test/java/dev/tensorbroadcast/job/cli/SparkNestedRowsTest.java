@@ -40,18 +40,40 @@ class SparkNestedRowsTest {
             }
             source.add(RowFactory.create(r, row));
         }
-        StructType schema = new StructType().add("id", DataTypes.LongType).add("x",
-                DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.FloatType)));
+        StructType schema = new StructType()
+                .add("id", DataTypes.LongType)
+                .add("x", DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.FloatType)));
         Path input = dir.resolve("table");
         SPARK.session().createDataFrame(source, schema).coalesce(2).write().parquet(input.toString());
         Path output = dir.resolve("out");
 
-        CliRun run = CliRun.of("expand", "--input", input.toString(), "--column", "x", "--row-shape", "[1,4,16]",
-                "--dialect", "pytorch", "--shape", "[-1,3,4,16]", "--format", "parquet", "--partitions", "3",
-                "--ship-threshold", "0", "--output", output.toString());
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "x",
+                "--row-shape",
+                "[1,4,16]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,4,16]",
+                "--format",
+                "parquet",
+                "--partitions",
+                "3",
+                "--ship-threshold",
+                "0",
+                "--output",
+                output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        List<Row> rows = SPARK.session().read().parquet(output.toString()).orderBy("index").collectAsList();
+        List<Row> rows = SPARK.session()
+                .read()
+                .parquet(output.toString())
+                .orderBy("index")
+                .collectAsList();
         assertThat(rows).hasSize(30);
         for (Row row : rows) {
             long r = row.getLong(0);
@@ -62,11 +84,24 @@ class SparkNestedRowsTest {
                 assertThat(tensor.get(k)).isEqualTo(value(r, k % 64 / 16, k % 16));
             }
         }
-        CliRun wrongShape = CliRun.of("expand", "--input", input.toString(), "--column", "x", "--row-shape",
-                "[1,2,32]", "--dialect", "pytorch", "--shape", "[-1,3,2,32]", "--output", dir.resolve("bad").toString());
+        CliRun wrongShape = CliRun.of(
+                "expand",
+                "--input",
+                input.toString(),
+                "--column",
+                "x",
+                "--row-shape",
+                "[1,2,32]",
+                "--dialect",
+                "pytorch",
+                "--shape",
+                "[-1,3,2,32]",
+                "--output",
+                dir.resolve("bad").toString());
         assertThat(wrongShape.exitCode()).isEqualTo(2);
-        assertThat(wrongShape.err().strip()).endsWith("has an inner list of 16 values; its innermost lists are the"
-                + " row's last dim, 32 (--row-shape)");
+        assertThat(wrongShape.err().strip())
+                .endsWith("has an inner list of 16 values; its innermost lists are the"
+                        + " row's last dim, 32 (--row-shape)");
         assertThat(dir.resolve("bad")).doesNotExist();
     }
 }

@@ -18,8 +18,10 @@ class SparkSessionsTest {
 
     @Test
     void taskResultsUpTo64MiBGoStraightToTheDriverUnlessTheUserSaysOtherwise() {
-        // a rows-kept reduce task returns up to 16 MiB of sums; Spark's 1 MiB default would park it in the block manager
+        // a rows-kept reduce task returns up to 16 MiB of sums; Spark's 1 MiB default would park it in the block
+        // manager
         assertThat(directResultSize(Map.of())).isEqualTo("64m");
-        assertThat(directResultSize(Map.of("spark.task.maxDirectResultSize", "2m"))).isEqualTo("2m");
+        assertThat(directResultSize(Map.of("spark.task.maxDirectResultSize", "2m")))
+                .isEqualTo("2m");
     }
 }

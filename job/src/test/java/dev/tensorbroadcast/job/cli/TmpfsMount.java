@@ -18,7 +18,8 @@ final class TmpfsMount implements AutoCloseable {
     static TmpfsMount at(Path directory, String options) throws Exception {
         Files.createDirectories(directory);
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", options, "tmpfs", directory.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         boolean mounted = mount.waitFor(10, TimeUnit.SECONDS) && mount.exitValue() == 0;
         String output = mounted ? "" : readAll(mount);
         Assumptions.assumeTrue(mounted, () -> "cannot mount a tmpfs here (root is needed): " + output);

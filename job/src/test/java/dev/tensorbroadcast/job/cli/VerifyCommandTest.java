@@ -43,15 +43,18 @@ class VerifyCommandTest {
         long bytes = manifest.files().stream().mapToLong(file -> file.bytes()).sum();
 
         CliRun plain = CliRun.of("verify", dir.toString());
-        CliRun source = CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
-        CliRun json = CliRun.of("verify", dir.toString(), "--source", floatSource().toString(), "--json");
+        CliRun source =
+                CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
+        CliRun json =
+                CliRun.of("verify", dir.toString(), "--source", floatSource().toString(), "--json");
 
         assertThat(plain.exitCode()).isZero();
         assertThat(plain.out()).isEqualTo("OK: " + dir + ": 2 files, " + bytes + " bytes, checksums match\n");
         assertThat(source.exitCode()).isZero();
         assertThat(source.err()).isEmpty();
-        assertThat(source.out()).isEqualTo("OK: " + dir + ": 2 files, " + bytes + " bytes, checksums match,"
-                + " 12 values match the source\n");
+        assertThat(source.out())
+                .isEqualTo("OK: " + dir + ": 2 files, " + bytes + " bytes, checksums match,"
+                        + " 12 values match the source\n");
         JsonNode report = json.json();
         assertThat(report.get("ok").asBoolean()).isTrue();
         assertThat(report.get("values_compared").asLong()).isEqualTo(12);
@@ -77,12 +80,15 @@ class VerifyCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).isEqualTo(""
-                + "part-00000.arrow: checksum mismatch: crc32c " + crc(first) + ", the manifest says " + listed + "\n"
-                + "part-00001.arrow: truncated: " + (fullSize - 7) + " bytes, the manifest says " + fullSize + "\n"
-                + "part-00002.arrow: missing\n"
-                + "part-00009.arrow: extra file, not listed in the manifest\n"
-                + "FAILED: " + dir + ": 4 problems\n");
+        assertThat(run.out())
+                .isEqualTo(""
+                        + "part-00000.arrow: checksum mismatch: crc32c " + crc(first) + ", the manifest says " + listed
+                        + "\n"
+                        + "part-00001.arrow: truncated: " + (fullSize - 7) + " bytes, the manifest says " + fullSize
+                        + "\n"
+                        + "part-00002.arrow: missing\n"
+                        + "part-00009.arrow: extra file, not listed in the manifest\n"
+                        + "FAILED: " + dir + ": 4 problems\n");
     }
 
     @ParameterizedTest
@@ -98,15 +104,17 @@ class VerifyCommandTest {
         TestDatasets.writeManifest(dir, TestDatasets.rechecksum(dir, manifest, name));
 
         CliRun checksums = CliRun.of("verify", dir.toString());
-        CliRun values = CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
+        CliRun values =
+                CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
 
         assertThat(checksums.exitCode()).isZero();
         assertThat(values.exitCode()).isEqualTo(1);
         String found = Float.toString(Float.intBitsToFloat(Float.floatToIntBits(1003.5f) ^ 0x01));
-        assertThat(values.out()).isEqualTo(""
-                + name + ": row 2 element 2: expected 1003.5, found " + found + "\n"
-                + name + ": 1 value differs from the source\n"
-                + "FAILED: " + dir + ": 2 problems\n");
+        assertThat(values.out())
+                .isEqualTo(""
+                        + name + ": row 2 element 2: expected 1003.5, found " + found + "\n"
+                        + name + ": 1 value differs from the source\n"
+                        + "FAILED: " + dir + ": 2 problems\n");
     }
 
     @ParameterizedTest
@@ -120,7 +128,9 @@ class VerifyCommandTest {
 
             CliRun run = CliRun.of("verify", dir.toString(), "--source", sourceFile.toString(), "--json");
 
-            assertThat(run.json().get("problems").toString()).as(dtype.typeName()).isEqualTo("[]");
+            assertThat(run.json().get("problems").toString())
+                    .as(dtype.typeName())
+                    .isEqualTo("[]");
             assertThat(run.exitCode()).isZero();
             assertThat(run.json().get("values_compared").asLong()).isEqualTo(120);
         }
@@ -143,10 +153,11 @@ class VerifyCommandTest {
         CliRun run = CliRun.of("verify", dir.toString(), "--source", sourceFile.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).isEqualTo(""
-                + "part-00000.arrow: row 0 element 0: expected 'première-valeur', found 'Qremière-valeur'\n"
-                + "part-00000.arrow: 1 value differs from the source\n"
-                + "FAILED: " + dir + ": 2 problems\n");
+        assertThat(run.out())
+                .isEqualTo(""
+                        + "part-00000.arrow: row 0 element 0: expected 'première-valeur', found 'Qremière-valeur'\n"
+                        + "part-00000.arrow: 1 value differs from the source\n"
+                        + "FAILED: " + dir + ": 2 problems\n");
     }
 
     @Test
@@ -165,13 +176,15 @@ class VerifyCommandTest {
         manifest = TestDatasets.rechecksum(dir, manifest, "part-00000.parquet");
         TestDatasets.writeManifest(dir, TestDatasets.rechecksum(dir, manifest, "part-00001.parquet"));
 
-        CliRun run = CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
+        CliRun run =
+                CliRun.of("verify", dir.toString(), "--source", floatSource().toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).isEqualTo(""
-                + "part-00000.parquet: cannot read: a batch starts at row 2, expected row 0\n"
-                + "part-00001.parquet: cannot read: it holds rows 2..3 (exclusive), the manifest says 2..4\n"
-                + "FAILED: " + dir + ": 2 problems\n");
+        assertThat(run.out())
+                .isEqualTo(""
+                        + "part-00000.parquet: cannot read: a batch starts at row 2, expected row 0\n"
+                        + "part-00001.parquet: cannot read: it holds rows 2..3 (exclusive), the manifest says 2..4\n"
+                        + "FAILED: " + dir + ": 2 problems\n");
     }
 
     @Test
@@ -184,8 +197,9 @@ class VerifyCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).isEqualTo("Cannot verify " + dir + " against this source: it is float32 (2,3) but"
-                + " the dataset was made from float32 (1,3) (source.npy)\n");
+        assertThat(run.err())
+                .isEqualTo("Cannot verify " + dir + " against this source: it is float32 (2,3) but"
+                        + " the dataset was made from float32 (1,3) (source.npy)\n");
     }
 
     @Test
@@ -197,8 +211,9 @@ class VerifyCommandTest {
         CliRun run = CliRun.of("verify", dir.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n"
-                + "FAILED: " + dir + ": 1 problem\n");
+        assertThat(run.out())
+                .isEqualTo("no _manifest.json: the dataset is incomplete, so nothing can be checked\n" + "FAILED: "
+                        + dir + ": 1 problem\n");
     }
 
     @Test
@@ -216,7 +231,10 @@ class VerifyCommandTest {
     }
 
     static byte[] floatBytes(float value) {
-        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(value).array();
+        return ByteBuffer.allocate(4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putFloat(value)
+                .array();
     }
 
     static int indexOf(byte[] bytes, byte[] pattern) {

@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WriteBytesTest {
     private static final ObjectMapper SORTED = JsonMapper.builder()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .build();
     private static final Map<String, String> EXPECTED = new LinkedHashMap<>();
 
     static {
@@ -66,12 +67,16 @@ class WriteBytesTest {
         EXPECTED.put("zarr-zstd:9", "_SUCCESS=00000000 c/0/0/0=a9f78f1f c/1/0/0=89284998 zarr.json=2a4491cd");
         EXPECTED.put("zarr-gzip", "_SUCCESS=00000000 c/0/0/0=50163de6 c/1/0/0=8fa4ed4a zarr.json=f657a53b");
         EXPECTED.put("zarr-gzip:4", "_SUCCESS=00000000 c/0/0/0=50163de6 c/1/0/0=8fa4ed4a zarr.json=005b0226");
-        EXPECTED.put("zarr-shard", "_SUCCESS=00000000 c/0/0/0=a563bef6 c/1/0/0=ca8c3d30 c/2/0/0=408bec01 "
-                + "c/3/0/0=f842b3fc zarr.json=7a39bb67");
-        EXPECTED.put("zarr-names", "_SUCCESS=00000000 c/0/0/0=db3082cb c/0/0/1=3fc9abde c/0/1/0=a196ac2c "
-                + "c/0/1/1=4f7967e6 c/1/0/0=0ce13322 c/1/0/1=cf430988 c/1/1/0=8355df02 c/1/1/1=36d8d72d "
-                + "c/2/0/0=86e32f2d c/2/0/1=da514937 c/2/1/0=951a1cc4 c/2/1/1=f41df746 c/3/0/0=8a18caf5 "
-                + "c/3/0/1=24ea012b c/3/1/0=88d3e68d c/3/1/1=c32c7048 zarr.json=22989a0a");
+        EXPECTED.put(
+                "zarr-shard",
+                "_SUCCESS=00000000 c/0/0/0=a563bef6 c/1/0/0=ca8c3d30 c/2/0/0=408bec01 "
+                        + "c/3/0/0=f842b3fc zarr.json=7a39bb67");
+        EXPECTED.put(
+                "zarr-names",
+                "_SUCCESS=00000000 c/0/0/0=db3082cb c/0/0/1=3fc9abde c/0/1/0=a196ac2c "
+                        + "c/0/1/1=4f7967e6 c/1/0/0=0ce13322 c/1/0/1=cf430988 c/1/1/0=8355df02 c/1/1/1=36d8d72d "
+                        + "c/2/0/0=86e32f2d c/2/0/1=da514937 c/2/1/0=951a1cc4 c/2/1/1=f41df746 c/3/0/0=8a18caf5 "
+                        + "c/3/0/1=24ea012b c/3/1/0=88d3e68d c/3/1/1=c32c7048 zarr.json=22989a0a");
         EXPECTED.put("reduce.npy", "reduce.npy=2b4a6ced");
         EXPECTED.put("reduce-npy-format.npy", "reduce-npy-format.npy=2b4a6ced");
         EXPECTED.put("reduce-arrow", "_SUCCESS=00000000 part-00000.arrow=9616a5f4");
@@ -89,16 +94,24 @@ class WriteBytesTest {
         Map<String, String> found = new LinkedHashMap<>();
         for (Case write : cases()) {
             Path output = dir.resolve(write.name());
-            List<String> args = new ArrayList<>(List.of(write.command(), "--input", dir.resolve(write.source())
-                    .toString(), "--dialect", "numpy", "--partitions", "2", "--output", output.toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    write.command(),
+                    "--input",
+                    dir.resolve(write.source()).toString(),
+                    "--dialect",
+                    "numpy",
+                    "--partitions",
+                    "2",
+                    "--output",
+                    output.toString()));
             args.addAll(write.args());
             CliRun run = CliRun.of(args.toArray(String[]::new));
             assertThat(run.exitCode()).as(write.name() + ": " + run.err()).isZero();
             found.put(write.name(), crcs(output));
         }
         if (!found.equals(EXPECTED)) {
-            found.forEach((name, crcs) -> System.out.println("        EXPECTED.put(\"" + name + "\", \"" + crcs
-                    + "\");"));
+            found.forEach(
+                    (name, crcs) -> System.out.println("        EXPECTED.put(\"" + name + "\", \"" + crcs + "\");"));
         }
         assertThat(found).isEqualTo(EXPECTED);
     }
@@ -113,21 +126,35 @@ class WriteBytesTest {
                 cases.add(expand(format + "-" + codec, "--format", format, "--compression", codec));
             }
         }
-        cases.add(expand("parquet-bss-zstd", "--format", "parquet", "--encoding", "byte-stream-split",
-                "--compression", "zstd"));
+        cases.add(expand(
+                "parquet-bss-zstd", "--format", "parquet", "--encoding", "byte-stream-split", "--compression", "zstd"));
         cases.add(expand("parquet-nested", "--format", "parquet", "--row-layout", "nested"));
         for (String format : List.of("arrow", "parquet")) {
-            cases.add(new Case(format + "-row-groups", "expand", "big.npy", List.of("--shape", "[65536,3,6]",
-                    "--format", format, "--row-group-size", "1m", "--compression", "zstd")));
+            cases.add(new Case(
+                    format + "-row-groups",
+                    "expand",
+                    "big.npy",
+                    List.of(
+                            "--shape",
+                            "[65536,3,6]",
+                            "--format",
+                            format,
+                            "--row-group-size",
+                            "1m",
+                            "--compression",
+                            "zstd")));
         }
         cases.add(new Case("arrow-int", "expand", "ints.npy", List.of("--shape", "[40,6]", "--format", "arrow")));
-        cases.add(new Case("parquet-int-lz4", "expand", "ints.npy", List.of("--shape", "[40,6]", "--format", "parquet",
-                "--compression", "lz4")));
+        cases.add(new Case(
+                "parquet-int-lz4",
+                "expand",
+                "ints.npy",
+                List.of("--shape", "[40,6]", "--format", "parquet", "--compression", "lz4")));
         for (String codec : List.of("none", "zstd", "zstd:9", "gzip", "gzip:4")) {
             cases.add(expand("zarr-" + codec, "--format", "zarr", "--compression", codec));
         }
-        cases.add(expand("zarr-shard", "--format", "zarr", "--chunks", "8,3,6", "--shard", "16,3,6",
-                "--compression", "zstd"));
+        cases.add(expand(
+                "zarr-shard", "--format", "zarr", "--chunks", "8,3,6", "--shard", "16,3,6", "--compression", "zstd"));
         cases.add(expand("zarr-names", "--format", "zarr", "--chunks", "16,2,3", "--dimension-names", "row,a,b"));
         cases.add(reduce("reduce.npy", List.of()));
         cases.add(reduce("reduce-npy-format.npy", List.of("--format", "npy")));
@@ -191,19 +218,27 @@ class WriteBytesTest {
 
     /** The pages as written, then the footer with each column chunk's encodings in one order. */
     private static byte[] parquet(Path file, byte[] bytes) throws IOException {
-        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
         StringBuilder footer = new StringBuilder().append(footerLength);
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
             ParquetMetadata metadata = reader.getFooter();
-            footer.append(metadata.getFileMetaData().getSchema()).append(metadata.getFileMetaData().getCreatedBy())
+            footer.append(metadata.getFileMetaData().getSchema())
+                    .append(metadata.getFileMetaData().getCreatedBy())
                     .append(new TreeMap<>(metadata.getFileMetaData().getKeyValueMetaData()));
             for (BlockMetaData block : metadata.getBlocks()) {
                 footer.append(block.getRowCount()).append(' ').append(block.getTotalByteSize());
                 for (ColumnChunkMetaData column : block.getColumns()) {
-                    footer.append(column.getPath()).append(column.getCodec())
-                            .append(new TreeSet<>(column.getEncodings())).append(column.getFirstDataPageOffset())
-                            .append(' ').append(column.getTotalSize())
-                            .append(' ').append(column.getValueCount()).append(column.getStatistics());
+                    footer.append(column.getPath())
+                            .append(column.getCodec())
+                            .append(new TreeSet<>(column.getEncodings()))
+                            .append(column.getFirstDataPageOffset())
+                            .append(' ')
+                            .append(column.getTotalSize())
+                            .append(' ')
+                            .append(column.getValueCount())
+                            .append(column.getStatistics());
                 }
             }
         }

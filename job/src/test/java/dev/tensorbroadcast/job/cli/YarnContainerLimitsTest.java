@@ -14,10 +14,11 @@ class YarnContainerLimitsTest {
         String spark = "Required executor memory (4096 MB), offHeap memory (0) MB, overhead (409 MB), and PySpark"
                 + " memory (0 MB) is above the max threshold (2048 MB) of this cluster! Please check the values of"
                 + " 'yarn.scheduler.maximum-allocation-mb' and/or 'yarn.nodemanager.resource.memory-mb'.";
-        assertThat(YarnContainerLimits.explain(spark)).hasValue("an executor's container would need 4505 MB"
-                + " (spark.executor.memory 4096 MB, spark.executor.memoryOverhead 409 MB) and YARN grants at most"
-                + " 2048 MB (yarn.scheduler.maximum-allocation-mb, at most yarn.nodemanager.resource.memory-mb);"
-                + " lower spark.executor.memory");
+        assertThat(YarnContainerLimits.explain(spark))
+                .hasValue("an executor's container would need 4505 MB"
+                        + " (spark.executor.memory 4096 MB, spark.executor.memoryOverhead 409 MB) and YARN grants at most"
+                        + " 2048 MB (yarn.scheduler.maximum-allocation-mb, at most yarn.nodemanager.resource.memory-mb);"
+                        + " lower spark.executor.memory");
     }
 
     @Test
@@ -26,10 +27,11 @@ class YarnContainerLimitsTest {
                 + " MB, overhead (384 MB), and PySpark memory (256 MB) is above the max threshold (2048 MB) of this"
                 + " cluster! Please check the values of 'yarn.scheduler.maximum-allocation-mb' and/or"
                 + " 'yarn.nodemanager.resource.memory-mb'.";
-        assertThat(YarnContainerLimits.explain(spark)).hasValueSatisfying(line -> assertThat(line)
-                .startsWith("an executor's container would need 2176 MB (spark.executor.memory 1024 MB,"
-                        + " spark.executor.memoryOverhead 384 MB, spark.memory.offHeap.size 512 MB,"
-                        + " spark.executor.pyspark.memory 256 MB) and YARN grants at most 2048 MB"));
+        assertThat(YarnContainerLimits.explain(spark))
+                .hasValueSatisfying(line -> assertThat(line)
+                        .startsWith("an executor's container would need 2176 MB (spark.executor.memory 1024 MB,"
+                                + " spark.executor.memoryOverhead 384 MB, spark.memory.offHeap.size 512 MB,"
+                                + " spark.executor.pyspark.memory 256 MB) and YARN grants at most 2048 MB"));
     }
 
     @Test
@@ -37,14 +39,16 @@ class YarnContainerLimitsTest {
         String spark = "Required AM memory (3072+384 MB) is above the max threshold (2048 MB) of this cluster! Please"
                 + " check the values of 'yarn.scheduler.maximum-allocation-mb' and/or"
                 + " 'yarn.nodemanager.resource.memory-mb'.";
-        assertThat(YarnContainerLimits.explain(spark)).hasValue("the application master's container would need 3456"
-                + " MB (3072 MB of spark.yarn.am.memory in client mode, spark.driver.memory in cluster mode, and 384"
-                + " MB of overhead) and YARN grants at most 2048 MB (yarn.scheduler.maximum-allocation-mb, at most"
-                + " yarn.nodemanager.resource.memory-mb); lower that memory");
+        assertThat(YarnContainerLimits.explain(spark))
+                .hasValue("the application master's container would need 3456"
+                        + " MB (3072 MB of spark.yarn.am.memory in client mode, spark.driver.memory in cluster mode, and 384"
+                        + " MB of overhead) and YARN grants at most 2048 MB (yarn.scheduler.maximum-allocation-mb, at most"
+                        + " yarn.nodemanager.resource.memory-mb); lower that memory");
     }
 
     @Test
     void anyOtherReasonIsLeftAsItIs() {
-        assertThat(YarnContainerLimits.explain("Could not parse Master URL: 'nowhere'")).isEmpty();
+        assertThat(YarnContainerLimits.explain("Could not parse Master URL: 'nowhere'"))
+                .isEmpty();
     }
 }

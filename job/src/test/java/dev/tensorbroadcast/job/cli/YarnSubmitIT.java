@@ -60,9 +60,13 @@ class YarnSubmitIT {
      * the JIT's first tier and one GC thread spare the shared machine's cores what their start would cost.
      */
     private static final String QUICK_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-    private static final List<String> QUICK_JVMS = List.of("--conf",
-            "spark.yarn.am.extraJavaOptions=" + QUICK_JVM_OPTIONS, "--conf",
-            "spark.driver.extraJavaOptions=" + QUICK_JVM_OPTIONS, "--conf",
+
+    private static final List<String> QUICK_JVMS = List.of(
+            "--conf",
+            "spark.yarn.am.extraJavaOptions=" + QUICK_JVM_OPTIONS,
+            "--conf",
+            "spark.driver.extraJavaOptions=" + QUICK_JVM_OPTIONS,
+            "--conf",
             "spark.executor.extraJavaOptions=" + QUICK_JVM_OPTIONS);
 
     @TempDir
@@ -80,28 +84,40 @@ class YarnSubmitIT {
         jar = Path.of(System.getProperty(ClusterMasters.JARS_PROPERTY, "no " + ClusterMasters.JARS_PROPERTY));
         assertThat(jar).as("the spark-submit jar (mvn package builds it)").isRegularFile();
         long start = System.nanoTime();
-        cluster = YarnCluster.builder(SparkHome.locate()).nodeManagers(2).hdfs(true).start();
+        cluster = YarnCluster.builder(SparkHome.locate())
+                .nodeManagers(2)
+                .hdfs(true)
+                .start();
         System.out.printf("YARN (2 NodeManagers) and HDFS started in %.1f s%n", (System.nanoTime() - start) / 1e9);
         hdfs = cluster.hdfsUri().orElseThrow();
         hadoop = new Configuration();
         for (String site : List.of("core-site.xml", "yarn-site.xml")) {
-            hadoop.addResource(new org.apache.hadoop.fs.Path(cluster.hadoopConfDir().resolve(site).toUri()));
+            hadoop.addResource(new org.apache.hadoop.fs.Path(
+                    cluster.hadoopConfDir().resolve(site).toUri()));
         }
         // the command line finds the cluster as 'cluster start --yarn' records it
         state = dir.resolve("state");
         System.setProperty(ClusterStateDirectory.PROPERTY, state.toString());
         ClusterStateDirectory states = ClusterStateDirectory.locate();
         states.create();
-        states.write(new ClusterState(ClusterState.ClusterProcess.of(ProcessHandle.current()), cluster.masterUrl(),
-                cluster.resourceManagerWebPort(), cluster.workers(), hdfs.toString(),
-                cluster.secretFile().toString(), cluster.workDirectory().toString(), List.of(),
-                null, cluster.hadoopConfDir().toString()));
+        states.write(new ClusterState(
+                ClusterState.ClusterProcess.of(ProcessHandle.current()),
+                cluster.masterUrl(),
+                cluster.resourceManagerWebPort(),
+                cluster.workers(),
+                hdfs.toString(),
+                cluster.secretFile().toString(),
+                cluster.workDirectory().toString(),
+                List.of(),
+                null,
+                cluster.hadoopConfDir().toString()));
 
         source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, hadoop)) {
             fileSystem.copyFromLocalFile(hadoopPath(source), new org.apache.hadoop.fs.Path("/in/rows.npy"));
             for (String example : List.of("col3.npy", "row3.npy")) {
-                fileSystem.copyFromLocalFile(hadoopPath(Path.of("..", "examples", example).toAbsolutePath()),
+                fileSystem.copyFromLocalFile(
+                        hadoopPath(Path.of("..", "examples", example).toAbsolutePath()),
                         new org.apache.hadoop.fs.Path("/in/" + example));
             }
         }
@@ -122,14 +138,31 @@ class YarnSubmitIT {
     @Test
     @Order(1)
     void broadcastTensorsInClusterModeWritesWhatLocalModeWrites() throws Exception {
-        Submitted run = submit("cluster", "pair", List.of("--conf", "spark.executor.instances=1"),
-                "broadcast-tensors", "--input", hdfs + "/in/col3.npy", "--input", hdfs + "/in/row3.npy", "--dialect", "paddle",
-                "--output", hdfs + "/out/pair");
+        Submitted run = submit(
+                "cluster",
+                "pair",
+                List.of("--conf", "spark.executor.instances=1"),
+                "broadcast-tensors",
+                "--input",
+                hdfs + "/in/col3.npy",
+                "--input",
+                hdfs + "/in/row3.npy",
+                "--dialect",
+                "paddle",
+                "--output",
+                hdfs + "/out/pair");
         assertThat(run.exitCode()).as(run.log()).isZero();
         // the driver ran in the application master's container: spark-submit only reports YARN's final state
         assertThat(run.log()).contains("final status: SUCCEEDED");
-        Path local = local("broadcast-tensors", "--input", Path.of("..", "examples", "col3.npy").toString(),
-                "--input", Path.of("..", "examples", "row3.npy").toString(), "--dialect", "paddle", "--output",
+        Path local = local(
+                "broadcast-tensors",
+                "--input",
+                Path.of("..", "examples", "col3.npy").toString(),
+                "--input",
+                Path.of("..", "examples", "row3.npy").toString(),
+                "--dialect",
+                "paddle",
+                "--output",
                 dir.resolve("pair-local").toString());
         Path copied = copy("/out/pair");
         assertSameFiles(copied, local);
@@ -139,13 +172,26 @@ class YarnSubmitIT {
     @Test
     @Order(2)
     void aContainerLargerThanYarnGrantsIsRefusedInOneLineNamingTheSetting() {
-        CliRun run = CliRun.of("expand", "--input", hdfs + "/in/rows.npy", "--dialect", "numpy", "--shape", SHAPE,
-                "--output", hdfs + "/out/too-large", "--master", "yarn", "--conf", "spark.executor.memory=4g");
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                hdfs + "/in/rows.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                SHAPE,
+                "--output",
+                hdfs + "/out/too-large",
+                "--master",
+                "yarn",
+                "--conf",
+                "spark.executor.memory=4g");
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.REFUSED);
-        assertThat(run.err().lines().toList()).containsExactly("Cannot start Spark on master 'yarn': an executor's"
-                + " container would need 4505 MB (spark.executor.memory 4096 MB, spark.executor.memoryOverhead 409"
-                + " MB) and YARN grants at most 2048 MB (yarn.scheduler.maximum-allocation-mb, at most"
-                + " yarn.nodemanager.resource.memory-mb); lower spark.executor.memory");
+        assertThat(run.err().lines().toList())
+                .containsExactly("Cannot start Spark on master 'yarn': an executor's"
+                        + " container would need 4505 MB (spark.executor.memory 4096 MB, spark.executor.memoryOverhead 409"
+                        + " MB) and YARN grants at most 2048 MB (yarn.scheduler.maximum-allocation-mb, at most"
+                        + " yarn.nodemanager.resource.memory-mb); lower spark.executor.memory");
         assertThat(exists("/out/too-large")).isFalse();
     }
 
@@ -157,12 +203,25 @@ class YarnSubmitIT {
         String killed;
         // --master local-cluster: the running cluster 'cluster start' recorded, a YARN one (ClusterYarnCommandIT
         // runs --master yarn)
-        List<String> arguments = new ArrayList<>(List.of("expand", "--input", hdfs + "/in/rows.npy", "--dialect",
-                "numpy", "--shape", "4,960,64", "--partitions", "48", "--output", output, "--master", "local-cluster",
-                "--conf", "spark.tensorbroadcast.test.taskDelayMillis=500"));
+        List<String> arguments = new ArrayList<>(List.of(
+                "expand",
+                "--input",
+                hdfs + "/in/rows.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                "4,960,64",
+                "--partitions",
+                "48",
+                "--output",
+                output,
+                "--master",
+                "local-cluster",
+                "--conf",
+                "spark.tensorbroadcast.test.taskDelayMillis=500"));
         arguments.addAll(QUICK_JVMS);
-        Process cli = CliProcess.start(Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log,
-                arguments.toArray(String[]::new));
+        Process cli = CliProcess.start(
+                Map.of(ClusterStateDirectory.ENVIRONMENT, state.toString()), log, arguments.toArray(String[]::new));
         try (YarnClient yarn = yarnClient()) {
             ApplicationReport application = awaitRunning(yarn, cli, log);
             awaitPartFiles("/out/killed", 2, cli, log);
@@ -172,11 +231,13 @@ class YarnSubmitIT {
             boolean ended = cli.waitFor(30, TimeUnit.SECONDS);
             if (!ended) {
                 // it has ended within seconds, and once after 121 s: what it waits for then
-                System.out.printf("the driver still runs 30 s after the kill:%n%s%n%s%n", CliProcess.read(log),
-                        threads(cli));
+                System.out.printf(
+                        "the driver still runs 30 s after the kill:%n%s%n%s%n", CliProcess.read(log), threads(cli));
                 ended = cli.waitFor(JOB_SECONDS, TimeUnit.SECONDS);
             }
-            assertThat(ended).as("%s%n%s", CliProcess.read(log), ended ? "" : threads(cli)).isTrue();
+            assertThat(ended)
+                    .as("%s%n%s", CliProcess.read(log), ended ? "" : threads(cli))
+                    .isTrue();
             System.out.printf("the driver ended %.1f s after the kill%n", (System.nanoTime() - start) / 1e9);
             assertThat(yarn.getApplicationReport(application.getApplicationId()).getYarnApplicationState())
                     .isEqualTo(YarnApplicationState.KILLED);
@@ -188,8 +249,10 @@ class YarnSubmitIT {
         List<String> lines = printed.lines().toList();
         assertThat(lines).as(printed).hasSize(2);
         assertThat(lines.get(0)).startsWith("writing [4,960,64] int32");
-        assertThat(lines.get(1)).as(printed).startsWith("Cannot write '" + output + "': the Spark job failed: its"
-                + " YARN application " + killed + " ended under it (killed, or its application master lost); ");
+        assertThat(lines.get(1))
+                .as(printed)
+                .startsWith("Cannot write '" + output + "': the Spark job failed: its" + " YARN application " + killed
+                        + " ended under it (killed, or its application master lost); ");
 
         CliRun inspect = CliRun.of("inspect", output, "--json");
         assertThat(inspect.exitCode()).as(inspect.out() + inspect.err()).isNotZero();
@@ -205,12 +268,20 @@ class YarnSubmitIT {
     @Order(4)
     void aNodeManagerStoppedMidJobLeavesTheDatasetByteIdentical() throws Exception {
         String shape = "4,960,64";
-        List<String> request = List.of("expand", "--input", hdfs + "/in/rows.npy", "--dialect", "numpy", "--shape",
-                shape, "--partitions", "48");
+        List<String> request = List.of(
+                "expand",
+                "--input",
+                hdfs + "/in/rows.npy",
+                "--dialect",
+                "numpy",
+                "--shape",
+                shape,
+                "--partitions",
+                "48");
         Path log = dir.resolve("node-stopped.log");
         // an executor on each NodeManager, so that one can be lost while the other lives on
-        List<String> arguments = new ArrayList<>(List.of("--conf", "spark.executor.instances=2", "--conf",
-                "spark.tensorbroadcast.test.taskDelayMillis=400"));
+        List<String> arguments = new ArrayList<>(List.of(
+                "--conf", "spark.executor.instances=2", "--conf", "spark.tensorbroadcast.test.taskDelayMillis=400"));
         arguments.addAll(QUICK_JVMS);
         arguments.addAll(List.of("--class", MAIN, jar.toString()));
         arguments.addAll(request);
@@ -221,25 +292,36 @@ class YarnSubmitIT {
         try (YarnClient yarn = yarnClient()) {
             ApplicationReport application = awaitRunning(yarn, driver, log);
             awaitPartFiles("/out/node-stopped", 4, driver, log);
-            assertThat(exists("/out/node-stopped/" + Manifest.SUCCESS_FILE_NAME)).as("finished before the stop")
+            assertThat(exists("/out/node-stopped/" + Manifest.SUCCESS_FILE_NAME))
+                    .as("finished before the stop")
                     .isFalse();
             // the NodeManager without the application master: the application lives on, its executors there die
-            NodeId master = yarn.getContainerReport(yarn.getApplicationAttemptReport(
-                    application.getCurrentApplicationAttemptId()).getAMContainerId()).getAssignedNode();
+            NodeId master = yarn.getContainerReport(
+                            yarn.getApplicationAttemptReport(application.getCurrentApplicationAttemptId())
+                                    .getAMContainerId())
+                    .getAssignedNode();
             NodeReport victim = yarn.getNodeReports(NodeState.RUNNING).stream()
-                    .filter(node -> !node.getNodeId().equals(master)).findFirst().orElseThrow();
-            assertThat(victim.getNumContainers()).as("executors on the other NodeManager").isPositive();
+                    .filter(node -> !node.getNodeId().equals(master))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(victim.getNumContainers())
+                    .as("executors on the other NodeManager")
+                    .isPositive();
             stopped = victim.getNodeId().toString();
             cluster.stopNodeManager(stopped);
-            assertThat(driver.waitFor(JOB_SECONDS, TimeUnit.SECONDS)).as(CliProcess.read(log)).isTrue();
+            assertThat(driver.waitFor(JOB_SECONDS, TimeUnit.SECONDS))
+                    .as(CliProcess.read(log))
+                    .isTrue();
         } finally {
             driver.destroyForcibly();
         }
-        System.out.printf("spark-submit --deploy-mode client expand, a NodeManager stopped: %.1f s%n",
+        System.out.printf(
+                "spark-submit --deploy-mode client expand, a NodeManager stopped: %.1f s%n",
                 (System.nanoTime() - start) / 1e9);
         String printed = CliProcess.read(log);
         assertThat(driver.exitValue()).as(printed).isZero();
-        assertThat(printed).contains("Lost executor")
+        assertThat(printed)
+                .contains("Lost executor")
                 .contains("wrote " + hdfs + "/out/node-stopped: 3840 rows of [64] int32 in 48 arrow files");
         // until the ResourceManager has given the stopped NodeManager up it may still place containers there
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -248,13 +330,15 @@ class YarnSubmitIT {
         }
         assertThat(cluster.status().aliveWorkers()).as("NodeManagers left").isEqualTo(1);
 
-        Path local = local(request, "--output", dir.resolve("node-stopped-local").toString());
+        Path local =
+                local(request, "--output", dir.resolve("node-stopped-local").toString());
         Path copied = copy("/out/node-stopped");
         assertSameFiles(copied, local);
         Manifest manifest = DatasetFiles.manifest(copied);
         DatasetFiles.checkFiles(copied, manifest);
         // written by YARN's executors, not the driver
-        assertThat(manifest.files()).allSatisfy(file -> assertThat(file.executorId()).isNotEqualTo("driver"));
+        assertThat(manifest.files())
+                .allSatisfy(file -> assertThat(file.executorId()).isNotEqualTo("driver"));
         System.out.println("stopped NodeManager " + stopped);
     }
 
@@ -266,12 +350,37 @@ class YarnSubmitIT {
     @Order(5)
     void reduceInClientModeWritesWhatLocalModeWrites() throws Exception {
         // a .npy is written on the driver's disk: on a cluster the gradient is a dataset
-        Submitted run = submit("client", "reduce", List.of("--conf", "spark.executor.instances=1"), "reduce",
-                "--input", hdfs + "/out/node-stopped", "--dialect", "numpy", "--input-shape", "1,64", "--shape",
-                "3840,64", "--format", "arrow", "--output", hdfs + "/out/grad");
+        Submitted run = submit(
+                "client",
+                "reduce",
+                List.of("--conf", "spark.executor.instances=1"),
+                "reduce",
+                "--input",
+                hdfs + "/out/node-stopped",
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "1,64",
+                "--shape",
+                "3840,64",
+                "--format",
+                "arrow",
+                "--output",
+                hdfs + "/out/grad");
         assertThat(run.exitCode()).as(run.log()).isZero();
-        Path local = local("reduce", "--input", dir.resolve("node-stopped-local").toString(), "--dialect", "numpy",
-                "--input-shape", "1,64", "--shape", "3840,64", "--format", "arrow", "--output",
+        Path local = local(
+                "reduce",
+                "--input",
+                dir.resolve("node-stopped-local").toString(),
+                "--dialect",
+                "numpy",
+                "--input-shape",
+                "1,64",
+                "--shape",
+                "3840,64",
+                "--format",
+                "arrow",
+                "--output",
                 dir.resolve("grad-local").toString());
         assertSameFiles(copy("/out/grad"), local);
     }
@@ -279,8 +388,12 @@ class YarnSubmitIT {
     /** The threads of a process that does not end, for the failure's message. */
     private static String threads(Process process) {
         try {
-            Process jstack = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
-                    Long.toString(process.pid())).redirectErrorStream(true).start();
+            Process jstack = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jstack")
+                                    .toString(),
+                            Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
             return new String(jstack.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "no jstack: " + e;
@@ -307,15 +420,19 @@ class YarnSubmitIT {
         if (!ended) {
             process.destroyForcibly();
         }
-        assertThat(ended).as("spark-submit ended within %d s:%n%s", JOB_SECONDS, CliProcess.read(log)).isTrue();
-        System.out.printf("spark-submit --deploy-mode %s %s: %.1f s%n", deployMode, arguments[0],
-                (System.nanoTime() - start) / 1e9);
+        assertThat(ended)
+                .as("spark-submit ended within %d s:%n%s", JOB_SECONDS, CliProcess.read(log))
+                .isTrue();
+        System.out.printf(
+                "spark-submit --deploy-mode %s %s: %.1f s%n",
+                deployMode, arguments[0], (System.nanoTime() - start) / 1e9);
         return new Submitted(process.exitValue(), CliProcess.read(log));
     }
 
     private static Process start(String deployMode, List<String> arguments, Path log) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(cluster.sparkSubmit(deployMode, arguments))
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().putAll(cluster.submitEnvironment());
         return builder.start();
     }
@@ -330,7 +447,8 @@ class YarnSubmitIT {
 
     private static Path local(List<String> request, String... more) {
         List<String> all = new ArrayList<>(request.stream()
-                .map(argument -> argument.equals(hdfs + "/in/rows.npy") ? source.toString() : argument).toList());
+                .map(argument -> argument.equals(hdfs + "/in/rows.npy") ? source.toString() : argument)
+                .toList());
         all.addAll(List.of(more));
         return local(all.toArray(String[]::new));
     }
@@ -373,7 +491,8 @@ class YarnSubmitIT {
         Map<String, String> crcs = new TreeMap<>();
         try (Stream<Path> files = Files.walk(dataset)) {
             for (Path file : files.filter(Files::isRegularFile)
-                    .filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX)).toList()) {
+                    .filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX))
+                    .toList()) {
                 crcs.put(dataset.relativize(file).toString(), crc32c(file));
             }
         }
@@ -400,7 +519,9 @@ class YarnSubmitIT {
             if (!running.isEmpty()) {
                 return running.get(0);
             }
-            assertThat(driver.isAlive()).as("driver ended early:%n%s", CliProcess.read(log)).isTrue();
+            assertThat(driver.isAlive())
+                    .as("driver ended early:%n%s", CliProcess.read(log))
+                    .isTrue();
             Thread.sleep(200);
         }
         throw new AssertionError("no application running after " + JOB_SECONDS + " s:\n" + CliProcess.read(log));
@@ -414,7 +535,9 @@ class YarnSubmitIT {
                 if (partFiles(fileSystem, path) >= count) {
                     return;
                 }
-                assertThat(driver.isAlive()).as("driver ended early:%n%s", CliProcess.read(log)).isTrue();
+                assertThat(driver.isAlive())
+                        .as("driver ended early:%n%s", CliProcess.read(log))
+                        .isTrue();
                 Thread.sleep(100);
             }
         }

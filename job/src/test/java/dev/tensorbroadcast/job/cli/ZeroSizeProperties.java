@@ -77,13 +77,14 @@ class ZeroSizeProperties {
     }
 
     @Property(tries = 1000)
-    void planAnswersWhatTheFrameworkAnswers(@ForAll("requests") ZeroSizeRequest request,
-            @ForAll @IntRange(max = 5) int partitions) {
+    void planAnswersWhatTheFrameworkAnswers(
+            @ForAll("requests") ZeroSizeRequest request, @ForAll @IntRange(max = 5) int partitions) {
         Optional<long[]> expected = FrameworkShapes.output(request);
         CliRun run = run("plan", partitioned(request.shapeArgs(), partitions));
 
-        Statistics.label("answer").collect(expected.map(shape -> elements(shape) == 0 ? "zero-size" : "non-empty")
-                .orElse("refused"));
+        Statistics.label("answer")
+                .collect(expected.map(shape -> elements(shape) == 0 ? "zero-size" : "non-empty")
+                        .orElse("refused"));
         Statistics.label("answer").coverage(coverage -> {
             coverage.check("zero-size").percentage(p -> p >= 30);
             coverage.check("refused").percentage(p -> p >= 5);
@@ -106,11 +107,12 @@ class ZeroSizeProperties {
     }
 
     @Property(tries = 50)
-    void expandGivesThePlannedShapeAndNoValuesWhenEmpty(@ForAll("singleInputRequests") ZeroSizeRequest request,
-            @ForAll @IntRange(max = 5) int partitions) {
+    void expandGivesThePlannedShapeAndNoValuesWhenEmpty(
+            @ForAll("singleInputRequests") ZeroSizeRequest request, @ForAll @IntRange(max = 5) int partitions) {
         Optional<long[]> expected = FrameworkShapes.output(request);
         List<String> args = new ArrayList<>(List.of("--format", "null"));
-        request.inputs().forEach(input -> args.addAll(List.of("--input", source(input).toString())));
+        request.inputs()
+                .forEach(input -> args.addAll(List.of("--input", source(input).toString())));
         args.addAll(request.requestArgs());
         CliRun run = run("expand", partitioned(args, partitions));
 
@@ -121,7 +123,8 @@ class ZeroSizeProperties {
         assertThat(run.exitCode()).as("%s: %s", request, run.out()).isZero();
         JsonNode json = run.json();
         assertThat(CliRun.longs(json.get("shape"))).as("%s", request).containsExactly(expected.get());
-        JsonNode plan = run("plan", partitioned(request.shapeArgs(), partitions)).json();
+        JsonNode plan =
+                run("plan", partitioned(request.shapeArgs(), partitions)).json();
         assertThat(json.get("rows").asLong()).isEqualTo(plan.get("rows").asLong());
         assertThat(json.get("bytes").asLong()).isEqualTo(4 * elements(expected.get()));
         long rows = 0;
@@ -140,7 +143,8 @@ class ZeroSizeProperties {
             throws IOException {
         Optional<long[]> expected = FrameworkShapes.output(request);
         List<String> args = new ArrayList<>(List.of("--format", "null"));
-        request.inputs().forEach(input -> args.addAll(List.of("--input", source(input).toString())));
+        request.inputs()
+                .forEach(input -> args.addAll(List.of("--input", source(input).toString())));
         args.addAll(request.requestArgs());
         CliRun run = run("broadcast-tensors", args);
 
@@ -168,10 +172,17 @@ class ZeroSizeProperties {
             throws IOException {
         Optional<long[]> expected = FrameworkShapes.output(request);
         // a refused request gets a gradient of the shape it meant: the refusal must be the request's
-        long[] gradient = expected.orElseGet(() -> request.target() == null ? new long[] {0}
+        long[] gradient = expected.orElseGet(() -> request.target() == null
+                ? new long[] {0}
                 : Arrays.stream(request.target()).map(dim -> Math.max(dim, 0)).toArray());
-        List<String> args = new ArrayList<>(List.of("--input", source(gradient).toString(), "--dry-run",
-                "--output", dir.resolve("reduced-" + NEXT.incrementAndGet()).toString(), "--format", "arrow"));
+        List<String> args = new ArrayList<>(List.of(
+                "--input",
+                source(gradient).toString(),
+                "--dry-run",
+                "--output",
+                dir.resolve("reduced-" + NEXT.incrementAndGet()).toString(),
+                "--format",
+                "arrow"));
         args.addAll(request.shapeArgs());
         CliRun run = run("reduce", args);
 
@@ -183,7 +194,8 @@ class ZeroSizeProperties {
         JsonNode results = run.json().get("results");
         assertThat(results).hasSize(request.inputs().size());
         for (int i = 0; i < results.size(); i++) {
-            assertThat(CliRun.longs(results.get(i).get("shape"))).containsExactly(request.inputs().get(i));
+            assertThat(CliRun.longs(results.get(i).get("shape")))
+                    .containsExactly(request.inputs().get(i));
         }
     }
 
@@ -193,8 +205,8 @@ class ZeroSizeProperties {
         long[] gradient = FrameworkShapes.output(request).orElseThrow();
         long[] input = request.inputs().get(0);
         Path output = dir.resolve("reduced-" + NEXT.incrementAndGet() + ".npy");
-        List<String> args = new ArrayList<>(List.of("--input", source(gradient).toString(), "--output",
-                output.toString(), "--input-index", "0"));
+        List<String> args = new ArrayList<>(
+                List.of("--input", source(gradient).toString(), "--output", output.toString(), "--input-index", "0"));
         args.addAll(request.shapeArgs());
         CliRun run = run("reduce", args);
 
@@ -203,7 +215,8 @@ class ZeroSizeProperties {
         assertThat(CliRun.longs(result.get("shape"))).containsExactly(input);
         byte[] bytes = Files.readAllBytes(output);
         int values = Math.toIntExact(elements(input));
-        ByteBuffer data = ByteBuffer.wrap(bytes, bytes.length - 4 * values, 4 * values).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data =
+                ByteBuffer.wrap(bytes, bytes.length - 4 * values, 4 * values).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < values; i++) {
             assertThat(data.getFloat()).as("element %d of %s", i, request).isEqualTo(0f);
         }
@@ -211,12 +224,16 @@ class ZeroSizeProperties {
 
     @Provide
     Arbitrary<ZeroSizeRequest> emptyGradients() {
-        return requests().filter(request -> FrameworkShapes.output(request)
-                .filter(shape -> elements(shape) == 0 && elements(request.inputs().get(0)) > 0).isPresent());
+        return requests()
+                .filter(request -> FrameworkShapes.output(request)
+                        .filter(shape -> elements(shape) == 0
+                                && elements(request.inputs().get(0)) > 0)
+                        .isPresent());
     }
 
     private static void assertRefused(CliRun run, ZeroSizeRequest request) {
-        assertThat(run.exitCode()).as("%s is refused by the framework, but: %s%s", request, run.out(), run.err())
+        assertThat(run.exitCode())
+                .as("%s is refused by the framework, but: %s%s", request, run.out(), run.err())
                 .isEqualTo(2);
         JsonNode error = run.json().get("error");
         assertThat(error).as("%s: %s", request, run.out()).isNotNull();

@@ -70,16 +70,18 @@ record ZeroSizeRequest(String dialect, String mode, List<long[]> inputs, long[] 
     private static ZeroSizeRequest any(Random random, long[] out) {
         String dialect = DIALECTS[random.nextInt(DIALECTS.length)];
         return switch (dialect) {
-            case "numpy", "pytorch", "paddle" -> random.nextInt(6) == 0 ? joint(random, dialect, out)
-                    : keeping(random, dialect, out);
+            case "numpy", "pytorch", "paddle" ->
+                random.nextInt(6) == 0 ? joint(random, dialect, out) : keeping(random, dialect, out);
             case "mindspore" -> keeping(random, dialect, out);
             case "onnx" -> twoWay(random, dialect, null, out);
-            case "openvino" -> switch (MODES[random.nextInt(MODES.length)]) {
-                case "numpy" -> new ZeroSizeRequest(dialect, "numpy", List.of(aligned(random, out)), out, null, null);
-                case "bidirectional" -> twoWay(random, dialect, "bidirectional", out);
-                case "explicit" -> explicit(random, out);
-                default -> pdpd(random, out);
-            };
+            case "openvino" ->
+                switch (MODES[random.nextInt(MODES.length)]) {
+                    case "numpy" ->
+                        new ZeroSizeRequest(dialect, "numpy", List.of(aligned(random, out)), out, null, null);
+                    case "bidirectional" -> twoWay(random, dialect, "bidirectional", out);
+                    case "explicit" -> explicit(random, out);
+                    default -> pdpd(random, out);
+                };
             default -> ngraph(random, out);
         };
     }
@@ -211,7 +213,12 @@ record ZeroSizeRequest(String dialect, String mode, List<long[]> inputs, long[] 
         if (input.length > 0 && random.nextInt(8) == 0) {
             input[random.nextInt(input.length)] = random.nextInt(4);
         }
-        return new ZeroSizeRequest("ngraph", null, List.of(input),
-                out, axes.stream().mapToLong(Long::longValue).toArray(), null);
+        return new ZeroSizeRequest(
+                "ngraph",
+                null,
+                List.of(input),
+                out,
+                axes.stream().mapToLong(Long::longValue).toArray(),
+                null);
     }
 }

@@ -95,9 +95,22 @@ class CommitRecordTest {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         Path output = dir.resolve("out");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exitCode = TensorBroadcastCli.run(new String[] {"expand", "--input", source.toString(), "--dialect",
-                "numpy", "--shape", "24,8", "--partitions", "3", "--output", output.toString()},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+        int exitCode = TensorBroadcastCli.run(
+                new String[] {
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "24,8",
+                    "--partitions",
+                    "3",
+                    "--output",
+                    output.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(exitCode).as(out.toString(StandardCharsets.UTF_8)).isZero();
         return output;
     }

@@ -14,9 +14,16 @@ class FaultPointTest {
         for (FaultPoint point : FaultPoint.values()) {
             assertThat(FaultPoint.named(point.pointName())).isSameAs(point);
         }
-        assertThat(Arrays.stream(FaultPoint.values()).map(FaultPoint::pointName)).containsExactly("commit.start",
-                "commit.recorded", "commit.markers-taken", "commit.files-committed", "commit.cleaned",
-                "commit.manifest-written", "commit.success-written", "overwrite.set-aside");
+        assertThat(Arrays.stream(FaultPoint.values()).map(FaultPoint::pointName))
+                .containsExactly(
+                        "commit.start",
+                        "commit.recorded",
+                        "commit.markers-taken",
+                        "commit.files-committed",
+                        "commit.cleaned",
+                        "commit.manifest-written",
+                        "commit.success-written",
+                        "overwrite.set-aside");
     }
 
     @Test

@@ -24,8 +24,7 @@ class DatasetVerifierProgressTest {
 
         VerifyReport report;
         try (DatasetDirectory dataset = DatasetDirectory.open(dir.toString(), new Configuration(), "verify")) {
-            report = new DatasetVerifier(dataset).verify(Optional.of(TestDatasets.floats(Shape.of(1, 3), 1.5f)),
-                    heard);
+            report = new DatasetVerifier(dataset).verify(Optional.of(TestDatasets.floats(Shape.of(1, 3), 1.5f)), heard);
         }
 
         assertThat(report.ok()).as("%s", report.problems()).isTrue();

@@ -30,7 +30,10 @@ class NpyExporterTest {
                     // the command line names its flag instead
                     .satisfies(e -> assertThat(((DatasetException) e).commandLineMessage())
                             .endsWith("pass --force to write it anyway"));
-            assertThat(new NpyExporter(dataset, 48).export(tmp.resolve("y.npy"), false).bytes()).isEqualTo(128 + 48);
+            assertThat(new NpyExporter(dataset, 48)
+                            .export(tmp.resolve("y.npy"), false)
+                            .bytes())
+                    .isEqualTo(128 + 48);
         }
         try (Stream<Path> files = Files.list(tmp)) {
             assertThat(files.map(path -> path.getFileName().toString())).containsExactlyInAnyOrder("out", "y.npy");
@@ -45,6 +48,7 @@ class NpyExporterTest {
                 .endsWith(" \n")
                 .hasSize(128);
         assertThat(new String(NpyWriter.header("|b1", Shape.scalar()), java.nio.charset.StandardCharsets.ISO_8859_1))
-                .contains("'shape': (), }").hasSize(128);
+                .contains("'shape': (), }")
+                .hasSize(128);
     }
 }

@@ -48,10 +48,13 @@ public final class TestDatasets {
             throws IOException {
         Files.createDirectories(dir);
         String shapeText = Arrays.toString(target).replace(" ", "");
-        BroadcastRequest request = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
-                .target(TargetShape.of(target)).build();
+        BroadcastRequest request = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(source.shape(), source.dtype())
+                .target(TargetShape.of(target))
+                .build();
         BroadcastPlan plan = request.plan();
-        PartitionPlan partitioning = PartitionPlan.builderFor(plan).partitions(partitions).build();
+        PartitionPlan partitioning =
+                PartitionPlan.builderFor(plan).partitions(partitions).build();
         TensorKernel kernel = TensorKernel.of(source, plan.copyProgram(0));
         List<DatasetFile> files = new ArrayList<>();
         for (long index = 0; index < partitioning.partitionCount(); index++) {
@@ -60,24 +63,47 @@ public final class TestDatasets {
             Path file = dir.resolve(name);
             if (format.equals("arrow")) {
                 try (OutputStream out = Files.newOutputStream(file)) {
-                    ArrowTensorFileWriter.create().withBatchBytes(40).write(kernel, partitioning.rowShape(),
-                            partition, out);
+                    ArrowTensorFileWriter.create()
+                            .withBatchBytes(40)
+                            .write(kernel, partitioning.rowShape(), partition, out);
                 }
             } else {
-                ParquetTensorFileWriter.create().withBatchBytes(40).write(kernel, partitioning.rowShape(), partition,
-                        new LocalOutputFile(file));
+                ParquetTensorFileWriter.create()
+                        .withBatchBytes(40)
+                        .write(kernel, partitioning.rowShape(), partition, new LocalOutputFile(file));
             }
-            files.add(new DatasetFile(name, index, partition.firstRow(), partition.rowCount(), Files.size(file),
-                    crc32c(Files.readAllBytes(file)), "driver", "localhost",
-                    new SourceRead(0, source.shape().rank() == 0 ? 1 : source.shape().dim(0), 0)));
+            files.add(new DatasetFile(
+                    name,
+                    index,
+                    partition.firstRow(),
+                    partition.rowCount(),
+                    Files.size(file),
+                    crc32c(Files.readAllBytes(file)),
+                    "driver",
+                    "localhost",
+                    new SourceRead(
+                            0, source.shape().rank() == 0 ? 1 : source.shape().dim(0), 0)));
         }
-        Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, "test", "2025-01-01T00:00:00Z",
+        Manifest manifest = new Manifest(
+                Manifest.FORMAT_VERSION,
+                "test",
+                "2025-01-01T00:00:00Z",
                 Map.of("dialect", "numpy", "shape", shapeText),
-                List.of(new Manifest.ManifestInput("source.npy", ManifestShapes.list(source.shape()),
+                List.of(new Manifest.ManifestInput(
+                        "source.npy",
+                        ManifestShapes.list(source.shape()),
                         source.dtype().typeName())),
-                ManifestShapes.list(plan.output()), source.dtype().typeName(), partitioning.elements(),
-                partitioning.bytes(), partitioning.rowDims(), ManifestShapes.list(partitioning.rowShape()),
-                partitioning.rows(), format, "none", partitioning.partitionCount(), files);
+                ManifestShapes.list(plan.output()),
+                source.dtype().typeName(),
+                partitioning.elements(),
+                partitioning.bytes(),
+                partitioning.rowDims(),
+                ManifestShapes.list(partitioning.rowShape()),
+                partitioning.rows(),
+                format,
+                "none",
+                partitioning.partitionCount(),
+                files);
         writeManifest(dir, manifest);
         Files.write(dir.resolve(Manifest.SUCCESS_FILE_NAME), new byte[0]);
         return manifest;
@@ -93,15 +119,38 @@ public final class TestDatasets {
         for (DatasetFile file : manifest.files()) {
             if (file.path().equals(name)) {
                 byte[] bytes = Files.readAllBytes(dir.resolve(name));
-                file = new DatasetFile(name, file.partition(), file.firstRow(), file.rows(), bytes.length,
-                        crc32c(bytes), file.executorId(), file.host(), file.sourceRead());
+                file = new DatasetFile(
+                        name,
+                        file.partition(),
+                        file.firstRow(),
+                        file.rows(),
+                        bytes.length,
+                        crc32c(bytes),
+                        file.executorId(),
+                        file.host(),
+                        file.sourceRead());
             }
             files.add(file);
         }
-        return new Manifest(manifest.formatVersion(), manifest.toolVersion(), manifest.created(), manifest.request(),
-                manifest.inputs(), manifest.shape(), manifest.dtype(), manifest.elements(), manifest.bytes(),
-                manifest.rowDims(), manifest.rowShape(), manifest.rows(), manifest.format(), manifest.compression(),
-                manifest.partitions(), files, manifest.keptColumns(), manifest.rowLayout());
+        return new Manifest(
+                manifest.formatVersion(),
+                manifest.toolVersion(),
+                manifest.created(),
+                manifest.request(),
+                manifest.inputs(),
+                manifest.shape(),
+                manifest.dtype(),
+                manifest.elements(),
+                manifest.bytes(),
+                manifest.rowDims(),
+                manifest.rowShape(),
+                manifest.rows(),
+                manifest.format(),
+                manifest.compression(),
+                manifest.partitions(),
+                files,
+                manifest.keptColumns(),
+                manifest.rowLayout());
     }
 
     /** The manifest's checksum of {@code bytes}. */
@@ -153,12 +202,20 @@ public final class TestDatasets {
      * the Arrow source reader reads back with its nulls, strings and bools.
      */
     public static Path writeArrowSource(Path file, SourceTensor source) throws IOException {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
-                .target(TargetShape.of(source.shape())).build().plan();
-        PartitionPlan partitioning = PartitionPlan.builderFor(plan).partitions(1).build();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(source.shape(), source.dtype())
+                .target(TargetShape.of(source.shape()))
+                .build()
+                .plan();
+        PartitionPlan partitioning =
+                PartitionPlan.builderFor(plan).partitions(1).build();
         try (OutputStream out = Files.newOutputStream(file)) {
-            ArrowTensorFileWriter.create().write(TensorKernel.of(source, plan.copyProgram(0)),
-                    partitioning.rowShape(), partitioning.partition(0), out);
+            ArrowTensorFileWriter.create()
+                    .write(
+                            TensorKernel.of(source, plan.copyProgram(0)),
+                            partitioning.rowShape(),
+                            partitioning.partition(0),
+                            out);
         }
         return file;
     }

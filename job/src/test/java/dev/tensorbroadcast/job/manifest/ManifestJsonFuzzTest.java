@@ -33,6 +33,7 @@ class ManifestJsonFuzzTest {
         }
         assertThat(next).isEqualTo(manifest.rows());
         byte[] written = ManifestJson.toBytes(manifest);
-        assertThat(ManifestJson.read(new ByteArrayInputStream(written), "again.json")).isEqualTo(manifest);
+        assertThat(ManifestJson.read(new ByteArrayInputStream(written), "again.json"))
+                .isEqualTo(manifest);
     }
 }

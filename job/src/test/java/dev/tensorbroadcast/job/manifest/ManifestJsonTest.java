@@ -11,15 +11,28 @@ import org.junit.jupiter.api.Test;
 
 class ManifestJsonTest {
     private static DatasetFile file(String path, long first, long rows) {
-        return new DatasetFile(path, first / 4, first, rows, 1234, "0a1b2c3d", "1", "127.0.0.1",
-                new SourceRead(first, rows, 0));
+        return new DatasetFile(
+                path, first / 4, first, rows, 1234, "0a1b2c3d", "1", "127.0.0.1", new SourceRead(first, rows, 0));
     }
 
     private static Manifest manifest(List<DatasetFile> files, long rows) {
-        return new Manifest(Manifest.FORMAT_VERSION, "0.1.0", "2026-11-20T23:00:00Z",
+        return new Manifest(
+                Manifest.FORMAT_VERSION,
+                "0.1.0",
+                "2026-11-20T23:00:00Z",
                 Map.of("dialect", "numpy", "shape", "[8,3]"),
                 List.of(new Manifest.ManifestInput("in.npy", List.of(1L, 3L), "float32")),
-                List.of(8L, 3L), "float32", 24, 96, 1, List.of(3L), rows, "arrow", "none", files.size(), files);
+                List.of(8L, 3L),
+                "float32",
+                24,
+                96,
+                1,
+                List.of(3L),
+                rows,
+                "arrow",
+                "none",
+                files.size(),
+                files);
     }
 
     private static String text(Manifest manifest) {
@@ -46,10 +59,25 @@ class ManifestJsonTest {
         assertThat(flat.rowLayout()).isEqualTo("flat");
         assertThat(json).doesNotContain("row_layout");
         assertThat(read(json)).isEqualTo(flat);
-        Manifest nested = new Manifest(flat.formatVersion(), flat.toolVersion(), flat.created(), flat.request(),
-                flat.inputs(), flat.shape(), flat.dtype(), flat.elements(), flat.bytes(), flat.rowDims(),
-                flat.rowShape(), flat.rows(), "parquet", flat.compression(), flat.partitions(), flat.files(),
-                List.of(), "nested");
+        Manifest nested = new Manifest(
+                flat.formatVersion(),
+                flat.toolVersion(),
+                flat.created(),
+                flat.request(),
+                flat.inputs(),
+                flat.shape(),
+                flat.dtype(),
+                flat.elements(),
+                flat.bytes(),
+                flat.rowDims(),
+                flat.rowShape(),
+                flat.rows(),
+                "parquet",
+                flat.compression(),
+                flat.partitions(),
+                flat.files(),
+                List.of(),
+                "nested");
         String nestedJson = text(nested);
         assertThat(nestedJson).contains("\"row_layout\" : \"nested\"");
         assertThat(read(nestedJson)).isEqualTo(nested);
@@ -64,18 +92,33 @@ class ManifestJsonTest {
         String plainJson = text(plain);
         assertThat(plainJson).doesNotContain("\"column\"").doesNotContain("\"row_shape\" : [ 1, 3 ]");
         // an older manifest's input: path, shape and dtype only
-        assertThat(plainJson).contains("\"path\" : \"in.npy\",\n    \"shape\" : [ 1, 3 ],\n"
-                + "    \"dtype\" : \"float32\"\n  } ]");
+        assertThat(plainJson)
+                .contains("\"path\" : \"in.npy\",\n    \"shape\" : [ 1, 3 ],\n" + "    \"dtype\" : \"float32\"\n  } ]");
         Manifest.ManifestInput older = read(plainJson).inputs().get(0);
         assertThat(older.column()).isNull();
         assertThat(older.rowShape()).isNull();
 
-        Manifest.ManifestInput given = new Manifest.ManifestInput("features", List.of(1L, 3L), "float32",
-                "embedding", List.of(1L, 3L));
-        Manifest recorded = new Manifest(plain.formatVersion(), plain.toolVersion(), plain.created(), plain.request(),
-                List.of(given), plain.shape(), plain.dtype(), plain.elements(), plain.bytes(), plain.rowDims(),
-                plain.rowShape(), plain.rows(), plain.format(), plain.compression(), plain.partitions(),
-                plain.files(), List.of(), "flat");
+        Manifest.ManifestInput given =
+                new Manifest.ManifestInput("features", List.of(1L, 3L), "float32", "embedding", List.of(1L, 3L));
+        Manifest recorded = new Manifest(
+                plain.formatVersion(),
+                plain.toolVersion(),
+                plain.created(),
+                plain.request(),
+                List.of(given),
+                plain.shape(),
+                plain.dtype(),
+                plain.elements(),
+                plain.bytes(),
+                plain.rowDims(),
+                plain.rowShape(),
+                plain.rows(),
+                plain.format(),
+                plain.compression(),
+                plain.partitions(),
+                plain.files(),
+                List.of(),
+                "flat");
         String json = text(recorded);
         assertThat(json).contains("\"column\" : \"embedding\"", "\"row_shape\" : [ 1, 3 ]");
         assertThat(read(json).inputs()).containsExactly(given);
@@ -103,8 +146,9 @@ class ManifestJsonTest {
         }
         // a line break would forge a line in a report; the message shows it escaped
         assertThatThrownBy(() -> file("part-0.arrow\nOK all good", 0, 8))
-                .hasMessage("Cannot accept manifest path 'part-0.arrow\\nOK all good': a dataset file must be a relative"
-                        + " path inside the dataset, such as part-00000.arrow");
+                .hasMessage(
+                        "Cannot accept manifest path 'part-0.arrow\\nOK all good': a dataset file must be a relative"
+                                + " path inside the dataset, such as part-00000.arrow");
         assertThat(file("sub/part-00000.arrow", 0, 8).path()).isEqualTo("sub/part-00000.arrow");
     }
 
@@ -115,11 +159,13 @@ class ManifestJsonTest {
                 .hasMessage("Cannot read manifest: file b.arrow starts at row 5 but the previous files end at row 4");
         assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, 4)), 8))
                 .hasMessage("Cannot read manifest: its files hold 4 rows but the dataset has 8");
-        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, Long.MAX_VALUE),
-                file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)), -2))
+        assertThatThrownBy(() -> manifest(
+                        List.of(file("a.arrow", 0, Long.MAX_VALUE), file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)),
+                        -2))
                 .hasMessage("Cannot read manifest: negative element, byte, row-dim, row or partition count");
-        assertThatThrownBy(() -> manifest(List.of(file("a.arrow", 0, Long.MAX_VALUE),
-                file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)), 5))
+        assertThatThrownBy(() -> manifest(
+                        List.of(file("a.arrow", 0, Long.MAX_VALUE), file("b.arrow", Long.MAX_VALUE, Long.MAX_VALUE)),
+                        5))
                 .hasMessage("Cannot read manifest entry b.arrow: its rows end beyond row 9223372036854775807");
         String json = text(manifest(List.of(file("a.arrow", 0, 8)), 8));
         assertThatThrownBy(() -> read(json.replace("\"a.arrow\"", "\"../a.arrow\"")))

@@ -78,8 +78,7 @@ class BatchExpansionTest {
         Manifest manifest = expand(features, output).build().run(spark);
 
         assertExpanded(output, manifest);
-        assertThat(manifest.files()).extracting(DatasetFile::sourceRead)
-                .containsOnly(new SourceRead(0, 40, 0));
+        assertThat(manifest.files()).extracting(DatasetFile::sourceRead).containsOnly(new SourceRead(0, 40, 0));
     }
 
     @Test
@@ -90,9 +89,13 @@ class BatchExpansionTest {
                 + ROW + ")] END AS tensor FROM range(10, 20) t(i) ORDER BY i) TO '" + features.resolve("b.parquet")
                 + "' (FORMAT PARQUET)");
 
-        TensorBroadcast broadcast = expand(features, dir.resolve("out")).shipThreshold(0).partitions(2).build();
+        TensorBroadcast broadcast = expand(features, dir.resolve("out"))
+                .shipThreshold(0)
+                .partitions(2)
+                .build();
 
-        assertThatThrownBy(() -> broadcast.run(spark)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> broadcast.run(spark))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read file:" + features.resolve("b.parquet") + ": row 6 has 1 values; every row"
                         + " needs " + ROW + " (rowShape)");
         assertThat(dir.resolve("out").resolve(Manifest.SUCCESS_FILE_NAME)).doesNotExist();

@@ -26,7 +26,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * while the job runs; and a feature table on the cluster's HDFS, over the ship threshold, expanded per row into HDFS
  * by tasks that each read only their slice of it.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class ClusterExpandIT {
@@ -42,7 +47,8 @@ class ClusterExpandIT {
         Path output = run.output("cluster");
         Manifest manifest = run.request(output).run(spark);
 
-        Set<String> executors = manifest.files().stream().map(DatasetFile::executorId).collect(Collectors.toSet());
+        Set<String> executors =
+                manifest.files().stream().map(DatasetFile::executorId).collect(Collectors.toSet());
         assertThat(executors).doesNotContain("driver").hasSizeGreaterThanOrEqualTo(2);
         run.assertComplete(output, manifest);
     }
@@ -57,12 +63,14 @@ class ClusterExpandIT {
         long c = Files.size(features.resolve("c-spark.parquet"));
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(features.toString()),
+            fileSystem.copyFromLocalFile(
+                    new org.apache.hadoop.fs.Path(features.toString()),
                     new org.apache.hadoop.fs.Path(HOME + "/features"));
         }
         // 40 KiB of values: over this threshold, so the tasks read the files themselves
         TensorBroadcast broadcast = FeatureTable.expand(hdfs + HOME + "/features", hdfs + HOME + "/expanded")
-                .shipThreshold(16 << 10).build();
+                .shipThreshold(16 << 10)
+                .build();
         assertThat(broadcast.prepare(conf).sourceStrategy(0)).isEqualTo("slices");
 
         Manifest manifest = broadcast.run(spark);
@@ -70,22 +78,29 @@ class ClusterExpandIT {
         assertThat(manifest.files()).extracting(DatasetFile::executorId).doesNotContain("driver");
         Path copied = run.output("expanded");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            assertThat(fileSystem.exists(new org.apache.hadoop.fs.Path(HOME + "/expanded/"
-                    + Manifest.SUCCESS_FILE_NAME))).isTrue();
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/expanded"),
-                    new org.apache.hadoop.fs.Path(copied.toString()), true);
+            assertThat(fileSystem.exists(
+                            new org.apache.hadoop.fs.Path(HOME + "/expanded/" + Manifest.SUCCESS_FILE_NAME)))
+                    .isTrue();
+            fileSystem.copyToLocalFile(
+                    false,
+                    new org.apache.hadoop.fs.Path(HOME + "/expanded"),
+                    new org.apache.hadoop.fs.Path(copied.toString()),
+                    true);
         }
         DatasetFiles.checkFiles(copied, manifest);
         FeatureTable.assertExpanded(copied, manifest);
-        FeatureTable.assertEachTaskReadItsSlice(manifest.files().stream().map(DatasetFile::sourceRead).toList(),
-                a, b, c);
+        FeatureTable.assertEachTaskReadItsSlice(
+                manifest.files().stream().map(DatasetFile::sourceRead).toList(), a, b, c);
     }
 
     @Test
     void aKilledExecutorLosesNothingAndLeavesNothingBehind(ProcessCluster cluster) throws Exception {
         SparkSession spark = run.spark();
         Path output = run.output("killed");
-        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2,
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(
+                spark,
+                500,
+                2,
                 ClusterRuns.anExecutor(cluster),
                 () -> run.request(output).run(spark));
 

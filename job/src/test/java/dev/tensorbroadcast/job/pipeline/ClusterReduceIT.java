@@ -2,7 +2,6 @@ package dev.tensorbroadcast.job.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.ReduceResult;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.TensorReduce;
@@ -34,7 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * rows the tasks read by offset) summed in both regimes by tasks in two executor JVMs, giving the very bytes local
  * mode gives, also when an executor is killed while the partial sums are being made.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class ClusterReduceIT {
@@ -63,19 +67,35 @@ class ClusterReduceIT {
         gradientDataset = dir.resolve("expanded");
         SparkSession local = LocalSpark.start();
         try {
-            TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(8, 96, 64)
-                    .format(dev.tensorbroadcast.job.OutputFormat.PARQUET).partitions(3)
-                    .output(gradientDataset.toString()).build().run(local);
-            reduce(gradientNpy.toString(), "[1,64]", dir.resolve("local-summed.npy").toString()).run(local);
-            reduce(gradientDataset.toString(), "[8,1,64]", dir.resolve("local-kept").toString()).run(local);
+            TensorBroadcast.builder()
+                    .source(source.toString())
+                    .dialect(Dialect.NUMPY)
+                    .shape(8, 96, 64)
+                    .format(dev.tensorbroadcast.job.OutputFormat.PARQUET)
+                    .partitions(3)
+                    .output(gradientDataset.toString())
+                    .build()
+                    .run(local);
+            reduce(
+                            gradientNpy.toString(),
+                            "[1,64]",
+                            dir.resolve("local-summed.npy").toString())
+                    .run(local);
+            reduce(
+                            gradientDataset.toString(),
+                            "[8,1,64]",
+                            dir.resolve("local-kept").toString())
+                    .run(local);
         } finally {
             local.stop();
         }
         Configuration conf = new Configuration();
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, conf)) {
-            fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(gradientNpy.toString()),
+            fileSystem.copyFromLocalFile(
+                    new org.apache.hadoop.fs.Path(gradientNpy.toString()),
                     new org.apache.hadoop.fs.Path(HOME + "/grad.npy"));
-            fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(gradientDataset.toString()),
+            fileSystem.copyFromLocalFile(
+                    new org.apache.hadoop.fs.Path(gradientDataset.toString()),
                     new org.apache.hadoop.fs.Path(HOME + "/expanded"));
         }
         spark = ClusterRuns.session(cluster);
@@ -90,27 +110,40 @@ class ClusterReduceIT {
 
     /** The forward request {@code input -> [8,96,64]} (numpy), reduced in 6 tasks, the .npy read by the tasks. */
     private static TensorReduce reduce(String gradient, String input, String output) {
-        return TensorReduce.builder().gradient(gradient).dialect(Dialect.NUMPY).inputShape(Shape.parse(input))
-                .shape(TargetShape.parse("[8,96,64]")).partitions(6).shipThreshold(0).output(output).build();
+        return TensorReduce.builder()
+                .gradient(gradient)
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.parse(input))
+                .shape(TargetShape.parse("[8,96,64]"))
+                .partitions(6)
+                .shipThreshold(0)
+                .output(output)
+                .build();
     }
 
     @Test
     void bothRegimesReadFromHdfsAndGiveWhatLocalModeGives() throws Exception {
         Path summed = dir.resolve("cluster-summed.npy");
-        List<ReduceResult> rows = reduce(hdfs + HOME + "/grad.npy", "[1,64]", summed.toString()).run(spark);
-        assertThat(rows).singleElement().extracting(ReduceResult::regime)
-                .isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
-        assertThat(reduce(hdfs + HOME + "/grad.npy", "[1,64]", "/unused").prepare(spark.sparkContext()
-                .hadoopConfiguration()).gradientStrategy()).isEqualTo("npy-rows");
+        List<ReduceResult> rows =
+                reduce(hdfs + HOME + "/grad.npy", "[1,64]", summed.toString()).run(spark);
+        assertThat(rows).singleElement().extracting(ReduceResult::regime).isEqualTo(ReducePlan.Regime.ROWS_SUMMED);
+        assertThat(reduce(hdfs + HOME + "/grad.npy", "[1,64]", "/unused")
+                        .prepare(spark.sparkContext().hadoopConfiguration())
+                        .gradientStrategy())
+                .isEqualTo("npy-rows");
         assertThat(Files.readAllBytes(summed)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
 
         String kept = hdfs + HOME + "/kept";
-        List<ReduceResult> keptRows = reduce(hdfs + HOME + "/expanded", "[8,1,64]", kept).run(spark);
+        List<ReduceResult> keptRows =
+                reduce(hdfs + HOME + "/expanded", "[8,1,64]", kept).run(spark);
         assertThat(keptRows).singleElement().extracting(ReduceResult::regime).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
         Path copied = dir.resolve("cluster-kept");
         try (FileSystem fileSystem = FileSystem.newInstance(hdfs, new Configuration())) {
-            fileSystem.copyToLocalFile(false, new org.apache.hadoop.fs.Path(HOME + "/kept"),
-                    new org.apache.hadoop.fs.Path(copied.toString()), true);
+            fileSystem.copyToLocalFile(
+                    false,
+                    new org.apache.hadoop.fs.Path(HOME + "/kept"),
+                    new org.apache.hadoop.fs.Path(copied.toString()),
+                    true);
         }
         ClusterRuns.assertSameFiles(copied, dir.resolve("local-kept"));
         // each result row is its source row times the 96 copies expand made of it
@@ -126,8 +159,13 @@ class ClusterReduceIT {
     @Test
     void aKilledExecutorGivesTheSameBits(ProcessCluster cluster) throws Exception {
         Path output = dir.resolve("killed.npy");
-        ClusterRuns.killingWhileRunning(spark, 1000, 1, ClusterRuns.anExecutor(cluster),
-                () -> reduce(hdfs + HOME + "/grad.npy", "[1,64]", output.toString()).run(spark));
+        ClusterRuns.killingWhileRunning(
+                spark,
+                1000,
+                1,
+                ClusterRuns.anExecutor(cluster),
+                () -> reduce(hdfs + HOME + "/grad.npy", "[1,64]", output.toString())
+                        .run(spark));
         assertThat(Files.readAllBytes(output)).isEqualTo(Files.readAllBytes(dir.resolve("local-summed.npy")));
     }
 }

@@ -43,7 +43,8 @@ public final class ClusterRuns {
         assertThat(Path.of(jars)).isRegularFile();
         SparkSession.Builder builder = SparkSession.builder().appName("tensor-broadcast-it");
         cluster.sparkConf().forEach(builder::config);
-        builder.config("spark.jars", jars).config("spark.ui.showConsoleProgress", "false")
+        builder.config("spark.jars", jars)
+                .config("spark.ui.showConsoleProgress", "false")
                 .config("spark.executor.memory", "512m");
         settings.forEach(builder::config);
         SparkSession spark = builder.getOrCreate();
@@ -60,8 +61,9 @@ public final class ClusterRuns {
         // the status tracker lists the driver too
         while (spark.sparkContext().statusTracker().getExecutorInfos().length < executors + 1) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("only " + (spark.sparkContext().statusTracker().getExecutorInfos().length - 1)
-                        + " of " + executors + " executors registered within 60 s");
+                throw new AssertionError(
+                        "only " + (spark.sparkContext().statusTracker().getExecutorInfos().length - 1) + " of "
+                                + executors + " executors registered within 60 s");
             }
             try {
                 Thread.sleep(50);
@@ -75,7 +77,8 @@ public final class ClusterRuns {
     /** The part files of a dataset, by name. */
     public static List<Path> partFiles(Path dataset) throws IOException {
         try (Stream<Path> files = Files.list(dataset)) {
-            return files.filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX)).sorted()
+            return files.filter(file -> file.getFileName().toString().startsWith(Manifest.PART_PREFIX))
+                    .sorted()
                     .toList();
         }
     }
@@ -95,7 +98,8 @@ public final class ClusterRuns {
         partFiles(expected).forEach(file -> expectedNames.add(file.getFileName().toString()));
         assertThat(actualNames).isNotEmpty().isEqualTo(expectedNames);
         for (String name : expectedNames) {
-            assertThat(Files.readAllBytes(actual.resolve(name))).as(name)
+            assertThat(Files.readAllBytes(actual.resolve(name)))
+                    .as(name)
                     .isEqualTo(Files.readAllBytes(expected.resolve(name)));
         }
     }
@@ -104,7 +108,9 @@ public final class ClusterRuns {
     public static List<ProcessHandle> executors(ProcessCluster cluster) throws IOException {
         List<ProcessHandle> executors = new ArrayList<>();
         for (long pid : cluster.pids()) {
-            for (ProcessHandle process : ProcessHandle.of(pid).map(ProcessHandle::descendants).orElse(Stream.empty())
+            for (ProcessHandle process : ProcessHandle.of(pid)
+                    .map(ProcessHandle::descendants)
+                    .orElse(Stream.empty())
                     .toList()) {
                 if (commandLine(process).contains("CoarseGrainedExecutorBackend")) {
                     executors.add(process);
@@ -134,8 +140,8 @@ public final class ClusterRuns {
 
     private static String commandLine(ProcessHandle process) throws IOException {
         try {
-            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"),
-                    StandardCharsets.ISO_8859_1);
+            return Files.readString(
+                    Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.ISO_8859_1);
         } catch (java.nio.file.NoSuchFileException exited) {
             return "";
         } catch (IOException e) {
@@ -149,7 +155,8 @@ public final class ClusterRuns {
 
     /** The dataset holds its manifest's files, the manifest and {@code _SUCCESS}, and nothing else. */
     public static void assertOnlyDatasetFiles(Path output, Manifest manifest) throws IOException {
-        List<String> expected = new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
+        List<String> expected =
+                new ArrayList<>(manifest.files().stream().map(DatasetFile::path).toList());
         expected.add(Manifest.FILE_NAME);
         expected.add(Manifest.SUCCESS_FILE_NAME);
         assertThat(entries(output)).containsExactlyInAnyOrderElementsOf(expected);
@@ -181,8 +188,8 @@ public final class ClusterRuns {
      * kill comes), kills once {@code afterTasks} tasks have ended, and waits for the job; the executor the kill names
      * must be reported removed.
      */
-    public static <T> AfterKill<T> killingWhileRunning(SparkSession spark, long delayMillis, int afterTasks, Kill kill,
-            Supplier<T> job) throws Exception {
+    public static <T> AfterKill<T> killingWhileRunning(
+            SparkSession spark, long delayMillis, int afterTasks, Kill kill, Supplier<T> job) throws Exception {
         AtomicInteger finishedTasks = new AtomicInteger();
         Set<String> removedExecutors = ConcurrentHashMap.newKeySet();
         SparkListener listener = new SparkListener() {

@@ -48,15 +48,17 @@ class ColumnExpansionTest {
             double[] embedding = {id * 10, id * 10 + 1, id * 10 + 2, id * 10 + 3};
             rows.add(RowFactory.create(id, "user" + id, id == 3 ? null : embedding));
         }
-        StructType schema = new StructType().add("id", DataTypes.LongType, false).add("name", DataTypes.StringType)
+        StructType schema = new StructType()
+                .add("id", DataTypes.LongType, false)
+                .add("name", DataTypes.StringType)
                 .add("embedding", DataTypes.createArrayType(DataTypes.DoubleType, false));
         return spark.createDataFrame(rows, schema).repartition(3);
     }
 
     @Test
     void embeddingsExpandPerRowAndTheOtherColumnsPassThrough() {
-        Dataset<Row> expanded = TensorBroadcast.expandColumn(users(), "embedding", Shape.of(1, 4),
-                TargetShape.of(3, 4), Dialect.NUMPY);
+        Dataset<Row> expanded =
+                TensorBroadcast.expandColumn(users(), "embedding", Shape.of(1, 4), TargetShape.of(3, 4), Dialect.NUMPY);
 
         assertThat(expanded.schema().apply("embedding").dataType())
                 .isEqualTo(DataTypes.createArrayType(DataTypes.DoubleType, false));
@@ -83,11 +85,16 @@ class ColumnExpansionTest {
     @Test
     void anyDialectsRuleAppliesToTheRow() throws Exception {
         // OpenVINO explicit: the row's [4] lands on axis 1 of [2,4,2]
-        BroadcastRequest request = BroadcastRequest.builder(Dialect.OPENVINO).input(Shape.of(4))
-                .target(TargetShape.of(2, 4, 2)).mode(BroadcastMode.EXPLICIT).axesMapping(1).build();
+        BroadcastRequest request = BroadcastRequest.builder(Dialect.OPENVINO)
+                .input(Shape.of(4))
+                .target(TargetShape.of(2, 4, 2))
+                .mode(BroadcastMode.EXPLICIT)
+                .axesMapping(1)
+                .build();
         Path written = dir.resolve("expanded");
 
-        TensorBroadcast.expandColumn(users().filter("id = 1"), "embedding", request).write()
+        TensorBroadcast.expandColumn(users().filter("id = 1"), "embedding", request)
+                .write()
                 .parquet(written.toString());
 
         Dataset<Row> read = spark.read().parquet(written.toString());
@@ -95,22 +102,26 @@ class ColumnExpansionTest {
         assertThat(read.schema().apply("embedding").metadata().getLongArray(RowDatasets.SHAPE_METADATA))
                 .containsExactly(2, 4, 2);
         Row row = read.collectAsList().get(0);
-        assertThat(row.<Double>getList(2)).containsExactly(10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0,
-                10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0);
+        assertThat(row.<Double>getList(2))
+                .containsExactly(
+                        10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0, 10.0, 10.0, 11.0, 11.0, 12.0, 12.0, 13.0, 13.0);
     }
 
     @Test
     void badColumnsAndRowsAreRefusedInOneLine() {
-        assertThatThrownBy(() -> TensorBroadcast.expandColumn(users(), "name", Shape.of(4), TargetShape.of(2, 4),
-                Dialect.NUMPY)).isInstanceOf(InvalidRequestException.class)
+        assertThatThrownBy(() ->
+                        TensorBroadcast.expandColumn(users(), "name", Shape.of(4), TargetShape.of(2, 4), Dialect.NUMPY))
+                .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot expand column 'name': it is string; expected an array of tinyint, smallint, int,"
                         + " bigint, float or double");
-        assertThatThrownBy(() -> TensorBroadcast.expandColumn(users(), "missing", Shape.of(4), TargetShape.of(2, 4),
-                Dialect.NUMPY)).hasMessage("Cannot expand column 'missing': there is no such column; the columns are"
+        assertThatThrownBy(() -> TensorBroadcast.expandColumn(
+                        users(), "missing", Shape.of(4), TargetShape.of(2, 4), Dialect.NUMPY))
+                .hasMessage("Cannot expand column 'missing': there is no such column; the columns are"
                         + " [id, name, embedding]");
-        Dataset<Row> wrongLength = TensorBroadcast.expandColumn(users(), "embedding", Shape.of(5),
-                TargetShape.of(2, 5), Dialect.NUMPY);
-        assertThatThrownBy(wrongLength::collectAsList).rootCause()
+        Dataset<Row> wrongLength =
+                TensorBroadcast.expandColumn(users(), "embedding", Shape.of(5), TargetShape.of(2, 5), Dialect.NUMPY);
+        assertThatThrownBy(wrongLength::collectAsList)
+                .rootCause()
                 .hasMessage("Cannot expand column 'embedding': a row has 4 values; rows of [5] have 5");
     }
 }

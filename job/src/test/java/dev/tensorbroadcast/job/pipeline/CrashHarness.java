@@ -67,8 +67,8 @@ final class CrashHarness implements BeforeAllCallback, AfterAllCallback {
         // closed with the class's store, after every afterAll: the cluster, and with it every executor that might
         // still write here, is gone by then
         Path created = directory;
-        context.getStore(ExtensionContext.Namespace.create(CrashHarness.class)).put("directory",
-                (AutoCloseable) () -> delete(created));
+        context.getStore(ExtensionContext.Namespace.create(CrashHarness.class))
+                .put("directory", (AutoCloseable) () -> delete(created));
         source = NpyFiles.int32(directory.resolve("rows.npy"), new long[] {4, 1, 64});
         reference = directory.resolve("local");
         SparkSession local = LocalSpark.start();
@@ -97,8 +97,13 @@ final class CrashHarness implements BeforeAllCallback, AfterAllCallback {
 
     /** The broadcast, written to {@code output}. */
     TensorBroadcast request(Path output) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(shape)
-                .partitions(partitions).output(output.toString()).build();
+        return TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(shape)
+                .partitions(partitions)
+                .output(output.toString())
+                .build();
     }
 
     /** A path for a test's output in the class's own directory, which is deleted after the class. */

@@ -14,16 +14,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ExtensionTypeVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 
 /** Reads a written dataset back with independent code: the manifest, the checksums, and Arrow Java's file reader. */
 public final class DatasetFiles {
@@ -49,7 +49,9 @@ public final class DatasetFiles {
             CRC32C crc = new CRC32C();
             crc.update(bytes);
             assertThat(bytes.length).as(file.path()).isEqualTo(file.bytes());
-            assertThat(String.format(Locale.ROOT, "%08x", crc.getValue())).as(file.path()).isEqualTo(file.crc32c());
+            assertThat(String.format(Locale.ROOT, "%08x", crc.getValue()))
+                    .as(file.path())
+                    .isEqualTo(file.crc32c());
         }
     }
 
@@ -62,15 +64,15 @@ public final class DatasetFiles {
         try (BufferAllocator allocator = new RootAllocator()) {
             for (DatasetFile file : manifest.files()) {
                 try (var channel = Files.newByteChannel(dataset.resolve(file.path()));
-                        ArrowReader reader = new ArrowFileReader(channel, allocator,
-                                CommonsCompressionFactory.INSTANCE)) {
+                        ArrowReader reader =
+                                new ArrowFileReader(channel, allocator, CommonsCompressionFactory.INSTANCE)) {
                     while (reader.loadNextBatch()) {
                         VectorSchemaRoot root = reader.getVectorSchemaRoot();
                         BigIntVector index = (BigIntVector) root.getVector("index");
                         FieldVector tensor = root.getVector("tensor");
                         // Arrow Java gives the extension vector once the tensor type is registered in this JVM
-                        FixedSizeListVector list = (FixedSizeListVector) (tensor instanceof ExtensionTypeVector<?> e
-                                ? e.getUnderlyingVector() : tensor);
+                        FixedSizeListVector list = (FixedSizeListVector)
+                                (tensor instanceof ExtensionTypeVector<?> e ? e.getUnderlyingVector() : tensor);
                         for (int r = 0; r < root.getRowCount(); r++) {
                             List<?> values = list.getObject(r);
                             rows.add(new ArrowRow(index.get(r), new ArrayList<>(values)));

@@ -41,8 +41,8 @@ class DatasetJobTest {
     }
 
     /** One request per dialect: source shape, the request's arguments, and the output shape the dialect gives. */
-    private record Case(Dialect dialect, long[] source, UnaryOperator<TensorBroadcast.Builder> arguments,
-            List<Long> output) {}
+    private record Case(
+            Dialect dialect, long[] source, UnaryOperator<TensorBroadcast.Builder> arguments, List<Long> output) {}
 
     private static List<Case> everyDialect() {
         return List.of(
@@ -51,20 +51,33 @@ class DatasetJobTest {
                 new Case(Dialect.PADDLE, new long[] {1, 3}, b -> b.shape(5, 3), List.of(5L, 3L)),
                 new Case(Dialect.MINDSPORE, new long[] {2, 1}, b -> b.shape(-1, 2), List.of(2L, 2L)),
                 new Case(Dialect.ONNX, new long[] {3, 1}, b -> b.shape(2, 1, 6), List.of(2L, 3L, 6L)),
-                new Case(Dialect.OPENVINO, new long[] {3},
+                new Case(
+                        Dialect.OPENVINO,
+                        new long[] {3},
                         b -> b.shape(2, 3, 4).mode(BroadcastMode.EXPLICIT).axesMapping(List.of(1L)),
                         List.of(2L, 3L, 4L)),
-                new Case(Dialect.NGRAPH, new long[] {3}, b -> b.shape(2, 3).broadcastAxes(List.of(0L)),
+                new Case(
+                        Dialect.NGRAPH,
+                        new long[] {3},
+                        b -> b.shape(2, 3).broadcastAxes(List.of(0L)),
                         List.of(2L, 3L)));
     }
 
     private TensorBroadcast.Builder request(Case c, Path source, OutputFormat format, Path output) {
-        return c.arguments().apply(TensorBroadcast.builder().source(source.toString()).dialect(c.dialect())
-                .format(format).partitions(2).output(output.toString()));
+        return c.arguments()
+                .apply(TensorBroadcast.builder()
+                        .source(source.toString())
+                        .dialect(c.dialect())
+                        .format(format)
+                        .partitions(2)
+                        .output(output.toString()));
     }
 
     private static CopyProgram program(TensorBroadcast broadcast) {
-        return broadcast.prepare(spark.sparkContext().hadoopConfiguration()).plan().copyProgram(0);
+        return broadcast
+                .prepare(spark.sparkContext().hadoopConfiguration())
+                .plan()
+                .copyProgram(0);
     }
 
     @Test
@@ -72,7 +85,9 @@ class DatasetJobTest {
         for (Case c : everyDialect()) {
             Path source = NpyFiles.int32(dir.resolve(c.dialect() + ".npy"), c.source());
             // the dataset formats: an array's objects are not part files (ZarrCommandTest writes those)
-            for (OutputFormat format : OutputFormat.values().stream().filter(f -> f.array().isEmpty()).toList()) {
+            for (OutputFormat format : OutputFormat.values().stream()
+                    .filter(f -> f.array().isEmpty())
+                    .toList()) {
                 Path output = dir.resolve(c.dialect() + "-" + format);
                 TensorBroadcast broadcast = request(c, source, format, output).build();
                 CopyProgram program = program(broadcast);
@@ -82,16 +97,22 @@ class DatasetJobTest {
                 assertThat(manifest.shape()).as(what).isEqualTo(c.output());
                 assertThat(manifest.format()).isEqualTo(format.formatName());
                 assertThat(DatasetFiles.manifest(output)).isEqualTo(manifest);
-                assertThat(DatasetFiles.names(output)).as(what).containsExactly("_SUCCESS", "_manifest.json",
-                        "part-00000" + format.extension(), "part-00001" + format.extension());
+                assertThat(DatasetFiles.names(output))
+                        .as(what)
+                        .containsExactly(
+                                "_SUCCESS",
+                                "_manifest.json",
+                                "part-00000" + format.extension(),
+                                "part-00001" + format.extension());
                 DatasetFiles.checkFiles(output, manifest);
-                List<List<Object>> rows = format == OutputFormat.ARROW ? arrowValues(output, manifest)
-                        : parquetValues(output);
+                List<List<Object>> rows =
+                        format == OutputFormat.ARROW ? arrowValues(output, manifest) : parquetValues(output);
                 assertThat(rows).as(what).hasSize((int) manifest.rows());
                 long rowElements = manifest.rowShape().stream().reduce(1L, (a, b) -> a * b);
                 for (int r = 0; r < rows.size(); r++) {
                     for (int e = 0; e < rowElements; e++) {
-                        assertThat(rows.get(r).get(e)).as(what + " row " + r + " element " + e)
+                        assertThat(rows.get(r).get(e))
+                                .as(what + " row " + r + " element " + e)
                                 .isEqualTo(NpyFiles.value(program.sourceIndex(r * rowElements + e)));
                     }
                 }
@@ -134,11 +155,13 @@ class DatasetJobTest {
             spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, null);
             spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
         }
-        assertThat(DatasetFiles.names(retried)).containsExactly("_SUCCESS", "_manifest.json", "part-00000.parquet",
-                "part-00001.parquet", "part-00002.parquet");
+        assertThat(DatasetFiles.names(retried))
+                .containsExactly(
+                        "_SUCCESS", "_manifest.json", "part-00000.parquet", "part-00001.parquet", "part-00002.parquet");
         assertThat(retriedManifest.files()).isEqualTo(cleanManifest.files());
         for (String name : List.of("part-00000.parquet", "part-00001.parquet", "part-00002.parquet")) {
-            assertThat(Files.readAllBytes(retried.resolve(name))).as(name)
+            assertThat(Files.readAllBytes(retried.resolve(name)))
+                    .as(name)
                     .isEqualTo(Files.readAllBytes(clean.resolve(name)));
         }
     }
@@ -158,8 +181,15 @@ class DatasetJobTest {
             assertThat(output).doesNotExist();
 
             java.nio.file.Files.createDirectory(output);
-            assertThatThrownBy(() -> TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
-                    .shape(12, 64).partitions(3).output(output.toString()).overwrite(true).build().run(spark))
+            assertThatThrownBy(() -> TensorBroadcast.builder()
+                            .source(source.toString())
+                            .dialect(Dialect.NUMPY)
+                            .shape(12, 64)
+                            .partitions(3)
+                            .output(output.toString())
+                            .overwrite(true)
+                            .build()
+                            .run(spark))
                     .isInstanceOf(JobFailedException.class);
             // a directory that was there before stays, with nothing of the failed job in it
             assertThat(DatasetFiles.names(output)).isEmpty();
@@ -168,22 +198,40 @@ class DatasetJobTest {
             spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
         }
         // what a failed job leaves may be replaced with --overwrite
-        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
-                .shape(12, 64).output(output.toString()).overwrite(true).build().run(spark);
+        Manifest manifest = TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(12, 64)
+                .output(output.toString())
+                .overwrite(true)
+                .build()
+                .run(spark);
         assertThat(manifest.rows()).isEqualTo(12);
     }
 
     private static Manifest write(Path source, Path output, OutputFormat format) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(12, 64)
-                .partitions(3).format(format).output(output.toString()).build().run(spark);
+        return TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(12, 64)
+                .partitions(3)
+                .format(format)
+                .output(output.toString())
+                .build()
+                .run(spark);
     }
 
     @Test
     void anEmptyOutputIsOneFileWithTheSchemaAndNoRows() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 3});
         Path output = dir.resolve("empty");
-        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY)
-                .shape(TargetShape.of(0, 3)).output(output.toString()).build().run(spark);
+        Manifest manifest = TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(TargetShape.of(0, 3))
+                .output(output.toString())
+                .build()
+                .run(spark);
         assertThat(manifest.rows()).isZero();
         assertThat(manifest.files()).hasSize(1);
         assertThat(DatasetFiles.arrowRows(output, manifest)).isEmpty();
@@ -195,13 +243,17 @@ class DatasetJobTest {
         Path a = NpyFiles.int32(dir.resolve("a.npy"), new long[] {4, 1});
         Path b = NpyFiles.int32(dir.resolve("b.npy"), new long[] {1, 5});
         Path output = dir.resolve("pair");
-        List<Manifest> manifests = TensorBroadcast.builder().source(a.toString()).source(b.toString())
-                .dialect(Dialect.NUMPY).output(output.toString()).build().runAll(spark);
+        List<Manifest> manifests = TensorBroadcast.builder()
+                .source(a.toString())
+                .source(b.toString())
+                .dialect(Dialect.NUMPY)
+                .output(output.toString())
+                .build()
+                .runAll(spark);
         assertThat(manifests).extracting(Manifest::shape).containsExactly(List.of(4L, 5L), List.of(4L, 5L));
         assertThat(manifests).extracting(m -> m.request().get("input")).containsExactly("0", "1");
         List<DatasetFiles.ArrowRow> second = DatasetFiles.arrowRows(output.resolve("1"), manifests.get(1));
-        assertThat(second).hasSize(4).allSatisfy(row -> assertThat(row.values())
-                .containsExactly(3, 10, 17, 24, 31));
+        assertThat(second).hasSize(4).allSatisfy(row -> assertThat(row.values()).containsExactly(3, 10, 17, 24, 31));
         List<DatasetFiles.ArrowRow> first = DatasetFiles.arrowRows(output.resolve("0"), manifests.get(0));
         assertThat(first.get(2).values()).containsExactly(17, 17, 17, 17, 17);
     }
@@ -209,38 +261,56 @@ class DatasetJobTest {
     @Test
     void toDatasetGivesTheRowsWithoutFiles() {
         byte[] values = {1, 2, 3};
-        var tensor = dev.tensorbroadcast.arrowio.SourceTensor.fixedWidth(dev.tensorbroadcast.planner.DType.INT8,
-                dev.tensorbroadcast.planner.Shape.of(3, 1), values, null);
-        org.apache.spark.sql.Dataset<Row> dataset = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY)
-                .shape(3, 2).partitions(2).build().toDataset(spark);
+        var tensor = dev.tensorbroadcast.arrowio.SourceTensor.fixedWidth(
+                dev.tensorbroadcast.planner.DType.INT8, dev.tensorbroadcast.planner.Shape.of(3, 1), values, null);
+        org.apache.spark.sql.Dataset<Row> dataset = TensorBroadcast.builder()
+                .source(tensor)
+                .dialect(Dialect.NUMPY)
+                .shape(3, 2)
+                .partitions(2)
+                .build()
+                .toDataset(spark);
         // the columns the files have, by the same names
         assertThat(dataset.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<tinyint>>");
         assertThat(dataset.schema().apply("tensor").metadata().getLongArray(RowDatasets.SHAPE_METADATA))
                 .containsExactly(2);
         List<Row> rows = dataset.orderBy("index").collectAsList();
         assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
-        assertThat(rows).extracting(row -> row.getList(1)).containsExactly(List.of((byte) 1, (byte) 1),
-                List.of((byte) 2, (byte) 2), List.of((byte) 3, (byte) 3));
+        assertThat(rows)
+                .extracting(row -> row.getList(1))
+                .containsExactly(List.of((byte) 1, (byte) 1), List.of((byte) 2, (byte) 2), List.of((byte) 3, (byte) 3));
     }
 
     @Test
     void toDatasetMatchesTheReferenceWithRepeatsAtEveryLevelAndNulls() {
         // [3,1,2] -> [4,3,5,2]: rows of [3,5,2]; repeats of whole blocks (the 5) and of the leading dim (the 4)
         dev.tensorbroadcast.planner.Shape input = dev.tensorbroadcast.planner.Shape.of(3, 1, 2);
-        var tensor = dev.tensorbroadcast.arrowio.RandomTensors.source(new java.util.Random(7),
-                dev.tensorbroadcast.planner.DType.FLOAT32, input, true);
+        var tensor = dev.tensorbroadcast.arrowio.RandomTensors.source(
+                new java.util.Random(7), dev.tensorbroadcast.planner.DType.FLOAT32, input, true);
         var program = dev.tensorbroadcast.planner.BroadcastRequest.builder(Dialect.NUMPY)
-                .input(input, tensor.dtype()).target(4, 3, 5, 2).build().plan().copyProgram(0);
+                .input(input, tensor.dtype())
+                .target(4, 3, 5, 2)
+                .build()
+                .plan()
+                .copyProgram(0);
         java.nio.ByteBuffer floats = java.nio.ByteBuffer.wrap(tensor.values()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        List<Row> rows = TensorBroadcast.builder().source(tensor).dialect(Dialect.NUMPY).shape(4, 3, 5, 2)
-                .partitions(3).build().toDataset(spark).orderBy("index").collectAsList();
+        List<Row> rows = TensorBroadcast.builder()
+                .source(tensor)
+                .dialect(Dialect.NUMPY)
+                .shape(4, 3, 5, 2)
+                .partitions(3)
+                .build()
+                .toDataset(spark)
+                .orderBy("index")
+                .collectAsList();
         assertThat(rows).hasSize(4);
         for (Row row : rows) {
             List<Float> values = row.getList(1);
             assertThat(values).hasSize(30);
             for (int e = 0; e < 30; e++) {
                 long from = program.sourceIndex(row.getLong(0) * 30 + e);
-                assertThat(values.get(e)).as("row %d element %d", row.getLong(0), e)
+                assertThat(values.get(e))
+                        .as("row %d element %d", row.getLong(0), e)
                         .isEqualTo(tensor.isValid(from) ? floats.getFloat((int) from * 4) : null);
             }
         }

@@ -3,14 +3,14 @@ package dev.tensorbroadcast.job.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.HeardProgress;
+import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,10 +33,14 @@ class DriverJobRunTest {
         Configuration hadoop = new Configuration(false);
         hadoop.set("tensorbroadcast.test", "the driver's");
         StringBuilder shipped = new StringBuilder("shipped");
-        List<String> results = JobRun.tracked(JobEngine.driver(hadoop, () -> false), "three tasks",
-                new JobRun.Tracking(heard, "bytes", 3, 300)).run("Cannot write 'x'", run -> {
+        List<String> results = JobRun.tracked(
+                        JobEngine.driver(hadoop, () -> false),
+                        "three tasks",
+                        new JobRun.Tracking(heard, "bytes", 3, 300))
+                .run("Cannot write 'x'", run -> {
                     assertThat(run.inDriver()).isTrue();
-                    assertThat(run.hadoopConfiguration().get("tensorbroadcast.test")).isEqualTo("the driver's");
+                    assertThat(run.hadoopConfiguration().get("tensorbroadcast.test"))
+                            .isEqualTo("the driver's");
                     Broadcast<StringBuilder> value = run.broadcast(shipped);
                     run.hold(value, broadcast -> released.add("value"));
                     LongAccumulator values = run.values();
@@ -51,7 +55,8 @@ class DriverJobRunTest {
         assertThat(results).containsExactly("task 0", "task 1", "task 2");
         // the pool's tasks finish in any order: what is heard only grows, and ends with the whole
         assertThat(heard.events().get(0)).isEqualTo("started three tasks 3 300");
-        assertThat(heard.events().subList(heard.events().size() - 2, heard.events().size()))
+        assertThat(heard.events()
+                        .subList(heard.events().size() - 2, heard.events().size()))
                 .containsExactly("advanced 3 300", "finished");
         long[] last = {0, 0};
         for (String event : heard.events().subList(1, heard.events().size() - 1)) {
@@ -76,13 +81,16 @@ class DriverJobRunTest {
         Configuration hadoop = new Configuration(false);
         hadoop.set("tensorbroadcast.test", "shipped");
         List<Broadcast<org.apache.spark.util.SerializableConfiguration>> shipped = new ArrayList<>();
-        List<String> read = JobRun.untracked(JobEngine.driver(hadoop, () -> false), "one task").run("Cannot reduce",
-                run -> {
+        List<String> read = JobRun.untracked(JobEngine.driver(hadoop, () -> false), "one task")
+                .run("Cannot reduce", run -> {
                     Broadcast<org.apache.spark.util.SerializableConfiguration> conf =
                             run.ship(run.hadoopConfiguration());
                     shipped.add(conf);
-                    return run.tasks(1, (Integer index, Iterator<Integer> partition) ->
-                            List.of(conf.value().value().get("tensorbroadcast.test")).iterator());
+                    return run.tasks(
+                            1,
+                            (Integer index, Iterator<Integer> partition) -> List.of(
+                                            conf.value().value().get("tensorbroadcast.test"))
+                                    .iterator());
                 });
         assertThat(read).containsExactly("shipped");
         assertThat(shipped.get(0)).isInstanceOf(DriverBroadcast.class);
@@ -97,15 +105,18 @@ class DriverJobRunTest {
     void aCancelledJobStopsBetweenTasksAndIsUndone() {
         AtomicBoolean cancelled = new AtomicBoolean();
         List<String> done = new CopyOnWriteArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 1, cancelled::get),
-                "cancelled").onFailure(() -> done.add("aborted")).run("Cannot write 'x'", run -> {
-                    run.hold("the source", done::add);
-                    return run.tasks(3, (Integer index, Iterator<Integer> partition) -> {
-                        done.add("task " + index);
-                        cancelled.set(true);
-                        return List.of(index).iterator();
-                    });
-                })).isInstanceOf(JobFailedException.class)
+        assertThatThrownBy(() -> JobRun.untracked(
+                                JobEngine.driver(new Configuration(false), 1, cancelled::get), "cancelled")
+                        .onFailure(() -> done.add("aborted"))
+                        .run("Cannot write 'x'", run -> {
+                            run.hold("the source", done::add);
+                            return run.tasks(3, (Integer index, Iterator<Integer> partition) -> {
+                                done.add("task " + index);
+                                cancelled.set(true);
+                                return List.of(index).iterator();
+                            });
+                        }))
+                .isInstanceOf(JobFailedException.class)
                 .hasMessage("Cannot write 'x': the Spark job failed: the job was cancelled: the process is shutting"
                         + " down");
         // one thread: the first task may have been followed by the second, started before the poll saw the signal
@@ -121,8 +132,11 @@ class DriverJobRunTest {
         CyclicBarrier together = new CyclicBarrier(4);
         Set<String> threads = ConcurrentHashMap.newKeySet();
         HeardProgress heard = new HeardProgress();
-        List<Integer> results = JobRun.tracked(JobEngine.driver(new Configuration(false), 4, () -> false), "sixteen",
-                new JobRun.Tracking(heard, "bytes", 16, 16 * 100_000)).run("Cannot write 'x'", run -> {
+        List<Integer> results = JobRun.tracked(
+                        JobEngine.driver(new Configuration(false), 4, () -> false),
+                        "sixteen",
+                        new JobRun.Tracking(heard, "bytes", 16, 16 * 100_000))
+                .run("Cannot write 'x'", run -> {
                     LongAccumulator values = run.values();
                     return run.tasks(16, (Integer index, Iterator<Integer> partition) -> {
                         threads.add(Thread.currentThread().getName());
@@ -137,7 +151,8 @@ class DriverJobRunTest {
                         return List.of(index).iterator();
                     });
                 });
-        assertThat(results).containsExactlyElementsOf(IntStream.range(0, 16).boxed().toList());
+        assertThat(results)
+                .containsExactlyElementsOf(IntStream.range(0, 16).boxed().toList());
         assertThat(threads).hasSize(4).allMatch(name -> name.startsWith(DriverPool.THREAD_NAME));
         assertThat(heard.events()).contains("advanced 16 1600000").endsWith("finished");
     }
@@ -150,24 +165,28 @@ class DriverJobRunTest {
     void aFreeThreadStartsTheNextTaskWhileTheCallersThreadIsBusy() throws Exception {
         java.util.concurrent.CountDownLatch secondRan = new java.util.concurrent.CountDownLatch(1);
         List<String> heard = new CopyOnWriteArrayList<>();
-        JobRun.untracked(JobEngine.driver(new Configuration(false), 1, () -> false), "queued").run("Cannot write 'x'",
-                run -> {
-                    run.inDriver(3, index -> {
-                        if (index == 1) {
-                            secondRan.countDown();
-                        }
-                        return "result " + index;
-                    }, (index, result) -> {
-                        if (index == 0) {
-                            heard.add("second ran while the first was handed over: "
-                                    + secondRan.await(30, TimeUnit.SECONDS));
-                        }
-                        heard.add(result);
-                    });
+        JobRun.untracked(JobEngine.driver(new Configuration(false), 1, () -> false), "queued")
+                .run("Cannot write 'x'", run -> {
+                    run.inDriver(
+                            3,
+                            index -> {
+                                if (index == 1) {
+                                    secondRan.countDown();
+                                }
+                                return "result " + index;
+                            },
+                            (index, result) -> {
+                                if (index == 0) {
+                                    heard.add("second ran while the first was handed over: "
+                                            + secondRan.await(30, TimeUnit.SECONDS));
+                                }
+                                heard.add(result);
+                            });
                     return null;
                 });
-        assertThat(heard).containsExactly("second ran while the first was handed over: true", "result 0", "result 1",
-                "result 2");
+        assertThat(heard)
+                .containsExactly(
+                        "second ran while the first was handed over: true", "result 0", "result 1", "result 2");
     }
 
     /**
@@ -179,22 +198,25 @@ class DriverJobRunTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger started = new AtomicInteger();
         List<String> undone = new CopyOnWriteArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false),
-                "failing").onFailure(() -> undone.add("aborted with " + running.get() + " running"))
-                .run("Cannot write 'x'", run -> run.tasks(64, (Integer index, Iterator<Integer> partition) -> {
-                    running.incrementAndGet();
-                    started.incrementAndGet();
-                    try {
-                        if (index == 1) {
-                            Thread.sleep(200);
-                            throw new IllegalStateException("disk on fire in partition 1");
-                        }
-                        // a huge partition: it ends only when stopped
-                        return spinUntilStopped(index);
-                    } finally {
-                        running.decrementAndGet();
-                    }
-                }))).isInstanceOf(JobFailedException.class)
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false), "failing")
+                        .onFailure(() -> undone.add("aborted with " + running.get() + " running"))
+                        .run(
+                                "Cannot write 'x'",
+                                run -> run.tasks(64, (Integer index, Iterator<Integer> partition) -> {
+                                    running.incrementAndGet();
+                                    started.incrementAndGet();
+                                    try {
+                                        if (index == 1) {
+                                            Thread.sleep(200);
+                                            throw new IllegalStateException("disk on fire in partition 1");
+                                        }
+                                        // a huge partition: it ends only when stopped
+                                        return spinUntilStopped(index);
+                                    } finally {
+                                        running.decrementAndGet();
+                                    }
+                                })))
+                .isInstanceOf(JobFailedException.class)
                 .hasMessage("Cannot write 'x': the Spark job failed: disk on fire in partition 1");
         assertThat(undone).containsExactly("aborted with 0 running");
         // partition 0 spun until stopped, partition 1 failed: no third task started
@@ -205,14 +227,17 @@ class DriverJobRunTest {
     @Test
     void aTasksRefusalIsThrownAsItIs() {
         List<String> undone = new CopyOnWriteArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false),
-                "refused").onFailure(() -> undone.add("aborted")).run("Cannot write 'x'",
-                        run -> run.tasks(8, (Integer index, Iterator<Integer> partition) -> {
-                            if (index == 5) {
-                                throw new InvalidRequestException("the sum of column 'g' leaves int8");
-                            }
-                            return List.of(index).iterator();
-                        }))).isInstanceOf(InvalidRequestException.class)
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, () -> false), "refused")
+                        .onFailure(() -> undone.add("aborted"))
+                        .run(
+                                "Cannot write 'x'",
+                                run -> run.tasks(8, (Integer index, Iterator<Integer> partition) -> {
+                                    if (index == 5) {
+                                        throw new InvalidRequestException("the sum of column 'g' leaves int8");
+                                    }
+                                    return List.of(index).iterator();
+                                })))
+                .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("the sum of column 'g' leaves int8");
         assertThat(undone).containsExactly("aborted");
     }
@@ -227,19 +252,23 @@ class DriverJobRunTest {
         AtomicInteger running = new AtomicInteger();
         List<String> undone = new CopyOnWriteArrayList<>();
         long start = System.nanoTime();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.driver(new Configuration(false), 2, cancelled::get),
-                "signalled").onFailure(() -> undone.add("aborted with " + running.get() + " running"))
-                .run("Cannot write 'x'", run -> run.tasks(4, (Integer index, Iterator<Integer> partition) -> {
-                    running.incrementAndGet();
-                    try {
-                        if (index == 1) {
-                            cancelled.set(true);
-                        }
-                        return spinUntilStopped(index);
-                    } finally {
-                        running.decrementAndGet();
-                    }
-                }))).isInstanceOf(JobFailedException.class)
+        assertThatThrownBy(() -> JobRun.untracked(
+                                JobEngine.driver(new Configuration(false), 2, cancelled::get), "signalled")
+                        .onFailure(() -> undone.add("aborted with " + running.get() + " running"))
+                        .run(
+                                "Cannot write 'x'",
+                                run -> run.tasks(4, (Integer index, Iterator<Integer> partition) -> {
+                                    running.incrementAndGet();
+                                    try {
+                                        if (index == 1) {
+                                            cancelled.set(true);
+                                        }
+                                        return spinUntilStopped(index);
+                                    } finally {
+                                        running.decrementAndGet();
+                                    }
+                                })))
+                .isInstanceOf(JobFailedException.class)
                 .hasMessageEndingWith("the job was cancelled: the process is shutting down");
         assertThat(undone).containsExactly("aborted with 0 running");
         // far less than the 60 s a task's partition would take

@@ -59,9 +59,11 @@ class FailedJobCleanupTest {
         Path source = NpyFiles.int32(dir.resolve("s.npy"), new long[] {1, 64});
         Path output = dir.resolve("new");
 
-        Throwable failure = failingWhileHeld(output, () -> request(source, output, false).run(spark));
+        Throwable failure =
+                failingWhileHeld(output, () -> request(source, output, false).run(spark));
 
-        assertThat(failure).isInstanceOf(JobFailedException.class)
+        assertThat(failure)
+                .isInstanceOf(JobFailedException.class)
                 .hasMessageContaining("injected failure in partition 0, attempt 1");
         // the job made the directory and removed it: nothing where there was nothing
         assertThat(output).doesNotExist();
@@ -73,9 +75,11 @@ class FailedJobCleanupTest {
         Path output = dir.resolve("old");
         Map<String, String> before = oldDataset(source, output);
 
-        Throwable failure = failingWhileHeld(output, () -> request(source, output, true).run(spark));
+        Throwable failure =
+                failingWhileHeld(output, () -> request(source, output, true).run(spark));
 
-        assertThat(failure).isInstanceOf(JobFailedException.class)
+        assertThat(failure)
+                .isInstanceOf(JobFailedException.class)
                 .hasMessageContaining("injected failure in partition 0, attempt 1");
         assertThat(tree(output)).isEqualTo(before);
     }
@@ -97,14 +101,16 @@ class FailedJobCleanupTest {
             heldUntilStopped(output, holding, ended);
             resumed.incrementAndGet();
         };
-        Thread stopper = new Thread(() -> {
-            try {
-                holding.await();
-                spark.stop();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "the signal's context stop");
+        Thread stopper = new Thread(
+                () -> {
+                    try {
+                        holding.await();
+                        spark.stop();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "the signal's context stop");
         stopper.start();
         Throwable failure = catchThrowable(() -> request(source, output, true).run(spark));
         stopper.join();
@@ -140,7 +146,9 @@ class FailedJobCleanupTest {
         Throwable failure;
         try {
             failure = catchThrowable(job);
-            assertThat(ended.await(60, TimeUnit.SECONDS)).as("the held task ended").isTrue();
+            assertThat(ended.await(60, TimeUnit.SECONDS))
+                    .as("the held task ended")
+                    .isTrue();
         } finally {
             spark.sparkContext().setLocalProperty(InjectedFailure.PARTITION, null);
             spark.sparkContext().setLocalProperty(InjectedFailure.ATTEMPTS, null);
@@ -183,8 +191,14 @@ class FailedJobCleanupTest {
     }
 
     private static TensorBroadcast request(Path source, Path output, boolean overwrite) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(8, 64)
-                .partitions(2).output(output.toString()).overwrite(overwrite).build();
+        return TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(8, 64)
+                .partitions(2)
+                .output(output.toString())
+                .overwrite(overwrite)
+                .build();
     }
 
     /** Every file (by its SHA-256) and directory (as "dir") under {@code root}, by relative path. */
@@ -192,9 +206,13 @@ class FailedJobCleanupTest {
         Map<String, String> entries = new TreeMap<>();
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.filter(path -> !path.equals(root)).toList()) {
-                entries.put(root.relativize(path).toString(), Files.isDirectory(path) ? "dir"
-                        : HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                                .digest(Files.readAllBytes(path))));
+                entries.put(
+                        root.relativize(path).toString(),
+                        Files.isDirectory(path)
+                                ? "dir"
+                                : HexFormat.of()
+                                        .formatHex(MessageDigest.getInstance("SHA-256")
+                                                .digest(Files.readAllBytes(path))));
             }
         }
         return entries;

@@ -53,7 +53,8 @@ final class FeatureTable {
         Path written = features.resolveSibling(features.getFileName() + "-spark-written");
         spark.createDataFrame(rows, schema).coalesce(1).write().parquet(written.toString());
         try (Stream<Path> files = Files.list(written)) {
-            Path part = files.filter(file -> file.getFileName().toString().endsWith(".parquet")).findFirst()
+            Path part = files.filter(file -> file.getFileName().toString().endsWith(".parquet"))
+                    .findFirst()
                     .orElseThrow();
             Files.move(part, features.resolve("c-spark.parquet"));
         }
@@ -63,15 +64,21 @@ final class FeatureTable {
 
     /** The expansion, the batch dim kept with -1 under PyTorch's rules. */
     static TensorBroadcast.Builder expand(String features, String output) {
-        return TensorBroadcast.builder().source(features).rowShape(Shape.of(1, ROW)).dialect(Dialect.PYTORCH)
-                .shape(-1, COPIES, ROW).partitions(PARTITIONS).output(output);
+        return TensorBroadcast.builder()
+                .source(features)
+                .rowShape(Shape.of(1, ROW))
+                .dialect(Dialect.PYTORCH)
+                .shape(-1, COPIES, ROW)
+                .partitions(PARTITIONS)
+                .output(output);
     }
 
     /** The written dataset holds every source row repeated COPIES times, in row order. */
     static void assertExpanded(Path output, Manifest manifest) throws Exception {
         assertThat(manifest.shape()).containsExactly((long) ROWS, (long) COPIES, (long) ROW);
         List<DatasetFiles.ArrowRow> rows = DatasetFiles.arrowRows(output, manifest);
-        assertThat(rows).extracting(DatasetFiles.ArrowRow::index)
+        assertThat(rows)
+                .extracting(DatasetFiles.ArrowRow::index)
                 .containsExactlyElementsOf(LongStream.range(0, ROWS).boxed().toList());
         for (DatasetFiles.ArrowRow row : rows) {
             List<Object> expected = new ArrayList<>();

@@ -35,6 +35,7 @@ class JobRunTest {
 
     /** Released by the test once the job's run has returned: a task held past the wait, deaf to its kill. */
     private static final CountDownLatch RELEASED = new CountDownLatch(1);
+
     private static final CountDownLatch HOLDING = new CountDownLatch(1);
 
     @Test
@@ -42,26 +43,31 @@ class JobRunTest {
         List<String> undone = new ArrayList<>();
         Throwable failure = catchThrowable(() -> JobRun.untracked(JobEngine.spark(spark), "outlasting")
                 .stopWait(Duration.ofSeconds(1))
-                .onFailure(() -> undone.add("undone while the task was " + (RELEASED.getCount() == 1 ? "held"
-                        : "let go")))
-                .run("Cannot write 'x'", run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
-                    if (index == 1) {
-                        HOLDING.countDown();
-                        RELEASED.await();
-                        return List.of("late").iterator();
-                    }
-                    HOLDING.await();
-                    throw new IllegalStateException("partition 0 fails");
-                })));
+                .onFailure(
+                        () -> undone.add("undone while the task was " + (RELEASED.getCount() == 1 ? "held" : "let go")))
+                .run(
+                        "Cannot write 'x'",
+                        run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
+                            if (index == 1) {
+                                HOLDING.countDown();
+                                RELEASED.await();
+                                return List.of("late").iterator();
+                            }
+                            HOLDING.await();
+                            throw new IllegalStateException("partition 0 fails");
+                        })));
         RELEASED.countDown();
 
         assertThat(undone).containsExactly("undone while the task was held");
-        assertThat(failure).isInstanceOf(JobFailedException.class)
+        assertThat(failure)
+                .isInstanceOf(JobFailedException.class)
                 .hasMessageStartingWith("Cannot write 'x': the Spark job failed: ")
                 .hasMessageContaining("partition 0 fails");
-        assertThat(failure.getSuppressed()).extracting(Throwable::getMessage).containsExactly("Cannot wait for the"
-                + " job's tasks to stop: 1 still running after 1 s; the failed job was undone while they ran, and what"
-                + " they write after it may be left behind");
+        assertThat(failure.getSuppressed())
+                .extracting(Throwable::getMessage)
+                .containsExactly("Cannot wait for the"
+                        + " job's tasks to stop: 1 still running after 1 s; the failed job was undone while they ran, and what"
+                        + " they write after it may be left behind");
     }
 
     /**
@@ -76,14 +82,15 @@ class JobRunTest {
         List<String> warned;
         try (LoggedWarnings warnings = LoggedWarnings.of("org.apache.spark.scheduler.DAGScheduler")) {
             Throwable failure = catchThrowable(() -> JobRun.untracked(JobEngine.spark(spark), "failing")
-                    .run("Cannot write 'x'", run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
-                        throw new IllegalStateException("partition " + index + " fails");
-                    })));
+                    .run(
+                            "Cannot write 'x'",
+                            run -> run.tasks(2, (Integer index, Iterator<Integer> ignored) -> {
+                                throw new IllegalStateException("partition " + index + " fails");
+                            })));
             assertThat(failure).isInstanceOf(JobFailedException.class).hasMessageContaining("fails");
             spark.sparkContext().cancelJobGroup(marker);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (warnings.lines().stream().noneMatch(line -> line.contains(marker))
-                    && System.nanoTime() < deadline) {
+            while (warnings.lines().stream().noneMatch(line -> line.contains(marker)) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
             warned = warnings.lines();
@@ -107,12 +114,14 @@ class JobRunTest {
     @Test
     void aContextStoppedUnderTheJobFailsItWithoutReleasingWhatWentWithTheContext() {
         List<String> released = new ArrayList<>();
-        assertThatThrownBy(() -> JobRun.untracked(JobEngine.spark(spark), "stopped under").run("Cannot write 'x'", run -> {
-            run.ship(new Configuration(false));
-            run.hold("the source", released::add);
-            spark.stop();
-            throw new IllegalStateException("Job 0 cancelled because SparkContext was shut down");
-        })).isInstanceOf(JobFailedException.class)
+        assertThatThrownBy(() -> JobRun.untracked(JobEngine.spark(spark), "stopped under")
+                        .run("Cannot write 'x'", run -> {
+                            run.ship(new Configuration(false));
+                            run.hold("the source", released::add);
+                            spark.stop();
+                            throw new IllegalStateException("Job 0 cancelled because SparkContext was shut down");
+                        }))
+                .isInstanceOf(JobFailedException.class)
                 .hasMessageStartingWith("Cannot write 'x': the Spark job failed: ")
                 .hasMessageContaining("Job 0 cancelled because SparkContext was shut down");
         assertThat(released).isEmpty();

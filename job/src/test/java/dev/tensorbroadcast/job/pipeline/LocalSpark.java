@@ -10,7 +10,9 @@ public final class LocalSpark {
     private LocalSpark() {}
 
     public static SparkSession start() {
-        return SparkSession.builder().master("local[2,2]").appName("tensor-broadcast-test")
+        return SparkSession.builder()
+                .master("local[2,2]")
+                .appName("tensor-broadcast-test")
                 .config("spark.ui.enabled", "false")
                 .config("spark.ui.showConsoleProgress", "false")
                 .config("spark.sql.shuffle.partitions", "2")

@@ -47,9 +47,16 @@ class ProgressTest {
         // one task, several heartbeats of the tests' session (every second, the first within two)
         SPARK.session().sparkContext().setLocalProperty("tensorbroadcast.test.batchDelayMillis", "300");
         try {
-            TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4096, 1024)
-                    .partitions(1).rowGroupBytes(1L << 20).output(dir.resolve("out").toString()).build()
-                    .prepare(SPARK.session().sparkContext().hadoopConfiguration()).run(SPARK.session(), recorder);
+            TensorBroadcast.builder()
+                    .source(source.toString())
+                    .dialect(Dialect.NUMPY)
+                    .shape(4096, 1024)
+                    .partitions(1)
+                    .rowGroupBytes(1L << 20)
+                    .output(dir.resolve("out").toString())
+                    .build()
+                    .prepare(SPARK.session().sparkContext().hadoopConfiguration())
+                    .run(SPARK.session(), recorder);
         } finally {
             SPARK.session().sparkContext().setLocalProperty("tensorbroadcast.test.batchDelayMillis", null);
         }

@@ -33,7 +33,6 @@ class ReduceJobTest {
     @TempDir
     Path dir;
 
-
     private static SourceTensor floats(Shape shape, float[] values) {
         ByteBuffer buffer = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float value : values) {
@@ -44,8 +43,9 @@ class ReduceJobTest {
 
     private static int[] int32s(Path npy, long elements) throws Exception {
         byte[] bytes = Files.readAllBytes(npy);
-        ByteBuffer data = ByteBuffer.wrap(bytes, bytes.length - Math.toIntExact(4 * elements), Math.toIntExact(
-                4 * elements)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data = ByteBuffer.wrap(
+                        bytes, bytes.length - Math.toIntExact(4 * elements), Math.toIntExact(4 * elements))
+                .order(ByteOrder.LITTLE_ENDIAN);
         int[] values = new int[Math.toIntExact(elements)];
         for (int i = 0; i < values.length; i++) {
             values[i] = data.getInt();
@@ -55,9 +55,15 @@ class ReduceJobTest {
 
     private byte[] reduceBytes(SourceTensor gradient, Shape input, long partitions, String name) throws Exception {
         Path output = dir.resolve(name + ".npy");
-        TensorReduce.builder().gradient(gradient).dialect(Dialect.NUMPY).inputShape(input)
-                .shape(TargetShape.parse(gradient.shape().toList())).partitions(partitions)
-                .output(output.toString()).build().run(SPARK.session());
+        TensorReduce.builder()
+                .gradient(gradient)
+                .dialect(Dialect.NUMPY)
+                .inputShape(input)
+                .shape(TargetShape.parse(gradient.shape().toList()))
+                .partitions(partitions)
+                .output(output.toString())
+                .build()
+                .run(SPARK.session());
         return Files.readAllBytes(output);
     }
 
@@ -66,13 +72,25 @@ class ReduceJobTest {
         // the gradient is a dataset that expand wrote, read back by the tasks in slices, in both regimes
         Path source = NpyFiles.int32(dir.resolve("x.npy"), new long[] {6, 1, 3});
         Path expanded = dir.resolve("expanded");
-        TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(6, 5, 3)
-                .format(OutputFormat.PARQUET).partitions(4).output(expanded.toString()).build()
+        TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(6, 5, 3)
+                .format(OutputFormat.PARQUET)
+                .partitions(4)
+                .output(expanded.toString())
+                .build()
                 .run(SPARK.session());
         Path kept = dir.resolve("kept.npy");
-        List<ReduceResult> results = TensorReduce.builder().gradient(expanded.toString()).dialect(Dialect.NUMPY)
-                .inputShape(Shape.of(6, 1, 3)).shape(TargetShape.parse("[6,5,3]")).partitions(4)
-                .output(kept.toString()).build().run(SPARK.session());
+        List<ReduceResult> results = TensorReduce.builder()
+                .gradient(expanded.toString())
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(6, 1, 3))
+                .shape(TargetShape.parse("[6,5,3]"))
+                .partitions(4)
+                .output(kept.toString())
+                .build()
+                .run(SPARK.session());
         assertThat(results).singleElement().satisfies(result -> {
             assertThat(result.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
             assertThat(result.tasks()).isEqualTo(4);
@@ -83,8 +101,14 @@ class ReduceJobTest {
             assertThat(sums[i]).as("element %d", i).isEqualTo(5 * NpyFiles.value(i));
         }
         Path summed = dir.resolve("summed.npy");
-        TensorReduce.builder().gradient(expanded.toString()).dialect(Dialect.NUMPY).inputShape(Shape.of(1, 3))
-                .shape(TargetShape.parse("[6,5,3]")).partitions(5).output(summed.toString()).build()
+        TensorReduce.builder()
+                .gradient(expanded.toString())
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(1, 3))
+                .shape(TargetShape.parse("[6,5,3]"))
+                .partitions(5)
+                .output(summed.toString())
+                .build()
                 .run(SPARK.session());
         // column c of the result sums every x[r, 0, c] five times over: 5 * sum over r of value(3r + c)
         int[] columns = int32s(summed, 3);
@@ -110,7 +134,8 @@ class ReduceJobTest {
         byte[] one = reduceBytes(gradient, Shape.of(1, 8), 1, "one");
         // 100 partials make a tree three levels deep: 100 -> 13 -> 2 -> 1
         for (long partitions : new long[] {7, 17, 100}) {
-            assertThat(reduceBytes(gradient, Shape.of(1, 8), partitions, "p" + partitions)).isEqualTo(one);
+            assertThat(reduceBytes(gradient, Shape.of(1, 8), partitions, "p" + partitions))
+                    .isEqualTo(one);
         }
         ByteBuffer data = ByteBuffer.wrap(one, one.length - 32, 32).order(ByteOrder.LITTLE_ENDIAN);
         for (long sum : expected) {
@@ -135,24 +160,36 @@ class ReduceJobTest {
     @Test
     void writesDatasetsThatSayTheyHoldAReduce() throws Exception {
         Path output = dir.resolve("grads");
-        SourceTensor gradient = floats(Shape.of(4, 2, 3), new float[] {
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
-        List<ReduceResult> results = TensorReduce.builder().gradient(gradient).dialect(Dialect.PADDLE)
-                .inputShape(Shape.of(4, 1, 3)).inputShape(Shape.of(2, 1)).partitions(2)
-                .format(OutputFormat.ARROW).output(output.toString()).build().run(SPARK.session());
-        assertThat(results).extracting(ReduceResult::regime)
+        SourceTensor gradient = floats(
+                Shape.of(4, 2, 3),
+                new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
+        List<ReduceResult> results = TensorReduce.builder()
+                .gradient(gradient)
+                .dialect(Dialect.PADDLE)
+                .inputShape(Shape.of(4, 1, 3))
+                .inputShape(Shape.of(2, 1))
+                .partitions(2)
+                .format(OutputFormat.ARROW)
+                .output(output.toString())
+                .build()
+                .run(SPARK.session());
+        assertThat(results)
+                .extracting(ReduceResult::regime)
                 .containsExactly(ReducePlan.Regime.ROWS_KEPT, ReducePlan.Regime.ROWS_SUMMED);
         Manifest kept = DatasetFiles.manifest(output.resolve("0"));
         assertThat(kept.request()).containsEntry("operation", "reduce").containsEntry("input", "0");
         assertThat(kept.shape()).containsExactly(4L, 1L, 3L);
-        assertThat(DatasetFiles.arrowRows(output.resolve("0"), kept)).extracting(DatasetFiles.ArrowRow::values)
-                .containsExactly(List.of(5f, 7f, 9f), List.of(17f, 19f, 21f), List.of(29f, 31f, 33f),
-                        List.of(41f, 43f, 45f));
+        assertThat(DatasetFiles.arrowRows(output.resolve("0"), kept))
+                .extracting(DatasetFiles.ArrowRow::values)
+                .containsExactly(
+                        List.of(5f, 7f, 9f), List.of(17f, 19f, 21f), List.of(29f, 31f, 33f), List.of(41f, 43f, 45f));
         Manifest summed = DatasetFiles.manifest(output.resolve("1"));
         // input 1 is (2,1): gradient element [r, j, c] is 6r + 3j + c + 1, summed over r and c
-        assertThat(DatasetFiles.arrowRows(output.resolve("1"), summed)).extracting(DatasetFiles.ArrowRow::values)
+        assertThat(DatasetFiles.arrowRows(output.resolve("1"), summed))
+                .extracting(DatasetFiles.ArrowRow::values)
                 .containsExactly(List.of(132f), List.of(168f));
-        assertThat(Files.exists(output.resolve("1").resolve(Manifest.SUCCESS_FILE_NAME))).isTrue();
+        assertThat(Files.exists(output.resolve("1").resolve(Manifest.SUCCESS_FILE_NAME)))
+                .isTrue();
     }
 
     @Test
@@ -161,14 +198,21 @@ class ReduceJobTest {
         java.util.Arrays.fill(bytes, (byte) 100);
         SourceTensor gradient = SourceTensor.fixedWidth(DType.INT8, Shape.of(4, 3), bytes, null);
         Path output = dir.resolve("never.npy");
-        TensorReduce reduce = TensorReduce.builder().gradient(gradient).dialect(Dialect.NUMPY).inputShape(Shape.of(3))
-                .shape(TargetShape.parse("[4,3]")).partitions(2).output(output.toString()).build();
+        TensorReduce reduce = TensorReduce.builder()
+                .gradient(gradient)
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(3))
+                .shape(TargetShape.parse("[4,3]"))
+                .partitions(2)
+                .output(output.toString())
+                .build();
         assertThatThrownBy(() -> reduce.run(SPARK.session()))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("Cannot reduce a int8 gradient: the sum at input element 0 is 400, outside int8's range"
                         + " [-128, 127]; reduce a copy in a wider type");
         try (var files = Files.list(dir)) {
-            assertThat(files.map(path -> path.getFileName().toString())).doesNotContain("never.npy")
+            assertThat(files.map(path -> path.getFileName().toString()))
+                    .doesNotContain("never.npy")
                     .noneMatch(name -> name.endsWith(".tmp"));
         }
     }
@@ -181,19 +225,35 @@ class ReduceJobTest {
     void aZeroSizeGradientReducesToZerosInBothRegimes() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("x.npy"), new long[] {0, 1});
         Path expanded = dir.resolve("expanded");
-        Manifest manifest = TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(0, 4)
-                .format(OutputFormat.PARQUET).output(expanded.toString()).build().run(SPARK.session());
+        Manifest manifest = TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(0, 4)
+                .format(OutputFormat.PARQUET)
+                .output(expanded.toString())
+                .build()
+                .run(SPARK.session());
         assertThat(manifest.rows()).isZero();
         assertThat(manifest.shape()).containsExactly(0L, 4L);
 
         Path summed = dir.resolve("summed.npy");
-        List<ReduceResult> fromDataset = TensorReduce.builder().gradient(expanded.toString())
-                .dialect(Dialect.NUMPY).inputShape(Shape.of(1, 4)).shape(TargetShape.parse("[0,4]"))
-                .output(summed.toString()).build().run(SPARK.session());
+        List<ReduceResult> fromDataset = TensorReduce.builder()
+                .gradient(expanded.toString())
+                .dialect(Dialect.NUMPY)
+                .inputShape(Shape.of(1, 4))
+                .shape(TargetShape.parse("[0,4]"))
+                .output(summed.toString())
+                .build()
+                .run(SPARK.session());
         Path kept = dir.resolve("kept.npy");
-        List<ReduceResult> inMemory = TensorReduce.builder().gradient(floats(Shape.of(2, 0), new float[0]))
-                .dialect(Dialect.PYTORCH).inputShape(Shape.of(2, 1)).shape(TargetShape.parse("[-1,0]"))
-                .output(kept.toString()).build().run(SPARK.session());
+        List<ReduceResult> inMemory = TensorReduce.builder()
+                .gradient(floats(Shape.of(2, 0), new float[0]))
+                .dialect(Dialect.PYTORCH)
+                .inputShape(Shape.of(2, 1))
+                .shape(TargetShape.parse("[-1,0]"))
+                .output(kept.toString())
+                .build()
+                .run(SPARK.session());
 
         assertThat(fromDataset).singleElement().satisfies(result -> {
             assertThat(result.regime()).isEqualTo(ReducePlan.Regime.ROWS_SUMMED);

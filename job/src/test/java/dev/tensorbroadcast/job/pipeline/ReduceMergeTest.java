@@ -21,8 +21,13 @@ class ReduceMergeTest {
     static final SparkPerClass SPARK = new SparkPerClass();
 
     private static ReducePlan plan(String input, long... target) {
-        return ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.parse(input)).target(target).build()
-                .plan(), 0);
+        return ReducePlan.of(
+                BroadcastRequest.builder(Dialect.NUMPY)
+                        .input(Shape.parse(input))
+                        .target(target)
+                        .build()
+                        .plan(),
+                0);
     }
 
     @Test
@@ -44,24 +49,30 @@ class ReduceMergeTest {
         for (float value : large) {
             values.putFloat(-value);
         }
-        Gradient gradient = new Gradient.InMemory(SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(rows, columns),
-                values.array(), null));
+        Gradient gradient = new Gradient.InMemory(
+                SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(rows, columns), values.array(), null));
         ReducePlan plan = plan("[16]", rows, columns);
         // 100 partials: a tree three levels deep, 100 -> 13 -> 2 -> 1
         ReduceJob job = ReduceJob.of(gradient, plan, 100);
-        assertThat(ReduceJob.mergesOnDriver(plan, 100, ReduceJob.DRIVER_MERGE_BYTES)).isTrue();
+        assertThat(ReduceJob.mergesOnDriver(plan, 100, ReduceJob.DRIVER_MERGE_BYTES))
+                .isTrue();
         byte[] onDriver = job.run(SPARK.session(), "driver").values();
-        byte[] inStages = job.withDriverMergeBytes(0).run(SPARK.session(), "stages").values();
+        byte[] inStages =
+                job.withDriverMergeBytes(0).run(SPARK.session(), "stages").values();
         assertThat(onDriver).isEqualTo(inStages);
         // another tree (another partitioning) adds in another order: the comparison above can tell them apart
-        assertThat(ReduceJob.of(gradient, plan, 3).run(SPARK.session(), "three").values()).isNotEqualTo(onDriver);
+        assertThat(ReduceJob.of(gradient, plan, 3).run(SPARK.session(), "three").values())
+                .isNotEqualTo(onDriver);
     }
 
     @Test
     void largePartialsStayInTheTree() {
         ReducePlan plan = plan("[1,4096]", 2, 4096);
-        assertThat(ReduceJob.mergesOnDriver(plan, 1024, ReduceJob.DRIVER_MERGE_BYTES)).isTrue();
-        assertThat(ReduceJob.mergesOnDriver(plan, 1025, ReduceJob.DRIVER_MERGE_BYTES)).isFalse();
-        assertThat(ReduceJob.mergesOnDriver(plan, 1, ReduceJob.DRIVER_MERGE_BYTES)).isFalse();
+        assertThat(ReduceJob.mergesOnDriver(plan, 1024, ReduceJob.DRIVER_MERGE_BYTES))
+                .isTrue();
+        assertThat(ReduceJob.mergesOnDriver(plan, 1025, ReduceJob.DRIVER_MERGE_BYTES))
+                .isFalse();
+        assertThat(ReduceJob.mergesOnDriver(plan, 1, ReduceJob.DRIVER_MERGE_BYTES))
+                .isFalse();
     }
 }

@@ -40,7 +40,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Java program would give them. A clean run is the reference; a run with a speculative copy of a slow task, and a run
  * that loses an executor mid-job, each leave exactly one object per partition, byte for byte the clean run's.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 @WithS3Server
@@ -59,9 +64,17 @@ class S3ClusterFaultsIT {
     static void connect(ProcessCluster cluster, S3Server s3) throws IOException {
         source = NpyFiles.int32(dir.resolve("rows.npy"), new long[] {4, 1, 64});
         Map<String, String> settings = new HashMap<>(s3.sparkSettings());
-        settings.putAll(Map.of("spark.speculation", "true", "spark.speculation.interval", "100ms",
-                "spark.speculation.multiplier", "1.5", "spark.speculation.quantile", "0.5",
-                "spark.speculation.minTaskRuntime", "1s"));
+        settings.putAll(Map.of(
+                "spark.speculation",
+                "true",
+                "spark.speculation.interval",
+                "100ms",
+                "spark.speculation.multiplier",
+                "1.5",
+                "spark.speculation.quantile",
+                "0.5",
+                "spark.speculation.minTaskRuntime",
+                "1s"));
         spark = ClusterRuns.session(cluster, settings);
     }
 
@@ -73,8 +86,13 @@ class S3ClusterFaultsIT {
     }
 
     private static TensorBroadcast request(S3Server s3, String key) {
-        return TensorBroadcast.builder().source(source.toString()).dialect(Dialect.NUMPY).shape(4, 480, 64)
-                .partitions(PARTITIONS).output(s3.uri(key)).build();
+        return TensorBroadcast.builder()
+                .source(source.toString())
+                .dialect(Dialect.NUMPY)
+                .shape(4, 480, 64)
+                .partitions(PARTITIONS)
+                .output(s3.uri(key))
+                .build();
     }
 
     /** The objects under {@code key} as the server keeps them, by name: what a listing reader finds. */
@@ -94,7 +112,9 @@ class S3ClusterFaultsIT {
                 .isEqualTo(LongStream.range(0, PARTITIONS).boxed().toList());
         Map<String, byte[]> clean = objects(s3, "clean");
         Map<String, byte[]> written = objects(s3, key);
-        List<String> parts = clean.keySet().stream().filter(name -> name.startsWith(Manifest.PART_PREFIX)).sorted()
+        List<String> parts = clean.keySet().stream()
+                .filter(name -> name.startsWith(Manifest.PART_PREFIX))
+                .sorted()
                 .toList();
         assertThat(parts).hasSize(PARTITIONS);
         assertThat(written.keySet()).containsExactlyInAnyOrderElementsOf(clean.keySet());
@@ -111,10 +131,11 @@ class S3ClusterFaultsIT {
 
         assertThat(manifest.partitions()).isEqualTo(PARTITIONS);
         assertThat(manifest.files()).hasSize(PARTITIONS);
-        assertThat(objects(s3, "clean").keySet()).contains(Manifest.FILE_NAME, Manifest.SUCCESS_FILE_NAME,
-                "part-00000.arrow", "part-00007.arrow");
+        assertThat(objects(s3, "clean").keySet())
+                .contains(Manifest.FILE_NAME, Manifest.SUCCESS_FILE_NAME, "part-00000.arrow", "part-00007.arrow");
         assertThat(manifest.toString()).doesNotContain(s3.secretKey());
-        assertThat(new String(ManifestJson.toBytes(manifest), StandardCharsets.UTF_8)).doesNotContain(s3.secretKey());
+        assertThat(new String(ManifestJson.toBytes(manifest), StandardCharsets.UTF_8))
+                .doesNotContain(s3.secretKey());
         for (byte[] object : objects(s3, "clean").values()) {
             assertThat(new String(object, StandardCharsets.ISO_8859_1)).doesNotContain(s3.secretKey());
         }
@@ -146,24 +167,30 @@ class S3ClusterFaultsIT {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
 
-        List<TaskInfo> speculative = started.stream().filter(TaskInfo::speculative).toList();
+        List<TaskInfo> speculative =
+                started.stream().filter(TaskInfo::speculative).toList();
         assertThat(speculative).hasSize(1);
         assertThat(speculative.get(0).index()).isEqualTo((int) SLOW_PARTITION);
         assertThat(seconds).isLessThan(60);
         assertLikeTheCleanRun(s3, "speculated", manifest);
-        System.out.printf("s3 speculation: copy of partition %d overtook the original; job %.1f s%n",
-                SLOW_PARTITION, seconds);
+        System.out.printf(
+                "s3 speculation: copy of partition %d overtook the original; job %.1f s%n", SLOW_PARTITION, seconds);
     }
 
     @Test
     @Order(3)
     void anExecutorKilledMidJobIsRetriedAndTheObjectsAreTheCleanRunsByteForByte(ProcessCluster cluster, S3Server s3)
             throws Exception {
-        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(spark, 500, 2,
-                ClusterRuns.anExecutor(cluster), () -> request(s3, "killed").run(spark));
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(
+                spark,
+                500,
+                2,
+                ClusterRuns.anExecutor(cluster),
+                () -> request(s3, "killed").run(spark));
 
         assertLikeTheCleanRun(s3, "killed", killed.result());
-        System.out.printf("s3 executor killed: job finished in %.1f s, %d task ends for %d partitions%n",
+        System.out.printf(
+                "s3 executor killed: job finished in %.1f s, %d task ends for %d partitions%n",
                 killed.seconds(), killed.taskEnds(), PARTITIONS);
     }
 }

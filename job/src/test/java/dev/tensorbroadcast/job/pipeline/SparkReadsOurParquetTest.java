@@ -39,8 +39,12 @@ class SparkReadsOurParquetTest {
 
     @BeforeAll
     static void startSpark() {
-        spark = SparkSession.builder().master("local[2]").appName("tensor-broadcast-test")
-                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+        spark = SparkSession.builder()
+                .master("local[2]")
+                .appName("tensor-broadcast-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .getOrCreate();
     }
 
     @AfterAll
@@ -54,17 +58,26 @@ class SparkReadsOurParquetTest {
     }
 
     private CopyProgram write(String name, RowLayout layout, SourceTensor source, long... target) throws Exception {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
-                .target(target).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(source.shape(), source.dtype())
+                .target(target)
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(3).build();
         TensorKernel kernel = TensorKernel.of(source, plan.copyProgram(0));
         FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
         ParquetTensorFileWriter writer = ParquetTensorFileWriter.create()
-                .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.SNAPPY)
+                .withOptions(ParquetWriteOptions.defaults()
+                        .withCodec(CompressionCodecName.SNAPPY)
                         .withRowLayout(layout));
         for (long p = 0; p < partitions.partitionCount(); p++) {
-            writer.write(kernel, partitions.rowShape(), partitions.partition(p), fileSystem,
-                    new org.apache.hadoop.fs.Path(dir.resolve(name).resolve("part-" + p + ".parquet").toUri()));
+            writer.write(
+                    kernel,
+                    partitions.rowShape(),
+                    partitions.partition(p),
+                    fileSystem,
+                    new org.apache.hadoop.fs.Path(
+                            dir.resolve(name).resolve("part-" + p + ".parquet").toUri()));
         }
         return plan.copyProgram(0);
     }
@@ -76,8 +89,8 @@ class SparkReadsOurParquetTest {
         for (int i = 0; i < 8; i++) {
             bytes.putFloat(i * 4, i * 1.25f);
         }
-        CopyProgram program = write("floats", SourceTensor.fixedWidth(DType.FLOAT32, input, bytes.array(), null),
-                10, 8);
+        CopyProgram program =
+                write("floats", SourceTensor.fixedWidth(DType.FLOAT32, input, bytes.array(), null), 10, 8);
         Dataset<Row> rows = spark.read().parquet(dir.resolve("floats").toString());
         assertThat(rows.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<float>>");
         List<Row> sorted = rows.orderBy("index").collectAsList();
@@ -99,8 +112,13 @@ class SparkReadsOurParquetTest {
         for (int i = 0; i < 3; i++) {
             bytes.putFloat(i * 4, i * 1.25f + 1);
         }
-        CopyProgram program = write("nested", RowLayout.NESTED,
-                SourceTensor.fixedWidth(DType.FLOAT32, input, bytes.array(), null), 10, 3, 4);
+        CopyProgram program = write(
+                "nested",
+                RowLayout.NESTED,
+                SourceTensor.fixedWidth(DType.FLOAT32, input, bytes.array(), null),
+                10,
+                3,
+                4);
         Dataset<Row> rows = spark.read().parquet(dir.resolve("nested").toString());
         assertThat(rows.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<array<float>>>");
         List<Row> sorted = rows.orderBy("index").collectAsList();
@@ -129,21 +147,30 @@ class SparkReadsOurParquetTest {
             bytes.putFloat(i * 4, i - 0.5f);
         }
         SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 64), bytes.array(), null);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(source.shape(), source.dtype())
-                .target(4000, 64).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(source.shape(), source.dtype())
+                .target(4000, 64)
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
         // 100 rows of 64 floats and their index a row group: 40 of them
-        var result = ParquetTensorFileWriter.create().withBatchBytes(100 * (8 + 64 * 4 + 8))
+        var result = ParquetTensorFileWriter.create()
+                .withBatchBytes(100 * (8 + 64 * 4 + 8))
                 .withOptions(ParquetWriteOptions.defaults().withCodec(CompressionCodecName.ZSTD))
-                .write(TensorKernel.of(source, plan.copyProgram(0)), partitions.rowShape(), partitions.partition(0),
+                .write(
+                        TensorKernel.of(source, plan.copyProgram(0)),
+                        partitions.rowShape(),
+                        partitions.partition(0),
                         FileSystem.getLocal(new Configuration(false)),
-                        new org.apache.hadoop.fs.Path(dir.resolve("pruned").resolve("part-0.parquet").toUri()));
+                        new org.apache.hadoop.fs.Path(
+                                dir.resolve("pruned").resolve("part-0.parquet").toUri()));
         assertThat(result.batches()).isEqualTo(40);
         assertThat(result.reused()).as("pages taken from the first").isEqualTo(39);
 
         Dataset<Row> rows = spark.read().parquet(dir.resolve("pruned").toString());
-        long[] few = recordsRead(() -> assertThat(rows.where("index between 1234 and 1240").collectAsList())
-                .hasSize(7));
+        long[] few = recordsRead(
+                () -> assertThat(rows.where("index between 1234 and 1240").collectAsList())
+                        .hasSize(7));
         long[] all = recordsRead(() -> assertThat(rows.collectAsList()).hasSize(4000));
         assertThat(few[0]).as("records read with the filter").isBetween(7L, 100L);
         assertThat(all[0]).as("records read without").isEqualTo(4000);
@@ -184,23 +211,29 @@ class SparkReadsOurParquetTest {
         Shape input = Shape.of(3, 1);
         byte[] ints = {-7, 0, 100};
         write("ints", SourceTensor.fixedWidth(DType.INT8, input, ints, null), 3, 4);
-        Dataset<Row> intRows = spark.read().parquet(dir.resolve("ints").toString()).orderBy("index");
+        Dataset<Row> intRows =
+                spark.read().parquet(dir.resolve("ints").toString()).orderBy("index");
         assertThat(intRows.schema().simpleString()).isEqualTo("struct<index:bigint,tensor:array<tinyint>>");
         List<Row> collected = intRows.collectAsList();
-        assertThat(collected).extracting(row -> row.getList(1))
-                .containsExactly(List.of((byte) -7, (byte) -7, (byte) -7, (byte) -7),
+        assertThat(collected)
+                .extracting(row -> row.getList(1))
+                .containsExactly(
+                        List.of((byte) -7, (byte) -7, (byte) -7, (byte) -7),
                         List.of((byte) 0, (byte) 0, (byte) 0, (byte) 0),
                         List.of((byte) 100, (byte) 100, (byte) 100, (byte) 100));
 
         byte[] utf8 = "aßc".getBytes(StandardCharsets.UTF_8);
-        SourceTensor strings = SourceTensor.strings(Shape.of(3), new int[] {0, 1, 1, utf8.length},
-                utf8, new byte[] {0b101});
+        SourceTensor strings =
+                SourceTensor.strings(Shape.of(3), new int[] {0, 1, 1, utf8.length}, utf8, new byte[] {0b101});
         write("strings", strings, 2, 3);
-        List<Row> stringRows = spark.read().parquet(dir.resolve("strings").toString()).orderBy("index")
+        List<Row> stringRows = spark.read()
+                .parquet(dir.resolve("strings").toString())
+                .orderBy("index")
                 .collectAsList();
         // three partitions of a two-row output: the rows become the six scalars
         assertThat(stringRows).hasSize(6);
-        assertThat(stringRows).extracting(row -> row.<String>getList(1).get(0))
+        assertThat(stringRows)
+                .extracting(row -> row.<String>getList(1).get(0))
                 .containsExactly("a", null, "ßc", "a", null, "ßc");
     }
 }

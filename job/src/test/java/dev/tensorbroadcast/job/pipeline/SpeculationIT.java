@@ -23,7 +23,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * other executor, the original is killed, and the dataset holds exactly one file per partition, byte for byte what
  * local mode writes.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class SpeculationIT {
@@ -31,10 +36,19 @@ class SpeculationIT {
     private static final long SLOW_PARTITION = 5;
 
     @RegisterExtension
-    static final CrashHarness run = CrashHarness.broadcasting(4, 480, 64).partitions(PARTITIONS)
-            .settings(Map.of("spark.speculation",
-                "true", "spark.speculation.interval", "100ms", "spark.speculation.multiplier", "1.5",
-                "spark.speculation.quantile", "0.5", "spark.speculation.minTaskRuntime", "1s"));
+    static final CrashHarness run = CrashHarness.broadcasting(4, 480, 64)
+            .partitions(PARTITIONS)
+            .settings(Map.of(
+                    "spark.speculation",
+                    "true",
+                    "spark.speculation.interval",
+                    "100ms",
+                    "spark.speculation.multiplier",
+                    "1.5",
+                    "spark.speculation.quantile",
+                    "0.5",
+                    "spark.speculation.minTaskRuntime",
+                    "1s"));
 
     @Test
     void aSpeculativeCopyOvertakesTheSlowTaskAndTheOutputIsWhatLocalModeWrites() throws Exception {
@@ -70,22 +84,31 @@ class SpeculationIT {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
 
-        List<TaskInfo> speculative = started.stream().filter(TaskInfo::speculative).toList();
+        List<TaskInfo> speculative =
+                started.stream().filter(TaskInfo::speculative).toList();
         assertThat(speculative).hasSize(1);
         TaskInfo copy = speculative.get(0);
         assertThat(copy.index()).isEqualTo((int) SLOW_PARTITION);
         assertThat(copy.attemptNumber()).isEqualTo(1);
-        TaskInfo original = started.stream().filter(task -> task.index() == SLOW_PARTITION && !task.speculative())
-                .findFirst().orElseThrow();
+        TaskInfo original = started.stream()
+                .filter(task -> task.index() == SLOW_PARTITION && !task.speculative())
+                .findFirst()
+                .orElseThrow();
         assertThat(copy.host()).isNotEqualTo(original.host());
         // the copy finished; the original was killed, well before its 60 s were up
-        assertThat(ended.stream().filter(end -> end.taskInfo().taskId() == copy.taskId()).findFirst()
-                .orElseThrow().taskInfo().successful()).isTrue();
+        assertThat(ended.stream()
+                        .filter(end -> end.taskInfo().taskId() == copy.taskId())
+                        .findFirst()
+                        .orElseThrow()
+                        .taskInfo()
+                        .successful())
+                .isTrue();
         assertThat(seconds).isLessThan(60);
 
         run.assertComplete(output, manifest);
-        System.out.printf("speculation: %d task starts for %d partitions, copy of partition %d on %s overtook the"
-                + " original on %s; job %.1f s%n", started.size(), PARTITIONS, SLOW_PARTITION, copy.host(),
-                original.host(), seconds);
+        System.out.printf(
+                "speculation: %d task starts for %d partitions, copy of partition %d on %s overtook the"
+                        + " original on %s; job %.1f s%n",
+                started.size(), PARTITIONS, SLOW_PARTITION, copy.host(), original.host(), seconds);
     }
 }

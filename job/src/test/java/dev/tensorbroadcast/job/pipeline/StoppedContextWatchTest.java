@@ -15,8 +15,8 @@ class StoppedContextWatchTest {
         AtomicBoolean stopped = new AtomicBoolean();
         CountDownLatch interrupted = new CountDownLatch(1);
         Thread job = new Thread(() -> {
-            try (StoppedContextWatch watch = StoppedContextWatch.start(stopped::get, Thread.currentThread(),
-                    Duration.ofMillis(300))) {
+            try (StoppedContextWatch watch =
+                    StoppedContextWatch.start(stopped::get, Thread.currentThread(), Duration.ofMillis(300))) {
                 // a job's result that never comes
                 Thread.sleep(60_000);
             } catch (InterruptedException e) {
@@ -25,7 +25,9 @@ class StoppedContextWatchTest {
         });
         job.start();
         Thread.sleep(700);
-        assertThat(interrupted.getCount()).as("interrupted while the context ran").isEqualTo(1);
+        assertThat(interrupted.getCount())
+                .as("interrupted while the context ran")
+                .isEqualTo(1);
         long start = System.nanoTime();
         stopped.set(true);
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
@@ -37,8 +39,8 @@ class StoppedContextWatchTest {
     @Test
     void aJobThatReturnsKeepsNoInterruptionAndIsNotInterruptedLater() throws Exception {
         AtomicBoolean stopped = new AtomicBoolean();
-        try (StoppedContextWatch watch = StoppedContextWatch.start(stopped::get, Thread.currentThread(),
-                Duration.ofMillis(100))) {
+        try (StoppedContextWatch watch =
+                StoppedContextWatch.start(stopped::get, Thread.currentThread(), Duration.ofMillis(100))) {
             Thread.sleep(100);
         }
         stopped.set(true);

@@ -20,8 +20,11 @@ class TestLoggingTest {
         // Spark has started: without a test configuration it would have set its own defaults, INFO
         assertThat(SPARK.session().sparkContext().isStopped()).isFalse();
         boolean asked = System.getProperty("tb.test.log") != null;
-        for (String name : new String[] {"org.apache.spark.scheduler.DAGScheduler", "org.apache.spark.SparkContext",
-                "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter"}) {
+        for (String name : new String[] {
+            "org.apache.spark.scheduler.DAGScheduler",
+            "org.apache.spark.SparkContext",
+            "org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter"
+        }) {
             Logger logger = LogManager.getLogger(name);
             assertThat(logger.isInfoEnabled()).as(name).isEqualTo(asked);
             assertThat(logger.isWarnEnabled()).as(name).isTrue();

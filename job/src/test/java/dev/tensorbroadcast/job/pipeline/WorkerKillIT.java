@@ -29,20 +29,23 @@ class WorkerKillIT {
             assertThat(workers).hasSize(2);
             ProcessHandle victim = workers.get(0);
             List<ProcessHandle> executors = ClusterRuns.executors(cluster);
-            List<ProcessHandle> itsExecutors = victim.descendants().filter(executors::contains).toList();
+            List<ProcessHandle> itsExecutors =
+                    victim.descendants().filter(executors::contains).toList();
             assertThat(itsExecutors).hasSize(1);
             String executorId = ClusterRuns.executorId(itsExecutors.get(0));
             assertThat(victim.destroyForcibly()).isTrue();
             assertThat(victim.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
             // the executor notices its worker is gone and exits
-            assertThat(itsExecutors.get(0).onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+            assertThat(itsExecutors.get(0).onExit().get(60, TimeUnit.SECONDS).isAlive())
+                    .isFalse();
             return executorId;
         };
-        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(run.spark(), 500, 2, aWorker,
-                () -> run.request(output).run(run.spark()));
+        ClusterRuns.AfterKill<Manifest> killed = ClusterRuns.killingWhileRunning(
+                run.spark(), 500, 2, aWorker, () -> run.request(output).run(run.spark()));
 
         run.assertComplete(output, killed.result());
-        System.out.printf("worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
+        System.out.printf(
+                "worker killed: job finished in %.1f s, %d task ends for %d partitions%n",
                 killed.seconds(), killed.taskEnds(), run.partitions());
     }
 }

@@ -70,7 +70,8 @@ class InPlaceObjectTest {
         Files.write(file, other);
 
         try (InPlaceObject retry = InPlaceObject.open(file)) {
-            assertThatThrownBy(() -> retry.write(BYTES, 0, BYTES.length)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> retry.write(BYTES, 0, BYTES.length))
+                    .isInstanceOf(IOException.class)
                     .hasMessage(file + " holds other bytes than this attempt's from byte 12 on: another attempt"
                             + " wrote different contents (a codec that is not deterministic across executors?), or"
                             + " the file is not this job's");
@@ -87,7 +88,8 @@ class InPlaceObjectTest {
 
         InPlaceObject retry = InPlaceObject.open(file);
         retry.write(BYTES, 0, BYTES.length);
-        assertThatThrownBy(retry::close).isInstanceOf(IOException.class)
+        assertThatThrownBy(retry::close)
+                .isInstanceOf(IOException.class)
                 .hasMessage(file + " is " + longer.length + " bytes, longer than the " + BYTES.length
                         + " this attempt wrote: it is not this job's");
     }

@@ -27,14 +27,20 @@ import org.junit.jupiter.api.io.TempDir;
 class GradientChunksTest {
     /** 2048 rows of 16 KiB: 32 MiB, two old chunks and 32 new ones. */
     private static final int ROWS = 2048;
+
     private static final int COLUMNS = 4096;
 
     @TempDir
     Path dir;
 
     private static ReducePlan plan(String input, long... target) {
-        return ReducePlan.of(BroadcastRequest.builder(Dialect.NUMPY).input(Shape.parse(input)).target(target).build()
-                .plan(), 0);
+        return ReducePlan.of(
+                BroadcastRequest.builder(Dialect.NUMPY)
+                        .input(Shape.parse(input))
+                        .target(target)
+                        .build()
+                        .plan(),
+                0);
     }
 
     private Path gradient(float[] values) throws Exception {
@@ -120,13 +126,17 @@ class GradientChunksTest {
         assertThat(plan.regime()).isEqualTo(ReducePlan.Regime.ROWS_KEPT);
         // 2048 rows of 64 float64 sums are 1 MiB: two blocks
         assertThat(TaskSource.FromReduction.KEPT_BLOCK_BYTES).isLessThan(16L * ROWS * 64);
-        dev.tensorbroadcast.planner.Partition whole = dev.tensorbroadcast.planner.PartitionPlan
-                .builder(plan.input(), plan.dtype()).partitions(1).build().partition(0);
+        dev.tensorbroadcast.planner.Partition whole = dev.tensorbroadcast.planner.PartitionPlan.builder(
+                        plan.input(), plan.dtype())
+                .partitions(1)
+                .build()
+                .partition(0);
         TaskSource.ReducedRows blocks = new TaskSource.FromReduction(rows, plan).rows(whole, new Configuration());
         ReduceKernel partial = ReduceKernel.create(DType.FLOAT32, plan.input().elements());
         rows.reduce(plan, 0, ROWS, partial, 0, new Configuration());
         assertThat(blocks.slice().shape()).isEqualTo(plan.input());
-        assertThat(blocks.slice().values()).isEqualTo(partial.result(plan.input()).values());
+        assertThat(blocks.slice().values())
+                .isEqualTo(partial.result(plan.input()).values());
         assertThat(blocks.bytesRead()).isEqualTo(4L * ROWS * COLUMNS);
     }
 
@@ -149,16 +159,21 @@ class GradientChunksTest {
         assertThat(TaskSource.FromReduction.blockRows(rows.chunkRows(plan), 64)).isEqualTo(1024);
         assertThat(TaskSource.FromReduction.blockRows(1000, 3)).isEqualTo(21000);
         assertThat(TaskSource.FromReduction.blockRows(100000, 3)).isEqualTo(21845);
-        dev.tensorbroadcast.planner.PartitionPlan partitions = dev.tensorbroadcast.planner.PartitionPlan
-                .builder(plan.input(), plan.dtype()).partitions(3).build();
+        dev.tensorbroadcast.planner.PartitionPlan partitions = dev.tensorbroadcast.planner.PartitionPlan.builder(
+                        plan.input(), plan.dtype())
+                .partitions(3)
+                .build();
         TaskSource.FromReduction source = new TaskSource.FromReduction(rows, plan);
         for (long index = 0; index < partitions.partitionCount(); index++) {
             dev.tensorbroadcast.planner.Partition partition = partitions.partition(index);
             TaskSource.ReducedRows reduced = source.rows(partition, new Configuration());
             int from = Math.toIntExact(4 * reduced.origin());
-            assertThat(reduced.slice().values()).as("partition %d", index)
-                    .isEqualTo(Arrays.copyOfRange(whole, from, from + reduced.slice().values().length));
-            assertThat(reduced.bytesRead()).isEqualTo(4L * 64 * 64 * reduced.rows().count());
+            assertThat(reduced.slice().values())
+                    .as("partition %d", index)
+                    .isEqualTo(Arrays.copyOfRange(
+                            whole, from, from + reduced.slice().values().length));
+            assertThat(reduced.bytesRead())
+                    .isEqualTo(4L * 64 * 64 * reduced.rows().count());
         }
     }
 
@@ -169,7 +184,7 @@ class GradientChunksTest {
         ReducePlan plan = plan("[1]", ROWS, COLUMNS);
         assertThat(rows.chunkBytes(plan)).isEqualTo(GradientRows.CHUNK_BYTES);
         assertThat(reduce(rows, plan, GradientRows.NPY_CHUNK_BYTES))
-                .as("the small chunk would change this sum's bits").isNotEqualTo(reduce(rows, plan,
-                        GradientRows.CHUNK_BYTES));
+                .as("the small chunk would change this sum's bits")
+                .isNotEqualTo(reduce(rows, plan, GradientRows.CHUNK_BYTES));
     }
 }

@@ -29,7 +29,8 @@ class RowGroupCutsTest {
         List<DatasetPart> parts = new ArrayList<>();
         long first = 0;
         for (int f = 0; f < files.length; f++) {
-            List<DatasetChunk> chunks = LongStream.of(files[f]).mapToObj(rows -> new DatasetChunk(rows, rows * 256))
+            List<DatasetChunk> chunks = LongStream.of(files[f])
+                    .mapToObj(rows -> new DatasetChunk(rows, rows * 256))
                     .toList();
             parts.add(new DatasetPart("file:/d/part-" + f + ".parquet", new ParquetFormat(), first, 1, chunks));
             first += LongStream.of(files[f]).sum();
@@ -39,14 +40,21 @@ class RowGroupCutsTest {
 
     /** [N,1,64] -> [N,8,64]: 2 KiB of output per source row. */
     private static PartitionPlan cut(TensorDataset dataset, long partitionBytes) {
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.PYTORCH).input(dataset.shape())
-                .target(TargetShape.parse("-1,8,64")).build().plan();
-        PartitionPlan uniform = PartitionPlan.builderFor(plan).partitionBytes(partitionBytes).build();
-        return RowGroupCuts.align(uniform, dataset, RowLineage.of(plan, 0, uniform).orElseThrow(), partitionBytes);
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.PYTORCH)
+                .input(dataset.shape())
+                .target(TargetShape.parse("-1,8,64"))
+                .build()
+                .plan();
+        PartitionPlan uniform =
+                PartitionPlan.builderFor(plan).partitionBytes(partitionBytes).build();
+        return RowGroupCuts.align(
+                uniform, dataset, RowLineage.of(plan, 0, uniform).orElseThrow(), partitionBytes);
     }
 
     private static List<Long> starts(PartitionPlan plan) {
-        return LongStream.range(0, plan.partitionCount()).mapToObj(plan::partition).map(Partition::firstRow)
+        return LongStream.range(0, plan.partitionCount())
+                .mapToObj(plan::partition)
+                .map(Partition::firstRow)
                 .toList();
     }
 
@@ -71,18 +79,22 @@ class RowGroupCutsTest {
         // 1 Mi rows, 2 GiB of output, against 64 MiB partitions: 8 pieces of 256 MiB; the small group after it alone
         TensorDataset dataset = dataset(new long[] {1 << 20, 100});
 
-        assertThat(starts(cut(dataset, 64 * MIB))).containsExactly(0L, 131072L, 262144L, 393216L, 524288L, 655360L,
-                786432L, 917504L, 1048576L);
+        assertThat(starts(cut(dataset, 64 * MIB)))
+                .containsExactly(0L, 131072L, 262144L, 393216L, 524288L, 655360L, 786432L, 917504L, 1048576L);
     }
 
     @Test
     void outputRowsThatAreNotSourceRowsKeepTheUniformPlan() {
         TensorDataset dataset = dataset(new long[] {65536}, new long[] {65536});
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 64))
-                .target(TargetShape.parse("65536,64")).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(1, 64))
+                .target(TargetShape.parse("65536,64"))
+                .build()
+                .plan();
         PartitionPlan uniform = PartitionPlan.builderFor(plan).build();
 
-        assertThat(RowGroupCuts.align(uniform, dataset, RowLineage.of(plan, 0, uniform).orElseThrow(), 64 * MIB))
+        assertThat(RowGroupCuts.align(
+                        uniform, dataset, RowLineage.of(plan, 0, uniform).orElseThrow(), 64 * MIB))
                 .isSameAs(uniform);
     }
 }

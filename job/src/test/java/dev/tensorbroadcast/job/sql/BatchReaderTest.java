@@ -21,18 +21,26 @@ import org.junit.jupiter.api.Test;
 class BatchReaderTest {
     @Test
     void fillsAPartitionBatchByBatch() {
-        ByteBuffer values = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(5).putInt(6).putInt(7)
+        ByteBuffer values = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(5)
+                .putInt(6)
+                .putInt(7)
                 .putInt(8);
         SourceTensor source = SourceTensor.fixedWidth(DType.INT32, Shape.of(1, 4), values.array(), null);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(Shape.of(1, 4), DType.INT32)
-                .target(10, 4).build().plan();
-        PartitionPlan partitions = PartitionPlan.builder(plan.output(), DType.INT32).partitions(1).build();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(Shape.of(1, 4), DType.INT32)
+                .target(10, 4)
+                .build()
+                .plan();
+        PartitionPlan partitions =
+                PartitionPlan.builder(plan.output(), DType.INT32).partitions(1).build();
 
         List<Long> indexes = new ArrayList<>();
         List<Integer> batchRows = new ArrayList<>();
         // 64 bytes a batch: 2 rows of 16 bytes of values and 8 of index
-        try (BatchReader reader = new BatchReader(source, plan.copyProgram(0), partitions.rowShape(),
-                partitions.partition(0), 64)) {
+        try (BatchReader reader =
+                new BatchReader(source, plan.copyProgram(0), partitions.rowShape(), partitions.partition(0), 64)) {
             while (reader.next()) {
                 ColumnarBatch batch = reader.get();
                 batchRows.add(batch.numRows());

@@ -17,7 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code spark.read.format("tensorbroadcast").load(dir)} of Arrow, Parquet and Zarr datasets on the shared cluster's
  * HDFS, written there by the Java API on a local Spark.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g", hdfs = true, distinctWorkerHosts = true,
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
 class DatasetSourceHdfsIT {

@@ -42,24 +42,36 @@ class DatasetSourceTest {
     @ValueSource(strings = {"arrow", "parquet", "parquet nested", "zarr"})
     void readsBackWhatExpandWrote(String written) throws IOException {
         String format = written.split(" ")[0];
-        String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
+        String input =
+                NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
         String output = dir.resolve(written.replace(' ', '-')).toString();
-        TensorBroadcast.Builder expand = TensorBroadcast.builder().source(input).dialect(Dialect.NUMPY)
-                .shape(6, 3, 5, 4).partitions(3).format(OutputFormat.parse(format)).output(output);
+        TensorBroadcast.Builder expand = TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.NUMPY)
+                .shape(6, 3, 5, 4)
+                .partitions(3)
+                .format(OutputFormat.parse(format))
+                .output(output);
         if (written.endsWith("nested")) {
             expand.rowLayout(RowLayout.NESTED);
         }
         Manifest manifest = expand.build().run(spark());
 
         Dataset<Row> table = spark().read().format("tensorbroadcast").load(output);
-        Dataset<Row> broadcast = spark().read().format("tensorbroadcast").option("input", input)
-                .option("dialect", "numpy").option("shape", "6,3,5,4").option("partitions", "3").load();
+        Dataset<Row> broadcast = spark().read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "6,3,5,4")
+                .option("partitions", "3")
+                .load();
 
         assertThat(table.schema().fieldNames()).containsExactly("index", "tensor");
         assertThat(((ArrayType) table.schema().apply("tensor").dataType()).elementType())
                 .isEqualTo(DataTypes.IntegerType);
         assertThat(table.schema().apply("tensor").metadata().getLongArray(SparkTypes.SHAPE_METADATA))
-                .containsExactly(manifest.rowShape().stream().mapToLong(Long::longValue).toArray());
+                .containsExactly(
+                        manifest.rowShape().stream().mapToLong(Long::longValue).toArray());
         assertThat(manifest.rows()).isEqualTo(6);
         assertThat(rows(table)).hasSize(6).isEqualTo(rows(broadcast));
         assertThat(table.rdd().getNumPartitions()).isEqualTo(3);
@@ -69,14 +81,26 @@ class DatasetSourceTest {
     void filtersOnIndexReadOnlyThePartsThatHoldTheRows() throws IOException {
         String output = expand("parquet", 4);
 
-        Dataset<Row> table = spark().read().format("tensorbroadcast").load(output).where("index >= 6");
+        Dataset<Row> table =
+                spark().read().format("tensorbroadcast").load(output).where("index >= 6");
 
         assertThat(table.rdd().getNumPartitions()).isEqualTo(1);
         assertThat(rows(table)).extracting(row -> row.get(0)).containsExactly(6L, 7L);
-        assertThat(rows(table)).isEqualTo(rows(spark().read().format("tensorbroadcast").load(output)).subList(6, 8));
-        assertThat(spark().read().format("tensorbroadcast").load(output).where("index = 2 or index = 3").count())
+        assertThat(rows(table))
+                .isEqualTo(rows(spark().read().format("tensorbroadcast").load(output))
+                        .subList(6, 8));
+        assertThat(spark().read()
+                        .format("tensorbroadcast")
+                        .load(output)
+                        .where("index = 2 or index = 3")
+                        .count())
                 .isEqualTo(2);
-        assertThat(spark().read().format("tensorbroadcast").load(output).where("index < 0").rdd().getNumPartitions())
+        assertThat(spark().read()
+                        .format("tensorbroadcast")
+                        .load(output)
+                        .where("index < 0")
+                        .rdd()
+                        .getNumPartitions())
                 .isZero();
     }
 
@@ -105,9 +129,14 @@ class DatasetSourceTest {
         assertThatThrownBy(() -> spark().read().format("tensorbroadcast").load(output))
                 .hasMessage("Cannot read " + output + ": the dataset is incomplete (no _SUCCESS; part-00001.parquet"
                         + " is missing); only a complete dataset can be read");
-        assertThatThrownBy(() -> spark().read().format("tensorbroadcast").load(dir.resolve("none").toString()))
+        assertThatThrownBy(() -> spark().read()
+                        .format("tensorbroadcast")
+                        .load(dir.resolve("none").toString()))
                 .hasMessage("Cannot read " + dir.resolve("none") + ": no such directory");
-        assertThatThrownBy(() -> spark().read().format("tensorbroadcast").option("dialect", "numpy").load(output))
+        assertThatThrownBy(() -> spark().read()
+                        .format("tensorbroadcast")
+                        .option("dialect", "numpy")
+                        .load(output))
                 .hasMessage("Cannot read a tensorbroadcast dataset with option 'dialect': a dataset is read by its"
                         + " path alone (its manifest says the rest); give 'input' to read a broadcast");
     }
@@ -116,8 +145,15 @@ class DatasetSourceTest {
     private String expand(String format, int partitions) throws IOException {
         String input = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4}).toString();
         String output = dir.resolve(format + partitions).toString();
-        TensorBroadcast.builder().source(input).dialect(Dialect.NUMPY).shape(8, 4).partitions(partitions)
-                .format(OutputFormat.parse(format)).output(output).build().run(spark());
+        TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.NUMPY)
+                .shape(8, 4)
+                .partitions(partitions)
+                .format(OutputFormat.parse(format))
+                .output(output)
+                .build()
+                .run(spark());
         return output;
     }
 

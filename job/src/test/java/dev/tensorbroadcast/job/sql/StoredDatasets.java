@@ -19,18 +19,30 @@ final class StoredDatasets {
      * a filter on {@code index} keeps its rows.
      */
     static void assertReadsBack(SparkSession spark, String input, String output, String format) {
-        TensorBroadcast.builder().source(input).dialect(Dialect.NUMPY).shape(8, 2, 4).partitions(2)
-                .format(OutputFormat.parse(format)).output(output).build().run(spark);
+        TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.NUMPY)
+                .shape(8, 2, 4)
+                .partitions(2)
+                .format(OutputFormat.parse(format))
+                .output(output)
+                .build()
+                .run(spark);
 
         Dataset<Row> table = spark.read().format("tensorbroadcast").load(output);
-        Dataset<Row> broadcast = spark.read().format("tensorbroadcast").option("input", input)
-                .option("dialect", "numpy").option("shape", "8,2,4").load();
+        Dataset<Row> broadcast = spark.read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "8,2,4")
+                .load();
 
         assertThat(table.schema().apply("tensor").metadata().getLongArray(SparkTypes.SHAPE_METADATA))
-                .as(output).containsExactly(2, 4);
-        assertThat(DatasetSourceTest.rows(table)).as(output).hasSize(8)
-                .isEqualTo(DatasetSourceTest.rows(broadcast));
-        assertThat(DatasetSourceTest.rows(table.where("index >= 4"))).as(output)
+                .as(output)
+                .containsExactly(2, 4);
+        assertThat(DatasetSourceTest.rows(table)).as(output).hasSize(8).isEqualTo(DatasetSourceTest.rows(broadcast));
+        assertThat(DatasetSourceTest.rows(table.where("index >= 4")))
+                .as(output)
                 .isEqualTo(DatasetSourceTest.rows(broadcast).subList(4, 8));
     }
 }

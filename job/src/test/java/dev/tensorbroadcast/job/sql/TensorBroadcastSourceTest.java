@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
-import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.BroadcastException;
+import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -60,7 +60,8 @@ class TensorBroadcastSourceTest {
     void rowsEqualTheJavaApisRows(String descr, String dialectName) throws IOException {
         Dialect dialect = Dialect.parse(dialectName);
         // ngraph's new axes are the only dims that grow; the others take the input's dims as they are
-        String input = npy(descr, dialect == Dialect.NGRAPH ? new long[] {5, 4} : new long[] {3, 1, 4}).toString();
+        String input = npy(descr, dialect == Dialect.NGRAPH ? new long[] {5, 4} : new long[] {3, 1, 4})
+                .toString();
         DataFrameReader reader = read().option("input", input).option("dialect", dialectName);
         TensorBroadcast.Builder api = TensorBroadcast.builder().source(input).dialect(dialect);
         if (dialect == Dialect.NGRAPH) {
@@ -87,8 +88,12 @@ class TensorBroadcastSourceTest {
         // [1,4] int32 to [3,4]: every row is the source row
         String input = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4}).toString();
 
-        List<Row> rows = read().option("input", input).option("dialect", "numpy").option("shape", "3,4")
-                .load().orderBy("index").collectAsList();
+        List<Row> rows = read().option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "3,4")
+                .load()
+                .orderBy("index")
+                .collectAsList();
 
         assertThat(rows).extracting(row -> row.getLong(0)).containsExactly(0L, 1L, 2L);
         for (Row row : rows) {
@@ -100,11 +105,20 @@ class TensorBroadcastSourceTest {
     void openvinoExplicitModeTakesTheAxesMapping() throws IOException {
         String input = npy("<f4", new long[] {3}).toString();
 
-        Dataset<Row> table = read().option("input", input).option("dialect", "openvino").option("mode", "explicit")
-                .option("axes-mapping", "[1]").option("shape", "2,3,4").load();
-        Dataset<Row> expected = TensorBroadcast.builder().source(input).dialect(Dialect.OPENVINO)
-                .mode(dev.tensorbroadcast.planner.BroadcastMode.EXPLICIT).axesMapping(List.of(1L)).shape(2, 3, 4)
-                .build().toDataset(spark());
+        Dataset<Row> table = read().option("input", input)
+                .option("dialect", "openvino")
+                .option("mode", "explicit")
+                .option("axes-mapping", "[1]")
+                .option("shape", "2,3,4")
+                .load();
+        Dataset<Row> expected = TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.OPENVINO)
+                .mode(dev.tensorbroadcast.planner.BroadcastMode.EXPLICIT)
+                .axesMapping(List.of(1L))
+                .shape(2, 3, 4)
+                .build()
+                .toDataset(spark());
 
         assertThat(rows(table)).hasSize(2).isEqualTo(rows(expected));
     }
@@ -112,8 +126,11 @@ class TensorBroadcastSourceTest {
     @Test
     void partitionsAreThePlannersAndBatchesAreBounded() throws IOException {
         String input = npy("<f8", new long[] {1, 16}).toString();
-        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "1000,16")
-                .option("partitions", "3").load();
+        Dataset<Row> table = read().option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "1000,16")
+                .option("partitions", "3")
+                .load();
 
         assertThat(table.rdd().getNumPartitions()).isEqualTo(3);
         assertThat(table.count()).isEqualTo(1000);
@@ -123,7 +140,9 @@ class TensorBroadcastSourceTest {
     @Test
     void theOptimizerKnowsRowsAndBytes() throws IOException {
         String input = npy("<f4", new long[] {1, 4}).toString();
-        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "100,4")
+        Dataset<Row> table = read().option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "100,4")
                 .load();
 
         Statistics stats = table.queryExecution().optimizedPlan().stats();
@@ -137,8 +156,12 @@ class TensorBroadcastSourceTest {
     void theSchemaCarriesTheRowShape() throws IOException {
         String input = npy("<f4", new long[] {1, 4}).toString();
 
-        StructField tensor = read().option("input", input).option("dialect", "numpy").option("shape", "5,2,4")
-                .load().schema().apply("tensor");
+        StructField tensor = read().option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "5,2,4")
+                .load()
+                .schema()
+                .apply("tensor");
 
         assertThat(tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA)).containsExactly(2, 4);
     }
@@ -163,7 +186,9 @@ class TensorBroadcastSourceTest {
     @Test
     void sparksParquetSinkWritesTheTable() throws IOException {
         String input = npy("<f2", new long[] {2, 1, 3}).toString();
-        Dataset<Row> table = read().option("input", input).option("dialect", "numpy").option("shape", "2,4,3")
+        Dataset<Row> table = read().option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "2,4,3")
                 .load();
         String parquet = dir.resolve("out.parquet").toString();
 
@@ -179,24 +204,35 @@ class TensorBroadcastSourceTest {
     void badOptionsAreRefusedInOneLine() throws IOException {
         String input = npy("<f4", new long[] {2, 3}).toString();
 
-        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shape", "4,3")
-                .load())
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("shape", "4,3")
+                        .load())
                 .isInstanceOf(BroadcastException.class)
                 .hasMessage("Cannot broadcast (2,3) to (4,3) [numpy]: dim 0 is 2 in the input and 4 in the target;"
                         + " only 1 can grow (the input needs 4 or 1 there)");
-        assertThatThrownBy(() -> read().option("input", input).option("dialect", "tensorflow").load())
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "tensorflow")
+                        .load())
                 .hasMessage("Cannot parse dialect 'tensorflow': expected numpy, mindspore, pytorch, paddle, onnx,"
                         + " openvino or ngraph");
-        assertThatThrownBy(() -> read().option("input", input).option("dialect", "ngraph").option("shape", "2,3")
-                .option("broadcast-axes", "0,a").load())
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "ngraph")
+                        .option("shape", "2,3")
+                        .option("broadcast-axes", "0,a")
+                        .load())
                 .hasMessage("Cannot parse broadcast axes '0,a': 'a' is not an integer; write it as [0,2], 0,2 or []"
                         + " for none");
-        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shape", "2,a")
-                .load())
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("shape", "2,a")
+                        .load())
                 .hasMessage("Cannot parse target shape '2,a': 'a' is not an integer; write it as [2,3], 2,3 or [] for a"
                         + " scalar");
-        assertThatThrownBy(() -> read().option("input", input).option("dialect", "numpy").option("shap", "2,3")
-                .load())
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("shap", "2,3")
+                        .load())
                 .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
                         + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
         assertThatThrownBy(() -> read().option("dialect", "numpy").load())
@@ -242,7 +278,10 @@ class TensorBroadcastSourceTest {
                 default -> throw new IllegalArgumentException(descr);
             }
         }
-        return NpyFiles.write(dir.resolve("t" + Map.of("<", "l", "|", "p").get(descr.substring(0, 1))
-                + descr.substring(1) + ".npy"), descr, shape, data.array());
+        return NpyFiles.write(
+                dir.resolve("t" + Map.of("<", "l", "|", "p").get(descr.substring(0, 1)) + descr.substring(1) + ".npy"),
+                descr,
+                shape,
+                data.array());
     }
 }

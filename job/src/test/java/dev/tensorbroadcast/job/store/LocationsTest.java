@@ -16,11 +16,13 @@ class LocationsTest {
 
     @Test
     void aPlainPathIsQualifiedOnTheLocalFileSystem() {
-        Locations.Located located = Locations.locate("input", tmp.resolve("a.npy").toString(), new Configuration());
+        Locations.Located located =
+                Locations.locate("input", tmp.resolve("a.npy").toString(), new Configuration());
 
         assertThat(located.text()).isEqualTo(tmp.resolve("a.npy").toString());
         assertThat(located.path().toUri().getScheme()).isEqualTo("file");
-        assertThat(located.path().toUri().getPath()).isEqualTo(tmp.resolve("a.npy").toString());
+        assertThat(located.path().toUri().getPath())
+                .isEqualTo(tmp.resolve("a.npy").toString());
     }
 
     @Test

@@ -54,6 +54,7 @@ public final class ContainerCluster implements LocalCluster {
     /** Where each container sees the cluster's properties file (with the secret), read-only. */
     /** How long a submitted driver waits for every worker's executor before it starts tasks anyway. */
     private static final Duration EXECUTORS_WAIT = Duration.ofSeconds(60);
+
     private static final String PROPERTIES_FILE = SPARK_HOME + "/conf/cluster.properties";
     private static final DaemonCommands COMMANDS = DaemonCommands.inImage(SPARK_HOME, PROPERTIES_FILE);
 
@@ -75,8 +76,9 @@ public final class ContainerCluster implements LocalCluster {
         this.image = SparkImage.requireLocal(settings.image);
         this.propertiesFile = writeSecretFile();
         // internal: containers reach each other and nothing else
-        this.network = Network.builder().createNetworkCmdModifier(cmd -> cmd.withInternal(true)
-                .withLabels(Map.of(CLUSTER_LABEL, id))).build();
+        this.network = Network.builder()
+                .createNetworkCmdModifier(cmd -> cmd.withInternal(true).withLabels(Map.of(CLUSTER_LABEL, id)))
+                .build();
     }
 
     public static Builder builder() {
@@ -142,7 +144,11 @@ public final class ContainerCluster implements LocalCluster {
     public MasterStatus status() {
         try {
             // the image has no HTTP client; bash's /dev/tcp is enough for one GET
-            ExecResult result = master.execInContainer("timeout", "10", "bash", "-c",
+            ExecResult result = master.execInContainer(
+                    "timeout",
+                    "10",
+                    "bash",
+                    "-c",
                     "exec 3<>/dev/tcp/" + MASTER_HOST + "/" + MASTER_UI_PORT
                             + " && printf 'GET /json/ HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3");
             if (result.getExitCode() != 0) {
@@ -181,13 +187,22 @@ public final class ContainerCluster implements LocalCluster {
         // Standalone mode starts tasks on the first executor that registers; a small job could then run on one
         // worker alone. Asking for every worker's cores and waiting for all of them makes a job use the whole
         // cluster, as it would on one whose executors are up.
-        List<String> submit = new ArrayList<>(List.of("--conf", "spark.driver.host=" + host,
-                "--conf", "spark.ui.enabled=false",
-                "--conf", "spark.executor.memory=" + settings.workerMemory,
-                "--conf", "spark.cores.max=" + settings.workers * settings.workerCores,
-                "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
-                "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=" + EXECUTORS_WAIT.toSeconds() + "s",
-                "--class", mainClass, jar));
+        List<String> submit = new ArrayList<>(List.of(
+                "--conf",
+                "spark.driver.host=" + host,
+                "--conf",
+                "spark.ui.enabled=false",
+                "--conf",
+                "spark.executor.memory=" + settings.workerMemory,
+                "--conf",
+                "spark.cores.max=" + settings.workers * settings.workerCores,
+                "--conf",
+                "spark.scheduler.minRegisteredResourcesRatio=1.0",
+                "--conf",
+                "spark.scheduler.maxRegisteredResourcesWaitingTime=" + EXECUTORS_WAIT.toSeconds() + "s",
+                "--class",
+                mainClass,
+                jar));
         submit.addAll(arguments);
         GenericContainer<?> container = node(host, COMMANDS.submit(masterUrl(), submit))
                 .withFileSystemBind(applicationJar.toAbsolutePath().toString(), jar, BindMode.READ_ONLY)
@@ -210,7 +225,10 @@ public final class ContainerCluster implements LocalCluster {
         nodes.addAll(workers);
         for (GenericContainer<?> node : nodes) {
             if (node != null && node.getContainerId() != null) {
-                logs.append("==== ").append(node.getNetworkAliases()).append('\n').append(node.getLogs());
+                logs.append("==== ")
+                        .append(node.getNetworkAliases())
+                        .append('\n')
+                        .append(node.getLogs());
             }
         }
         return logs.toString();
@@ -235,8 +253,14 @@ public final class ContainerCluster implements LocalCluster {
             master.start();
             for (int i = 0; i < settings.workers; i++) {
                 String host = workerHost(i);
-                workers.add(node(host, COMMANDS.worker(host, masterUrl(), settings.workerCores,
-                        settings.workerMemory, "/tmp/spark-work"))
+                workers.add(node(
+                                host,
+                                COMMANDS.worker(
+                                        host,
+                                        masterUrl(),
+                                        settings.workerCores,
+                                        settings.workerMemory,
+                                        "/tmp/spark-work"))
                         .waitingFor(Wait.forLogMessage(".*Successfully registered with master.*", 1)
                                 .withStartupTimeout(settings.startTimeout)));
             }
@@ -245,8 +269,10 @@ public final class ContainerCluster implements LocalCluster {
         } catch (RuntimeException | ExecutionException | TimeoutException e) {
             String logs = logs();
             stopEverything();
-            throw new IllegalStateException("Cannot start a container cluster of " + settings.workers + " workers: "
-                    + e.getMessage() + "\n" + logs, e);
+            throw new IllegalStateException(
+                    "Cannot start a container cluster of " + settings.workers + " workers: " + e.getMessage() + "\n"
+                            + logs,
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopEverything();
@@ -259,8 +285,8 @@ public final class ContainerCluster implements LocalCluster {
         MasterStatus status = status();
         while (status.aliveWorkers() < settings.workers) {
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("the master has " + status.aliveWorkers() + " alive workers after "
-                        + settings.startTimeout);
+                throw new TimeoutException(
+                        "the master has " + status.aliveWorkers() + " alive workers after " + settings.startTimeout);
             }
             Thread.sleep(200);
             status = status();
@@ -311,8 +337,8 @@ public final class ContainerCluster implements LocalCluster {
                 closeable.close();
             } catch (Exception e) {
                 if (failure == null) {
-                    failure = new IllegalStateException("Cannot stop container cluster " + id + ": " + e.getMessage(),
-                            e);
+                    failure =
+                            new IllegalStateException("Cannot stop container cluster " + id + ": " + e.getMessage(), e);
                 } else {
                     failure.addSuppressed(e);
                 }
@@ -337,8 +363,13 @@ public final class ContainerCluster implements LocalCluster {
         protected void waitUntilReady() {}
     }
 
-    private record Settings(String image, int workers, int workerCores, String workerMemory,
-            Optional<Path> sharedDirectory, Duration startTimeout) {}
+    private record Settings(
+            String image,
+            int workers,
+            int workerCores,
+            String workerMemory,
+            Optional<Path> sharedDirectory,
+            Duration startTimeout) {}
 
     /** Settings of a cluster; {@link #start()} starts it and waits until every worker is registered. */
     public static final class Builder {
@@ -400,16 +431,16 @@ public final class ContainerCluster implements LocalCluster {
         public Builder startTimeout(Duration startTimeout) {
             requireNonNull(startTimeout, "startTimeout is null");
             if (startTimeout.isNegative() || startTimeout.isZero()) {
-                throw new IllegalArgumentException("Cannot wait " + startTimeout + " for a cluster: give a positive"
-                        + " duration");
+                throw new IllegalArgumentException(
+                        "Cannot wait " + startTimeout + " for a cluster: give a positive" + " duration");
             }
             this.startTimeout = startTimeout;
             return this;
         }
 
         public ContainerCluster start() {
-            ContainerCluster cluster = new ContainerCluster(new Settings(image, workers, workerCores, workerMemory,
-                    sharedDirectory, startTimeout));
+            ContainerCluster cluster = new ContainerCluster(
+                    new Settings(image, workers, workerCores, workerMemory, sharedDirectory, startTimeout));
             cluster.start();
             return cluster;
         }
@@ -421,7 +452,8 @@ public final class ContainerCluster implements LocalCluster {
      */
     static Path writeSecretFile() {
         try {
-            Path directory = Files.createTempDirectory("tensor-broadcast-cluster-",
+            Path directory = Files.createTempDirectory(
+                    "tensor-broadcast-cluster-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Path file = directory.resolve("cluster.properties");
             ClusterSecret.create(file, DaemonCommands.settings());
@@ -436,8 +468,8 @@ public final class ContainerCluster implements LocalCluster {
             Files.deleteIfExists(propertiesFile);
             Files.deleteIfExists(propertiesFile.getParent());
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete the cluster's secret file " + propertiesFile + ": "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot delete the cluster's secret file " + propertiesFile + ": " + e.getMessage(), e);
         }
     }
 }

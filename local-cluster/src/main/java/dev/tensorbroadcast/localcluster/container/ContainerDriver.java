@@ -29,12 +29,16 @@ public final class ContainerDriver implements AutoCloseable {
         requireNonNull(timeout, "timeout is null");
         Integer exitCode;
         try {
-            exitCode = container.getDockerClient().waitContainerCmd(container.getContainerId())
+            exitCode = container
+                    .getDockerClient()
+                    .waitContainerCmd(container.getContainerId())
                     .exec(new WaitContainerResultCallback())
                     .awaitStatusCode(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (DockerClientException e) {
-            throw new IllegalStateException("Cannot wait for driver container " + container.getContainerName()
-                    + ": still running after " + timeout + "; its output so far:\n" + output(), e);
+            throw new IllegalStateException(
+                    "Cannot wait for driver container " + container.getContainerName() + ": still running after "
+                            + timeout + "; its output so far:\n" + output(),
+                    e);
         }
         return new DriverExit(exitCode, container.getLogs(OutputType.STDOUT), container.getLogs(OutputType.STDERR));
     }

@@ -18,7 +18,8 @@ final class OfflineTestcontainers {
         String hostOverride = System.getenv(HOST_OVERRIDE);
         if (!"true".equalsIgnoreCase(System.getenv(RYUK_DISABLED))
                 || !"true".equalsIgnoreCase(System.getenv(CHECKS_DISABLE))
-                || hostOverride == null || hostOverride.isBlank()) {
+                || hostOverride == null
+                || hostOverride.isBlank()) {
             throw new IllegalStateException("Cannot use Docker for a container cluster: set " + RYUK_DISABLED
                     + "=true, " + CHECKS_DISABLE + "=true and " + HOST_OVERRIDE + "=localhost in the environment,"
                     + " or Testcontainers pulls images from a registry (clusters never pull)");

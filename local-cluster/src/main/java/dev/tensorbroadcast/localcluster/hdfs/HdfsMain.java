@@ -34,8 +34,10 @@ public final class HdfsMain {
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, storage.toString());
         // one DataNode holds every block: a file is complete with one replica
         conf.setInt("dfs.replication", Math.min(3, dataNodes));
-        MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, storage.toFile()).numDataNodes(dataNodes)
-                .format(true).build();
+        MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, storage.toFile())
+                .numDataNodes(dataNodes)
+                .format(true)
+                .build();
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::shutdown, "hdfs-shutdown"));
         cluster.waitActive();
 

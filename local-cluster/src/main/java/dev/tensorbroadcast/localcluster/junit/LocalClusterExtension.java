@@ -26,16 +26,25 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
     private static final Duration IDLE_WAIT = Duration.ofSeconds(60);
 
     /** What makes two shared clusters the same one: the annotation's values. */
-    private record Settings(int workers, int workerCores, String workerMemory, boolean hdfs,
-            boolean distinctWorkerHosts) {
+    private record Settings(
+            int workers, int workerCores, String workerMemory, boolean hdfs, boolean distinctWorkerHosts) {
         static Settings of(WithLocalCluster annotation) {
-            return new Settings(annotation.workers(), annotation.workerCores(), annotation.workerMemory(),
-                    annotation.hdfs(), annotation.distinctWorkerHosts());
+            return new Settings(
+                    annotation.workers(),
+                    annotation.workerCores(),
+                    annotation.workerMemory(),
+                    annotation.hdfs(),
+                    annotation.distinctWorkerHosts());
         }
 
         ProcessCluster start() {
-            return ProcessCluster.builder(SparkHome.locate()).workers(workers).workerCores(workerCores)
-                    .workerMemory(workerMemory).hdfs(hdfs).distinctWorkerHosts(distinctWorkerHosts).start();
+            return ProcessCluster.builder(SparkHome.locate())
+                    .workers(workers)
+                    .workerCores(workerCores)
+                    .workerMemory(workerMemory)
+                    .hdfs(hdfs)
+                    .distinctWorkerHosts(distinctWorkerHosts)
+                    .start();
         }
     }
 
@@ -62,8 +71,8 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
         // directories, where an executor might still write, go with it) and before the next class gets the cluster
         Optional<String> busy = ((ProcessCluster) cluster).awaitIdle(IDLE_WAIT);
         if (busy.isPresent()) {
-            System.out.println("[local cluster] not handed on after " + context.getRequiredTestClass().getName()
-                    + ", stopped: " + busy.get());
+            System.out.println("[local cluster] not handed on after "
+                    + context.getRequiredTestClass().getName() + ", stopped: " + busy.get());
             System.out.flush();
             context.getRoot().getStore(NAMESPACE).remove(Settings.of(annotation));
             cluster.close();
@@ -79,8 +88,8 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
             if (busy.isEmpty()) {
                 return running;
             }
-            System.out.println("[local cluster] a new one for " + context.getRequiredTestClass().getName()
-                    + ", the shared one stopped: " + busy.get());
+            System.out.println("[local cluster] a new one for "
+                    + context.getRequiredTestClass().getName() + ", the shared one stopped: " + busy.get());
             System.out.flush();
             root.remove(settings);
             running.close();
@@ -101,8 +110,9 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
     public static ProcessCluster cluster(ExtensionContext context) {
         ProcessCluster cluster = context.getStore(NAMESPACE).get(context.getRequiredTestClass(), ProcessCluster.class);
         if (cluster == null) {
-            throw new IllegalStateException("Cannot find the local cluster of " + context.getRequiredTestClass()
-                    .getName() + ": none is running; is the class annotated @WithLocalCluster?");
+            throw new IllegalStateException("Cannot find the local cluster of "
+                    + context.getRequiredTestClass().getName()
+                    + ": none is running; is the class annotated @WithLocalCluster?");
         }
         return cluster;
     }
@@ -115,11 +125,11 @@ public final class LocalClusterExtension implements BeforeAllCallback, AfterAllC
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        ProcessCluster cluster = context.getStore(NAMESPACE).get(context.getRequiredTestClass(),
-                ProcessCluster.class);
+        ProcessCluster cluster = context.getStore(NAMESPACE).get(context.getRequiredTestClass(), ProcessCluster.class);
         if (cluster == null) {
-            throw new ParameterResolutionException("Cannot give " + parameter.getDeclaringExecutable()
-                    + " a local cluster: none is running for " + context.getRequiredTestClass().getName());
+            throw new ParameterResolutionException(
+                    "Cannot give " + parameter.getDeclaringExecutable() + " a local cluster: none is running for "
+                            + context.getRequiredTestClass().getName());
         }
         return cluster;
     }

@@ -30,8 +30,7 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
         } catch (IOException e) {
             throw new LocalClusterException("Cannot create a directory for the S3 server: " + e.getMessage(), e);
         }
-        context.getStore(NAMESPACE).put(context.getRequiredTestClass(),
-                S3Server.start(SparkHome.locate(), directory));
+        context.getStore(NAMESPACE).put(context.getRequiredTestClass(), S3Server.start(SparkHome.locate(), directory));
     }
 
     @Override
@@ -51,8 +50,9 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         S3Server server = context.getStore(NAMESPACE).get(context.getRequiredTestClass(), S3Server.class);
         if (server == null) {
-            throw new ParameterResolutionException("Cannot give " + parameter.getDeclaringExecutable()
-                    + " an S3 server: none is running for " + context.getRequiredTestClass().getName());
+            throw new ParameterResolutionException(
+                    "Cannot give " + parameter.getDeclaringExecutable() + " an S3 server: none is running for "
+                            + context.getRequiredTestClass().getName());
         }
         return server;
     }

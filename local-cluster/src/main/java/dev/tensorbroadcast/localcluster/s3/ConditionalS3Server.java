@@ -26,6 +26,7 @@ public final class ConditionalS3Server implements AutoCloseable {
      * made with the settings (the endpoint) of the first caller, so both servers can serve one JVM.
      */
     public static final String BUCKET = "tensor-broadcast-conditional";
+
     private static final String HEAP = "256m";
     private static final String ACCESS_KEY = "tb-conditional";
     private static final String SECRET_KEY = "unchecked-by-s3mock";
@@ -43,9 +44,10 @@ public final class ConditionalS3Server implements AutoCloseable {
 
     /** Starts S3Mock from the jar {@code home} holds, with one bucket ({@link #BUCKET}) in {@code directory}. */
     public static ConditionalS3Server start(SparkHome home, Path directory) {
-        Path jar = home.s3MockJar().orElseThrow(() -> new LocalClusterException("Cannot start the conditional S3"
-                + " server: the Spark home '" + home.path() + "' has no s3mock directory; use the one the build"
-                + " assembles at local-cluster/target/spark-home"));
+        Path jar = home.s3MockJar()
+                .orElseThrow(() -> new LocalClusterException("Cannot start the conditional S3"
+                        + " server: the Spark home '" + home.path() + "' has no s3mock directory; use the one the build"
+                        + " assembles at local-cluster/target/spark-home"));
         return start(jar, directory);
     }
 
@@ -59,19 +61,26 @@ public final class ConditionalS3Server implements AutoCloseable {
         try {
             Files.createDirectories(root);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot prepare the conditional S3 server's directory '" + directory
-                    + "': " + e.getMessage(), e);
+            throw new LocalClusterException(
+                    "Cannot prepare the conditional S3 server's directory '" + directory + "': " + e.getMessage(), e);
         }
         // C1 and the serial collector: a test server's start is most of its work (a Spring Boot application);
         // its HTTPS port is an ephemeral one on the loopback address, which nothing here uses
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + HEAP, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                "--com.adobe.testing.s3mock.httpPort=" + port, "--server.port=0", "--server.address=127.0.0.1",
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + HEAP,
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-jar",
+                jar.toString(),
+                "--com.adobe.testing.s3mock.httpPort=" + port,
+                "--server.port=0",
+                "--server.address=127.0.0.1",
                 "--com.adobe.testing.s3mock.store.initialBuckets=" + BUCKET,
                 "--com.adobe.testing.s3mock.store.root=" + root.toAbsolutePath(),
-                "--com.adobe.testing.s3mock.store.retainFilesOnExit=true", "--spring.main.banner-mode=off");
-        ServerProcess process = ServerProcess.start("the conditional S3 server", command, log, port,
-                START_TIMEOUT);
+                "--com.adobe.testing.s3mock.store.retainFilesOnExit=true",
+                "--spring.main.banner-mode=off");
+        ServerProcess process = ServerProcess.start("the conditional S3 server", command, log, port, START_TIMEOUT);
         return new ConditionalS3Server(process, URI.create("http://127.0.0.1:" + port), log);
     }
 

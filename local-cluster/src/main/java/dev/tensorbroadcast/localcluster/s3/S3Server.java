@@ -30,6 +30,7 @@ import java.util.Set;
 public final class S3Server implements AutoCloseable {
     /** The bucket every server starts with. */
     public static final String BUCKET = "tensor-broadcast";
+
     private static final String SECRET_KEY_FILE = "secret-key";
     private static final String HEAP = "256m";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -45,7 +46,13 @@ public final class S3Server implements AutoCloseable {
     private final Path data;
     private final Path log;
 
-    private S3Server(ServerProcess process, URI endpoint, String accessKey, String secretKey, Path directory, Path data,
+    private S3Server(
+            ServerProcess process,
+            URI endpoint,
+            String accessKey,
+            String secretKey,
+            Path directory,
+            Path data,
             Path log) {
         this.process = requireNonNull(process, "process is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
@@ -79,9 +86,11 @@ public final class S3Server implements AutoCloseable {
     }
 
     private static Path jar(SparkHome home) {
-        return home.s3ProxyJar().orElseThrow(() -> new LocalClusterException("Cannot start the S3 server: the"
-                + " Spark home '" + home.path() + "' has no s3proxy directory; use the one the build assembles at"
-                + " local-cluster/target/spark-home"));
+        return home.s3ProxyJar()
+                .orElseThrow(() -> new LocalClusterException("Cannot start the S3 server: the"
+                        + " Spark home '" + home.path()
+                        + "' has no s3proxy directory; use the one the build assembles at"
+                        + " local-cluster/target/spark-home"));
     }
 
     /** Starts the S3Proxy {@code jar} (its jar-with-dependencies) with its state in {@code directory}. */
@@ -110,26 +119,41 @@ public final class S3Server implements AutoCloseable {
             Files.createDirectories(data, PRIVATE_DIRECTORY);
             Files.createDirectories(data.resolve(BUCKET), PRIVATE_DIRECTORY);
             Files.deleteIfExists(settings);
-            Files.createFile(settings, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                    "rw-------")));
-            Files.writeString(settings, String.join("\n", "s3proxy.endpoint=" + endpoint,
-                    "s3proxy.authorization=aws-v2-or-v4", "s3proxy.identity=" + accessKey,
-                    "s3proxy.credential=" + secretKey, "jclouds.provider=filesystem",
-                    "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
-                    "s3proxy.read-only-blobstore=" + readOnly, ""), StandardCharsets.UTF_8);
+            Files.createFile(
+                    settings, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(
+                    settings,
+                    String.join(
+                            "\n",
+                            "s3proxy.endpoint=" + endpoint,
+                            "s3proxy.authorization=aws-v2-or-v4",
+                            "s3proxy.identity=" + accessKey,
+                            "s3proxy.credential=" + secretKey,
+                            "jclouds.provider=filesystem",
+                            "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
+                            "s3proxy.read-only-blobstore=" + readOnly,
+                            ""),
+                    StandardCharsets.UTF_8);
             Path secretFile = directory.resolve(SECRET_KEY_FILE);
             Files.deleteIfExists(secretFile);
-            Files.createFile(secretFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                    "rw-------")));
+            Files.createFile(
+                    secretFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(secretFile, secretKey, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new LocalClusterException("Cannot prepare the S3 server's directory '" + directory + "': "
-                    + e.getMessage(), e);
+            throw new LocalClusterException(
+                    "Cannot prepare the S3 server's directory '" + directory + "': " + e.getMessage(), e);
         }
         // umask 077: the objects it writes are private files too (see above); exec keeps one process to stop
-        List<String> command = List.of("/bin/sh", "-c", "umask 077 && exec \"$0\" \"$@\"",
+        List<String> command = List.of(
+                "/bin/sh",
+                "-c",
+                "umask 077 && exec \"$0\" \"$@\"",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + HEAP, "-jar", jar.toString(), "--properties", settings.toString());
+                "-Xmx" + HEAP,
+                "-jar",
+                jar.toString(),
+                "--properties",
+                settings.toString());
         ServerProcess process = ServerProcess.start("the S3 server", command, log, port, START_TIMEOUT);
         return new S3Server(process, endpoint, accessKey, secretKey, directory, data, log);
     }

@@ -35,8 +35,10 @@ final class ServerProcess {
         requireNonNull(log, "log is null");
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
         } catch (IOException e) {
             throw new LocalClusterException("Cannot start " + name + ": " + e.getMessage(), e);
         }
@@ -69,8 +71,8 @@ final class ServerProcess {
                 }
             }
         }
-        throw new LocalClusterException("Cannot start " + name + ": it did not listen on 127.0.0.1:" + port
-                + " within " + timeout.toSeconds() + " s; its log is " + log);
+        throw new LocalClusterException("Cannot start " + name + ": it did not listen on 127.0.0.1:" + port + " within "
+                + timeout.toSeconds() + " s; its log is " + log);
     }
 
     long pid() {

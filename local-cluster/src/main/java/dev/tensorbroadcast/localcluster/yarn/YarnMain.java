@@ -30,11 +30,16 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
  */
 public final class YarnMain {
     /** What a client (spark-submit, an ApplicationMaster) needs of the cluster's settings. */
-    static final List<String> CLIENT_KEYS = List.of(YarnConfiguration.RM_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
-            YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS,
-            YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB,
+    static final List<String> CLIENT_KEYS = List.of(
+            YarnConfiguration.RM_ADDRESS,
+            YarnConfiguration.RM_SCHEDULER_ADDRESS,
+            YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+            YarnConfiguration.RM_ADMIN_ADDRESS,
+            YarnConfiguration.RM_WEBAPP_ADDRESS,
+            YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB,
+            YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB,
             YarnConfiguration.NM_PMEM_MB);
+
     private static final long REGISTRATION_MILLIS = 120_000;
     private static final long ADDRESS_MILLIS = 30_000;
     /** How long a signal's stop waits for the mini cluster's own stop; see {@link #stopWithin}. */
@@ -144,8 +149,8 @@ public final class YarnMain {
         long deadline = System.currentTimeMillis() + ADDRESS_MILLIS;
         while (conf.get(YarnConfiguration.RM_ADDRESS, "").endsWith(":0")) {
             if (System.currentTimeMillis() > deadline) {
-                System.err.println("Cannot start YARN: the ResourceManager has no port after " + ADDRESS_MILLIS / 1000
-                        + " s");
+                System.err.println(
+                        "Cannot start YARN: the ResourceManager has no port after " + ADDRESS_MILLIS / 1000 + " s");
                 System.exit(1);
             }
             Thread.sleep(100);

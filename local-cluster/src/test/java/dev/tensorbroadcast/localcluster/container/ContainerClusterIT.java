@@ -28,13 +28,16 @@ class ContainerClusterIT {
             assertThat(cluster.masterUrl()).isEqualTo("spark://master:7077");
             assertThat(cluster.workers()).isEqualTo(2);
             assertThat(cluster.hdfsUri()).isEmpty();
-            assertThat(cluster.sparkConf()).containsEntry("spark.master", "spark://master:7077")
+            assertThat(cluster.sparkConf())
+                    .containsEntry("spark.master", "spark://master:7077")
                     .containsEntry("spark.authenticate", "true")
                     .containsEntry("spark.authenticate.secret", ClusterSecret.read(propertiesFile));
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(propertiesFile)))
                     .isEqualTo("rw-------");
             assertThat(Files.readString(propertiesFile))
-                    .contains("spark.authenticate=true\n", "spark.master.rest.enabled=false\n",
+                    .contains(
+                            "spark.authenticate=true\n",
+                            "spark.master.rest.enabled=false\n",
                             "spark.port.maxRetries=0\n")
                     .containsPattern("spark.authenticate.secret=[0-9a-f]{64}\n");
             assertThat(containers(id)).isEqualTo(3);
@@ -54,7 +57,12 @@ class ContainerClusterIT {
     }
 
     private static int containers(String clusterId) {
-        return DockerClientFactory.instance().client().listContainersCmd().withShowAll(true)
-                .withLabelFilter(java.util.Map.of(ContainerCluster.CLUSTER_LABEL, clusterId)).exec().size();
+        return DockerClientFactory.instance()
+                .client()
+                .listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(java.util.Map.of(ContainerCluster.CLUSTER_LABEL, clusterId))
+                .exec()
+                .size();
     }
 }

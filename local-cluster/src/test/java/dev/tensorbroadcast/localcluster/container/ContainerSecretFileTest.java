@@ -24,12 +24,17 @@ class ContainerSecretFileTest {
         Path first = ContainerCluster.writeSecretFile();
         Path second = ContainerCluster.writeSecretFile();
         try {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first)))
+                    .isEqualTo("rw-------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first.getParent())))
                     .isEqualTo("rwx------");
             Properties properties = load(first);
-            assertThat(properties.stringPropertyNames()).containsExactlyInAnyOrder("spark.authenticate",
-                    "spark.authenticate.secret", "spark.master.rest.enabled", "spark.port.maxRetries");
+            assertThat(properties.stringPropertyNames())
+                    .containsExactlyInAnyOrder(
+                            "spark.authenticate",
+                            "spark.authenticate.secret",
+                            "spark.master.rest.enabled",
+                            "spark.port.maxRetries");
             assertThat(properties.getProperty("spark.authenticate")).isEqualTo("true");
             assertThat(properties.getProperty("spark.master.rest.enabled")).isEqualTo("false");
             assertThat(ClusterSecret.read(first)).matches("[0-9a-f]{64}").isNotEqualTo(ClusterSecret.read(second));

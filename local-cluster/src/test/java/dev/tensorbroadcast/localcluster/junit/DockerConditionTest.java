@@ -14,21 +14,22 @@ class DockerConditionTest {
     void withoutDockerTheClassIsSkippedAndTheConsoleSaysWhy() {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
 
-        ConditionEvaluationResult result = DockerCondition.decide("ContainerClusterIT", false,
-                new PrintStream(console, true, UTF_8));
+        ConditionEvaluationResult result =
+                DockerCondition.decide("ContainerClusterIT", false, new PrintStream(console, true, UTF_8));
 
         assertThat(result.isDisabled()).isTrue();
         assertThat(result.getReason()).contains(DockerCondition.REASON);
-        assertThat(console.toString(UTF_8)).isEqualTo("[skipped] ContainerClusterIT: no Docker engine answers"
-                + " (DOCKER_HOST, /var/run/docker.sock)" + System.lineSeparator());
+        assertThat(console.toString(UTF_8))
+                .isEqualTo("[skipped] ContainerClusterIT: no Docker engine answers"
+                        + " (DOCKER_HOST, /var/run/docker.sock)" + System.lineSeparator());
     }
 
     @Test
     void withDockerTheClassRunsQuietly() {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
 
-        ConditionEvaluationResult result = DockerCondition.decide("ContainerClusterIT", true,
-                new PrintStream(console, true, UTF_8));
+        ConditionEvaluationResult result =
+                DockerCondition.decide("ContainerClusterIT", true, new PrintStream(console, true, UTF_8));
 
         assertThat(result.isDisabled()).isFalse();
         assertThat(console.size()).isZero();

@@ -23,8 +23,10 @@ class S3ServerTest {
 
     @Test
     void answersAsAnS3ServerThatRefusesUnsignedRequests(S3Server server) throws Exception {
-        HttpResponse<String> listing = HTTP.send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/"
-                + server.bucket())).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> listing = HTTP.send(
+                HttpRequest.newBuilder(URI.create(server.endpoint() + "/" + server.bucket()))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
         assertThat(server.endpoint().toString()).startsWith("http://127.0.0.1:");
         assertThat(listing.statusCode()).isEqualTo(403);
@@ -37,12 +39,14 @@ class S3ServerTest {
     void settingsNameTheEndpointAndKeysWhichOnlyAPrivateFileHolds(S3Server server) throws Exception {
         Path settings = server.bucketDirectory().getParent().resolveSibling("s3proxy.properties");
 
-        assertThat(server.sparkSettings()).containsEntry("spark.hadoop.fs.s3a.endpoint", server.endpoint()
-                .toString()).containsEntry("spark.hadoop.fs.s3a.path.style.access", "true")
+        assertThat(server.sparkSettings())
+                .containsEntry("spark.hadoop.fs.s3a.endpoint", server.endpoint().toString())
+                .containsEntry("spark.hadoop.fs.s3a.path.style.access", "true")
                 .containsEntry("spark.hadoop.fs.s3a.access.key", server.accessKey())
                 .containsEntry("spark.hadoop.fs.s3a.secret.key", server.secretKey());
         assertThat(server.secretKey()).hasSize(40);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(settings))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(settings)))
+                .isEqualTo("rw-------");
         assertThat(Files.readString(server.log())).doesNotContain(server.secretKey());
     }
 

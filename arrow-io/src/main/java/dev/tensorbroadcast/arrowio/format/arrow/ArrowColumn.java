@@ -29,10 +29,23 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param rowShape the shape of one row of the tensor
  */
 @SuppressWarnings("ArrayRecordComponent") // a read plan, never compared; physicalAxes is built here and never changed
-public record ArrowColumn(String name, DType dtype, Storage storage, int width, boolean list, int listSize,
-        Shape storageShape, int[] physicalAxes, Shape rowShape) {
+public record ArrowColumn(
+        String name,
+        DType dtype,
+        Storage storage,
+        int width,
+        boolean list,
+        int listSize,
+        Shape storageShape,
+        int[] physicalAxes,
+        Shape rowShape) {
     /** How one stored value is laid out in Arrow. */
-    enum Storage { FIXED, BOOL, UTF8, LARGE_UTF8 }
+    enum Storage {
+        FIXED,
+        BOOL,
+        UTF8,
+        LARGE_UTF8
+    }
 
     static final String SUPPORTED = "Bool, Int(8|16|32|64, signed or unsigned), FloatingPoint(HALF|SINGLE|DOUBLE), "
             + "Utf8, LargeUtf8, or an arrow.fixed_shape_tensor / FixedSizeList of one of these";
@@ -41,8 +54,10 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
         String name = field.getName();
         Map<String, String> metadata = field.getMetadata() == null ? Map.of() : field.getMetadata();
         if (field.getDictionary() != null) {
-            throw new SourceFormatException(file, "column '" + name + "' is dictionary-encoded; write it decoded "
-                    + "(e.g. pyarrow's dictionary_decode) to read it as a tensor");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + name + "' is dictionary-encoded; write it decoded "
+                            + "(e.g. pyarrow's dictionary_decode) to read it as a tensor");
         }
         ArrowType type = field.getType();
         String extensionName = metadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_NAME);
@@ -51,27 +66,33 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
         if (type instanceof FixedShapeTensorType tensorType) {
             tensor = tensorType.metadata();
         } else if (type instanceof ArrowType.ExtensionType other) {
-            throw new SourceFormatException(file, "column '" + name + "' has extension type "
-                    + other.extensionName() + "; supported: " + SUPPORTED);
+            throw new SourceFormatException(
+                    file,
+                    "column '" + name + "' has extension type " + other.extensionName() + "; supported: " + SUPPORTED);
         } else if (type instanceof ArrowType.FixedSizeList list) {
             String json;
             if (extensionName != null) {
                 if (!FixedShapeTensorType.EXTENSION_NAME.equals(extensionName)) {
-                    throw new SourceFormatException(file, "column '" + name + "' has extension type " + extensionName
-                            + "; supported: " + SUPPORTED);
+                    throw new SourceFormatException(
+                            file,
+                            "column '" + name + "' has extension type " + extensionName + "; supported: " + SUPPORTED);
                 }
                 json = metadata.get(ArrowType.ExtensionType.EXTENSION_METADATA_KEY_METADATA);
                 if (json == null) {
-                    throw new SourceFormatException(file, "column '" + name + "' is an arrow.fixed_shape_tensor "
-                            + "without ARROW:extension:metadata");
+                    throw new SourceFormatException(
+                            file,
+                            "column '" + name + "' is an arrow.fixed_shape_tensor "
+                                    + "without ARROW:extension:metadata");
                 }
             } else {
                 json = metadata.get(ArrowDTypes.TENSOR_KEY);
             }
             List<Long> nested = FixedLists.dims(field);
             try {
-                tensor = json == null ? TensorTypeMetadata.of(Shape.of(nested.stream().mapToLong(Long::longValue)
-                        .toArray())) : TensorTypeMetadata.parse(json);
+                tensor = json == null
+                        ? TensorTypeMetadata.of(Shape.of(
+                                nested.stream().mapToLong(Long::longValue).toArray()))
+                        : TensorTypeMetadata.parse(json);
             } catch (IllegalArgumentException | BroadcastException e) {
                 throw new SourceFormatException(file, "column '" + name + "': " + e.getMessage(), e);
             }
@@ -79,25 +100,31 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
                 // lists of lists: the row is the nesting, its values the innermost list's
                 valueField = FixedLists.values(field);
             } else if (tensor.elements() != list.getListSize()) {
-                throw new SourceFormatException(file, "column '" + name + "' has tensor shape "
-                        + tensor.shape().toList() + " of " + tensor.elements() + " elements but a list size of "
-                        + list.getListSize());
+                throw new SourceFormatException(
+                        file,
+                        "column '" + name + "' has tensor shape "
+                                + tensor.shape().toList() + " of " + tensor.elements() + " elements but a list size of "
+                                + list.getListSize());
             }
         } else if (extensionName != null) {
-            throw new SourceFormatException(file, "column '" + name + "' has extension type " + extensionName
-                    + "; supported: " + SUPPORTED);
+            throw new SourceFormatException(
+                    file, "column '" + name + "' has extension type " + extensionName + "; supported: " + SUPPORTED);
         }
         @SuppressWarnings("ReferenceEquality") // identity: no nested list's values replaced the column itself
         boolean flat = valueField == field;
         if (tensor != null && flat) {
             if (field.getChildren().size() != 1) {
-                throw new SourceFormatException(file, "column '" + name + "' is a list with "
-                        + field.getChildren().size() + " children; expected 1");
+                throw new SourceFormatException(
+                        file,
+                        "column '" + name + "' is a list with "
+                                + field.getChildren().size() + " children; expected 1");
             }
             valueField = field.getChildren().get(0);
             if (valueField.getDictionary() != null) {
-                throw new SourceFormatException(file, "the values of column '" + name + "' are dictionary-encoded; "
-                        + "write them decoded to read them as a tensor");
+                throw new SourceFormatException(
+                        file,
+                        "the values of column '" + name + "' are dictionary-encoded; "
+                                + "write them decoded to read them as a tensor");
             }
         }
         ArrowType valueType = valueField.getType();
@@ -127,8 +154,10 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
         DType dtype = logicalDType(file, name, metadata.get(ArrowDTypes.DTYPE_KEY), stored);
         if (tensor == null) {
             if (ArrowDTypes.isComplex(dtype)) {
-                throw new SourceFormatException(file, "column '" + name + "' says " + dtype + " but is not a tensor "
-                        + "column; complex values need a trailing dimension of 2 (real, imaginary)");
+                throw new SourceFormatException(
+                        file,
+                        "column '" + name + "' says " + dtype + " but is not a tensor "
+                                + "column; complex values need a trailing dimension of 2 (real, imaginary)");
             }
             return new ArrowColumn(name, dtype, storage, width, false, 1, Shape.scalar(), null, Shape.scalar());
         }
@@ -153,8 +182,8 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
         } catch (IllegalArgumentException e) {
             throw new SourceFormatException(file, "column '" + name + "': " + e.getMessage(), e);
         }
-        return new ArrowColumn(name, dtype, storage, width, true, (int) tensor.elements(), storageShape, physicalAxes,
-                rowShape);
+        return new ArrowColumn(
+                name, dtype, storage, width, true, (int) tensor.elements(), storageShape, physicalAxes, rowShape);
     }
 
     /** The dtype named in the field metadata, which must be stored as the values are, or the values' own dtype. */
@@ -166,20 +195,24 @@ public record ArrowColumn(String name, DType dtype, Storage storage, int width, 
         try {
             dtype = DType.parse(declared);
         } catch (BroadcastException e) {
-            throw new SourceFormatException(file, "column '" + name + "' has " + ArrowDTypes.DTYPE_KEY + " '"
-                    + declared + "', which is not a dtype", e);
+            throw new SourceFormatException(
+                    file,
+                    "column '" + name + "' has " + ArrowDTypes.DTYPE_KEY + " '" + declared + "', which is not a dtype",
+                    e);
         }
-        boolean consistent = dtype == DType.STRING ? stored == DType.STRING
+        boolean consistent = dtype == DType.STRING
+                ? stored == DType.STRING
                 : stored != DType.STRING && ArrowDTypes.valueType(dtype).equals(ArrowDTypes.valueType(stored));
         if (!consistent) {
-            throw new SourceFormatException(file, "column '" + name + "' says " + dtype + " in "
-                    + ArrowDTypes.DTYPE_KEY + " but its values are " + stored);
+            throw new SourceFormatException(
+                    file,
+                    "column '" + name + "' says " + dtype + " in " + ArrowDTypes.DTYPE_KEY + " but its values are "
+                            + stored);
         }
         return dtype;
     }
 
     private static SourceFormatException unsupported(String file, String name, ArrowType type) {
-        return new SourceFormatException(file, "column '" + name + "' has type " + type + "; supported: "
-                + SUPPORTED);
+        return new SourceFormatException(file, "column '" + name + "' has type " + type + "; supported: " + SUPPORTED);
     }
 }

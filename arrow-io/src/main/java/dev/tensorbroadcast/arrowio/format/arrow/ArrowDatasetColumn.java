@@ -28,7 +28,8 @@ public final class ArrowDatasetColumn {
             try {
                 dtype = ArrowDTypes.dtypeOf(values.getType());
             } catch (IllegalArgumentException e) {
-                throw DatasetColumn.notNumbers(file, field.getName(), values.getType().toString());
+                throw DatasetColumn.notNumbers(
+                        file, field.getName(), values.getType().toString());
             }
             Shape fixed = HuggingFaceArrays.rowShape(field).orElse(null);
             return DatasetColumn.checked(file, new DatasetColumn(field.getName(), dtype, fixed, false));
@@ -40,29 +41,37 @@ public final class ArrowDatasetColumn {
                 dtype = ArrowDTypes.dtypeOf(values.getType());
             } catch (IllegalArgumentException e) {
                 // a view of lists among them: its rows could lie anywhere, level by level
-                throw new SourceFormatException(file, "column '" + field.getName() + "' is a " + type + " of "
-                        + values.getType() + "; a list view's values must be numbers (write nested rows as lists:"
-                        + " pyarrow's cast to pa.list_)");
+                throw new SourceFormatException(
+                        file,
+                        "column '" + field.getName() + "' is a " + type + " of "
+                                + values.getType()
+                                + "; a list view's values must be numbers (write nested rows as lists:"
+                                + " pyarrow's cast to pa.list_)");
             }
             return DatasetColumn.checked(file, new DatasetColumn(field.getName(), dtype, null, false));
         }
         ArrowColumn column = ArrowColumn.resolve(file, field);
         if (!column.list()) {
-            throw new SourceFormatException(file, "column '" + field.getName() + "' holds one " + column.dtype()
-                    + " per row; a dataset's rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of "
-                    + "numbers");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + field.getName() + "' holds one " + column.dtype()
+                            + " per row; a dataset's rows are a list, a fixed-size list or an arrow.fixed_shape_tensor of "
+                            + "numbers");
         }
         if (column.physicalAxes() != null) {
-            throw new SourceFormatException(file, "column '" + field.getName() + "' is a permuted tensor; a dataset "
-                    + "read in slices needs row-major rows");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + field.getName() + "' is a permuted tensor; a dataset "
+                            + "read in slices needs row-major rows");
         }
-        return DatasetColumn.checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(),
-                true));
+        return DatasetColumn.checked(file, new DatasetColumn(field.getName(), column.dtype(), column.rowShape(), true));
     }
 
     /** Whether {@code type} is a list whose length each row sets (which only a dataset reads). */
     static boolean isVariableList(ArrowType type) {
-        return type instanceof ArrowType.List || type instanceof ArrowType.LargeList
-                || type instanceof ArrowType.ListView || type instanceof ArrowType.LargeListView;
+        return type instanceof ArrowType.List
+                || type instanceof ArrowType.LargeList
+                || type instanceof ArrowType.ListView
+                || type instanceof ArrowType.LargeListView;
     }
 }

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.arrowio.format.arrow;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
 import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.arrowio.format.HadoopChannel;

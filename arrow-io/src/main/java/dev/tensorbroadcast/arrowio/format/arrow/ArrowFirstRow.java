@@ -29,8 +29,13 @@ final class ArrowFirstRow {
      * The values of the first row of record batch {@code block} (which has rows): its list column's first two
      * offsets. {@code column} is the index of the list field among {@code fields}.
      */
-    static long arrow(HadoopChannel channel, ArrowBlock block, RecordBatch batch, java.util.List<Field> fields,
-            int column, BufferAllocator allocator) {
+    static long arrow(
+            HadoopChannel channel,
+            ArrowBlock block,
+            RecordBatch batch,
+            java.util.List<Field> fields,
+            int column,
+            BufferAllocator allocator) {
         try {
             // a list of lists: its offsets count inner lists, not values
             if (!(fields.get(column).getType() instanceof ArrowType.List)
@@ -74,8 +79,9 @@ final class ArrowFirstRow {
             if (uncompressed < 8 || uncompressed > MAX_BYTES) {
                 return UNKNOWN;
             }
-            CompressionCodec codec = CommonsCompressionFactory.INSTANCE.createCodec(
-                    CompressionUtil.CodecType.fromCompressionType(batch.compression().codec()));
+            CompressionCodec codec =
+                    CommonsCompressionFactory.INSTANCE.createCodec(CompressionUtil.CodecType.fromCompressionType(
+                            batch.compression().codec()));
             ArrowBuf packed = allocator.buffer(bytes.remaining());
             packed.setBytes(0, bytes);
             // the codec reads up to the writer index, and releases the buffer once it has decompressed it
@@ -97,7 +103,8 @@ final class ArrowFirstRow {
 
     /** The field nodes and buffers a field and its children take in a record batch, or null when not fixed. */
     private static int[] count(Field field) {
-        ArrowType type = field.getType() instanceof ArrowType.ExtensionType extension ? extension.storageType()
+        ArrowType type = field.getType() instanceof ArrowType.ExtensionType extension
+                ? extension.storageType()
                 : field.getType();
         TypeLayout layout = TypeLayout.getTypeLayout(type);
         if (!layout.isFixedBufferCount()) {

@@ -62,8 +62,9 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
 
     @Override
     public boolean recognises(byte[] head) {
-        return DatasetFileFormat.super.recognises(head) || (head.length >= STREAM_START.length
-                && Arrays.equals(head, 0, STREAM_START.length, STREAM_START, 0, STREAM_START.length));
+        return DatasetFileFormat.super.recognises(head)
+                || (head.length >= STREAM_START.length
+                        && Arrays.equals(head, 0, STREAM_START.length, STREAM_START, 0, STREAM_START.length));
     }
 
     @Override
@@ -77,9 +78,17 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     }
 
     @Override
-    public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
-        ArrowTensorFileWriter.create().withBatchBytes(settings.batchBytes())
+    public void write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WriteSettings settings,
+            LongConsumer progress,
+            PartOutput out)
+            throws IOException {
+        ArrowTensorFileWriter.create()
+                .withBatchBytes(settings.batchBytes())
                 .withCompression(settings.compression())
                 .withProgress(progress)
                 .write(kernel, rowShape, partition, kept, out.channel());
@@ -92,14 +101,28 @@ public record ArrowIpcFormat() implements DatasetFileFormat {
     }
 
     @Override
-    public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public void readRows(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         ArrowParts.read(fileSystem, part, dataset, from, to, out, outRow);
     }
 
     @Override
-    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+    public DatasetFileReader openBatches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout)
+            throws IOException {
         return new ArrowFileBatches(new HadoopChannel(fileSystem.open(path), length), allocator, dtype, rowShape);
     }
 

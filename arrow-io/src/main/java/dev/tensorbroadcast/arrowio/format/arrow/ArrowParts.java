@@ -3,10 +3,10 @@ package dev.tensorbroadcast.arrowio.format.arrow;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
 import dev.tensorbroadcast.arrowio.format.DatasetChunk;
 import dev.tensorbroadcast.arrowio.format.DatasetColumn;
-import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
 import dev.tensorbroadcast.arrowio.format.FirstRowValues;
 import dev.tensorbroadcast.arrowio.format.HadoopChannel;
+import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.KeptReader;
 import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.PartFooter;
@@ -14,8 +14,8 @@ import dev.tensorbroadcast.arrowio.format.SliceBuffer;
 import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
-import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.HuggingFaceFeatures;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -59,8 +59,8 @@ public final class ArrowParts {
         try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
                 IpcBatches batches = IpcBatches.schemaOnly(name, channel, allocator)) {
             List<Field> fields = batches.root().getSchema().getFields();
-            Field field = fields.get(ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName)
-                    .toList(), requested));
+            Field field = fields.get(ArrowSourceReader.chooseColumn(
+                    name, fields.stream().map(Field::getName).toList(), requested));
             if (!batches.stream()) {
                 return ArrowDatasetColumn.isVariableList(field.getType());
             }
@@ -82,8 +82,8 @@ public final class ArrowParts {
             stream = batches.stream();
             VectorSchemaRoot root = batches.root();
             List<Field> fields = root.getSchema().getFields();
-            int chosen = ArrowSourceReader.chooseColumn(name, fields.stream().map(Field::getName).toList(),
-                    requested);
+            int chosen = ArrowSourceReader.chooseColumn(
+                    name, fields.stream().map(Field::getName).toList(), requested);
             DatasetColumn column = ArrowDatasetColumn.of(name, fields.get(chosen));
             int indexAt = ArrowSourceReader.indexColumn(name, fields);
             List<DatasetChunk> chunks = new ArrayList<>();
@@ -92,7 +92,9 @@ public final class ArrowParts {
             for (int i = 0; i < batches.blocks().size(); i++) {
                 ArrowBlock block = batches.blocks().get(i);
                 RecordBatch batch = batches.header(name, channel, i);
-                chunks.add(new DatasetChunk(batch.length(), block.getMetadataLength() + block.getBodyLength(),
+                chunks.add(new DatasetChunk(
+                        batch.length(),
+                        block.getMetadataLength() + block.getBodyLength(),
                         batches.stream() ? block.getOffset() : -1));
                 if (firstFilled < 0 && batch.length() > 0) {
                     firstFilled = i;
@@ -115,9 +117,11 @@ public final class ArrowParts {
             for (int i = 0; i < fields.size(); i++) {
                 if (i != chosen && i != indexAt) {
                     Field field = fields.get(i);
-                    others.add(OtherColumn.of(field.getName(), KeptArrowValues.typeName(field, batches.dictionaries()),
-                            HuggingFaceFeatures.withFeature(KeptArrowValues.kept(field, batches.dictionaries()),
-                                    features)));
+                    others.add(OtherColumn.of(
+                            field.getName(),
+                            KeptArrowValues.typeName(field, batches.dictionaries()),
+                            HuggingFaceFeatures.withFeature(
+                                    KeptArrowValues.kept(field, batches.dictionaries()), features)));
                 }
             }
             return new PartFooter(column, indexAt >= 0, chunks, firstIndex, others, firstRowValues);
@@ -125,9 +129,12 @@ public final class ArrowParts {
             throw e;
         } catch (IOException | RuntimeException e) {
             // Arrow Java's words for a file that starts like one and is not (no footer, bad magic at the end)
-            throw new SourceFormatException(name, "it is not a readable Arrow IPC " + (stream ? "stream" : "file")
-                    + ": "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+            throw new SourceFormatException(
+                    name,
+                    "it is not a readable Arrow IPC " + (stream ? "stream" : "file")
+                            + ": "
+                            + String.valueOf(e.getMessage()).lines().findFirst().orElse(""),
+                    e);
         }
     }
 
@@ -135,8 +142,15 @@ public final class ArrowParts {
      * Copies file rows {@code [from, to)} into {@code out} from row {@code outRow} on, loading only the batches that
      * hold them.
      */
-    public static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public static void read(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         String name = part.path();
         Path path = new Path(part.path());
         FixedShapeTensorType.register();
@@ -156,16 +170,17 @@ public final class ArrowParts {
                 if (end > from) {
                     batches.load(i);
                     if (root.getRowCount() != end - start) {
-                        throw new SourceFormatException(name, "record batch " + i + " has " + root.getRowCount()
-                                + " rows, not the " + (end - start) + " its header said");
+                        throw new SourceFormatException(
+                                name,
+                                "record batch " + i + " has " + root.getRowCount() + " rows, not the " + (end - start)
+                                        + " its header said");
                     }
                     int first = (int) (Math.max(from, start) - start);
                     int last = (int) (Math.min(to, end) - start);
                     long target = outRow + Math.max(from, start) - from;
                     copyRows(name, root.getVector(columnAt), first, last, start, out, target, innerDim);
                     if (indexAt >= 0) {
-                        checkIndex(name, (BigIntVector) root.getVector(indexAt), first, last,
-                                part.firstRow() + start);
+                        checkIndex(name, (BigIntVector) root.getVector(indexAt), first, last, part.firstRow() + start);
                     }
                 }
                 start = end;
@@ -174,17 +189,26 @@ public final class ArrowParts {
     }
 
     /** Copies batch rows {@code [first, last)} ({@code fileRow} is the file row of batch row 0). */
-    private static void copyRows(String name, FieldVector vector, int first, int last, long fileRow,
-            SliceBuffer out, long outRow, long innerDim) {
-        FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
-                ? extension.getUnderlyingVector() : vector;
+    private static void copyRows(
+            String name,
+            FieldVector vector,
+            int first,
+            int last,
+            long fileRow,
+            SliceBuffer out,
+            long outRow,
+            long innerDim) {
+        FieldVector storage =
+                vector instanceof ExtensionTypeVector<?> extension ? extension.getUnderlyingVector() : vector;
         long rowElements = out.rowElements();
         FieldVector data;
         long firstValue;
         if (storage instanceof FixedSizeListVector list) {
             if (FixedLists.rowValues(list) != rowElements) {
-                throw new SourceFormatException(name, "rows of " + FixedLists.rowValues(list) + " values do not fit"
-                        + " rows of " + rowElements + " elements");
+                throw new SourceFormatException(
+                        name,
+                        "rows of " + FixedLists.rowValues(list) + " values do not fit" + " rows of " + rowElements
+                                + " elements");
             }
             checkRowsPresent(name, list, first, last, fileRow);
             data = FixedLists.values(name, list, first, last, fileRow);
@@ -203,15 +227,15 @@ public final class ArrowParts {
             }
             return;
         } else {
-            throw new SourceFormatException(name, "column '" + vector.getName() + "' is stored as "
-                    + storage.getMinorType() + ", not a list");
+            throw new SourceFormatException(
+                    name, "column '" + vector.getName() + "' is stored as " + storage.getMinorType() + ", not a list");
         }
         copyValues(name, data, firstValue, (last - first) * rowElements, out, outRow);
     }
 
     /** Copies {@code count} values of {@code data} from {@code firstValue} on into {@code out} at row {@code outRow}. */
-    private static void copyValues(String name, FieldVector data, long firstValue, long count, SliceBuffer out,
-            long outRow) {
+    private static void copyValues(
+            String name, FieldVector data, long firstValue, long count, SliceBuffer out, long outRow) {
         long rowElements = out.rowElements();
         int width = out.width();
         long bytes = count * width;
@@ -258,14 +282,16 @@ public final class ArrowParts {
         try (BufferAllocator allocator = new RootAllocator(SourceLimits.DEFAULT_MAX_HEAP_BYTES);
                 IpcBatches batches = IpcBatches.open(part, channel, allocator)) {
             VectorSchemaRoot root = batches.root();
-            List<String> names = root.getSchema().getFields().stream().map(Field::getName).toList();
+            List<String> names =
+                    root.getSchema().getFields().stream().map(Field::getName).toList();
             int[] columnAt = new int[kept.columns().size()];
             for (int c = 0; c < columnAt.length; c++) {
                 KeptColumn column = kept.columns().get(c);
                 columnAt[c] = names.indexOf(column.name());
-                if (columnAt[c] < 0 || !KeptArrowValues.kept(root.getSchema().getFields().get(columnAt[c]),
-                        batches.dictionaries())
-                        .map(column::sameValuesAs).orElse(false)) {
+                if (columnAt[c] < 0
+                        || !KeptArrowValues.kept(root.getSchema().getFields().get(columnAt[c]), batches.dictionaries())
+                                .map(column::sameValuesAs)
+                                .orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }
             }
@@ -280,8 +306,8 @@ public final class ArrowParts {
                     int target = (int) (at + Math.max(from, start) - from);
                     for (int c = 0; c < columnAt.length; c++) {
                         FieldVector source = root.getVector(columnAt[c]);
-                        KeptArrowValues.copy(source, source.getField(), batches.dictionaries(), first, last,
-                                kept.vector(c), target);
+                        KeptArrowValues.copy(
+                                source, source.getField(), batches.dictionaries(), first, last, kept.vector(c), target);
                     }
                 }
                 start = end;

@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.arrowio.format.arrow;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import static dev.tensorbroadcast.arrowio.TensorFileSchema.INDEX_COLUMN;
 import static dev.tensorbroadcast.arrowio.TensorFileSchema.TENSOR_COLUMN;
 import static java.util.Objects.requireNonNull;
@@ -29,7 +28,6 @@ import java.util.Optional;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -72,8 +70,7 @@ public final class ArrowSourceReader {
      * @param name the file name, for messages
      * @param length the stream's length in bytes, or {@link #UNKNOWN_LENGTH}
      */
-    public SourceTensor read(String name, InputStream in, long length, ArrowSourceOptions options)
-            throws IOException {
+    public SourceTensor read(String name, InputStream in, long length, ArrowSourceOptions options) throws IOException {
         requireNonNull(name, "name is null");
         requireNonNull(in, "in is null");
         requireNonNull(options, "options is null");
@@ -82,19 +79,17 @@ public final class ArrowSourceReader {
         }
         long max = limits.maxHeapBytes();
         if (length > max) {
-            throw new SourceFormatException(name, "the file has " + length + " bytes, more than the limit of " + max
-                    + " bytes for a source");
+            throw new SourceFormatException(
+                    name, "the file has " + length + " bytes, more than the limit of " + max + " bytes for a source");
         }
         boolean known = length != UNKNOWN_LENGTH;
-        byte[] bytes = HeapInput.read(in, known ? (int) length : (int) Math.min(max + 1, Integer.MAX_VALUE - 8),
-                known);
+        byte[] bytes = HeapInput.read(in, known ? (int) length : (int) Math.min(max + 1, Integer.MAX_VALUE - 8), known);
         if (bytes.length > max) {
-            throw new SourceFormatException(name, "the file has more than the limit of " + max
-                    + " bytes for a source");
+            throw new SourceFormatException(name, "the file has more than the limit of " + max + " bytes for a source");
         }
         if (known && bytes.length < length) {
-            throw new SourceFormatException(name, "the file should have " + length + " bytes but ends after "
-                    + bytes.length);
+            throw new SourceFormatException(
+                    name, "the file should have " + length + " bytes but ends after " + bytes.length);
         }
         return read(name, bytes, options);
     }
@@ -107,8 +102,8 @@ public final class ArrowSourceReader {
         }
         if (file) {
             if (bytes.length < 2 * 8 + 4 || !endsWithMagic(bytes)) {
-                throw new SourceFormatException(name, "the Arrow IPC file is truncated: it does not end with the "
-                        + "ARROW1 magic");
+                throw new SourceFormatException(
+                        name, "the Arrow IPC file is truncated: it does not end with the " + "ARROW1 magic");
             }
         } else {
             IpcFraming.checkStream(name, bytes);
@@ -117,7 +112,8 @@ public final class ArrowSourceReader {
         HeapBudget budget = new HeapBudget(limits, bytes.length);
         Batches batches;
         try (BufferAllocator allocator = new RootAllocator(limits.maxHeapBytes());
-                ArrowReader reader = file ? checkedFileReader(name, bytes, allocator)
+                ArrowReader reader = file
+                        ? checkedFileReader(name, bytes, allocator)
                         : checkedStreamReader(name, bytes, allocator)) {
             batches = readBatches(name, reader, options, budget);
         } catch (SourceFormatException e) {
@@ -132,8 +128,8 @@ public final class ArrowSourceReader {
 
     /** Arrow's file reader, with every record batch checked before it is loaded ({@link RecordBatchCheck}). */
     private static ArrowReader checkedFileReader(String name, byte[] bytes, BufferAllocator allocator) {
-        return new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(bytes), allocator,
-                CommonsCompressionFactory.INSTANCE) {
+        return new ArrowFileReader(
+                new ByteArrayReadableSeekableByteChannel(bytes), allocator, CommonsCompressionFactory.INSTANCE) {
             @Override
             protected void loadRecordBatch(ArrowRecordBatch batch) {
                 checkBeforeLoading(name, this, batch);
@@ -157,24 +153,25 @@ public final class ArrowSourceReader {
             RecordBatchCheck.check(name, reader.getVectorSchemaRoot().getSchema(), batch);
         } catch (IOException | RuntimeException e) {
             batch.close();
-            throw e instanceof SourceFormatException refused ? refused
+            throw e instanceof SourceFormatException refused
+                    ? refused
                     : new SourceFormatException(name, "not a valid Arrow IPC record batch: " + describe(e), e);
         }
     }
 
     /** The accumulated column and, when present, the index column. */
-    private record Batches(ArrowColumn column, ColumnAccumulator values, ColumnAccumulator index) {
-    }
+    private record Batches(ArrowColumn column, ColumnAccumulator values, ColumnAccumulator index) {}
 
-    private static Batches readBatches(String name, ArrowReader reader, ArrowSourceOptions options,
-            HeapBudget budget) throws IOException {
+    private static Batches readBatches(String name, ArrowReader reader, ArrowSourceOptions options, HeapBudget budget)
+            throws IOException {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         List<Field> fields = root.getSchema().getFields();
         int chosen = chooseColumn(name, fields.stream().map(Field::getName).toList(), options.column());
         ArrowColumn column = ArrowColumn.resolve(name, fields.get(chosen));
         int indexAt = indexColumn(name, fields);
         ColumnAccumulator values = new ColumnAccumulator(name, column, budget);
-        ColumnAccumulator index = indexAt < 0 ? null
+        ColumnAccumulator index = indexAt < 0
+                ? null
                 : new ColumnAccumulator(name, ArrowColumn.resolve(name, fields.get(indexAt)), budget);
         while (reader.loadNextBatch()) {
             values.append(root.getVector(chosen));
@@ -190,8 +187,10 @@ public final class ArrowSourceReader {
         ColumnAccumulator values = batches.values();
         int stored = values.count();
         if (values.rows() > SourceLimits.MAX_HEAP_BYTES) {
-            throw new SourceFormatException(name, "column '" + column.name() + "' has " + values.rows()
-                    + " rows; a heap source holds fewer than 2^31");
+            throw new SourceFormatException(
+                    name,
+                    "column '" + column.name() + "' has " + values.rows()
+                            + " rows; a heap source holds fewer than 2^31");
         }
         int rows = (int) values.rows();
         int[] rowSource = batches.index() == null ? null : rowOrder(name, batches.index(), rows);
@@ -199,8 +198,13 @@ public final class ArrowSourceReader {
         int[] offsets = column.dtype() == DType.STRING ? values.offsets() : null;
         byte[] validity = values.validity();
         if (rowSource != null || column.physicalAxes() != null) {
-            budget.grow(name, 0, 4L * stored + data.length + (validity == null ? 0 : validity.length)
-                    + (offsets == null ? 0 : 4L * offsets.length));
+            budget.grow(
+                    name,
+                    0,
+                    4L * stored
+                            + data.length
+                            + (validity == null ? 0 : validity.length)
+                            + (offsets == null ? 0 : 4L * offsets.length));
             int[] map = Gather.elementMap(rows, rowSource, column.storageShape().dims(), column.physicalAxes());
             if (column.storage() == Storage.BOOL) {
                 data = Gather.bits(data, map);
@@ -246,8 +250,10 @@ public final class ArrowSourceReader {
             elements = -1;
         }
         if (elements != shape.elements()) {
-            throw new SourceFormatException(name, "cannot give column '" + column.name() + "' of shape " + shape
-                    + " (" + shape.elements() + " elements) the shape " + wanted + ": the element counts differ");
+            throw new SourceFormatException(
+                    name,
+                    "cannot give column '" + column.name() + "' of shape " + shape + " (" + shape.elements()
+                            + " elements) the shape " + wanted + ": the element counts differ");
         }
         return wanted;
     }
@@ -255,12 +261,12 @@ public final class ArrowSourceReader {
     /** The stored row of each output row: the index column must hold each of 0..rows-1 once. */
     private static int[] rowOrder(String name, ColumnAccumulator index, int rows) {
         if (index.count() != rows) {
-            throw new SourceFormatException(name, "the index column has " + index.count() + " values for " + rows
-                    + " rows");
+            throw new SourceFormatException(
+                    name, "the index column has " + index.count() + " values for " + rows + " rows");
         }
         if (index.anyNull()) {
-            throw new SourceFormatException(name, "the index column holds nulls; it must hold each of 0.."
-                    + (rows - 1) + " once");
+            throw new SourceFormatException(
+                    name, "the index column holds nulls; it must hold each of 0.." + (rows - 1) + " once");
         }
         ByteBuffer positions = ByteBuffer.wrap(index.values()).order(ByteOrder.LITTLE_ENDIAN);
         int[] source = new int[rows];
@@ -269,9 +275,11 @@ public final class ArrowSourceReader {
         for (int s = 0; s < rows; s++) {
             long position = positions.getLong(8 * s);
             if (position < 0 || position >= rows || source[(int) position] >= 0) {
-                throw new SourceFormatException(name, "the index column is not a permutation of 0.." + (rows - 1)
-                        + ": row " + s + " holds " + position
-                        + (position >= 0 && position < rows ? ", which an earlier row holds too" : ""));
+                throw new SourceFormatException(
+                        name,
+                        "the index column is not a permutation of 0.." + (rows - 1)
+                                + ": row " + s + " holds " + position
+                                + (position >= 0 && position < rows ? ", which an earlier row holds too" : ""));
             }
             source[(int) position] = s;
             ordered &= position == s;
@@ -284,8 +292,8 @@ public final class ArrowSourceReader {
         if (requested.isPresent()) {
             int at = names.indexOf(requested.get());
             if (at < 0) {
-                throw new SourceFormatException(name, "there is no column '" + requested.get() + "'; the columns are "
-                        + names);
+                throw new SourceFormatException(
+                        name, "there is no column '" + requested.get() + "'; the columns are " + names);
             }
             if (names.lastIndexOf(requested.get()) != at) {
                 throw new SourceFormatException(name, "there are several columns named '" + requested.get() + "'");
@@ -307,10 +315,13 @@ public final class ArrowSourceReader {
         if (names.indexOf(TENSOR_COLUMN) >= 0 && names.indexOf(TENSOR_COLUMN) == names.lastIndexOf(TENSOR_COLUMN)) {
             return names.indexOf(TENSOR_COLUMN);
         }
-        throw new SourceFormatException(name, names.isEmpty() ? "the schema has no columns"
-                : "cannot tell which column holds the tensor among " + names + "; choose one with "
-                        + Param.COLUMN.named() + " or name "
-                        + "it '" + TENSOR_COLUMN + "'");
+        throw new SourceFormatException(
+                name,
+                names.isEmpty()
+                        ? "the schema has no columns"
+                        : "cannot tell which column holds the tensor among " + names + "; choose one with "
+                                + Param.COLUMN.named() + " or name "
+                                + "it '" + TENSOR_COLUMN + "'");
     }
 
     /** The {@code index} column that orders the rows (even when it is the column read), or -1. */
@@ -319,8 +330,10 @@ public final class ArrowSourceReader {
             Field field = fields.get(i);
             if (field.getName().equals(INDEX_COLUMN)) {
                 if (!new ArrowType.Int(64, true).equals(field.getType()) || field.getDictionary() != null) {
-                    throw new SourceFormatException(name, "the index column is " + field.getType()
-                            + "; it must be Int(64, signed), the position of each row");
+                    throw new SourceFormatException(
+                            name,
+                            "the index column is " + field.getType()
+                                    + "; it must be Int(64, signed), the position of each row");
                 }
                 return i;
             }

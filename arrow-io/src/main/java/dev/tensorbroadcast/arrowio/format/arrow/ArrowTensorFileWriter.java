@@ -9,6 +9,7 @@ import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
@@ -16,7 +17,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
-import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 import org.apache.arrow.vector.compression.CompressionCodec;
@@ -44,8 +44,8 @@ public final class ArrowTensorFileWriter {
     /** Told the rows of every batch once it is written. */
     private final LongConsumer rowsWritten;
 
-    private ArrowTensorFileWriter(long batchBytes, Compression compression, boolean reuseRepeats,
-            LongConsumer rowsWritten) {
+    private ArrowTensorFileWriter(
+            long batchBytes, Compression compression, boolean reuseRepeats, LongConsumer rowsWritten) {
         this.batchBytes = batchBytes;
         this.compression = compression;
         this.reuseRepeats = reuseRepeats;
@@ -66,8 +66,8 @@ public final class ArrowTensorFileWriter {
 
     /** The body codec and its level: none, lz4 or zstd (the two the IPC format defines); 0 is zstd's default. */
     public ArrowTensorFileWriter withCompression(Compression compression) {
-        return new ArrowTensorFileWriter(batchBytes, requireNonNull(compression, "compression is null"),
-                reuseRepeats, rowsWritten);
+        return new ArrowTensorFileWriter(
+                batchBytes, requireNonNull(compression, "compression is null"), reuseRepeats, rowsWritten);
     }
 
     /**
@@ -97,14 +97,16 @@ public final class ArrowTensorFileWriter {
             case NONE -> CompressionUtil.CodecType.NO_COMPRESSION;
             case LZ4 -> CompressionUtil.CodecType.LZ4_FRAME;
             case ZSTD -> CompressionUtil.CodecType.ZSTD;
-            case GZIP -> throw new IllegalArgumentException("Cannot write Arrow IPC with gzip: the format defines"
-                    + " lz4 and zstd bodies only");
+            case GZIP ->
+                throw new IllegalArgumentException(
+                        "Cannot write Arrow IPC with gzip: the format defines" + " lz4 and zstd bodies only");
         };
     }
 
     /** Writes to a new file at {@code path}, replacing any file there; if the write fails, no file remains. */
-    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
-            Path path) throws IOException {
+    public ArrowWriteResult write(
+            TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem, Path path)
+            throws IOException {
         requireNonNull(fileSystem, "fileSystem is null");
         requireNonNull(path, "path is null");
         FSDataOutputStream out = fileSystem.create(path, true);
@@ -131,16 +133,27 @@ public final class ArrowTensorFileWriter {
     }
 
     /** Writes the file to {@code out}, which stays open, with the {@code kept} columns after the tensor. */
-    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
-            Optional<KeptOutput> kept, WritableByteChannel out) throws IOException {
+    public ArrowWriteResult write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WritableByteChannel out)
+            throws IOException {
         requireNonNull(out, "out is null");
         CountingChannel channel = new CountingChannel(out);
         int batches;
         long reused = 0;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept);
                 CompressOnceCodec once = compressOnce(batch);
-                ArrowFileWriter writer = new ArrowFileWriter(batch.root(), null, channel, null, IpcOption.DEFAULT,
-                        once == null ? codecFactory() : new OneCodec(once), codecType(),
+                ArrowFileWriter writer = new ArrowFileWriter(
+                        batch.root(),
+                        null,
+                        channel,
+                        null,
+                        IpcOption.DEFAULT,
+                        once == null ? codecFactory() : new OneCodec(once),
+                        codecType(),
                         compression.level() > 0 ? Optional.of(compression.level()) : Optional.empty())) {
             writer.start();
             batches = batch.writeAll((firstRow, rows) -> {

@@ -5,8 +5,6 @@ import dev.tensorbroadcast.arrowio.format.SourceFormatException;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.Utf8;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowColumn.Storage;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.ExtensionTypeVector;
@@ -55,11 +53,12 @@ final class ColumnAccumulator {
         FieldVector data = vector;
         byte[] rowValidity = null;
         if (column.list()) {
-            FieldVector storage = vector instanceof ExtensionTypeVector<?> extension
-                    ? extension.getUnderlyingVector() : vector;
+            FieldVector storage =
+                    vector instanceof ExtensionTypeVector<?> extension ? extension.getUnderlyingVector() : vector;
             if (!(storage instanceof FixedSizeListVector list) || FixedLists.rowValues(list) != column.listSize()) {
-                throw new SourceFormatException(file, "column '" + column.name() + "' is not stored as a "
-                        + "FixedSizeList of " + column.listSize());
+                throw new SourceFormatException(
+                        file,
+                        "column '" + column.name() + "' is not stored as a " + "FixedSizeList of " + column.listSize());
             }
             rowValidity = bits(list.getValidityBuffer(), rows, list.getNullCount() > 0);
             data = FixedLists.values(file, list, 0, rows, this.rows);
@@ -68,13 +67,15 @@ final class ColumnAccumulator {
         // every buffer is checked below before it is read
         long stored = (long) rows * column.listSize();
         if (count + stored > SourceLimits.MAX_HEAP_BYTES) {
-            throw new SourceFormatException(file, "column '" + column.name() + "' has more than 2^31 values; a heap "
-                    + "source holds fewer");
+            throw new SourceFormatException(
+                    file, "column '" + column.name() + "' has more than 2^31 values; a heap " + "source holds fewer");
         }
         int n = (int) stored;
         if (data.getValueCount() < n) {
-            throw new SourceFormatException(file, "column '" + column.name() + "' has " + data.getValueCount()
-                    + " values for " + rows + " rows of " + column.listSize());
+            throw new SourceFormatException(
+                    file,
+                    "column '" + column.name() + "' has " + data.getValueCount() + " values for " + rows + " rows of "
+                            + column.listSize());
         }
         // value buffers first: once they are known to hold n values, n is backed by real bytes
         switch (column.storage()) {
@@ -111,8 +112,8 @@ final class ColumnAccumulator {
         long last = offset(offsetBuffer, n, offsetWidth);
         ArrowBuf dataBuffer = data.getDataBuffer();
         if (first < 0 || last < first) {
-            throw new SourceFormatException(file, "column '" + column.name() + "' has string offsets from " + first
-                    + " to " + last);
+            throw new SourceFormatException(
+                    file, "column '" + column.name() + "' has string offsets from " + first + " to " + last);
         }
         long bytes = last - first;
         check(dataBuffer, first, bytes);
@@ -128,16 +129,18 @@ final class ColumnAccumulator {
         for (int i = 1; i <= n; i++) {
             long offset = offset(offsetBuffer, i, offsetWidth);
             if (offset < previous || offset > last) {
-                throw new SourceFormatException(file, "column '" + column.name() + "' has decreasing or "
-                        + "out-of-range string offsets");
+                throw new SourceFormatException(
+                        file, "column '" + column.name() + "' has decreasing or " + "out-of-range string offsets");
             }
             offsets[count + i] = (int) (valueBytes + offset - first);
             previous = offset;
         }
         int bad = Utf8.firstInvalid(values, valueBytes, valueBytes + (int) bytes);
         if (bad >= 0) {
-            throw new SourceFormatException(file, "column '" + column.name() + "' holds a string that is not valid "
-                    + "UTF-8 (byte 0x" + String.format("%02X", values[bad] & 0xFF) + ")");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + column.name() + "' holds a string that is not valid " + "UTF-8 (byte 0x"
+                            + String.format("%02X", values[bad] & 0xFF) + ")");
         }
         valueBytes += (int) bytes;
     }
@@ -193,8 +196,10 @@ final class ColumnAccumulator {
     private void check(ArrowBuf buffer, long from, long length) {
         long capacity = buffer == null ? 0 : buffer.capacity();
         if (length > 0 && (from < 0 || capacity - from < length)) {
-            throw new SourceFormatException(file, "column '" + column.name() + "' has a buffer of " + capacity
-                    + " bytes where " + (from + length) + " are needed");
+            throw new SourceFormatException(
+                    file,
+                    "column '" + column.name() + "' has a buffer of " + capacity + " bytes where " + (from + length)
+                            + " are needed");
         }
     }
 

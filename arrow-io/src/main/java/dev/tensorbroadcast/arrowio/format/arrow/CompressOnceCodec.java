@@ -30,6 +30,7 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     private final RepeatedRows<Map<Long, Compressed>> repeated;
     /** The tensor buffers' addresses this batch, and what they compress to: found, or being made. */
     private List<Long> tensorAddresses = List.of();
+
     private Map<Long, Compressed> found;
     private Map<Long, Compressed> making;
     private long makingFirstRow;
@@ -39,8 +40,8 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     private CompressOnceCodec(CompressionCodec codec, TensorBatch batch, long maxBytes) {
         this.codec = requireNonNull(codec, "codec is null");
         this.batch = requireNonNull(batch, "batch is null");
-        this.repeated = RepeatedRows.of(batch.kernel().program(), batch.rowElements(), 8, maxBytes,
-                CompressOnceCodec::release);
+        this.repeated =
+                RepeatedRows.of(batch.kernel().program(), batch.rowElements(), 8, maxBytes, CompressOnceCodec::release);
     }
 
     /** Compresses with {@code codec}, keeping at most {@code maxBytes} of compressed tensor buffers for reuse. */
@@ -58,7 +59,8 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     @Override
     public boolean before(long firstRow, int rows) {
         keepMade();
-        tensorAddresses = batch.tensorBuffers().stream().map(ArrowBuf::memoryAddress).toList();
+        tensorAddresses =
+                batch.tensorBuffers().stream().map(ArrowBuf::memoryAddress).toList();
         found = repeated.find(firstRow, rows, 0).orElse(null);
         if (found != null) {
             reusedBatches++;
@@ -80,8 +82,9 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
             Compressed compressed = found.get(address);
             if (compressed == null || compressed.uncompressedBytes() != uncompressed.writerIndex()) {
                 throw new IllegalStateException("Cannot reuse the compressed tensor buffer at " + address + ": the "
-                        + "earlier batch's is " + (compressed == null ? "missing" : compressed.uncompressedBytes()
-                        + " bytes") + ", this one " + uncompressed.writerIndex() + " bytes");
+                        + "earlier batch's is "
+                        + (compressed == null ? "missing" : compressed.uncompressedBytes() + " bytes") + ", this one "
+                        + uncompressed.writerIndex() + " bytes");
             }
             // the codec contract: compress releases the buffer it was given
             uncompressed.close();
@@ -122,7 +125,9 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
         if (made.isEmpty()) {
             return;
         }
-        long bytes = made.values().stream().mapToLong(compressed -> compressed.buffer().writerIndex()).sum();
+        long bytes = made.values().stream()
+                .mapToLong(compressed -> compressed.buffer().writerIndex())
+                .sum();
         repeated.add(makingFirstRow, makingRows, 0, made, bytes);
     }
 

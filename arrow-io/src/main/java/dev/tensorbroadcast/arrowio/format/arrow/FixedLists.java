@@ -43,7 +43,8 @@ final class FixedLists {
     }
 
     private static boolean isPlainFixedList(Field field) {
-        return field.getType() instanceof ArrowType.FixedSizeList && field.getChildren().size() == 1
+        return field.getType() instanceof ArrowType.FixedSizeList
+                && field.getChildren().size() == 1
                 && (field.getMetadata() == null || field.getMetadata().isEmpty());
     }
 
@@ -58,8 +59,10 @@ final class FixedLists {
             if (inner.getNullCount() > 0) {
                 for (long k = first * entries; k < last * entries; k++) {
                     if (inner.isNull((int) k)) {
-                        throw new SourceFormatException(file, "row " + (fileRow + k / entries) + " has a null inner"
-                                + " list; every row needs all its values");
+                        throw new SourceFormatException(
+                                file,
+                                "row " + (fileRow + k / entries) + " has a null inner"
+                                        + " list; every row needs all its values");
                     }
                 }
             }
@@ -71,7 +74,8 @@ final class FixedLists {
     /** The values per row of {@code rows}: the product of its nested list sizes. */
     static long rowValues(FixedSizeListVector rows) {
         long values = rows.getListSize();
-        for (FieldVector level = rows.getDataVector(); level instanceof FixedSizeListVector inner;
+        for (FieldVector level = rows.getDataVector();
+                level instanceof FixedSizeListVector inner;
                 level = inner.getDataVector()) {
             values *= inner.getListSize();
         }

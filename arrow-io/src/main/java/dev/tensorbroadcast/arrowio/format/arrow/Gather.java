@@ -8,8 +8,7 @@ import dev.tensorbroadcast.arrowio.format.Layouts;
  * comes from: rows reordered by an {@code index} column, and a permuted tensor's values within each row.
  */
 public final class Gather {
-    private Gather() {
-    }
+    private Gather() {}
 
     /**
      * The stored element of each output element.

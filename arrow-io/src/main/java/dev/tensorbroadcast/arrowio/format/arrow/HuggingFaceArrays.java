@@ -32,7 +32,8 @@ final class HuggingFaceArrays {
         if (!matcher.matches() || matcher.group(1).isBlank()) {
             return Optional.empty();
         }
-        @SuppressWarnings("StringSplitter") // a trailing comma, as in a 1-tuple, is dropped; other empties fail to parse
+        @SuppressWarnings(
+                "StringSplitter") // a trailing comma, as in a 1-tuple, is dropped; other empties fail to parse
         String[] parts = matcher.group(1).split(",");
         long[] dims = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {

@@ -67,15 +67,17 @@ final class IpcBatches implements AutoCloseable {
             blocks.add(new ArrowBlock(header.offset(), header.metadataLength(), header.bodyLength()));
             headers.add(header.recordBatch());
         }
-        return new IpcBatches(new StreamBatchReader(name, channel, offsets(blocks), allocator), blocks, true,
-                headers);
+        return new IpcBatches(new StreamBatchReader(name, channel, offsets(blocks), allocator), blocks, true, headers);
     }
 
     /** Opens the file for its schema only: a file's footer, a stream's first message. */
     static IpcBatches schemaOnly(String name, HadoopChannel channel, BufferAllocator allocator) throws IOException {
         if (!isStream(channel)) {
-            return new IpcBatches(new ArrowFileReader(channel, allocator, CommonsCompressionFactory.INSTANCE),
-                    List.of(), false, List.of());
+            return new IpcBatches(
+                    new ArrowFileReader(channel, allocator, CommonsCompressionFactory.INSTANCE),
+                    List.of(),
+                    false,
+                    List.of());
         }
         return new IpcBatches(new StreamBatchReader(name, channel, List.of(), allocator), List.of(), true, List.of());
     }
@@ -91,22 +93,24 @@ final class IpcBatches implements AutoCloseable {
             List<ArrowBlock> blocks = file.getRecordBlocks();
             if (blocks.size() != part.chunks().size()) {
                 file.close();
-                throw new SourceFormatException(name, "it has " + blocks.size() + " record batches, not the "
-                        + part.chunks().size() + " it had when the dataset was opened");
+                throw new SourceFormatException(
+                        name,
+                        "it has " + blocks.size() + " record batches, not the "
+                                + part.chunks().size() + " it had when the dataset was opened");
             }
             return new IpcBatches(file, blocks, false, List.of());
         }
         List<ArrowBlock> blocks = new ArrayList<>();
         for (DatasetChunk chunk : part.chunks()) {
             if (chunk.offset() < 0) {
-                throw new SourceFormatException(name, "it is an Arrow IPC stream now but was a file when the"
-                        + " dataset was opened");
+                throw new SourceFormatException(
+                        name, "it is an Arrow IPC stream now but was a file when the" + " dataset was opened");
             }
             // only the offsets are used to load
             blocks.add(new ArrowBlock(chunk.offset(), 0, 0));
         }
-        return new IpcBatches(new StreamBatchReader(name, channel, offsets(blocks), allocator), blocks, true,
-                List.of());
+        return new IpcBatches(
+                new StreamBatchReader(name, channel, offsets(blocks), allocator), blocks, true, List.of());
     }
 
     private static List<Long> offsets(List<ArrowBlock> blocks) {
@@ -139,10 +143,11 @@ final class IpcBatches implements AutoCloseable {
         ArrowBlock block = blocks.get(i);
         channel.position(block.getOffset());
         MessageMetadataResult message = MessageSerializer.readMessage(new ReadChannel(channel));
-        RecordBatch batch = message == null ? null : (RecordBatch) message.getMessage().header(new RecordBatch());
+        RecordBatch batch =
+                message == null ? null : (RecordBatch) message.getMessage().header(new RecordBatch());
         if (batch == null) {
-            throw new SourceFormatException(name, "the block at offset " + block.getOffset()
-                    + " is not a record batch");
+            throw new SourceFormatException(
+                    name, "the block at offset " + block.getOffset() + " is not a record batch");
         }
         return batch;
     }

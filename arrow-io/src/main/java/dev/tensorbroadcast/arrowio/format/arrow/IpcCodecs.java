@@ -12,15 +12,19 @@ final class IpcCodecs implements CompressionCodec.Factory {
 
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
-        return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
-                : codecType == CompressionUtil.CodecType.ZSTD ? new ZstdIpcCodec(ZstdIpcCodec.DEFAULT_LEVEL)
-                : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+        return codecType == CompressionUtil.CodecType.LZ4_FRAME
+                ? new Lz4FrameCodec()
+                : codecType == CompressionUtil.CodecType.ZSTD
+                        ? new ZstdIpcCodec(ZstdIpcCodec.DEFAULT_LEVEL)
+                        : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
     }
 
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
-        return codecType == CompressionUtil.CodecType.LZ4_FRAME ? new Lz4FrameCodec()
-                : codecType == CompressionUtil.CodecType.ZSTD ? new ZstdIpcCodec(compressionLevel)
-                : CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel);
+        return codecType == CompressionUtil.CodecType.LZ4_FRAME
+                ? new Lz4FrameCodec()
+                : codecType == CompressionUtil.CodecType.ZSTD
+                        ? new ZstdIpcCodec(compressionLevel)
+                        : CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel);
     }
 }

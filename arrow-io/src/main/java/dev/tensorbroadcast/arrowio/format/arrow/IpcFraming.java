@@ -13,8 +13,7 @@ import org.apache.arrow.flatbuf.Message;
 final class IpcFraming {
     private static final int CONTINUATION = 0xFFFFFFFF;
 
-    private IpcFraming() {
-    }
+    private IpcFraming() {}
 
     static void checkStream(String file, byte[] bytes) {
         ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -42,35 +41,42 @@ final class IpcFraming {
                 throw notArrow(file);
             }
             if (length < 0 || length > bytes.length - pos) {
-                throw new SourceFormatException(file, "the Arrow stream's message at byte " + start + " declares "
-                        + Integer.toUnsignedString(length) + " bytes of metadata but " + (bytes.length - pos)
-                        + " bytes remain");
+                throw new SourceFormatException(
+                        file,
+                        "the Arrow stream's message at byte " + start + " declares "
+                                + Integer.toUnsignedString(length) + " bytes of metadata but " + (bytes.length - pos)
+                                + " bytes remain");
             }
             long body;
             try {
-                ByteBuffer metadata = ByteBuffer.wrap(bytes, pos, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer metadata =
+                        ByteBuffer.wrap(bytes, pos, length).slice().order(ByteOrder.LITTLE_ENDIAN);
                 body = Message.getRootAsMessage(metadata).bodyLength();
             } catch (RuntimeException e) {
-                throw new SourceFormatException(file, "the Arrow stream's message at byte " + start
-                        + " has malformed metadata", e);
+                throw new SourceFormatException(
+                        file, "the Arrow stream's message at byte " + start + " has malformed metadata", e);
             }
             pos += length;
             if (body < 0 || body > bytes.length - pos) {
-                throw new SourceFormatException(file, "the Arrow stream's message at byte " + start + " declares a "
-                        + body + "-byte body but " + (bytes.length - pos) + " bytes remain");
+                throw new SourceFormatException(
+                        file,
+                        "the Arrow stream's message at byte " + start + " declares a " + body + "-byte body but "
+                                + (bytes.length - pos) + " bytes remain");
             }
             pos += (int) body;
         }
     }
 
     private static SourceFormatException notArrow(String file) {
-        return new SourceFormatException(file, "it is neither a .npy file, an Arrow IPC file or stream nor a Parquet"
-                + " file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message nor PAR1; a directory of"
-                + " Arrow IPC or Parquet files is read as a dataset");
+        return new SourceFormatException(
+                file,
+                "it is neither a .npy file, an Arrow IPC file or stream nor a Parquet"
+                        + " file: it starts with neither \\x93NUMPY, ARROW1, an Arrow stream message nor PAR1; a directory of"
+                        + " Arrow IPC or Parquet files is read as a dataset");
     }
 
     private static SourceFormatException truncated(String file, int start) {
-        return new SourceFormatException(file, "the Arrow stream is truncated: it ends inside the message header at "
-                + "byte " + start);
+        return new SourceFormatException(
+                file, "the Arrow stream is truncated: it ends inside the message header at " + "byte " + start);
     }
 }

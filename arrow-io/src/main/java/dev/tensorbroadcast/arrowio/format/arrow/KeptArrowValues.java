@@ -25,7 +25,8 @@ final class KeptArrowValues {
             return KeptColumn.ofArrow(field);
         }
         Dictionary dictionary = dictionaries.lookup(field.getDictionary().getId());
-        return dictionary == null ? Optional.empty()
+        return dictionary == null
+                ? Optional.empty()
                 : KeptColumn.ofArrowDictionary(field.getName(), dictionary.getVectorType());
     }
 
@@ -39,11 +40,18 @@ final class KeptArrowValues {
     }
 
     /** Copies rows {@code [first, last)} of {@code source} to {@code target} from row {@code at} on, decoded. */
-    static void copy(FieldVector source, Field field, DictionaryProvider dictionaries, int first, int last,
-            FieldVector target, int at) {
+    static void copy(
+            FieldVector source,
+            Field field,
+            DictionaryProvider dictionaries,
+            int first,
+            int last,
+            FieldVector target,
+            int at) {
         if (field.getDictionary() != null) {
             BaseIntVector indices = (BaseIntVector) source;
-            FieldVector values = dictionaries.lookup(field.getDictionary().getId()).getVector();
+            FieldVector values =
+                    dictionaries.lookup(field.getDictionary().getId()).getVector();
             for (int row = first; row < last; row++) {
                 if (source.isNull(row)) {
                     target.setNull(at + row - first);

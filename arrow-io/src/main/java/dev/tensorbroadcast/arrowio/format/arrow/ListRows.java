@@ -28,8 +28,7 @@ final class ListRows {
      * Checks rows {@code [first, last)} of {@code list} ({@code fileRow} is the file row of row 0, for messages) and
      * returns where their values start.
      */
-    static Run run(String name, FieldVector list, int first, int last, long fileRow, long rowElements,
-            long innerDim) {
+    static Run run(String name, FieldVector list, int first, int last, long fileRow, long rowElements, long innerDim) {
         for (int row = first; row < last; row++) {
             long a = row;
             long b = row + 1L;
@@ -41,9 +40,12 @@ final class ListRows {
                     for (long inner = a; inner < b; inner++) {
                         long length = offset(level, inner + 1) - offset(level, inner);
                         if (length != innerDim) {
-                            throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of "
-                                    + length + " values; its innermost lists are the row's last dim, " + innerDim
-                                    + " (" + Param.ROW_SHAPE.named() + ")");
+                            throw new SourceFormatException(
+                                    name,
+                                    "row " + (fileRow + row) + " has an inner list of "
+                                            + length + " values; its innermost lists are the row's last dim, "
+                                            + innerDim
+                                            + " (" + Param.ROW_SHAPE.named() + ")");
                         }
                     }
                 }
@@ -53,8 +55,10 @@ final class ListRows {
                 level = child;
             }
             if (b - a != rowElements) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + (b - a) + " values;"
-                        + " every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
+                throw new SourceFormatException(
+                        name,
+                        "row " + (fileRow + row) + " has " + (b - a) + " values;" + " every row needs " + rowElements
+                                + " (" + Param.ROW_SHAPE.named() + ")");
             }
         }
         long a = first;
@@ -86,12 +90,16 @@ final class ListRows {
             values = plain.getDataVector();
         }
         if (size != rowElements) {
-            throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + size + " values;"
-                    + " every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
+            throw new SourceFormatException(
+                    name,
+                    "row " + (fileRow + row) + " has " + size + " values;" + " every row needs " + rowElements + " ("
+                            + Param.ROW_SHAPE.named() + ")");
         }
         if (offset < 0 || offset + size > values.getValueCount()) {
-            throw new SourceFormatException(name, "row " + (fileRow + row) + " of its list view points past its "
-                    + values.getValueCount() + " values");
+            throw new SourceFormatException(
+                    name,
+                    "row " + (fileRow + row) + " of its list view points past its " + values.getValueCount()
+                            + " values");
         }
         return new Run(values, offset);
     }

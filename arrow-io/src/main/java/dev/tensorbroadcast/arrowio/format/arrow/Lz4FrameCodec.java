@@ -20,14 +20,15 @@ final class Lz4FrameCodec extends AbstractCompressionCodec {
     private static final byte FLG = 0x60;
     /** Maximum block size 4 MiB. */
     private static final byte BD = 0x70;
+
     private static final int BLOCK_BYTES = 4 << 20;
     private static final int HEADER_BYTES = 7;
     private static final int UNCOMPRESSED_BLOCK = 0x80000000;
 
     private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
     /** The frame descriptor's checksum: the second byte of the xxHash32 of FLG and BD. */
-    private static final byte HC = (byte) (XXHashFactory.fastestInstance().hash32().hash(new byte[] {FLG, BD}, 0, 2, 0)
-            >>> 8);
+    private static final byte HC =
+            (byte) (XXHashFactory.fastestInstance().hash32().hash(new byte[] {FLG, BD}, 0, 2, 0) >>> 8);
 
     private final Lz4CompressionCodec reader = new Lz4CompressionCodec();
 
@@ -35,8 +36,10 @@ final class Lz4FrameCodec extends AbstractCompressionCodec {
     protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
         long length = uncompressed.writerIndex();
         long blocks = (length + BLOCK_BYTES - 1) / BLOCK_BYTES;
-        long capacity = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER_BYTES
-                + blocks * (Integer.BYTES + COMPRESSOR.maxCompressedLength(BLOCK_BYTES)) + Integer.BYTES;
+        long capacity = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH
+                + HEADER_BYTES
+                + blocks * (Integer.BYTES + COMPRESSOR.maxCompressedLength(BLOCK_BYTES))
+                + Integer.BYTES;
         ArrowBuf out = allocator.buffer(capacity);
         try {
             long at = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
@@ -48,8 +51,13 @@ final class Lz4FrameCodec extends AbstractCompressionCodec {
             for (long from = 0; from < length; from += BLOCK_BYTES) {
                 int size = (int) Math.min(BLOCK_BYTES, length - from);
                 int maxCompressed = COMPRESSOR.maxCompressedLength(size);
-                int compressed = COMPRESSOR.compress(uncompressed.nioBuffer(from, size), 0, size,
-                        out.nioBuffer(at + Integer.BYTES, maxCompressed), 0, maxCompressed);
+                int compressed = COMPRESSOR.compress(
+                        uncompressed.nioBuffer(from, size),
+                        0,
+                        size,
+                        out.nioBuffer(at + Integer.BYTES, maxCompressed),
+                        0,
+                        maxCompressed);
                 if (compressed < size) {
                     out.setInt(at, compressed);
                     at += Integer.BYTES + compressed;

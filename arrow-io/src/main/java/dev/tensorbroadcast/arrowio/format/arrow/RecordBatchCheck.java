@@ -21,38 +21,42 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * parent needs them.
  */
 final class RecordBatchCheck {
-    private RecordBatchCheck() {
-    }
+    private RecordBatchCheck() {}
 
     static void check(String file, Schema schema, ArrowRecordBatch batch) {
         Iterator<ArrowFieldNode> nodes = batch.getNodes().iterator();
         Iterator<ArrowBuf> buffers = batch.getBuffers().iterator();
-        boolean compressed = batch.getBodyCompression().getCodec()
-                != CompressionUtil.CodecType.NO_COMPRESSION.getType();
+        boolean compressed =
+                batch.getBodyCompression().getCodec() != CompressionUtil.CodecType.NO_COMPRESSION.getType();
         for (Field field : schema.getFields()) {
             long length = check(file, field, nodes, buffers, compressed);
             if (length != batch.getLength()) {
-                throw new SourceFormatException(file, "a record batch of " + batch.getLength() + " rows holds "
-                        + length + " values of column '" + field.getName() + "'");
+                throw new SourceFormatException(
+                        file,
+                        "a record batch of " + batch.getLength() + " rows holds " + length + " values of column '"
+                                + field.getName() + "'");
             }
         }
     }
 
     /** Checks one field and its children; returns the field's declared length, or -1 to stop (a layout not known). */
-    private static long check(String file, Field field, Iterator<ArrowFieldNode> nodes, Iterator<ArrowBuf> buffers,
-            boolean compressed) {
+    private static long check(
+            String file, Field field, Iterator<ArrowFieldNode> nodes, Iterator<ArrowBuf> buffers, boolean compressed) {
         if (!nodes.hasNext()) {
-            throw new SourceFormatException(file, "a record batch has no field node for column '" + field.getName()
-                    + "'");
+            throw new SourceFormatException(
+                    file, "a record batch has no field node for column '" + field.getName() + "'");
         }
         ArrowFieldNode node = nodes.next();
         long length = node.getLength();
         long nulls = node.getNullCount();
         if (length < 0 || nulls < 0 || nulls > length) {
-            throw new SourceFormatException(file, "a record batch declares " + length + " values with " + nulls
-                    + " nulls for column '" + field.getName() + "'");
+            throw new SourceFormatException(
+                    file,
+                    "a record batch declares " + length + " values with " + nulls + " nulls for column '"
+                            + field.getName() + "'");
         }
-        ArrowType type = field.getType() instanceof ArrowType.ExtensionType extension ? extension.storageType()
+        ArrowType type = field.getType() instanceof ArrowType.ExtensionType extension
+                ? extension.storageType()
                 : field.getType();
         TypeLayout layout = TypeLayout.getTypeLayout(type);
         if (!layout.isFixedBufferCount()) {
@@ -60,19 +64,24 @@ final class RecordBatchCheck {
             // still bounds what they cost
             return length;
         }
-        boolean variableData = type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8
-                || type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary;
+        boolean variableData = type instanceof ArrowType.Utf8
+                || type instanceof ArrowType.LargeUtf8
+                || type instanceof ArrowType.Binary
+                || type instanceof ArrowType.LargeBinary;
         for (BufferLayout buffer : layout.getBufferLayouts()) {
             if (!buffers.hasNext()) {
-                throw new SourceFormatException(file, "a record batch has too few buffers for column '"
-                        + field.getName() + "'");
+                throw new SourceFormatException(
+                        file, "a record batch has too few buffers for column '" + field.getName() + "'");
             }
             long bytes = bytes(buffers.next(), compressed);
             long needed = needed(buffer, length, nulls, variableData);
             if (bytes < needed) {
-                throw new SourceFormatException(file, "a record batch declares " + length + " values of column '"
-                        + field.getName() + "' but its " + buffer.getType().getName() + " buffer holds " + bytes
-                        + " bytes where " + needed + " are needed");
+                throw new SourceFormatException(
+                        file,
+                        "a record batch declares " + length + " values of column '"
+                                + field.getName() + "' but its "
+                                + buffer.getType().getName() + " buffer holds " + bytes
+                                + " bytes where " + needed + " are needed");
             }
         }
         long childLength = switch (type.getTypeID()) {
@@ -83,9 +92,12 @@ final class RecordBatchCheck {
         for (Field child : field.getChildren()) {
             long declared = check(file, child, nodes, buffers, compressed);
             if (childLength >= 0 && declared < childLength) {
-                throw new SourceFormatException(file, "column '" + field.getName() + "' declares " + length
-                        + " values, which need " + childLength + " child values, but its child '" + child.getName()
-                        + "' has " + declared);
+                throw new SourceFormatException(
+                        file,
+                        "column '" + field.getName() + "' declares " + length
+                                + " values, which need " + childLength + " child values, but its child '"
+                                + child.getName()
+                                + "' has " + declared);
             }
         }
         return length;

@@ -63,8 +63,10 @@ final class StreamBatchReader extends ArrowReader {
         long offset = offsets.get(i);
         StreamMessages.Header header = StreamMessages.read(name, channel, offset);
         if (header == null || header.type() != MessageHeader.RecordBatch) {
-            throw new SourceFormatException(name, "no record batch starts at byte " + offset + " any more; the file"
-                    + " changed after the dataset was opened");
+            throw new SourceFormatException(
+                    name,
+                    "no record batch starts at byte " + offset + " any more; the file"
+                            + " changed after the dataset was opened");
         }
         // the batch owns the body's buffers, and loading closes it
         loadRecordBatch(MessageSerializer.deserializeRecordBatch(header.message(), body(header)));

@@ -71,13 +71,18 @@ final class StreamMessages {
                 batches.add(header);
             } else if (header.type() == MessageHeader.DictionaryBatch && !batches.isEmpty()) {
                 // a task reads the dictionaries before the first batch, then jumps to its own batches
-                throw new SourceFormatException(name, "the Arrow IPC stream replaces or extends a dictionary after"
-                        + " its first record batch (at byte " + at + "); a stream read in slices has its"
-                        + " dictionaries first, as pyarrow writes them");
+                throw new SourceFormatException(
+                        name,
+                        "the Arrow IPC stream replaces or extends a dictionary after"
+                                + " its first record batch (at byte " + at + "); a stream read in slices has its"
+                                + " dictionaries first, as pyarrow writes them");
             } else if (header.type() != MessageHeader.DictionaryBatch) {
-                throw new SourceFormatException(name, "the Arrow IPC stream has a message of type "
-                        + header.type() + " at byte " + at + "; after its schema a stream holds dictionaries and"
-                        + " record batches");
+                throw new SourceFormatException(
+                        name,
+                        "the Arrow IPC stream has a message of type "
+                                + header.type() + " at byte " + at
+                                + "; after its schema a stream holds dictionaries and"
+                                + " record batches");
             }
             at = header.end();
         }
@@ -105,8 +110,10 @@ final class StreamMessages {
         }
         long remaining = size - offset - prefixLength;
         if (length < 0 || length > remaining || length > MAX_METADATA) {
-            throw new SourceFormatException(name, "the Arrow stream's message at byte " + offset + " declares "
-                    + Integer.toUnsignedString(length) + " bytes of metadata but " + remaining + " bytes remain");
+            throw new SourceFormatException(
+                    name,
+                    "the Arrow stream's message at byte " + offset + " declares " + Integer.toUnsignedString(length)
+                            + " bytes of metadata but " + remaining + " bytes remain");
         }
         ByteBuffer metadata = readFully(name, channel, offset + prefixLength, length);
         Message message;
@@ -114,14 +121,16 @@ final class StreamMessages {
             message = Message.getRootAsMessage(metadata);
             message.headerType();
         } catch (RuntimeException e) {
-            throw new SourceFormatException(name, "the Arrow stream's message at byte " + offset
-                    + " has malformed metadata", e);
+            throw new SourceFormatException(
+                    name, "the Arrow stream's message at byte " + offset + " has malformed metadata", e);
         }
         Header header = new Header(offset, prefixLength + length, message);
         long body = message.bodyLength();
         if (body < 0 || body > remaining - length) {
-            throw new SourceFormatException(name, "the Arrow stream's message at byte " + offset + " declares a "
-                    + body + "-byte body but " + (remaining - length) + " bytes remain");
+            throw new SourceFormatException(
+                    name,
+                    "the Arrow stream's message at byte " + offset + " declares a " + body + "-byte body but "
+                            + (remaining - length) + " bytes remain");
         }
         return header;
     }
@@ -132,8 +141,8 @@ final class StreamMessages {
         channel.position(offset);
         while (bytes.hasRemaining()) {
             if (channel.read(bytes) < 0) {
-                throw new SourceFormatException(name, "the Arrow stream is truncated: it ends inside the message"
-                        + " at byte " + offset);
+                throw new SourceFormatException(
+                        name, "the Arrow stream is truncated: it ends inside the message" + " at byte " + offset);
             }
         }
         bytes.flip();

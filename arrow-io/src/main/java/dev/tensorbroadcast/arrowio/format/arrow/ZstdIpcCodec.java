@@ -46,12 +46,16 @@ final class ZstdIpcCodec extends AbstractCompressionCodec {
         ArrowBuf decompressed = allocator.buffer(length);
         try {
             long frame = compressed.writerIndex() - CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
-            long made = Zstd.decompressDirectByteBuffer(decompressed.nioBuffer(0, Math.toIntExact(length)), 0,
-                    Math.toIntExact(length), compressed.nioBuffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH,
-                            Math.toIntExact(frame)), 0, Math.toIntExact(frame));
+            long made = Zstd.decompressDirectByteBuffer(
+                    decompressed.nioBuffer(0, Math.toIntExact(length)),
+                    0,
+                    Math.toIntExact(length),
+                    compressed.nioBuffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH, Math.toIntExact(frame)),
+                    0,
+                    Math.toIntExact(frame));
             if (made != length) {
-                throw new IllegalStateException("Cannot decompress a zstd buffer: " + made + " bytes decoded, the"
-                        + " buffer says " + length);
+                throw new IllegalStateException(
+                        "Cannot decompress a zstd buffer: " + made + " bytes decoded, the" + " buffer says " + length);
             }
             decompressed.writerIndex(length);
             return decompressed;

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  */
 record NpyDType(DType dtype, int itemSize, int swapWidth, Kind kind, boolean bigEndian) {
     /** The descrs this reader accepts, for error messages. */
-    static final String SUPPORTED = "b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16, U<n> and S<n>, "
-            + "with byte order <, >, | or =";
+    static final String SUPPORTED =
+            "b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16, U<n> and S<n>, " + "with byte order <, >, | or =";
 
     /** How file bytes become tensor values. */
     enum Kind {
@@ -69,8 +69,8 @@ record NpyDType(DType dtype, int itemSize, int swapWidth, Kind kind, boolean big
         if ((code.equals("U") || code.equals("S")) && !size.isEmpty()) {
             long chars = size.length() > 9 ? Long.MAX_VALUE : Long.parseLong(size);
             if (chars < 1 || chars > MAX_STRING_ITEM) {
-                throw new SourceFormatException(name, "string dtype '" + descr + "' must hold from 1 to "
-                        + MAX_STRING_ITEM + " characters");
+                throw new SourceFormatException(
+                        name, "string dtype '" + descr + "' must hold from 1 to " + MAX_STRING_ITEM + " characters");
             }
             return code.equals("U")
                     ? new NpyDType(DType.STRING, (int) chars * 4, 4, Kind.UNICODE, big)
@@ -84,7 +84,8 @@ record NpyDType(DType dtype, int itemSize, int swapWidth, Kind kind, boolean big
     }
 
     static SourceFormatException unsupported(String name, String descr) {
-        String hint = descr.matches("[<>|=]?O[0-9]*") ? " (object arrays hold pickled Python objects)"
+        String hint = descr.matches("[<>|=]?O[0-9]*")
+                ? " (object arrays hold pickled Python objects)"
                 : descr.matches("[<>|=]?V[0-9]*") ? " (void/structured records)" : "";
         return rejection(name, "'" + descr + "'" + hint);
     }

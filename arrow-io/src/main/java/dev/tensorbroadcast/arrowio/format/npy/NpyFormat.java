@@ -13,8 +13,8 @@ import java.util.Optional;
 public record NpyFormat() implements TensorFileFormat {
     private static final long serialVersionUID = 1L;
     /** What a refusal of a dataset's file option offers instead of a {@code .npy}. */
-    public static final String INSTEAD = ", or write a dataset directory with " + Param.FORMAT.given(
-            "ARROW or PARQUET", "arrow or parquet");
+    public static final String INSTEAD =
+            ", or write a dataset directory with " + Param.FORMAT.given("ARROW or PARQUET", "arrow or parquet");
 
     @Override
     public String name() {
@@ -50,8 +50,11 @@ public record NpyFormat() implements TensorFileFormat {
     /** A {@code .npy} is one uncompressed array: every codec is refused, with the level given. */
     @Override
     public Optional<String> refusal(Compression compression) {
-        return compression.codec() == OutputCompression.NONE ? Optional.empty()
-                : Optional.of(compression.refusedBy(name(), compression.toString(), "a .npy file is written"
-                        + " uncompressed; drop " + Param.COMPRESSION.named() + INSTEAD));
+        return compression.codec() == OutputCompression.NONE
+                ? Optional.empty()
+                : Optional.of(compression.refusedBy(
+                        name(),
+                        compression.toString(),
+                        "a .npy file is written" + " uncompressed; drop " + Param.COMPRESSION.named() + INSTEAD));
     }
 }

@@ -17,15 +17,15 @@ final class NpyHeaderParser {
     private static final int MAX_INT_DIGITS = 40;
 
     /** A parsed value with the header text it came from, for error messages. */
-    record Parsed(Object value, String text) {
-    }
+    record Parsed(Object value, String text) {}
 
     /** A Python tuple, as opposed to a list. */
-    record PyTuple(List<Object> items) {
-    }
+    record PyTuple(List<Object> items) {}
 
     /** Python's {@code None}. */
-    enum PyNone { NONE }
+    enum PyNone {
+        NONE
+    }
 
     /** Thrown for any syntax error; the caller adds the file name. */
     static final class SyntaxException extends Exception {
@@ -115,8 +115,10 @@ final class NpyHeaderParser {
                 default -> throw new SyntaxException("unexpected name '" + shorten(word) + "' at offset " + start);
             };
         }
-        throw new SyntaxException(pos >= text.length() ? "the header ends in the middle of a value"
-                : "unexpected character '" + c + "' at offset " + pos);
+        throw new SyntaxException(
+                pos >= text.length()
+                        ? "the header ends in the middle of a value"
+                        : "unexpected character '" + c + "' at offset " + pos);
     }
 
     private String string(char quote) throws SyntaxException {
@@ -187,16 +189,20 @@ final class NpyHeaderParser {
             return true;
         }
         if (peek() != close) {
-            throw new SyntaxException(pos >= text.length() ? "the header ends before '" + close + "'"
-                    : "expected ',' or '" + close + "' at offset " + pos + ", found '" + peek() + "'");
+            throw new SyntaxException(
+                    pos >= text.length()
+                            ? "the header ends before '" + close + "'"
+                            : "expected ',' or '" + close + "' at offset " + pos + ", found '" + peek() + "'");
         }
         return false;
     }
 
     private void expect(char c) throws SyntaxException {
         if (peek() != c) {
-            throw new SyntaxException(pos >= text.length() ? "the header ends before '" + c + "'"
-                    : "expected '" + c + "' at offset " + pos + ", found '" + peek() + "'");
+            throw new SyntaxException(
+                    pos >= text.length()
+                            ? "the header ends before '" + c + "'"
+                            : "expected '" + c + "' at offset " + pos + ", found '" + peek() + "'");
         }
         pos++;
     }

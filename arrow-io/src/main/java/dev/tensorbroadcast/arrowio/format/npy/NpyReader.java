@@ -101,11 +101,16 @@ public final class NpyReader {
         long elements = shape.elements();
         long dataBytes = checkedProduct(name, elements, type.itemSize(), elementType);
         if (elements > SourceLimits.MAX_HEAP_BYTES) {
-            throw new SourceFormatException(name, "the header declares " + elements + " " + elementType
-                    + " elements; a heap source holds fewer than 2^31");
+            throw new SourceFormatException(
+                    name,
+                    "the header declares " + elements + " " + elementType
+                            + " elements; a heap source holds fewer than 2^31");
         }
-        limits.check(name, peakBytes(header, elements, dataBytes, known), "the header declares " + elements + " "
-                + elementType + " elements (" + dataBytes + " bytes of data), which");
+        limits.check(
+                name,
+                peakBytes(header, elements, dataBytes, known),
+                "the header declares " + elements + " " + elementType + " elements (" + dataBytes
+                        + " bytes of data), which");
         if (known && length - dataStart != dataBytes) {
             throw new SourceFormatException(name, dataMismatch(elements, elementType, dataBytes, length - dataStart));
         }
@@ -116,8 +121,10 @@ public final class NpyReader {
         }
         long extra = HeapInput.remaining(in, 1L << 20);
         if (extra > 0) {
-            throw new SourceFormatException(name, dataMismatch(elements, elementType, dataBytes,
-                    dataBytes + extra) + (extra > 1L << 20 ? " or more" : ""));
+            throw new SourceFormatException(
+                    name,
+                    dataMismatch(elements, elementType, dataBytes, dataBytes + extra)
+                            + (extra > 1L << 20 ? " or more" : ""));
         }
         if (header.fortranOrder() && shape.rank() > 1) {
             int rank = shape.rank();
@@ -152,17 +159,23 @@ public final class NpyReader {
         Preamble preamble = preamble(name, in, length);
         Header header = preamble.header();
         NpyDType type = header.type();
-        if (type.kind() != NpyDType.Kind.FIXED || (header.fortranOrder() && header.shape().rank() > 1)) {
+        if (type.kind() != NpyDType.Kind.FIXED
+                || (header.fortranOrder() && header.shape().rank() > 1)) {
             return java.util.Optional.empty();
         }
-        long dataBytes = checkedProduct(name, header.shape().elements(), type.itemSize(),
-                type.describe(header.descr()));
+        long dataBytes =
+                checkedProduct(name, header.shape().elements(), type.itemSize(), type.describe(header.descr()));
         if (length != UNKNOWN_LENGTH && length - preamble.dataStart() != dataBytes) {
-            throw new SourceFormatException(name, dataMismatch(header.shape().elements(),
-                    type.describe(header.descr()), dataBytes, length - preamble.dataStart()));
+            throw new SourceFormatException(
+                    name,
+                    dataMismatch(
+                            header.shape().elements(),
+                            type.describe(header.descr()),
+                            dataBytes,
+                            length - preamble.dataStart()));
         }
-        return java.util.Optional.of(new NpyLayout(type.dtype(), header.shape(), preamble.dataStart(),
-                type.bigEndian() ? type.swapWidth() : 0));
+        return java.util.Optional.of(new NpyLayout(
+                type.dtype(), header.shape(), preamble.dataStart(), type.bigEndian() ? type.swapWidth() : 0));
     }
 
     /** The header and the offset of the first data byte. */
@@ -177,14 +190,14 @@ public final class NpyReader {
             }
         }
         if (preamble.length < 8) {
-            throw new SourceFormatException(name, "the file ends inside the .npy preamble, after "
-                    + preamble.length + " bytes");
+            throw new SourceFormatException(
+                    name, "the file ends inside the .npy preamble, after " + preamble.length + " bytes");
         }
         int major = preamble[6] & 0xFF;
         int minor = preamble[7] & 0xFF;
         if (minor != 0 || major < 1 || major > 3) {
-            throw new SourceFormatException(name, "unsupported .npy format version " + major + "." + minor
-                    + "; supported: 1.0, 2.0, 3.0");
+            throw new SourceFormatException(
+                    name, "unsupported .npy format version " + major + "." + minor + "; supported: 1.0, 2.0, 3.0");
         }
         int lengthBytes = major == 1 ? 2 : 4;
         byte[] lengthField = in.readNBytes(lengthBytes);
@@ -197,17 +210,23 @@ public final class NpyReader {
         }
         long dataStart = 8 + lengthBytes + headerLength;
         if (headerLength > MAX_HEADER_BYTES) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes, more than the " + MAX_HEADER_BYTES + " this reader accepts");
+            throw new SourceFormatException(
+                    name,
+                    "the .npy header declares " + headerLength + " bytes, more than the " + MAX_HEADER_BYTES
+                            + " this reader accepts");
         }
         if (known && dataStart > length) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes but the file has only " + (length - 8 - lengthBytes) + " bytes after the preamble");
+            throw new SourceFormatException(
+                    name,
+                    "the .npy header declares " + headerLength + " bytes but the file has only "
+                            + (length - 8 - lengthBytes) + " bytes after the preamble");
         }
         byte[] headerBytes = HeapInput.read(in, (int) headerLength, known);
         if (headerBytes.length < headerLength) {
-            throw new SourceFormatException(name, "the .npy header declares " + headerLength
-                    + " bytes but the file ends after " + headerBytes.length);
+            throw new SourceFormatException(
+                    name,
+                    "the .npy header declares " + headerLength + " bytes but the file ends after "
+                            + headerBytes.length);
         }
         return new Preamble(header(name, decodeHeader(name, headerBytes, major)), dataStart);
     }
@@ -236,8 +255,8 @@ public final class NpyReader {
         try {
             return Math.multiplyExact(elements, itemSize);
         } catch (ArithmeticException e) {
-            throw new SourceFormatException(name, "the header declares " + elements + " " + elementType
-                    + " elements, more than 2^63 bytes");
+            throw new SourceFormatException(
+                    name, "the header declares " + elements + " " + elementType + " elements, more than 2^63 bytes");
         }
     }
 
@@ -246,7 +265,8 @@ public final class NpyReader {
             return new String(bytes, StandardCharsets.ISO_8859_1);
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
@@ -257,8 +277,7 @@ public final class NpyReader {
     }
 
     /** The three header entries, validated. */
-    private record Header(String descr, NpyDType type, boolean fortranOrder, Shape shape) {
-    }
+    private record Header(String descr, NpyDType type, boolean fortranOrder, Shape shape) {}
 
     private static Header header(String name, String text) {
         Map<String, Parsed> dict;
@@ -268,8 +287,10 @@ public final class NpyReader {
             throw new SourceFormatException(name, "malformed .npy header: " + e.getMessage());
         }
         if (!dict.keySet().equals(KEYS)) {
-            throw new SourceFormatException(name, "the .npy header has keys " + new TreeSet<>(dict.keySet())
-                    + "; expected exactly " + new TreeSet<>(KEYS));
+            throw new SourceFormatException(
+                    name,
+                    "the .npy header has keys " + new TreeSet<>(dict.keySet()) + "; expected exactly "
+                            + new TreeSet<>(KEYS));
         }
         Parsed descr = dict.get("descr");
         if (!(descr.value() instanceof String descrText)) {
@@ -285,15 +306,18 @@ public final class NpyReader {
             throw new SourceFormatException(name, "shape is " + shape.text() + "; expected a tuple of integers");
         }
         if (tuple.items().size() > Shape.MAX_RANK) {
-            throw new SourceFormatException(name, "shape has " + tuple.items().size() + " dimensions; at most "
-                    + Shape.MAX_RANK + " are supported");
+            throw new SourceFormatException(
+                    name,
+                    "shape has " + tuple.items().size() + " dimensions; at most " + Shape.MAX_RANK + " are supported");
         }
         long[] dims = new long[tuple.items().size()];
         for (int i = 0; i < dims.length; i++) {
             Object item = tuple.items().get(i);
             if (!(item instanceof BigInteger dim) || dim.signum() < 0 || dim.bitLength() > 63) {
-                throw new SourceFormatException(name, "shape " + shape.text() + " has dimension " + i + " = "
-                        + item + "; expected an integer from 0 to " + Long.MAX_VALUE);
+                throw new SourceFormatException(
+                        name,
+                        "shape " + shape.text() + " has dimension " + i + " = " + item
+                                + "; expected an integer from 0 to " + Long.MAX_VALUE);
             }
             dims[i] = dim.longValueExact();
         }
@@ -301,8 +325,8 @@ public final class NpyReader {
         try {
             parsed.elements();
         } catch (RuntimeException e) {
-            throw new SourceFormatException(name, "shape " + shape.text() + " has more than " + Long.MAX_VALUE
-                    + " elements");
+            throw new SourceFormatException(
+                    name, "shape " + shape.text() + " has more than " + Long.MAX_VALUE + " elements");
         }
         return new Header(descrText, type, fortranOrder, parsed);
     }

@@ -31,6 +31,7 @@ public final class NpyRows implements Closeable {
     private final FSDataInputStream in;
     /** The channel of a local file, or null. */
     private final FileChannel channel;
+
     private byte[] buffer = new byte[0];
 
     private NpyRows(Path path, NpyLayout layout, FSDataInputStream in, FileChannel channel) {
@@ -98,8 +99,9 @@ public final class NpyRows implements Closeable {
                 in.readFully(position, values);
             }
         } catch (EOFException e) {
-            throw new SourceFormatException(path.toString(), "the file ends before row " + (rows.end() - 1)
-                    + "; it was changed while being read");
+            throw new SourceFormatException(
+                    path.toString(),
+                    "the file ends before row " + (rows.end() - 1) + "; it was changed while being read");
         }
         if (layout.swapWidth() > 0) {
             Layouts.swapBytes(values, layout.swapWidth());

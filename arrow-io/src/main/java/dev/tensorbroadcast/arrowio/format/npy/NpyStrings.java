@@ -7,8 +7,7 @@ import dev.tensorbroadcast.planner.Shape;
 
 /** Fixed-width numpy strings ({@code U<n>} UTF-32 and {@code S<n>} bytes) to a UTF-8 string tensor. */
 final class NpyStrings {
-    private NpyStrings() {
-    }
+    private NpyStrings() {}
 
     /** {@code U<n>}: UTF-32 code units; trailing NULs are padding, as numpy strips them. */
     static SourceTensor unicode(String name, String descr, Shape shape, byte[] raw, int itemSize, boolean bigEndian) {
@@ -27,9 +26,11 @@ final class NpyStrings {
                 int cp = codeUnit(raw, base + u * 4, bigEndian);
                 int length = Utf8.encodedLength(cp);
                 if (length < 0) {
-                    throw new SourceFormatException(name, "element " + e + " of the " + descr
-                            + " strings holds code point 0x" + String.format("%X", cp)
-                            + ", which is not a Unicode scalar value (a surrogate or above 0x10FFFF)");
+                    throw new SourceFormatException(
+                            name,
+                            "element " + e + " of the " + descr
+                                    + " strings holds code point 0x" + String.format("%X", cp)
+                                    + ", which is not a Unicode scalar value (a surrogate or above 0x10FFFF)");
                 }
                 total += length;
             }
@@ -60,10 +61,12 @@ final class NpyStrings {
             }
             int bad = Utf8.firstInvalid(raw, base, base + end);
             if (bad >= 0) {
-                throw new SourceFormatException(name, "element " + e + " of the " + descr
-                        + " byte strings is not valid UTF-8 (byte 0x"
-                        + String.format("%02X", raw[bad] & 0xFF) + " at position " + (bad - base)
-                        + "); byte strings are read as UTF-8 text");
+                throw new SourceFormatException(
+                        name,
+                        "element " + e + " of the " + descr
+                                + " byte strings is not valid UTF-8 (byte 0x"
+                                + String.format("%02X", raw[bad] & 0xFF) + " at position " + (bad - base)
+                                + "); byte strings are read as UTF-8 text");
             }
             total += end;
             offsets[e + 1] = total;

@@ -28,8 +28,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * For what it does not cover (nested lists, narrowed integers, other encodings) the caller uses the column reader.
  */
 final class BulkListPages {
-    private static final Set<Encoding> DECODED = EnumSet.of(Encoding.PLAIN, Encoding.RLE,
-            Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+    private static final Set<Encoding> DECODED =
+            EnumSet.of(Encoding.PLAIN, Encoding.RLE, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
 
     private final String name;
     private final int maxRepetition;
@@ -58,8 +58,7 @@ final class BulkListPages {
             case DOUBLE, INT64 -> 8;
             default -> -1;
         };
-        return descriptor.getMaxRepetitionLevel() == 1 && stored == width
-                && DECODED.containsAll(chunk.getEncodings());
+        return descriptor.getMaxRepetitionLevel() == 1 && stored == width && DECODED.containsAll(chunk.getEncodings());
     }
 
     /** The progress of the row being read, carried from page to page (a row may span pages). */
@@ -73,10 +72,10 @@ final class BulkListPages {
      * Reads group rows {@code [first, last)} of one row group's column into {@code out} from {@code outRow} on;
      * {@code fileRow} is the file row of the group's row 0, for messages.
      */
-    void read(PageReader pages, long first, long last, long fileRow, SliceBuffer out, long outRow)
-            throws IOException {
+    void read(PageReader pages, long first, long last, long fileRow, SliceBuffer out, long outRow) throws IOException {
         DictionaryPage dictionaryPage = pages.readDictionaryPage();
-        byte[] dictionary = dictionaryPage == null ? null : dictionaryPage.getBytes().toByteArray();
+        byte[] dictionary =
+                dictionaryPage == null ? null : dictionaryPage.getBytes().toByteArray();
         long rowElements = out.rowElements();
         byte[] target = out.values();
         Row row = new Row();
@@ -109,8 +108,8 @@ final class BulkListPages {
                 int bitWidth = data.get() & 0xFF;
                 HybridLevels.decode(data, bitWidth, indexes, present);
             } else if (encoding != Encoding.PLAIN) {
-                throw new SourceFormatException(name, "a page is encoded " + encoding + ", which its column chunk did"
-                        + " not list");
+                throw new SourceFormatException(
+                        name, "a page is encoded " + encoding + ", which its column chunk did" + " not list");
             }
             int pageValues = data.hasArray() ? data.arrayOffset() + data.position() : data.position();
             byte[] page0 = dictionaryEncoded ? null : bytesOf(data);
@@ -199,8 +198,7 @@ final class BulkListPages {
     }
 
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Dictionary values {@code indexes[from, from + count)} into {@code target} from byte {@code to} on. */
     private void lookUp(byte[] dictionary, int[] indexes, int from, int count, byte[] target, int to) {
@@ -259,8 +257,10 @@ final class BulkListPages {
             throw new SourceFormatException(name, "row " + (fileRow + row.index) + " is null; every row needs values");
         }
         if (row.count != rowElements) {
-            throw new SourceFormatException(name, "row " + (fileRow + row.index) + " has " + row.count
-                    + " values; every row needs " + rowElements + " (" + Param.ROW_SHAPE.named() + ")");
+            throw new SourceFormatException(
+                    name,
+                    "row " + (fileRow + row.index) + " has " + row.count + " values; every row needs " + rowElements
+                            + " (" + Param.ROW_SHAPE.named() + ")");
         }
     }
 

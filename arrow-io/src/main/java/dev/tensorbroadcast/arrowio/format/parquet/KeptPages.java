@@ -20,10 +20,10 @@ import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.plain.BooleanPlainValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
-import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType;
 
@@ -61,13 +61,16 @@ final class KeptPages {
                     encode(column, vector, i, values, statistics);
                 }
             }
-            page.write(to - from, to - from, BytesInput.concat(definition.finishWithLength(), values.getBytes()),
+            page.write(
+                    to - from,
+                    to - from,
+                    BytesInput.concat(definition.finishWithLength(), values.getBytes()),
                     statistics);
         }
     }
 
-    private static void encode(KeptColumn column, FieldVector vector, int i, ValuesWriter values,
-            Statistics<?> statistics) {
+    private static void encode(
+            KeptColumn column, FieldVector vector, int i, ValuesWriter values, Statistics<?> statistics) {
         switch (column.kind()) {
             case INT8 -> writeInt(((TinyIntVector) vector).get(i), values, statistics);
             case INT16 -> writeInt(((SmallIntVector) vector).get(i), values, statistics);
@@ -78,8 +81,8 @@ final class KeptPages {
             case DATE32 -> writeInt(((DateDayVector) vector).get(i), values, statistics);
             case INT64 -> writeLong(((BigIntVector) vector).get(i), values, statistics);
             case UINT64 -> writeLong(((UInt8Vector) vector).get(i), values, statistics);
-            case TIMESTAMP_MS, TIMESTAMP_US, TIMESTAMP_NS -> writeLong(((TimeStampVector) vector).get(i), values,
-                    statistics);
+            case TIMESTAMP_MS, TIMESTAMP_US, TIMESTAMP_NS ->
+                writeLong(((TimeStampVector) vector).get(i), values, statistics);
             case FLOAT32 -> {
                 float value = ((Float4Vector) vector).get(i);
                 values.writeFloat(value);
@@ -96,7 +99,8 @@ final class KeptPages {
                 statistics.updateStats(value);
             }
             case STRING, LARGE_STRING, BINARY, LARGE_BINARY -> {
-                byte[] bytes = vector instanceof BaseVariableWidthVector variable ? variable.get(i)
+                byte[] bytes = vector instanceof BaseVariableWidthVector variable
+                        ? variable.get(i)
                         : ((BaseLargeVariableWidthVector) vector).get(i);
                 Binary value = Binary.fromConstantByteArray(bytes);
                 values.writeBytes(value);

@@ -29,14 +29,19 @@ final class ParquetFirstRow {
     private ParquetFirstRow() {}
 
     /** The values of the file's first row, from the first row group that has rows. */
-    static long parquet(FileSystem fileSystem, Path path, Iterable<BlockMetaData> groups, ParquetLeaf leaf,
+    static long parquet(
+            FileSystem fileSystem,
+            Path path,
+            Iterable<BlockMetaData> groups,
+            ParquetLeaf leaf,
             ParquetReadOptions options) {
         for (BlockMetaData group : groups) {
             if (group.getRowCount() == 0) {
                 continue;
             }
             for (ColumnChunkMetaData chunk : group.getColumns()) {
-                if (java.util.Arrays.equals(chunk.getPath().toArray(), leaf.descriptor().getPath())) {
+                if (java.util.Arrays.equals(
+                        chunk.getPath().toArray(), leaf.descriptor().getPath())) {
                     try (FSDataInputStream in = fileSystem.open(path)) {
                         return chunk.isEncrypted() ? UNKNOWN : firstPage(in, chunk, leaf, options);
                     } catch (IOException | RuntimeException e) {
@@ -50,8 +55,9 @@ final class ParquetFirstRow {
         return UNKNOWN;
     }
 
-    private static long firstPage(FSDataInputStream in, ColumnChunkMetaData chunk, ParquetLeaf leaf,
-            ParquetReadOptions options) throws IOException {
+    private static long firstPage(
+            FSDataInputStream in, ColumnChunkMetaData chunk, ParquetLeaf leaf, ParquetReadOptions options)
+            throws IOException {
         in.seek(chunk.getStartingPos());
         for (int page = 0; page < MAX_PAGES; page++) {
             PageHeader header = Util.readPageHeader(in);
@@ -70,20 +76,28 @@ final class ParquetFirstRow {
                 ByteBuffer levels = ByteBuffer.wrap(in.readNBytes(repetitionBytes + definitionBytes))
                         .order(ByteOrder.LITTLE_ENDIAN);
                 int n = v2.getNum_values();
-                int[] repetition = levels(levels.slice(0, repetitionBytes), false, leaf.descriptor()
-                        .getMaxRepetitionLevel(), n);
-                int[] definition = levels(levels.slice(repetitionBytes, definitionBytes), false, leaf.descriptor()
-                        .getMaxDefinitionLevel(), n);
+                int[] repetition = levels(
+                        levels.slice(0, repetitionBytes),
+                        false,
+                        leaf.descriptor().getMaxRepetitionLevel(),
+                        n);
+                int[] definition = levels(
+                        levels.slice(repetitionBytes, definitionBytes),
+                        false,
+                        leaf.descriptor().getMaxDefinitionLevel(),
+                        n);
                 return count(repetition, definition, n, true, leaf);
             }
             if (header.getType() == PageType.DATA_PAGE) {
                 DataPageHeader v1 = header.getData_page_header();
                 if (v1.getRepetition_level_encoding() != Encoding.RLE
                         || v1.getDefinition_level_encoding() != Encoding.RLE
-                        || header.getUncompressed_page_size() < 0 || header.getUncompressed_page_size() > MAX_BYTES) {
+                        || header.getUncompressed_page_size() < 0
+                        || header.getUncompressed_page_size() > MAX_BYTES) {
                     return UNKNOWN;
                 }
-                BytesInput bytes = options.getCodecFactory().getDecompressor(chunk.getCodec())
+                BytesInput bytes = options.getCodecFactory()
+                        .getDecompressor(chunk.getCodec())
                         .decompress(BytesInput.from(in.readNBytes(compressed)), header.getUncompressed_page_size());
                 ByteBuffer data = ByteBuffer.wrap(bytes.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
                 int n = v1.getNum_values();

@@ -59,9 +59,17 @@ public record ParquetFormat() implements DatasetFileFormat {
     }
 
     @Override
-    public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
-        ParquetTensorFileWriter.create().withBatchBytes(settings.batchBytes())
+    public void write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WriteSettings settings,
+            LongConsumer progress,
+            PartOutput out)
+            throws IOException {
+        ParquetTensorFileWriter.create()
+                .withBatchBytes(settings.batchBytes())
                 .withProgress(progress)
                 .withOptions(options(settings))
                 .write(kernel, rowShape, partition, kept, out.parquetFile());
@@ -69,8 +77,10 @@ public record ParquetFormat() implements DatasetFileFormat {
 
     /** The Parquet writer's options for {@code settings}: the codec and its level, the encoding, the row layout. */
     static ParquetWriteOptions options(WriteSettings settings) {
-        return ParquetWriteOptions.defaults().withCodec(codec(settings.compression().codec()))
-                .withCompressionLevel(settings.compression().level()).withByteStreamSplit(settings.byteStreamSplit())
+        return ParquetWriteOptions.defaults()
+                .withCodec(codec(settings.compression().codec()))
+                .withCompressionLevel(settings.compression().level())
+                .withByteStreamSplit(settings.byteStreamSplit())
                 .withRowLayout(settings.rowLayout());
     }
 
@@ -90,14 +100,28 @@ public record ParquetFormat() implements DatasetFileFormat {
     }
 
     @Override
-    public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public void readRows(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         ParquetTensorReader.read(fileSystem, part, dataset, from, to, out, outRow);
     }
 
     @Override
-    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+    public DatasetFileReader openBatches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout)
+            throws IOException {
         return ParquetTensorReader.batches(fileSystem, path, length, allocator, dtype, rowShape, layout);
     }
 

@@ -1,7 +1,7 @@
 package dev.tensorbroadcast.arrowio.format.parquet;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.FixedShapeTensorType;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.DatasetColumn;
 import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.SourceFormatException;
@@ -38,8 +38,13 @@ import org.apache.parquet.schema.Type;
  * shape (from the Arrow schema pyarrow and we store, else the Parquet types), the {@code index} column if there is
  * one, and the projection a reader asks for.
  */
-record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDefinition, int entryDefinition,
-        ColumnDescriptor index, MessageType projection) {
+record ParquetLeaf(
+        DatasetColumn column,
+        ColumnDescriptor descriptor,
+        int rowDefinition,
+        int entryDefinition,
+        ColumnDescriptor index,
+        MessageType projection) {
     /** The tensor column of a file (the one named, or the only list of numbers), checked; and its index column. */
     static ParquetLeaf of(String name, FileMetaData metadata, Optional<String> requested) {
         MessageType schema = metadata.getSchema();
@@ -47,10 +52,13 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
         int chosen = ArrowSourceReader.chooseColumn(name, names, requested);
         String column = names.get(chosen);
         List<ColumnDescriptor> leaves = schema.getColumns().stream()
-                .filter(descriptor -> descriptor.getPath()[0].equals(column)).toList();
+                .filter(descriptor -> descriptor.getPath()[0].equals(column))
+                .toList();
         if (leaves.size() != 1 || leaves.get(0).getMaxRepetitionLevel() < 1) {
-            throw new SourceFormatException(name, "column '" + column + "' is " + describe(schema.getType(column))
-                    + "; a dataset's rows are a list of numbers");
+            throw new SourceFormatException(
+                    name,
+                    "column '" + column + "' is " + describe(schema.getType(column))
+                            + "; a dataset's rows are a list of numbers");
         }
         ColumnDescriptor descriptor = leaves.get(0);
         int entryDefinition = entryDefinition(schema, descriptor);
@@ -60,10 +68,12 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
         MessageType projection = new MessageType(schema.getName(), schema.getType(column));
         if (!column.equals(TensorFileSchema.INDEX_COLUMN) && names.contains(TensorFileSchema.INDEX_COLUMN)) {
             Type indexType = schema.getType(TensorFileSchema.INDEX_COLUMN);
-            if (!indexType.isPrimitive() || indexType.isRepetition(Type.Repetition.REPEATED)
+            if (!indexType.isPrimitive()
+                    || indexType.isRepetition(Type.Repetition.REPEATED)
                     || indexType.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT64) {
-                throw new SourceFormatException(name, "the index column is " + describe(indexType)
-                        + "; it must be int64, the position of each row");
+                throw new SourceFormatException(
+                        name,
+                        "the index column is " + describe(indexType) + "; it must be int64, the position of each row");
             }
             index = schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN});
             projection = new MessageType(schema.getName(), schema.getType(column), indexType);
@@ -79,11 +89,16 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
         MessageType schema = written.messageType();
         ColumnDescriptor descriptor = written.valuesDescriptor();
         String column = written.column().name();
-        MessageType projection = new MessageType(schema.getName(), schema.getType(TensorFileSchema.INDEX_COLUMN),
-                schema.getType(column));
-        return new ParquetLeaf(new DatasetColumn(column, written.column().dtype(), written.column().rowShape(), true),
-                descriptor, schema.getMaxDefinitionLevel(new String[] {column}), entryDefinition(schema, descriptor),
-                schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN}), projection);
+        MessageType projection = new MessageType(
+                schema.getName(), schema.getType(TensorFileSchema.INDEX_COLUMN), schema.getType(column));
+        return new ParquetLeaf(
+                new DatasetColumn(
+                        column, written.column().dtype(), written.column().rowShape(), true),
+                descriptor,
+                schema.getMaxDefinitionLevel(new String[] {column}),
+                entryDefinition(schema, descriptor),
+                schema.getColumnDescription(new String[] {TensorFileSchema.INDEX_COLUMN}),
+                projection);
     }
 
     /** The definition level at which an entry of the innermost list is there (present or null). */
@@ -103,13 +118,16 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
     /** The column's dtype and row shape: from the Arrow schema pyarrow and we store when it has them, else the types. */
     private static DatasetColumn resolve(String name, FileMetaData metadata, String column, PrimitiveType values) {
         Optional<Field> arrow = arrowField(metadata, column);
-        if (arrow.isPresent() && (arrow.get().getType() instanceof ArrowType.FixedSizeList
-                || arrow.get().getType() instanceof ArrowType.ExtensionType)) {
+        if (arrow.isPresent()
+                && (arrow.get().getType() instanceof ArrowType.FixedSizeList
+                        || arrow.get().getType() instanceof ArrowType.ExtensionType)) {
             DatasetColumn tensor = ArrowDatasetColumn.of(name, arrow.get());
             PrimitiveTypeName expected = ParquetTensorSchema.physicalType(tensor.dtype());
             if (values.getPrimitiveTypeName() != expected) {
-                throw new SourceFormatException(name, "column '" + column + "' is " + tensor.dtype().typeName()
-                        + " in its Arrow schema but stored as " + values.getPrimitiveTypeName());
+                throw new SourceFormatException(
+                        name,
+                        "column '" + column + "' is " + tensor.dtype().typeName()
+                                + " in its Arrow schema but stored as " + values.getPrimitiveTypeName());
             }
             return tensor;
         }
@@ -144,10 +162,14 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
                     yield DType.INT64;
                 }
                 yield logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer
-                        && integer.getBitWidth() == 64 ? (integer.isSigned() ? DType.INT64 : DType.UINT64) : null;
+                                && integer.getBitWidth() == 64
+                        ? (integer.isSigned() ? DType.INT64 : DType.UINT64)
+                        : null;
             }
-            case FIXED_LEN_BYTE_ARRAY -> type.getTypeLength() == 2
-                    && logical instanceof LogicalTypeAnnotation.Float16LogicalTypeAnnotation ? DType.FLOAT16 : null;
+            case FIXED_LEN_BYTE_ARRAY ->
+                type.getTypeLength() == 2 && logical instanceof LogicalTypeAnnotation.Float16LogicalTypeAnnotation
+                        ? DType.FLOAT16
+                        : null;
             default -> null;
         };
     }
@@ -163,7 +185,9 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
             byte[] bytes = Base64.getDecoder().decode(encoded);
             Schema schema = MessageSerializer.deserializeSchema(
                     new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))));
-            return schema.getFields().stream().filter(field -> field.getName().equals(column)).findFirst();
+            return schema.getFields().stream()
+                    .filter(field -> field.getName().equals(column))
+                    .findFirst();
         } catch (IOException | RuntimeException e) {
             // a schema we cannot decode adds nothing the Parquet types do not say
             return Optional.empty();
@@ -177,12 +201,11 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
     /** The file's top-level columns other than the tensor and index, with the Arrow types pyarrow stored, if any. */
     List<OtherColumn> others(FileMetaData metadata) {
         List<OtherColumn> others = new ArrayList<>();
-        Map<String, String> features = HuggingFaceFeatures.parse(
-                metadata.getKeyValueMetaData().get(HuggingFaceFeatures.KEY));
+        Map<String, String> features =
+                HuggingFaceFeatures.parse(metadata.getKeyValueMetaData().get(HuggingFaceFeatures.KEY));
         for (Type type : metadata.getSchema().getFields()) {
             String name = type.getName();
-            if (name.equals(column.name())
-                    || (index != null && name.equals(TensorFileSchema.INDEX_COLUMN))) {
+            if (name.equals(column.name()) || (index != null && name.equals(TensorFileSchema.INDEX_COLUMN))) {
                 continue;
             }
             Optional<KeptColumn> kept = HuggingFaceFeatures.withFeature(keptColumn(metadata, type), features);
@@ -194,7 +217,8 @@ record ParquetLeaf(DatasetColumn column, ColumnDescriptor descriptor, int rowDef
     /** How a column is kept: as its Arrow type says when the file stores one that fits its values, else its own. */
     static Optional<KeptColumn> keptColumn(FileMetaData metadata, Type type) {
         Optional<KeptColumn> byArrow = arrowField(metadata, type.getName()).flatMap(KeptColumn::ofArrow);
-        if (byArrow.isPresent() && type.isPrimitive()
+        if (byArrow.isPresent()
+                && type.isPrimitive()
                 && byArrow.get().readableFrom(type.asPrimitiveType().getPrimitiveTypeName())) {
             return byArrow;
         }

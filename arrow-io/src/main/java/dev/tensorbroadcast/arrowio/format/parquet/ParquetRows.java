@@ -36,8 +36,17 @@ final class ParquetRows {
      * messages. Each row must hold {@code rowEntries} entries, each innermost list {@code innerLength} of them.
      * Returns the values consumed.
      */
-    static long read(String name, ColumnReader values, ParquetLeaf leaf, long rowEntries, long innerLength,
-            long first, long last, long fileRow, Target out, long outRow) {
+    static long read(
+            String name,
+            ColumnReader values,
+            ParquetLeaf leaf,
+            long rowEntries,
+            long innerLength,
+            long first,
+            long last,
+            long fileRow,
+            Target out,
+            long outRow) {
         int maxDefinition = leaf.descriptor().getMaxDefinitionLevel();
         long total = values.getTotalValueCount();
         long consumed = 0;
@@ -87,20 +96,26 @@ final class ParquetRows {
                 throw new SourceFormatException(name, "row " + (fileRow + row) + " is null; every row needs values");
             }
             if (keep && missingInner) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has a null or empty inner list;"
-                        + " every row needs all its values");
+                throw new SourceFormatException(
+                        name,
+                        "row " + (fileRow + row) + " has a null or empty inner list;"
+                                + " every row needs all its values");
             }
             if (keep && count != rowEntries) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has " + count
-                        + " values; every row needs " + rowEntries + " (" + Param.ROW_SHAPE.named() + ")");
+                throw new SourceFormatException(
+                        name,
+                        "row " + (fileRow + row) + " has " + count + " values; every row needs " + rowEntries + " ("
+                                + Param.ROW_SHAPE.named() + ")");
             }
             if (nesting > 1 && innerCount != innerLength && badInner < 0) {
                 badInner = innerCount;
             }
             if (keep && badInner >= 0) {
-                throw new SourceFormatException(name, "row " + (fileRow + row) + " has an inner list of " + badInner
-                        + " values; its innermost lists are the row's last dim, " + innerLength
-                        + " (" + Param.ROW_SHAPE.named() + ")");
+                throw new SourceFormatException(
+                        name,
+                        "row " + (fileRow + row) + " has an inner list of " + badInner
+                                + " values; its innermost lists are the row's last dim, " + innerLength
+                                + " (" + Param.ROW_SHAPE.named() + ")");
             }
         }
         return consumed;

@@ -2,15 +2,15 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.PartialFiles;
 import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
-import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -42,8 +42,7 @@ public final class ParquetTensorFileWriter {
     }
 
     public static ParquetTensorFileWriter create() {
-        return new ParquetTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults(),
-                rows -> {});
+        return new ParquetTensorFileWriter(TensorBatch.DEFAULT_BATCH_BYTES, ParquetWriteOptions.defaults(), rows -> {});
     }
 
     /** About this many bytes of values per batch, hence per row group; at least one row. */
@@ -61,11 +60,17 @@ public final class ParquetTensorFileWriter {
     }
 
     /** Writes the partition to a new file at {@code path}, which must not exist; if the write fails, none remains. */
-    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem,
-            Path path) throws IOException {
+    public ArrowWriteResult write(
+            TensorKernel kernel, Shape rowShape, Partition partition, FileSystem fileSystem, Path path)
+            throws IOException {
         requireNonNull(fileSystem, "fileSystem is null");
         requireNonNull(path, "path is null");
-        return write(kernel, rowShape, partition, Optional.empty(), HadoopOutputFile.fromPath(path, fileSystem.getConf()),
+        return write(
+                kernel,
+                rowShape,
+                partition,
+                Optional.empty(),
+                HadoopOutputFile.fromPath(path, fileSystem.getConf()),
                 failure -> PartialFiles.delete(fileSystem, path, failure));
     }
 
@@ -76,22 +81,31 @@ public final class ParquetTensorFileWriter {
     }
 
     /** Writes the partition to {@code file}, which must not exist, with the {@code kept} columns after the tensor. */
-    public ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
-            Optional<KeptOutput> kept, OutputFile file) throws IOException {
+    public ArrowWriteResult write(
+            TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept, OutputFile file)
+            throws IOException {
         return write(kernel, rowShape, partition, kept, file, failure -> {});
     }
 
     /** {@code discard} is called when a write fails after creating the file. */
-    private ArrowWriteResult write(TensorKernel kernel, Shape rowShape, Partition partition,
-            Optional<KeptOutput> kept, OutputFile file, Consumer<Throwable> discard) throws IOException {
+    private ArrowWriteResult write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            OutputFile file,
+            Consumer<Throwable> discard)
+            throws IOException {
         requireNonNull(file, "file is null");
         int batches;
         long bytes;
         ParquetTensorWriter writer;
         try (TensorBatch batch = TensorBatch.allocate(kernel, rowShape, partition, batchBytes, kept)) {
-            writer = ParquetTensorWriter.create(file,
+            writer = ParquetTensorWriter.create(
+                    file,
                     new TensorColumn(TensorFileSchema.TENSOR_COLUMN, kernel.dtype(), rowShape),
-                    kept.map(KeptOutput::columns).orElse(List.of()), options);
+                    kept.map(KeptOutput::columns).orElse(List.of()),
+                    options);
             writer.reuseRepeats(kernel.program(), batch.rowElements(), batchBytes);
             batch.repeatWith(writer);
             try {

@@ -4,10 +4,10 @@ import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.DatasetChunk;
 import dev.tensorbroadcast.arrowio.format.DatasetFileReader;
-import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
 import dev.tensorbroadcast.arrowio.format.ElementBatch;
 import dev.tensorbroadcast.arrowio.format.FirstRowValues;
+import dev.tensorbroadcast.arrowio.format.IndexColumn;
 import dev.tensorbroadcast.arrowio.format.KeptReader;
 import dev.tensorbroadcast.arrowio.format.PartFooter;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
@@ -79,36 +79,61 @@ public final class ParquetTensorReader {
             long firstRowValues = leaf.column().fileRowShape() == null
                     ? ParquetFirstRow.parquet(fileSystem, path, reader.getRowGroups(), leaf, options)
                     : FirstRowValues.UNKNOWN;
-            return new PartFooter(leaf.column(), leaf.index() != null, chunks, firstIndex,
-                    leaf.others(reader.getFooter().getFileMetaData()), firstRowValues);
+            return new PartFooter(
+                    leaf.column(),
+                    leaf.index() != null,
+                    chunks,
+                    firstIndex,
+                    leaf.others(reader.getFooter().getFileMetaData()),
+                    firstRowValues);
         } catch (SourceFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
             // parquet-java's words for a truncated file or a garbage footer, without the file name it repeats
-            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replace(name + " ", "");
+            String reason = String.valueOf(e.getMessage())
+                    .lines()
+                    .findFirst()
+                    .orElse("")
+                    .replace(name + " ", "");
             throw new SourceFormatException(name, "it is not a readable Parquet file: " + reason, e);
         }
     }
 
-    public static void read(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public static void read(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         String name = part.path();
-        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, new Path(name),
-                part.fileBytes()), options())) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(new SizedInputFile(fileSystem, new Path(name), part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             ParquetLeaf leaf = ParquetLeaf.of(name, metadata, Optional.of(dataset.column()));
             // a page reader per file: it keeps its level and index arrays from group to group
-            BulkListPages bulk = new BulkListPages(name, leaf.descriptor(), leaf.rowDefinition(),
-                    leaf.entryDefinition(), out.width());
-            ParquetRows.Target slice = ParquetRows.into(out, leaf.descriptor().getPrimitiveType()
-                    .getPrimitiveTypeName());
+            BulkListPages bulk = new BulkListPages(
+                    name, leaf.descriptor(), leaf.rowDefinition(), leaf.entryDefinition(), out.width());
+            ParquetRows.Target slice =
+                    ParquetRows.into(out, leaf.descriptor().getPrimitiveType().getPrimitiveTypeName());
             forRowGroups(reader, part, leaf.projection(), from, to, (group, pages, store, first, last, start) -> {
                 long target = outRow + start + first - from;
                 if (BulkListPages.covers(leaf.descriptor(), chunk(group, leaf.descriptor()), out.width())) {
                     bulk.read(pages.getPageReader(leaf.descriptor()), first, last, start, out, target);
                 } else {
-                    ParquetRows.read(name, store.getColumnReader(leaf.descriptor()), leaf, out.rowElements(),
-                            out.innerLength(), first, last, start, slice, target);
+                    ParquetRows.read(
+                            name,
+                            store.getColumnReader(leaf.descriptor()),
+                            leaf,
+                            out.rowElements(),
+                            out.innerLength(),
+                            first,
+                            last,
+                            start,
+                            slice,
+                            target);
                 }
                 if (leaf.index() != null) {
                     checkIndex(name, store.getColumnReader(leaf.index()), first, last, part.firstRow() + start);
@@ -124,8 +149,9 @@ public final class ParquetTensorReader {
          * Group rows {@code [first, last)} are wanted; {@code start} is the file row of the group's row 0.
          * {@code store} reads the projected columns value by value, {@code pages} gives their pages.
          */
-        void read(BlockMetaData group, PageReadStore pages, ColumnReadStoreImpl store, long first, long last,
-                long start) throws IOException;
+        void read(
+                BlockMetaData group, PageReadStore pages, ColumnReadStoreImpl store, long first, long last, long start)
+                throws IOException;
     }
 
     /**
@@ -133,12 +159,15 @@ public final class ParquetTensorReader {
      * are skipped unread, reading stops after the last group holding wanted rows. The file must still have the row
      * groups {@code part} had when the dataset was opened.
      */
-    static void forRowGroups(ParquetFileReader reader, DatasetPart part, MessageType projection, long from, long to,
-            RowGroupRows rows) throws IOException {
+    static void forRowGroups(
+            ParquetFileReader reader, DatasetPart part, MessageType projection, long from, long to, RowGroupRows rows)
+            throws IOException {
         List<BlockMetaData> groups = reader.getRowGroups();
         if (groups.size() != part.chunks().size()) {
-            throw new SourceFormatException(part.path(), "it has " + groups.size() + " row groups, not the "
-                    + part.chunks().size() + " it had when the dataset was opened");
+            throw new SourceFormatException(
+                    part.path(),
+                    "it has " + groups.size() + " row groups, not the "
+                            + part.chunks().size() + " it had when the dataset was opened");
         }
         reader.setRequestedSchema(projection);
         String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
@@ -150,8 +179,7 @@ public final class ParquetTensorReader {
             } else {
                 PageReadStore pages = reader.readNextRowGroup();
                 ColumnReadStoreImpl store = store(pages, projection, createdBy);
-                rows.read(groups.get(i), pages, store, Math.max(from, start) - start, Math.min(to, end) - start,
-                        start);
+                rows.read(groups.get(i), pages, store, Math.max(from, start) - start, Math.min(to, end) - start, start);
             }
             start = end;
         }
@@ -159,8 +187,8 @@ public final class ParquetTensorReader {
 
     /** Reads {@code projection}'s columns of one row group value by value. */
     private static ColumnReadStoreImpl store(PageReadStore pages, MessageType projection, String createdBy) {
-        return new ColumnReadStoreImpl(pages, new GroupRecordConverter(projection).getRootConverter(), projection,
-                createdBy);
+        return new ColumnReadStoreImpl(
+                pages, new GroupRecordConverter(projection).getRootConverter(), projection, createdBy);
     }
 
     private static ColumnChunkMetaData chunk(BlockMetaData group, ColumnDescriptor descriptor) {
@@ -194,7 +222,9 @@ public final class ParquetTensorReader {
             for (ColumnChunkMetaData chunk : group.getColumns()) {
                 if (chunk.getPath().toArray()[0].equals(TensorFileSchema.INDEX_COLUMN)) {
                     Statistics<?> statistics = chunk.getStatistics();
-                    if (statistics != null && !statistics.isEmpty() && statistics.hasNonNullValue()
+                    if (statistics != null
+                            && !statistics.isEmpty()
+                            && statistics.hasNonNullValue()
                             && statistics.genericGetMin() instanceof Long min) {
                         return min;
                     }
@@ -210,10 +240,14 @@ public final class ParquetTensorReader {
                 continue;
             }
             PageReadStore pages = reader.readNextRowGroup();
-            ColumnReader index = store(pages, indexOnly, reader.getFooter().getFileMetaData().getCreatedBy())
+            ColumnReader index = store(
+                            pages,
+                            indexOnly,
+                            reader.getFooter().getFileMetaData().getCreatedBy())
                     .getColumnReader(leaf.index());
             return index.getCurrentDefinitionLevel() == index.getDescriptor().getMaxDefinitionLevel()
-                    ? index.getLong() : -1;
+                    ? index.getLong()
+                    : -1;
         }
         return -1;
     }
@@ -229,10 +263,13 @@ public final class ParquetTensorReader {
             boolean read = top.equals(leaf.column().name())
                     || (leaf.index() != null && top.equals(TensorFileSchema.INDEX_COLUMN));
             if (read && (codec == CompressionCodecName.BROTLI || codec == CompressionCodecName.LZO)) {
-                throw new SourceFormatException(name, "column '" + chunk.getPath().toDotString() + "' is compressed"
-                        + " with " + codec + ", which this tool cannot decompress; it reads uncompressed, SNAPPY, GZIP,"
-                        + " ZSTD, LZ4 and LZ4_RAW pages: rewrite the file with one of those (pyarrow's default is"
-                        + " snappy)");
+                throw new SourceFormatException(
+                        name,
+                        "column '" + chunk.getPath().toDotString() + "' is compressed"
+                                + " with " + codec
+                                + ", which this tool cannot decompress; it reads uncompressed, SNAPPY, GZIP,"
+                                + " ZSTD, LZ4 and LZ4_RAW pages: rewrite the file with one of those (pyarrow's default is"
+                                + " snappy)");
             }
         }
     }
@@ -250,16 +287,17 @@ public final class ParquetTensorReader {
     }
 
     /** Copies file rows {@code [from, to)} of the kept columns into {@code kept} from row {@code at} on. */
-    public static void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to,
-            int at) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem,
-                new Path(part.path()), part.fileBytes()), options())) {
+    public static void readKept(FileSystem fileSystem, DatasetPart part, KeptRows kept, long from, long to, int at)
+            throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new SizedInputFile(fileSystem, new Path(part.path()), part.fileBytes()), options())) {
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             MessageType schema = metadata.getSchema();
             List<Type> types = new ArrayList<>();
             for (KeptColumn column : kept.columns()) {
                 if (!schema.containsField(column.name())
-                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name())).map(column::sameValuesAs)
+                        || !ParquetLeaf.keptColumn(metadata, schema.getType(column.name()))
+                                .map(column::sameValuesAs)
                                 .orElse(false)) {
                     throw KeptReader.missing(part, column);
                 }
@@ -271,9 +309,15 @@ public final class ParquetTensorReader {
                 for (int c = 0; c < types.size(); c++) {
                     ColumnDescriptor descriptor = projection.getColumnDescription(
                             new String[] {types.get(c).getName()});
-                    KeptParquetValues.read(store.getColumnReader(descriptor), kept.columns().get(c),
-                            descriptor.getPrimitiveType().getPrimitiveTypeName(), descriptor.getMaxDefinitionLevel(),
-                            first, last, kept.vector(c), target);
+                    KeptParquetValues.read(
+                            store.getColumnReader(descriptor),
+                            kept.columns().get(c),
+                            descriptor.getPrimitiveType().getPrimitiveTypeName(),
+                            descriptor.getMaxDefinitionLevel(),
+                            first,
+                            last,
+                            kept.vector(c),
+                            target);
                 }
             });
         }
@@ -285,20 +329,28 @@ public final class ParquetTensorReader {
      * {@link ParquetTensorSchema} lays out for {@code dtype} rows of {@code rowShape} in {@code layout} (its kept
      * columns, after them, are not read). Reading says in an {@link IOException} why a file is not.
      */
-    public static DatasetFileReader batches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+    public static DatasetFileReader batches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout)
+            throws IOException {
         ParquetTensorSchema written = new ParquetTensorSchema(
                 new TensorColumn(TensorFileSchema.TENSOR_COLUMN, dtype, rowShape), List.of(), layout);
         // no task counts this read's input, so parquet-java's vectored reads may run ahead on their threads
-        ParquetFileReader reader = ParquetFileReader.open(new SizedInputFile(fileSystem, path, length),
+        ParquetFileReader reader = ParquetFileReader.open(
+                new SizedInputFile(fileSystem, path, length),
                 ParquetReadOptions.builder().build());
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            MessageType tensorPart = new MessageType(fileSchema.getName(), fileSchema.getFields().subList(0,
-                    Math.min(2, fileSchema.getFieldCount())));
+            MessageType tensorPart = new MessageType(
+                    fileSchema.getName(), fileSchema.getFields().subList(0, Math.min(2, fileSchema.getFieldCount())));
             if (!tensorPart.equals(written.messageType())) {
-                throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape
-                        + ": found " + ParquetLeaf.describe(fileSchema));
+                throw new IOException("its schema is not the one for " + dtype + " rows of " + rowShape + ": found "
+                        + ParquetLeaf.describe(fileSchema));
             }
             return new Batches(path.toString(), reader, written, allocator);
         } catch (IOException | RuntimeException e) {
@@ -316,6 +368,7 @@ public final class ParquetTensorReader {
         private final long rowElements;
         /** Entries of a row's values: two per complex element. */
         private final long rowEntries;
+
         private final long innerLength;
         private final ElementBatch batch;
         private final ParquetRows.BatchTarget target;
@@ -350,12 +403,14 @@ public final class ParquetTensorReader {
                 batch.reset(firstRow, rows, Math.toIntExact(rows * rowElements));
                 target.start();
                 ColumnReader values = store.getColumnReader(leaf.descriptor());
-                long consumed = ParquetRows.read(name, values, leaf, rowEntries, innerLength, 0, rows, fileRow,
-                        target, 0);
+                long consumed =
+                        ParquetRows.read(name, values, leaf, rowEntries, innerLength, 0, rows, fileRow, target, 0);
                 if (consumed != values.getTotalValueCount()) {
-                    throw new SourceFormatException(name, "a row group of " + rows + " rows holds "
-                            + values.getTotalValueCount() + " list entries, " + (values.getTotalValueCount()
-                            - consumed) + " more than its rows");
+                    throw new SourceFormatException(
+                            name,
+                            "a row group of " + rows + " rows holds "
+                                    + values.getTotalValueCount() + " list entries, "
+                                    + (values.getTotalValueCount() - consumed) + " more than its rows");
                 }
             } catch (SourceFormatException e) {
                 // the report names the file: the reason alone

@@ -3,10 +3,10 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.ArrowDTypes;
+import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowTensorFileWriter;
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
-import dev.tensorbroadcast.arrowio.TensorColumn;
 import dev.tensorbroadcast.arrowio.kept.HuggingFaceFeatures;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.DType;
@@ -27,8 +27,8 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Type.Repetition;
 import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Type.Repetition;
 import org.apache.parquet.schema.Types;
 
 /**
@@ -43,6 +43,7 @@ public final class ParquetTensorSchema {
     public static final String ARROW_SCHEMA_KEY = "ARROW:schema";
     /** The names of a three-level list's repeated group and its entry. */
     private static final String LIST = "list";
+
     private static final String ELEMENT = "element";
 
     private final TensorColumn column;
@@ -50,6 +51,7 @@ public final class ParquetTensorSchema {
     private final RowLayout layout;
     /** The sizes of the lists a row's values are nested in, outermost first. */
     private final Shape lists;
+
     private final MessageType messageType;
 
     public ParquetTensorSchema(TensorColumn column) {
@@ -73,13 +75,19 @@ public final class ParquetTensorSchema {
                 .as(logicalType(column.dtype()))
                 .named(ELEMENT);
         for (int depth = lists.rank() - 1; depth > 0; depth--) {
-            level = Types.requiredGroup().as(LogicalTypeAnnotation.listType())
-                    .addField(Types.repeatedGroup().addField(level).named(LIST)).named(ELEMENT);
+            level = Types.requiredGroup()
+                    .as(LogicalTypeAnnotation.listType())
+                    .addField(Types.repeatedGroup().addField(level).named(LIST))
+                    .named(ELEMENT);
         }
         Types.MessageTypeBuilder message = Types.buildMessage();
-        message.required(PrimitiveTypeName.INT64).named(TensorFileSchema.INDEX_COLUMN)
-                .requiredGroup().as(LogicalTypeAnnotation.listType())
-                .repeatedGroup().addField(level).named(LIST)
+        message.required(PrimitiveTypeName.INT64)
+                .named(TensorFileSchema.INDEX_COLUMN)
+                .requiredGroup()
+                .as(LogicalTypeAnnotation.listType())
+                .repeatedGroup()
+                .addField(level)
+                .named(LIST)
                 .named(column.name());
         for (KeptColumn keptColumn : this.kept) {
             message.addField(keptColumn.parquetType());
@@ -154,13 +162,15 @@ public final class ParquetTensorSchema {
     /** The kept columns' Hugging Face features, and the tensor's where the layout has one (nested lists). */
     private Optional<String> huggingFace() {
         Optional<String> tensor = lists.rank() >= 2
-                ? HuggingFaceFeatures.nestedLists(lists, ArrowDTypes.valueType(column.dtype())) : Optional.empty();
+                ? HuggingFaceFeatures.nestedLists(lists, ArrowDTypes.valueType(column.dtype()))
+                : Optional.empty();
         return HuggingFaceFeatures.schemaMetadata(kept, column.name(), tensor);
     }
 
     /** The Arrow schema of the same rows, as pyarrow stores it: base64 of an IPC schema message. */
     public String arrowSchema() {
-        Schema schema = lists.rank() >= 2 ? TensorFileSchema.schema(column.nestedField(), kept)
+        Schema schema = lists.rank() >= 2
+                ? TensorFileSchema.schema(column.nestedField(), kept)
                 : TensorFileSchema.schema(column, kept);
         Optional<String> huggingFace = huggingFace();
         if (huggingFace.isPresent()) {

@@ -48,6 +48,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private final PlainValues plain;
     /** The levels of one row, the same for every row; replayed as runs. */
     private final RowLevels rowLevels;
+
     private final RepetitionLevels repetition;
     private final RleRuns definition;
     private long rows;
@@ -57,18 +58,21 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private final ByteStreamSplit split = new ByteStreamSplit();
     /** Whether the values go BYTE_STREAM_SPLIT: asked for, and floats or doubles. */
     private final boolean splitStreams;
+
     private final int valueWidth;
     /** Compressed tensor pages of earlier rows, reused for rows of the same values; null when not asked for. */
     private RepeatedRows<CompressedPage> pages;
+
     private long reusedPages;
 
     /** A tensor column page as written: the page header's counts and encoding, and the compressed body. */
     @SuppressWarnings("ArrayRecordComponent") // a page body, never compared
-    private record CompressedPage(int valueCount, int rowCount, int uncompressedBytes, byte[] body,
-            Encoding encoding) {}
+    private record CompressedPage(
+            int valueCount, int rowCount, int uncompressedBytes, byte[] body, Encoding encoding) {}
 
-    private ParquetTensorWriter(OutputFile file, TensorColumn column, List<KeptColumn> kept,
-            ParquetWriteOptions options) throws IOException {
+    private ParquetTensorWriter(
+            OutputFile file, TensorColumn column, List<KeptColumn> kept, ParquetWriteOptions options)
+            throws IOException {
         this.options = requireNonNull(options, "options is null");
         this.schema = new ParquetTensorSchema(column, kept, options.rowLayout());
         this.rowLevels = schema.levels();
@@ -91,12 +95,21 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         try {
             // zstd as frames of pieces under its 128 KiB block (see ZstdFrames: parquet-java's stream pre-splits)
             made = options.codec() == CompressionCodecName.ZSTD
-                    ? new ZstdPageCompressor(options.compressionLevel() > 0 ? options.compressionLevel()
-                            : ZstandardCodec.DEFAULT_PARQUET_COMPRESS_ZSTD_LEVEL)
+                    ? new ZstdPageCompressor(
+                            options.compressionLevel() > 0
+                                    ? options.compressionLevel()
+                                    : ZstandardCodec.DEFAULT_PARQUET_COMPRESS_ZSTD_LEVEL)
                     : codecs.getCompressor(options.codec());
             this.compressor = made;
-            this.writer = new ParquetFileWriter(opened, schema.messageType(), ParquetFileWriter.Mode.CREATE,
-                    ROW_GROUP_BYTES, 0, Integer.MAX_VALUE, Integer.MAX_VALUE, false);
+            this.writer = new ParquetFileWriter(
+                    opened,
+                    schema.messageType(),
+                    ParquetFileWriter.Mode.CREATE,
+                    ROW_GROUP_BYTES,
+                    0,
+                    Integer.MAX_VALUE,
+                    Integer.MAX_VALUE,
+                    false);
             writer.start();
         } catch (Throwable e) {
             opened.closeAfter(e);
@@ -115,10 +128,14 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     }
 
     /** Opens a writer for rows of {@code column} followed by the {@code kept} columns. */
-    public static ParquetTensorWriter create(OutputFile file, TensorColumn column, List<KeptColumn> kept,
-            ParquetWriteOptions options) throws IOException {
-        return new ParquetTensorWriter(requireNonNull(file, "file is null"), requireNonNull(column, "column is null"),
-                requireNonNull(kept, "kept is null"), options);
+    public static ParquetTensorWriter create(
+            OutputFile file, TensorColumn column, List<KeptColumn> kept, ParquetWriteOptions options)
+            throws IOException {
+        return new ParquetTensorWriter(
+                requireNonNull(file, "file is null"),
+                requireNonNull(column, "column is null"),
+                requireNonNull(kept, "kept is null"),
+                options);
     }
 
     /**
@@ -131,8 +148,7 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     }
 
     /** Writes {@code rowCount} rows as above, with the kept columns' first {@code rowCount} entries. */
-    public void write(int rowCount, BigIntVector index, FieldVector values, List<FieldVector> kept)
-            throws IOException {
+    public void write(int rowCount, BigIntVector index, FieldVector values, List<FieldVector> kept) throws IOException {
         write(-1, rowCount, index, values, kept);
     }
 
@@ -195,7 +211,8 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         }
         int rowsPerPage = rowsPerPage(rows, rowElements * PlainValues.sizingBits(dtype, null));
         for (int done = 0; done < rows; done += rowsPerPage) {
-            if (pages.find(firstRow + done, Math.min(rowsPerPage, rows - done), 0).isEmpty()) {
+            if (pages.find(firstRow + done, Math.min(rowsPerPage, rows - done), 0)
+                    .isEmpty()) {
                 return false;
             }
         }
@@ -218,7 +235,9 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         int perPage = (int) Math.max(1, Math.min(rowCount, options.pageBytes() / Long.BYTES));
         for (int done = 0; done < rowCount; done += perPage) {
             int count = Math.min(perPage, rowCount - done);
-            writePage(count, count,
+            writePage(
+                    count,
+                    count,
                     BytesInput.from(index.nioBuffer((long) done * Long.BYTES, count * Long.BYTES)),
                     indexStatistics(descriptor, index, done, count));
         }
@@ -239,7 +258,8 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         boolean repeats = pages != null && firstRow >= 0;
         for (int done = 0; done < rowCount; done += rowsPerPage) {
             int count = Math.min(rowsPerPage, rowCount - done);
-            CompressedPage page = repeats ? pages.find(firstRow + done, count, nulls ? 1 : 0).orElse(null) : null;
+            CompressedPage page =
+                    repeats ? pages.find(firstRow + done, count, nulls ? 1 : 0).orElse(null) : null;
             if (page == null) {
                 page = encodePage(descriptor, values, nulls, done, count, repeats);
                 if (repeats) {
@@ -247,9 +267,15 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
                 }
             } else {
                 reusedPages++;
-                writer.writeDataPage(page.valueCount(), page.uncompressedBytes(), BytesInput.from(page.body()),
-                        Statistics.createStats(descriptor.getPrimitiveType()), page.rowCount(), Encoding.RLE,
-                        Encoding.RLE, page.encoding());
+                writer.writeDataPage(
+                        page.valueCount(),
+                        page.uncompressedBytes(),
+                        BytesInput.from(page.body()),
+                        Statistics.createStats(descriptor.getPrimitiveType()),
+                        page.rowCount(),
+                        Encoding.RLE,
+                        Encoding.RLE,
+                        page.encoding());
             }
         }
         writer.endColumn();
@@ -259,8 +285,9 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
      * Encodes, compresses and writes the page of {@code count} rows from row {@code done} of the batch; returns it
      * with its compressed bytes copied when {@code keep} (the compressor reuses its output buffer), else null.
      */
-    private CompressedPage encodePage(ColumnDescriptor descriptor, FieldVector values, boolean nulls, int done,
-            int count, boolean keep) throws IOException {
+    private CompressedPage encodePage(
+            ColumnDescriptor descriptor, FieldVector values, boolean nulls, int done, int count, boolean keep)
+            throws IOException {
         long from = done * rowElements;
         long to = from + count * rowElements;
         definition.reset();
@@ -282,8 +309,14 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         int uncompressed = Math.toIntExact(body.size());
         BytesInput compressed = compressor.compress(body);
         byte[] kept = keep ? compressed.toByteArray() : null;
-        writer.writeDataPage(valueCount, uncompressed, kept != null ? BytesInput.from(kept) : compressed,
-                Statistics.createStats(descriptor.getPrimitiveType()), count, Encoding.RLE, Encoding.RLE,
+        writer.writeDataPage(
+                valueCount,
+                uncompressed,
+                kept != null ? BytesInput.from(kept) : compressed,
+                Statistics.createStats(descriptor.getPrimitiveType()),
+                count,
+                Encoding.RLE,
+                Encoding.RLE,
                 encoding);
         return kept == null ? null : new CompressedPage(valueCount, count, uncompressed, kept, encoding);
     }
@@ -291,11 +324,22 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private void writeKept(int column, int rowCount, FieldVector vector) throws IOException {
         ColumnDescriptor descriptor = schema.keptDescriptor(column);
         writer.startColumn(descriptor, rowCount, options.codec());
-        keptPages.write(schema.kept().get(column), descriptor.getPrimitiveType(), vector, rowCount,
+        keptPages.write(
+                schema.kept().get(column),
+                descriptor.getPrimitiveType(),
+                vector,
+                rowCount,
                 (valueCount, pageRows, body, statistics) -> {
                     long uncompressed = body.size();
-                    writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressor.compress(body),
-                            statistics, pageRows, Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+                    writer.writeDataPage(
+                            valueCount,
+                            Math.toIntExact(uncompressed),
+                            compressor.compress(body),
+                            statistics,
+                            pageRows,
+                            Encoding.RLE,
+                            Encoding.RLE,
+                            Encoding.PLAIN);
                 });
         writer.endColumn();
     }
@@ -327,12 +371,18 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         }
     }
 
-    private void writePage(int valueCount, int rowCount, BytesInput body, Statistics<?> statistics)
-            throws IOException {
+    private void writePage(int valueCount, int rowCount, BytesInput body, Statistics<?> statistics) throws IOException {
         long uncompressed = body.size();
         BytesInput compressed = compressor.compress(body);
-        writer.writeDataPage(valueCount, Math.toIntExact(uncompressed), compressed, statistics, rowCount,
-                Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+        writer.writeDataPage(
+                valueCount,
+                Math.toIntExact(uncompressed),
+                compressed,
+                statistics,
+                rowCount,
+                Encoding.RLE,
+                Encoding.RLE,
+                Encoding.PLAIN);
     }
 
     /**

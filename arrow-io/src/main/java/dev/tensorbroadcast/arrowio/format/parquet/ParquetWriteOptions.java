@@ -9,8 +9,13 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * How Parquet pages are written: the codec, and the target size of a data page's values (a page always holds whole
  * rows, at least one).
  */
-public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, int compressionLevel,
-        boolean byteStreamSplit, boolean reuseRepeats, RowLayout rowLayout) {
+public record ParquetWriteOptions(
+        CompressionCodecName codec,
+        long pageBytes,
+        int compressionLevel,
+        boolean byteStreamSplit,
+        boolean reuseRepeats,
+        RowLayout rowLayout) {
     public static final long DEFAULT_PAGE_BYTES = 1L << 20;
 
     /**
@@ -26,8 +31,8 @@ public record ParquetWriteOptions(CompressionCodecName codec, long pageBytes, in
         if (pageBytes <= 0) {
             throw new IllegalArgumentException("pageBytes must be positive: " + pageBytes);
         }
-        if (compressionLevel != 0 && (codec != CompressionCodecName.ZSTD || compressionLevel < 1
-                || compressionLevel > 22)) {
+        if (compressionLevel != 0
+                && (codec != CompressionCodecName.ZSTD || compressionLevel < 1 || compressionLevel > 22)) {
             throw new IllegalArgumentException("Cannot use compression level " + compressionLevel + " with " + codec
                     + ": ZSTD takes 1 to 22, other codecs none");
         }

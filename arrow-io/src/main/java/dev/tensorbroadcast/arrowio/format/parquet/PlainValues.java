@@ -32,8 +32,8 @@ final class PlainValues {
         return switch (dtype) {
             case BOOL -> bools(values.getDataBuffer(), validity, nulls, from, to);
             case INT8, UINT8 -> widen(values.getDataBuffer(), validity, nulls, from, to, 1, dtype == DType.INT8);
-            case INT16, UINT16, BFLOAT16 -> widen(values.getDataBuffer(), validity, nulls, from, to, 2,
-                    dtype == DType.INT16);
+            case INT16, UINT16, BFLOAT16 ->
+                widen(values.getDataBuffer(), validity, nulls, from, to, 2, dtype == DType.INT16);
             case STRING -> strings((VarCharVector) values, validity, nulls, from, to);
             default -> fixed(values.getDataBuffer(), validity, nulls, from, to, ArrowDTypes.storageByteWidth(dtype));
         };
@@ -46,7 +46,8 @@ final class PlainValues {
         }
         if (dtype == DType.STRING) {
             int count = values.getValueCount();
-            long bytes = count == 0 ? 0 : ((VarCharVector) values).getOffsetBuffer().getInt((long) count * 4);
+            long bytes =
+                    count == 0 ? 0 : ((VarCharVector) values).getOffsetBuffer().getInt((long) count * 4);
             return 8 * (4 + (count == 0 ? 0 : bytes / count));
         }
         return 8L * ArrowDTypes.storageByteWidth(dtype);
@@ -67,8 +68,8 @@ final class PlainValues {
         return BytesInput.from(out, 0, size);
     }
 
-    private BytesInput widen(ArrowBuf data, ArrowBuf validity, boolean nulls, long from, long to, int width,
-            boolean signed) {
+    private BytesInput widen(
+            ArrowBuf data, ArrowBuf validity, boolean nulls, long from, long to, int width, boolean signed) {
         byte[] out = scratch(Math.toIntExact((to - from) * 4));
         int size = 0;
         for (long i = from; i < to; i++) {

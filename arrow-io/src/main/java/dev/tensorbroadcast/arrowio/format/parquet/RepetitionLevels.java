@@ -21,6 +21,7 @@ final class RepetitionLevels {
     private final int bitWidth;
     /** Eight rows' levels bit-packed, LSB first, or null when RLE runs are smaller. */
     private final byte[] block;
+
     private byte[] bytes = new byte[256];
 
     RepetitionLevels(RowLevels row) {

@@ -24,10 +24,12 @@ final class ChunkDecoder {
             length -= 4;
             CRC32C crc = new CRC32C();
             crc.update(encoded, 0, length);
-            int stored = ByteBuffer.wrap(encoded, length, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+            int stored = ByteBuffer.wrap(encoded, length, 4)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .getInt();
             if (stored != (int) crc.getValue()) {
-                throw new IOException(where + ": chunk checksum mismatch: crc32c " + String.format("%08x",
-                        crc.getValue()) + ", the chunk says " + String.format("%08x", stored));
+                throw new IOException(where + ": chunk checksum mismatch: crc32c "
+                        + String.format("%08x", crc.getValue()) + ", the chunk says " + String.format("%08x", stored));
             }
         }
         int bytes = chunk.length;
@@ -50,8 +52,8 @@ final class ChunkDecoder {
                     throw new IOException(where + ": not a zstd frame: " + e.getMessage(), e);
                 }
                 if (Zstd.isError(decoded)) {
-                    throw new IOException(where + ": not a zstd frame of " + bytes + " bytes: "
-                            + Zstd.getErrorName(decoded));
+                    throw new IOException(
+                            where + ": not a zstd frame of " + bytes + " bytes: " + Zstd.getErrorName(decoded));
                 }
                 if (decoded != bytes) {
                     throw new IOException(where + ": a chunk of " + decoded + " bytes decoded; expected " + bytes);
@@ -65,7 +67,8 @@ final class ChunkDecoder {
                     }
                 }
             }
-            default -> throw new IOException(where + ": codec " + metadata.layout().codec());
+            default ->
+                throw new IOException(where + ": codec " + metadata.layout().codec());
         }
         ZarrMetadata.toLittleEndian(chunk, 0, bytes, metadata.layout().dtype(), metadata.order());
     }

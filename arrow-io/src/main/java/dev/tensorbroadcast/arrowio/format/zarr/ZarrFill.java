@@ -65,8 +65,10 @@ final class ZarrFill {
         BigInteger value = fill.bigIntegerValue();
         int bits = dtype.byteWidth() * 8;
         boolean unsigned = dtype.typeName().startsWith("u");
-        BigInteger min = unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
-        BigInteger max = unsigned ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+        BigInteger min =
+                unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        BigInteger max = unsigned
+                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
                 : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw refused(fill, dtype, where);

@@ -83,8 +83,9 @@ public record ZarrFormat() implements ArrayFileFormat {
     @Override
     public Optional<String> whyNotStored(DType dtype) {
         return switch (dtype) {
-            case BFLOAT16 -> Optional.of("Zarr v3 has no bfloat16 among its core data types; cast to float32 or"
-                    + " float16 first, or write arrow or parquet");
+            case BFLOAT16 ->
+                Optional.of("Zarr v3 has no bfloat16 among its core data types; cast to float32 or"
+                        + " float16 first, or write arrow or parquet");
             case STRING -> Optional.of("Zarr v3 has no string among its core data types; write arrow or parquet");
             default -> Optional.empty();
         };
@@ -92,9 +93,10 @@ public record ZarrFormat() implements ArrayFileFormat {
 
     @Override
     public Optional<String> refusal(Compression compression) {
-        return compression.codec() != OutputCompression.LZ4 ? Optional.empty()
-                : Optional.of(compression.refusedBy(name(), compression.toString(), "Zarr chunks take zstd, gzip or"
-                        + " none here"));
+        return compression.codec() != OutputCompression.LZ4
+                ? Optional.empty()
+                : Optional.of(compression.refusedBy(
+                        name(), compression.toString(), "Zarr chunks take zstd, gzip or" + " none here"));
     }
 
     @Override
@@ -103,8 +105,9 @@ public record ZarrFormat() implements ArrayFileFormat {
     }
 
     @Override
-    public void write(TensorKernel kernel, ArrayLayout layout, long first, long end, ObjectSink sink,
-            LongConsumer progress) throws IOException {
+    public void write(
+            TensorKernel kernel, ArrayLayout layout, long first, long end, ObjectSink sink, LongConsumer progress)
+            throws IOException {
         new ZarrWriter(kernel, layout, sink, progress).write(first, end);
     }
 

@@ -54,19 +54,30 @@ final class ZarrJson {
         List<Object> codecs = new ArrayList<>();
         codecs.add(bytesCodec(ArrayLayout.storedBytes(layout.dtype())));
         if (layout.codec().equals("zstd")) {
-            codecs.add(Map.of("name", "zstd", "configuration", Map.of("level",
-                    layout.level() == 0 ? ZarrFormat.DEFAULT_ZSTD_LEVEL : layout.level(), "checksum", false)));
+            codecs.add(Map.of(
+                    "name",
+                    "zstd",
+                    "configuration",
+                    Map.of(
+                            "level",
+                            layout.level() == 0 ? ZarrFormat.DEFAULT_ZSTD_LEVEL : layout.level(),
+                            "checksum",
+                            false)));
         } else if (layout.codec().equals("gzip")) {
-            codecs.add(Map.of("name", "gzip", "configuration", Map.of("level",
-                    layout.level() == 0 ? ZarrFormat.DEFAULT_GZIP_LEVEL : layout.level())));
+            codecs.add(Map.of(
+                    "name",
+                    "gzip",
+                    "configuration",
+                    Map.of("level", layout.level() == 0 ? ZarrFormat.DEFAULT_GZIP_LEVEL : layout.level())));
         }
         return codecs;
     }
 
     /** The {@code bytes} codec; a one-byte type has no endianness to name. */
     private static Object bytesCodec(int width) {
-        return width == 1 ? Map.of("name", "bytes") : Map.of("name", "bytes", "configuration",
-                Map.of("endian", "little"));
+        return width == 1
+                ? Map.of("name", "bytes")
+                : Map.of("name", "bytes", "configuration", Map.of("endian", "little"));
     }
 
     private static Object fillValue(DType dtype) {

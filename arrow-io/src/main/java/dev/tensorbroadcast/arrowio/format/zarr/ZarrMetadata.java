@@ -29,8 +29,15 @@ import java.util.List;
  * @param fill one element of the fill value, little endian, as a decoded chunk holds it ({@code bool} one byte)
  */
 @SuppressWarnings("ArrayRecordComponent") // fill is copied in and out; a metadata is read, never compared
-record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean chunkCrc, boolean indexAtEnd,
-        ByteOrder indexOrder, boolean indexCrc, byte[] fill) {
+record ZarrMetadata(
+        ArrayLayout layout,
+        ChunkKeys keys,
+        ByteOrder order,
+        boolean chunkCrc,
+        boolean indexAtEnd,
+        ByteOrder indexOrder,
+        boolean indexCrc,
+        byte[] fill) {
     static final String READS = "this tool reads a regular chunk_grid, the default or v2 chunk_key_encoding, and"
             + " the codecs bytes (little or big endian), then zstd, gzip or crc32c, inside sharding_indexed or not";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,16 +74,23 @@ record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean
         try {
             root = JSON.readTree(bytes);
         } catch (IOException e) {
-            throw new IOException(where + " is not JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
+            throw new IOException(
+                    where + " is not JSON: "
+                            + e.getMessage().lines().findFirst().orElse(""),
+                    e);
         }
-        if (root == null || root.path("zarr_format").asInt() != 3 || !"array".equals(root.path("node_type").asText())) {
+        if (root == null
+                || root.path("zarr_format").asInt() != 3
+                || !"array".equals(root.path("node_type").asText())) {
             throw new IOException(where + " is not a Zarr v3 array's zarr.json (zarr_format 3, node_type array)");
         }
         long[] shape = longs(root.path("shape"), where, "shape");
-        String typeName = root.path("data_type").isTextual() ? root.path("data_type").asText()
+        String typeName = root.path("data_type").isTextual()
+                ? root.path("data_type").asText()
                 : root.path("data_type").toString();
-        DType dtype = ZarrFormat.dtype(typeName).orElseThrow(() -> new IOException(where + ": data_type '" + typeName
-                + "' is not one this tool reads (bool, int8..uint64, float16/32/64, complex64/128)"));
+        DType dtype = ZarrFormat.dtype(typeName)
+                .orElseThrow(() -> new IOException(where + ": data_type '" + typeName
+                        + "' is not one this tool reads (bool, int8..uint64, float16/32/64, complex64/128)"));
         JsonNode grid = root.path("chunk_grid");
         if (!"regular".equals(grid.path("name").asText())) {
             throw new IOException(where + ": chunk_grid '" + name(grid) + "'; " + READS);
@@ -98,8 +112,8 @@ record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean
         boolean indexCrc = false;
         if ("sharding_indexed".equals(codecs.get(0).path("name").asText())) {
             if (codecs.size() != 1) {
-                throw new IOException(where + ": codecs after sharding_indexed (" + name(codecs.get(1)) + "); "
-                        + READS);
+                throw new IOException(
+                        where + ": codecs after sharding_indexed (" + name(codecs.get(1)) + "); " + READS);
             }
             JsonNode sharding = codecs.get(0).path("configuration");
             shard = block;
@@ -126,12 +140,19 @@ record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean
         }
         ChunkCodecs chain = ChunkCodecs.of(codecs, chunks.length, where);
         if (shape.length != block.length || shape.length != chunks.length) {
-            throw new IOException(where + ": shape " + java.util.Arrays.toString(shape) + " and chunk_shape of another"
-                    + " rank");
+            throw new IOException(
+                    where + ": shape " + java.util.Arrays.toString(shape) + " and chunk_shape of another" + " rank");
         }
         try {
             ArrayLayout layout = new ArrayLayout(Shape.of(shape), dtype, chunks, shard, chain.codec(), chain.level());
-            return new ZarrMetadata(layout, keys, chain.order(), chain.crc(), indexAtEnd, indexOrder, indexCrc,
+            return new ZarrMetadata(
+                    layout,
+                    keys,
+                    chain.order(),
+                    chain.crc(),
+                    indexAtEnd,
+                    indexOrder,
+                    indexCrc,
                     ZarrFill.of(root.path("fill_value"), dtype, where));
         } catch (IllegalArgumentException e) {
             throw new IOException(where + ": " + e.getMessage(), e);
@@ -147,23 +168,27 @@ record ZarrMetadata(ArrayLayout layout, ChunkKeys keys, ByteOrder order, boolean
             boolean crc = false;
             for (JsonNode entry : codecs) {
                 String name = entry.path("name").asText();
-                if (order == null && name.equals("transpose") && identity(entry.path("configuration")
-                        .path("order"), rank)) {
+                if (order == null
+                        && name.equals("transpose")
+                        && identity(entry.path("configuration").path("order"), rank)) {
                     continue; // C order spelt out: nothing to undo
                 }
                 if (order == null && name.equals("bytes")) {
                     order = byteOrder(entry, where);
-                } else if (order != null && !crc && codec.equals("none") && (name.equals("zstd")
-                        || name.equals("gzip"))) {
+                } else if (order != null
+                        && !crc
+                        && codec.equals("none")
+                        && (name.equals("zstd") || name.equals("gzip"))) {
                     codec = name;
                     level = entry.path("configuration").path("level").asInt(0);
                 } else if (order != null && !crc && name.equals("crc32c")) {
                     crc = true;
                 } else {
-                    String detail = name.equals("transpose") ? " (order " + entry.path("configuration").path("order")
-                            + ")" : "";
-                    throw new IOException(where + ": codec '" + name(entry) + "'" + detail + " in " + names(codecs)
-                            + "; " + READS);
+                    String detail = name.equals("transpose")
+                            ? " (order " + entry.path("configuration").path("order") + ")"
+                            : "";
+                    throw new IOException(
+                            where + ": codec '" + name(entry) + "'" + detail + " in " + names(codecs) + "; " + READS);
                 }
             }
             if (order == null) {

@@ -58,7 +58,8 @@ final class ZarrReader implements ArrayReader {
     public List<String> blockKeys() {
         List<String> keys = new ArrayList<>();
         long[] counts = ChunkGrid.counts(shape, layout.block());
-        ChunkGrid.forEach(new long[shape.length], counts, at -> keys.add(metadata.keys().key(at)));
+        ChunkGrid.forEach(
+                new long[shape.length], counts, at -> keys.add(metadata.keys().key(at)));
         return keys;
     }
 
@@ -134,8 +135,9 @@ final class ZarrReader implements ArrayReader {
     }
 
     /** Reads the chunk at {@code coordinates} and copies what of it lies in elements {@code [slabStart, slabEnd)}. */
-    private void copyChunk(long[] coordinates, byte[] chunk, ShardRow shards, long slabStart, long slabEnd,
-            byte[] into, int offset) throws IOException {
+    private void copyChunk(
+            long[] coordinates, byte[] chunk, ShardRow shards, long slabStart, long slabEnd, byte[] into, int offset)
+            throws IOException {
         long[] origin = new long[shape.length];
         long[] extent = new long[shape.length];
         for (int i = 0; i < shape.length; i++) {
@@ -149,8 +151,12 @@ final class ZarrReader implements ArrayReader {
             long end = Math.min(runs.arrayStarts()[r] + runs.length(), slabEnd);
             if (start < end) {
                 long inChunk = runs.chunkStarts()[r] + (start - runs.arrayStarts()[r]);
-                System.arraycopy(chunk, Math.toIntExact(inChunk * width), into,
-                        Math.toIntExact(offset + (start - slabStart) * width), Math.toIntExact((end - start) * width));
+                System.arraycopy(
+                        chunk,
+                        Math.toIntExact(inChunk * width),
+                        into,
+                        Math.toIntExact(offset + (start - slabStart) * width),
+                        Math.toIntExact((end - start) * width));
             }
         }
     }
@@ -177,8 +183,13 @@ final class ZarrReader implements ArrayReader {
                 inShard += (coordinates[i] % perShard[i]) * strides[i];
             }
             String key = metadata.keys().key(shardAt);
-            ZarrShard opened = shards.shard(key, () -> ZarrShard.open(fileSystem, new Path(root, key),
-                    Math.toIntExact(ChunkGrid.product(perShard, 0)), metadata));
+            ZarrShard opened = shards.shard(
+                    key,
+                    () -> ZarrShard.open(
+                            fileSystem,
+                            new Path(root, key),
+                            Math.toIntExact(ChunkGrid.product(perShard, 0)),
+                            metadata));
             where = opened == null ? key : opened.path() + " chunk " + inShard;
             encoded = opened == null ? null : opened.chunk(Math.toIntExact(inShard));
         }

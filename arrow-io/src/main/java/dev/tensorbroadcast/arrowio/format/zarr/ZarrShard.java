@@ -49,7 +49,9 @@ final class ZarrShard implements AutoCloseable {
             if (metadata.indexCrc()) {
                 CRC32C crc = new CRC32C();
                 crc.update(index, 0, count * 16);
-                int stored = ByteBuffer.wrap(index, count * 16, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+                int stored = ByteBuffer.wrap(index, count * 16, 4)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getInt();
                 if (stored != (int) crc.getValue()) {
                     throw new IOException(path + ": shard index checksum mismatch: crc32c "
                             + String.format("%08x", crc.getValue()) + ", the index says "

@@ -59,6 +59,7 @@ final class ZarrWriter {
      * task's bytes needs none (zeroing a 128 MiB chunk per task costs more than writing its bytes).
      */
     private byte[] chunk;
+
     private long reusedBytes;
     private long reusedChunks;
     private long skippedChunks;
@@ -93,8 +94,8 @@ final class ZarrWriter {
         }
         try (BufferAllocator allocator = new RootAllocator();
                 ArrowBuf scratch = allocator.buffer(FILL_BYTES);
-                ZstdFrames frames = layout.codec().equals("zstd")
-                        ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
+                ZstdFrames frames =
+                        layout.codec().equals("zstd") ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
             IOException[] failure = {null};
             ChunkGrid.forEach(from, to, coordinates -> {
                 if (failure[0] != null) {
@@ -209,8 +210,7 @@ final class ZarrWriter {
     }
 
     /** The chunk at {@code coordinates} (chunk grid), encoded: reused when proven equal to the last at its place. */
-    private byte[] encodedChunk(long[] coordinates, ArrowBuf scratch, ZstdFrames frames)
-            throws IOException {
+    private byte[] encodedChunk(long[] coordinates, ArrowBuf scratch, ZstdFrames frames) throws IOException {
         long[] origin = new long[shape.length];
         long[] extent = new long[shape.length];
         long elements = 1;
@@ -223,7 +223,8 @@ final class ZarrWriter {
         long originIndex = runs.arrayStarts().length == 0 ? 0 : runs.arrayStarts()[0];
         List<Long> place = place(coordinates);
         Encoded previous = last.get(place);
-        if (previous != null && Arrays.equals(previous.extent(), extent)
+        if (previous != null
+                && Arrays.equals(previous.extent(), extent)
                 && provenEqual(runs, previous.origin(), originIndex)) {
             progress.accept(elements);
             if (previous.bytes() == SKIPPED) {
@@ -237,8 +238,14 @@ final class ZarrWriter {
         JobEncodings.Encoder encoder = () -> filledAndEncoded(runs, chunkElements, scratch, frames);
         byte[] bytes;
         if (sharedInJob(coordinates, extent, runs, originIndex)) {
-            JobEncodings.Encoded encoded = JobEncodings.of(kernel.source()).encodeOnce(
-                    new SharedChunk(program, layout, place, Arrays.stream(extent).boxed().toList()), encoder);
+            JobEncodings.Encoded encoded = JobEncodings.of(kernel.source())
+                    .encodeOnce(
+                            new SharedChunk(
+                                    program,
+                                    layout,
+                                    place,
+                                    Arrays.stream(extent).boxed().toList()),
+                            encoder);
             bytes = encoded.bytes();
             if (!encoded.encodedHere() && bytes != SKIPPED) {
                 reusedChunks++;
@@ -284,7 +291,9 @@ final class ZarrWriter {
      */
     private boolean sharedInJob(long[] coordinates, long[] extent, ChunkGrid.Runs runs, long originIndex) {
         // an uncompressed chunk costs only its fill: not worth holding its bytes for the job
-        if (shape.length == 0 || layout.codec().equals("none") || !kernel.readsWholeSource()
+        if (shape.length == 0
+                || layout.codec().equals("none")
+                || !kernel.readsWholeSource()
                 || extent[0] != Math.min(chunks[0], shape[0])) {
             return false;
         }

@@ -29,21 +29,29 @@ class ArrowFixturesTest {
     private static final ArrowSourceReader READER = new ArrowSourceReader(SourceLimits.defaults());
 
     static Path dir() throws Exception {
-        return Path.of(ArrowFixturesTest.class.getResource("/fixtures/arrow/expected.json").toURI()).getParent();
+        return Path.of(ArrowFixturesTest.class
+                        .getResource("/fixtures/arrow/expected.json")
+                        .toURI())
+                .getParent();
     }
 
     static Stream<Arguments> columns() throws Exception {
-        JsonNode root = new ObjectMapper().readTree(dir().resolve("expected.json").toFile());
+        JsonNode root =
+                new ObjectMapper().readTree(dir().resolve("expected.json").toFile());
         List<Arguments> out = new ArrayList<>();
-        root.fields().forEachRemaining(file -> file.getValue().fields().forEachRemaining(
-                column -> out.add(Arguments.of(file.getKey(), column.getKey(), column.getValue()))));
+        root.fields()
+                .forEachRemaining(file -> file.getValue()
+                        .fields()
+                        .forEachRemaining(
+                                column -> out.add(Arguments.of(file.getKey(), column.getKey(), column.getValue()))));
         return out.stream();
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("columns")
     void readsEveryColumnArrowJsWrote(String file, String column, JsonNode expected) throws Exception {
-        SourceTensor tensor = READER.read(dir().resolve(file), ArrowSourceOptions.defaults().withColumn(column));
+        SourceTensor tensor =
+                READER.read(dir().resolve(file), ArrowSourceOptions.defaults().withColumn(column));
 
         DType dtype = DType.parse(expected.get("dtype").asText());
         assertThat(tensor.dtype()).isEqualTo(dtype);
@@ -54,12 +62,15 @@ class ArrowFixturesTest {
         assertThat(tensor.shape()).isEqualTo(Shape.of(dims));
         List<Object> want = new ArrayList<>();
         for (JsonNode value : expected.get("values")) {
-            want.add(value.isNull() ? null : switch (dtype) {
-                case BOOL -> value.asBoolean();
-                case STRING -> value.asText();
-                case FLOAT32 -> (long) Float.floatToRawIntBits((float) value.asDouble()) & 0xFFFFFFFFL;
-                default -> Long.parseLong(value.asText());
-            });
+            want.add(
+                    value.isNull()
+                            ? null
+                            : switch (dtype) {
+                                case BOOL -> value.asBoolean();
+                                case STRING -> value.asText();
+                                case FLOAT32 -> (long) Float.floatToRawIntBits((float) value.asDouble()) & 0xFFFFFFFFL;
+                                default -> Long.parseLong(value.asText());
+                            });
         }
         assertThat(TensorValues.of(tensor)).isEqualTo(want);
         assertThat(tensor.hasNulls()).isEqualTo(want.contains(null));
@@ -74,7 +85,8 @@ class ArrowFixturesTest {
         List<Object> values = TensorValues.of(tensor);
         for (int p = 0; p < 5; p++) {
             for (int k = 0; k < 6; k++) {
-                assertThat(Float.intBitsToFloat((int) (long) (Long) values.get(p * 6 + k))).isEqualTo(p * 10 + k * 0.25f);
+                assertThat(Float.intBitsToFloat((int) (long) (Long) values.get(p * 6 + k)))
+                        .isEqualTo(p * 10 + k * 0.25f);
             }
         }
     }
@@ -98,12 +110,14 @@ class ArrowFixturesTest {
 
     @Test
     void reshapesAPrimitiveColumn() throws Exception {
-        SourceTensor tensor = READER.read(dir().resolve("tensors.arrows"),
+        SourceTensor tensor = READER.read(
+                dir().resolve("tensors.arrows"),
                 ArrowSourceOptions.defaults().withColumn("label").withShape(Shape.of(1, 5)));
         assertThat(tensor.shape()).isEqualTo(Shape.of(1, 5));
         assertThat(TensorValues.of(tensor)).containsExactly("zero", "ün", "dos", null, "日本");
-        assertThatThrownBy(() -> READER.read(dir().resolve("tensors.arrows"),
-                ArrowSourceOptions.defaults().withColumn("label").withShape(Shape.of(2, 3))))
+        assertThatThrownBy(() -> READER.read(
+                        dir().resolve("tensors.arrows"),
+                        ArrowSourceOptions.defaults().withColumn("label").withShape(Shape.of(2, 3))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read tensors.arrows: cannot give column 'label' of shape (5,) (5 elements) the "
                         + "shape (2,3): the element counts differ");
@@ -115,8 +129,9 @@ class ArrowFixturesTest {
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read dictionary.arrow: column 'words' is dictionary-encoded; write it decoded "
                         + "(e.g. pyarrow's dictionary_decode) to read it as a tensor");
-        assertThatThrownBy(() -> READER.read(dir().resolve("tensors.arrow"),
-                ArrowSourceOptions.defaults().withColumn("nope")))
+        assertThatThrownBy(() -> READER.read(
+                        dir().resolve("tensors.arrow"),
+                        ArrowSourceOptions.defaults().withColumn("nope")))
                 .hasMessage("Cannot read tensors.arrow: there is no column 'nope'; the columns are [index, tensor, "
                         + "count, label, flag]");
     }
@@ -140,11 +155,16 @@ class ArrowFixturesTest {
                         continue;
                     }
                     try {
-                        SourceTensor tensor = READER.read(name, new ByteArrayInputStream(bytes), bytes.length,
+                        SourceTensor tensor = READER.read(
+                                name,
+                                new ByteArrayInputStream(bytes),
+                                bytes.length,
                                 ArrowSourceOptions.defaults().withColumn(column));
                         assertThat(TensorValues.of(tensor)).hasSize((int) tensor.elements());
                     } catch (SourceFormatException e) {
-                        assertThat(e.getMessage()).startsWith("Cannot read " + name + ": ").doesNotContain("\n");
+                        assertThat(e.getMessage())
+                                .startsWith("Cannot read " + name + ": ")
+                                .doesNotContain("\n");
                     }
                 }
             }

@@ -29,13 +29,18 @@ class ArrowSourceReaderFuzzTest {
     void readsOrRefusesCleanly(byte[] file) throws IOException {
         SourceTensor known = read(file, file.length);
         SourceTensor streamed = read(file, ArrowSourceReader.UNKNOWN_LENGTH);
-        assertThat(streamed == null).as("accepted with a known length but not a streamed one").isEqualTo(known == null);
+        assertThat(streamed == null)
+                .as("accepted with a known length but not a streamed one")
+                .isEqualTo(known == null);
         if (known == null) {
             return;
         }
         assertSame(streamed, known);
-        SourceTensor again = READER.read("again.arrow", new ByteArrayInputStream(rewritten(known)),
-                ArrowSourceReader.UNKNOWN_LENGTH, ArrowSourceOptions.defaults());
+        SourceTensor again = READER.read(
+                "again.arrow",
+                new ByteArrayInputStream(rewritten(known)),
+                ArrowSourceReader.UNKNOWN_LENGTH,
+                ArrowSourceOptions.defaults());
         assertThat(again.dtype()).isEqualTo(known.dtype());
         assertThat(again.elements()).isEqualTo(known.elements());
         assertThat(TensorValues.of(again)).isEqualTo(TensorValues.of(known));
@@ -60,12 +65,13 @@ class ArrowSourceReaderFuzzTest {
     /** The tensor written as one file of ours: the identity broadcast, one partition. */
     private static byte[] rewritten(SourceTensor tensor) throws IOException {
         Shape shape = tensor.shape();
-        CopyProgram identity = CopyProgram.of(shape, InputBroadcast.rightAligned(shape, shape.rank())
-                .sourceStrides(shape));
-        PartitionPlan plan = PartitionPlan.builder(shape, tensor.dtype()).partitions(1).build();
+        CopyProgram identity = CopyProgram.of(
+                shape, InputBroadcast.rightAligned(shape, shape.rank()).sourceStrides(shape));
+        PartitionPlan plan =
+                PartitionPlan.builder(shape, tensor.dtype()).partitions(1).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ArrowTensorFileWriter.create().write(TensorKernel.of(tensor, identity), plan.rowShape(), plan.partition(0),
-                out);
+        ArrowTensorFileWriter.create()
+                .write(TensorKernel.of(tensor, identity), plan.rowShape(), plan.partition(0), out);
         return out.toByteArray();
     }
 }

@@ -49,7 +49,9 @@ class ArrowStreamSourceTest {
             List<DatasetChunk> chunks = part.chunks();
             assertThat(chunks.get(0).offset()).isGreaterThan(0);
             for (int i = 1; i < chunks.size(); i++) {
-                assertThat(chunks.get(i).offset()).isEqualTo(chunks.get(i - 1).offset() + chunks.get(i - 1).bytes());
+                assertThat(chunks.get(i).offset())
+                        .isEqualTo(
+                                chunks.get(i - 1).offset() + chunks.get(i - 1).bytes());
             }
         }
     }
@@ -59,15 +61,16 @@ class ArrowStreamSourceTest {
     void slicesHoldTheValuesPyarrowWasGiven(String format) throws Exception {
         TensorDataset dataset = KeptFixtures.open(format, CONF);
 
-        for (SourceRows rows : List.of(new SourceRows(0, 600), new SourceRows(150, 450), new SourceRows(299, 301),
-                new SourceRows(599, 600))) {
+        for (SourceRows rows : List.of(
+                new SourceRows(0, 600), new SourceRows(150, 450), new SourceRows(299, 301), new SourceRows(599, 600))) {
             SourceSlice slice = DatasetSlices.read(dataset, rows, CONF);
             ByteBuffer values = ByteBuffer.wrap(slice.tensor().values()).order(ByteOrder.LITTLE_ENDIAN);
             assertThat(slice.tensor().shape()).isEqualTo(Shape.of(rows.count(), 1, 8));
             for (int i = 0; i < rows.count(); i++) {
                 for (int e = 0; e < 8; e++) {
                     // make_fixtures.py: row r holds r + e / 8
-                    assertThat(values.getFloat((i * 8 + e) * 4)).as("row %s value %s", rows.first() + i, e)
+                    assertThat(values.getFloat((i * 8 + e) * 4))
+                            .as("row %s value %s", rows.first() + i, e)
                             .isEqualTo((float) (rows.first() + i + e / 8.0));
                 }
             }
@@ -84,8 +87,9 @@ class ArrowStreamSourceTest {
         // batch 1 of the second file, and the headers before it (the file system reads them in 4 KiB buffers);
         // never a second body
         long batch = second.chunks().get(1).bytes();
-        assertThat(slice.bytesRead()).isGreaterThanOrEqualTo(batch).isLessThan(batch + second.chunks().get(0)
-                .bytes());
+        assertThat(slice.bytesRead())
+                .isGreaterThanOrEqualTo(batch)
+                .isLessThan(batch + second.chunks().get(0).bytes());
     }
 
     @Test
@@ -96,14 +100,19 @@ class ArrowStreamSourceTest {
         FileSystem local = FileSystem.getLocal(CONF);
         long before = bytesRead();
 
-        TensorDataset dataset = TensorDatasets.open(local, new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withRowShape(Shape.of(1, 64)));
+        TensorDataset dataset = TensorDatasets.open(
+                local,
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withRowShape(Shape.of(1, 64)));
 
         assertThat(dataset.rows()).isEqualTo(64 * 4096);
         // a header, and the first row's offsets, per batch of 1 MiB (the file system reads in 4 KiB buffers)
         assertThat(bytesRead() - before).as("bytes read to plan").isLessThan(Files.size(file) / 100);
         SourceSlice last = DatasetSlices.read(dataset, new SourceRows(64 * 4096 - 1, 64 * 4096), CONF);
-        assertThat(ByteBuffer.wrap(last.tensor().values()).order(ByteOrder.LITTLE_ENDIAN).getFloat(63 * 4))
+        assertThat(ByteBuffer.wrap(last.tensor().values())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getFloat(63 * 4))
                 .isEqualTo((float) (64 * 4096 - 1) + 63);
     }
 
@@ -114,11 +123,15 @@ class ArrowStreamSourceTest {
         Files.write(file, java.util.Arrays.copyOf(whole, whole.length - 50));
         FileSystem local = FileSystem.getLocal(CONF);
 
-        assertThatThrownBy(() -> TensorDatasets.open(local, new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withRowShape(Shape.of(4))))
+        assertThatThrownBy(() -> TensorDatasets.open(
+                        local,
+                        new org.apache.hadoop.fs.Path(directory.toUri()),
+                        directory.toString(),
+                        DatasetOptions.defaults().withRowShape(Shape.of(4))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read " + new org.apache.hadoop.fs.Path(file.toUri()))
-                .hasMessageContaining("declares a ").hasMessageContaining("-byte body but ");
+                .hasMessageContaining("declares a ")
+                .hasMessageContaining("-byte body but ");
     }
 
     private static long bytesRead() {

@@ -58,13 +58,19 @@ class ArrowTensorFileWriterTest {
         Shape output = Shape.of(8, 3, 7, 5);
         for (boolean nulls : new boolean[] {false, true}) {
             SourceTensor source = RandomTensors.source(random, dtype, input, nulls);
-            PartitionPlan plan = PartitionPlan.builder(output, dtype).partitions(3).build();
+            PartitionPlan plan =
+                    PartitionPlan.builder(output, dtype).partitions(3).build();
             for (long p = 0; p < plan.partitionCount(); p++) {
                 Partition partition = plan.partition(p);
                 // one row per batch: batch boundaries fall inside the broadcast's repeated blocks
                 ArrowTensorFileWriter writer = ArrowTensorFileWriter.create().withBatchBytes(1);
                 byte[] file = write(writer, source, input, output, plan.rowShape(), partition);
-                int batches = verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition,
+                int batches = verify(
+                        file,
+                        source,
+                        RandomTensors.program(input, output),
+                        plan.rowShape(),
+                        partition,
                         Compression.NONE);
                 assertThat(batches).isEqualTo(partition.rowCount());
             }
@@ -72,7 +78,9 @@ class ArrowTensorFileWriterTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = OutputCompression.class, names = {"NONE", "LZ4", "ZSTD"})
+    @EnumSource(
+            value = OutputCompression.class,
+            names = {"NONE", "LZ4", "ZSTD"})
     void compressedFilesRoundTrip(OutputCompression codec) throws Exception {
         Compression compression = Compression.of(codec);
         Random random = new Random(5);
@@ -82,13 +90,18 @@ class ArrowTensorFileWriterTest {
             SourceTensor source = RandomTensors.source(random, dtype, input, true);
             PartitionPlan plan = PartitionPlan.builder(output, dtype).build();
             Partition partition = plan.partition(0);
-            ArrowTensorFileWriter writer = ArrowTensorFileWriter.create().withBatchBytes(20_000)
-                    .withCompression(compression);
+            ArrowTensorFileWriter writer =
+                    ArrowTensorFileWriter.create().withBatchBytes(20_000).withCompression(compression);
             byte[] file = write(writer, source, input, output, plan.rowShape(), partition);
             verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition, compression);
             if (codec != OutputCompression.NONE && dtype == DType.FLOAT32) {
-                byte[] plain = write(ArrowTensorFileWriter.create().withBatchBytes(20_000), source, input, output,
-                        plan.rowShape(), partition);
+                byte[] plain = write(
+                        ArrowTensorFileWriter.create().withBatchBytes(20_000),
+                        source,
+                        input,
+                        output,
+                        plan.rowShape(),
+                        partition);
                 assertThat(file.length).isLessThan(plain.length / 4);
             }
         }
@@ -102,17 +115,27 @@ class ArrowTensorFileWriterTest {
         Partition partition = plan.partition(0);
         assertThat(partition.rowCount()).isZero();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ArrowWriteResult result = ArrowTensorFileWriter.create().write(
-                TensorKernel.of(source, RandomTensors.program(Shape.of(4), output)), plan.rowShape(), partition, out);
+        ArrowWriteResult result = ArrowTensorFileWriter.create()
+                .write(
+                        TensorKernel.of(source, RandomTensors.program(Shape.of(4), output)),
+                        plan.rowShape(),
+                        partition,
+                        out);
         assertThat(result).isEqualTo(new ArrowWriteResult(0, out.size(), 0));
         try (BufferAllocator allocator = new RootAllocator();
-                ArrowFileReader reader = new ArrowFileReader(
-                        new ByteArrayReadableSeekableByteChannel(out.toByteArray()), allocator)) {
+                ArrowFileReader reader =
+                        new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(out.toByteArray()), allocator)) {
             assertThat(reader.getVectorSchemaRoot().getSchema().getFields())
-                    .extracting(org.apache.arrow.vector.types.pojo.Field::getName).containsExactly("index", "tensor");
-            assertThat(reader.getVectorSchemaRoot().getSchema().getFields().get(0).getType())
+                    .extracting(org.apache.arrow.vector.types.pojo.Field::getName)
+                    .containsExactly("index", "tensor");
+            assertThat(reader.getVectorSchemaRoot()
+                            .getSchema()
+                            .getFields()
+                            .get(0)
+                            .getType())
                     .isEqualTo(new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true));
-            assertThat(TensorColumn.fromField(reader.getVectorSchemaRoot().getSchema().findField("tensor")))
+            assertThat(TensorColumn.fromField(
+                            reader.getVectorSchemaRoot().getSchema().findField("tensor")))
                     .isEqualTo(new TensorColumn("tensor", DType.INT16, Shape.of(4)));
             assertThat(reader.getRecordBlocks()).isEmpty();
             assertThat(reader.loadNextBatch()).isFalse();
@@ -125,13 +148,18 @@ class ArrowTensorFileWriterTest {
         Shape input = Shape.of(1, 6);
         Shape output = Shape.of(10, 6);
         SourceTensor source = RandomTensors.source(random, DType.INT64, input, false);
-        PartitionPlan plan = PartitionPlan.builder(output, DType.INT64).partitions(2).build();
+        PartitionPlan plan =
+                PartitionPlan.builder(output, DType.INT64).partitions(2).build();
         Partition partition = plan.partition(1);
         FileSystem fileSystem = FileSystem.getLocal(new Configuration());
         Path path = new Path(directory.resolve("part-1.arrow").toUri());
-        ArrowWriteResult result = ArrowTensorFileWriter.create().write(
-                TensorKernel.of(source, RandomTensors.program(input, output)), plan.rowShape(), partition, fileSystem,
-                path);
+        ArrowWriteResult result = ArrowTensorFileWriter.create()
+                .write(
+                        TensorKernel.of(source, RandomTensors.program(input, output)),
+                        plan.rowShape(),
+                        partition,
+                        fileSystem,
+                        path);
         byte[] file = Files.readAllBytes(directory.resolve("part-1.arrow"));
         assertThat(result).isEqualTo(new ArrowWriteResult(5, file.length, 1));
         verify(file, source, RandomTensors.program(input, output), plan.rowShape(), partition, Compression.NONE);
@@ -141,8 +169,14 @@ class ArrowTensorFileWriterTest {
     void aFailedWriteLeavesNoFile(@TempDir java.nio.file.Path directory) throws Exception {
         FileSystem fileSystem = FileSystem.getLocal(new Configuration());
         Path path = new Path(directory.resolve("part-0.arrow").toUri());
-        assertThatThrownBy(() -> ArrowTensorFileWriter.create().withBatchBytes(1).write(
-                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create()
+                        .withBatchBytes(1)
+                        .write(
+                                RandomTensors.kernelFailingAtRow3(),
+                                Shape.of(1000),
+                                new Partition(0, 0, 4, 1000),
+                                fileSystem,
+                                path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the data buffer holds ");
         try (var files = Files.list(directory)) {
@@ -154,10 +188,13 @@ class ArrowTensorFileWriterTest {
     void sizesBatchesByBytesWithAtLeastOneRow() {
         ArrowTensorFileWriter writer = ArrowTensorFileWriter.create();
         // 4096 float32 + 512 validity bytes + 8 index bytes per row
-        assertThat(writer.rowsPerBatch(DType.FLOAT32, Shape.of(4096), 0, 1 << 20)).isEqualTo((32 << 20) / (16384 + 512 + 8));
-        assertThat(writer.rowsPerBatch(DType.FLOAT64, Shape.of(16 << 20), 0, 10)).isEqualTo(1);
+        assertThat(writer.rowsPerBatch(DType.FLOAT32, Shape.of(4096), 0, 1 << 20))
+                .isEqualTo((32 << 20) / (16384 + 512 + 8));
+        assertThat(writer.rowsPerBatch(DType.FLOAT64, Shape.of(16 << 20), 0, 10))
+                .isEqualTo(1);
         assertThat(writer.rowsPerBatch(DType.INT8, Shape.of(10), 0, 7)).isEqualTo(7);
-        assertThat(writer.rowsPerBatch(DType.STRING, Shape.of(100), 1000, 1 << 20)).isEqualTo((32 << 20) / (100 * 1004 + 13 + 8));
+        assertThat(writer.rowsPerBatch(DType.STRING, Shape.of(100), 1000, 1 << 20))
+                .isEqualTo((32 << 20) / (100 * 1004 + 13 + 8));
         assertThat(writer.rowsPerBatch(DType.INT8, Shape.of(0), 0, 1L << 40)).isEqualTo(32 << 20 >> 3);
         assertThatThrownBy(() -> ArrowTensorFileWriter.create().withBatchBytes(0))
                 .hasMessage("Cannot use batch size 0: it must be at least 1 byte");
@@ -167,34 +204,47 @@ class ArrowTensorFileWriterTest {
     void rejectsAPartitionOfAnotherShape() {
         SourceTensor source = SourceTensor.fixedWidth(DType.INT8, Shape.of(3), new byte[3], null);
         TensorKernel kernel = TensorKernel.of(source, RandomTensors.program(Shape.of(3), Shape.of(2, 3)));
-        assertThatThrownBy(() -> ArrowTensorFileWriter.create().write(kernel, Shape.of(4),
-                new Partition(0, 0, 2, 3), new ByteArrayOutputStream()))
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create()
+                        .write(kernel, Shape.of(4), new Partition(0, 0, 2, 3), new ByteArrayOutputStream()))
                 .hasMessage("Cannot write partition 0: its rows have 3 elements but row shape [4] has 4");
-        assertThatThrownBy(() -> ArrowTensorFileWriter.create().write(kernel, Shape.of(3),
-                new Partition(0, 1, 2, 3), new ByteArrayOutputStream()))
+        assertThatThrownBy(() -> ArrowTensorFileWriter.create()
+                        .write(kernel, Shape.of(3), new Partition(0, 1, 2, 3), new ByteArrayOutputStream()))
                 .hasMessage("Cannot write partition 0: it ends at element 9 of an output of 6");
     }
 
-    private static byte[] write(ArrowTensorFileWriter writer, SourceTensor source, Shape input, Shape output,
-            Shape rowShape, Partition partition) throws Exception {
+    private static byte[] write(
+            ArrowTensorFileWriter writer,
+            SourceTensor source,
+            Shape input,
+            Shape output,
+            Shape rowShape,
+            Partition partition)
+            throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ArrowWriteResult result = writer.write(TensorKernel.of(source, RandomTensors.program(input, output)), rowShape,
-                partition, out);
+        ArrowWriteResult result =
+                writer.write(TensorKernel.of(source, RandomTensors.program(input, output)), rowShape, partition, out);
         assertThat(result.rows()).isEqualTo(partition.rowCount());
         assertThat(result.bytes()).isEqualTo(out.size());
         return out.toByteArray();
     }
 
     /** Checks every row index and every element against the reference mapping; returns the number of batches. */
-    private static int verify(byte[] file, SourceTensor source, CopyProgram program, Shape rowShape,
-            Partition partition, Compression compression) throws Exception {
+    private static int verify(
+            byte[] file,
+            SourceTensor source,
+            CopyProgram program,
+            Shape rowShape,
+            Partition partition,
+            Compression compression)
+            throws Exception {
         DType dtype = source.dtype();
         int storagePerElement = ArrowDTypes.isComplex(dtype) ? 2 : 1;
         int batches = 0;
         long row = partition.firstRow();
         try (BufferAllocator allocator = new RootAllocator();
                 ArrowFileReader reader = new ArrowFileReader(
-                        new SeekableReadChannel(new ByteArrayReadableSeekableByteChannel(file)), allocator,
+                        new SeekableReadChannel(new ByteArrayReadableSeekableByteChannel(file)),
+                        allocator,
                         CommonsCompressionFactory.INSTANCE)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             assertThat(TensorColumn.fromField(root.getSchema().findField("tensor")))
@@ -204,7 +254,8 @@ class ArrowTensorFileWriterTest {
                 BigIntVector index = (BigIntVector) root.getVector("index");
                 FieldVector tensor = root.getVector("tensor");
                 FixedSizeListVector list = tensor instanceof FixedShapeTensorVector vector
-                        ? vector.getUnderlyingVector() : (FixedSizeListVector) tensor;
+                        ? vector.getUnderlyingVector()
+                        : (FixedSizeListVector) tensor;
                 FieldVector values = list.getDataVector();
                 long rowElements = partition.rowElements();
                 for (int r = 0; r < root.getRowCount(); r++, row++) {
@@ -216,7 +267,8 @@ class ArrowTensorFileWriterTest {
                         for (int part = 0; part < storagePerElement; part++) {
                             boolean isNull = values.isNull(at * storagePerElement + part);
                             if (isNull == source.isValid(from)) {
-                                assertThat(isNull).as("null at row %d element %d", row, e)
+                                assertThat(isNull)
+                                        .as("null at row %d element %d", row, e)
                                         .isEqualTo(!source.isValid(from));
                             }
                         }
@@ -244,7 +296,9 @@ class ArrowTensorFileWriterTest {
             if (source.isValid(from)) {
                 boolean actual = bits.get(at) == 1;
                 if (actual != RandomTensors.bit(source.values(), from)) {
-                    assertThat(actual).as("row %d element %d", row, e).isEqualTo(RandomTensors.bit(source.values(), from));
+                    assertThat(actual)
+                            .as("row %d element %d", row, e)
+                            .isEqualTo(RandomTensors.bit(source.values(), from));
                 }
             }
         } else {

@@ -24,11 +24,11 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompressOnceTest {
     private static final Configuration CONF = new Configuration();
-    private static final DType[] DTYPES = {DType.FLOAT32, DType.INT64, DType.BOOL, DType.STRING, DType.COMPLEX64,
-        DType.INT8};
+    private static final DType[] DTYPES = {
+        DType.FLOAT32, DType.INT64, DType.BOOL, DType.STRING, DType.COMPLEX64, DType.INT8
+    };
 
     @TempDir
     Path dir;
@@ -48,19 +49,38 @@ class CompressOnceTest {
 
     private record Written(byte[] bytes, ArrowWriteResult result) {}
 
-    private Written arrow(TensorKernel kernel, Shape rowShape, Partition partition, Compression codec,
-            long batchBytes, boolean reuse) throws Exception {
-        ArrowTensorFileWriter writer = ArrowTensorFileWriter.create().withBatchBytes(batchBytes)
-                .withCompression(codec).withRepeatsReused(reuse);
-        return write(kernel, rowShape, partition, "arrow",
+    private Written arrow(
+            TensorKernel kernel, Shape rowShape, Partition partition, Compression codec, long batchBytes, boolean reuse)
+            throws Exception {
+        ArrowTensorFileWriter writer = ArrowTensorFileWriter.create()
+                .withBatchBytes(batchBytes)
+                .withCompression(codec)
+                .withRepeatsReused(reuse);
+        return write(
+                kernel,
+                rowShape,
+                partition,
+                "arrow",
                 (file, fileSystem) -> writer.write(kernel, rowShape, partition, fileSystem, file));
     }
 
-    private Written parquet(TensorKernel kernel, Shape rowShape, Partition partition, CompressionCodecName codec,
-            long batchBytes, long pageBytes, boolean reuse) throws Exception {
-        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create().withBatchBytes(batchBytes)
+    private Written parquet(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            CompressionCodecName codec,
+            long batchBytes,
+            long pageBytes,
+            boolean reuse)
+            throws Exception {
+        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create()
+                .withBatchBytes(batchBytes)
                 .withOptions(new ParquetWriteOptions(codec, pageBytes).withRepeatsReused(reuse));
-        return write(kernel, rowShape, partition, "parquet",
+        return write(
+                kernel,
+                rowShape,
+                partition,
+                "parquet",
                 (file, fileSystem) -> writer.write(kernel, rowShape, partition, fileSystem, file));
     }
 
@@ -82,7 +102,8 @@ class CompressOnceTest {
         for (int i = 0; i < 64; i++) {
             values.putFloat(i * 4, i * 0.25f - 3);
         }
-        return TensorKernel.of(SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 64), values.array(), null),
+        return TensorKernel.of(
+                SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 64), values.array(), null),
                 RandomTensors.program(Shape.of(1, 64), Shape.of(96, 64)));
     }
 
@@ -92,8 +113,8 @@ class CompressOnceTest {
         Partition partition = new Partition(0, 0, 96, 64);
         // 8 rows a batch: 12 batches
         long batchBytes = 8 * (8 + 64 * 4 + 8);
-        for (Compression codec : List.of(Compression.of(OutputCompression.LZ4),
-                Compression.of(OutputCompression.ZSTD))) {
+        for (Compression codec :
+                List.of(Compression.of(OutputCompression.LZ4), Compression.of(OutputCompression.ZSTD))) {
             Written once = arrow(kernel, Shape.of(64), partition, codec, batchBytes, true);
             Written every = arrow(kernel, Shape.of(64), partition, codec, batchBytes, false);
 
@@ -111,8 +132,9 @@ class CompressOnceTest {
         Partition partition = new Partition(0, 0, 96, 64);
         // two row groups of 48 rows, pages of 4 rows: 24 pages, of which only the first is compressed
         long batchBytes = 48 * (8 + 64 * 4 + 8);
-        for (CompressionCodecName codec : new CompressionCodecName[] {CompressionCodecName.ZSTD,
-                CompressionCodecName.SNAPPY, CompressionCodecName.GZIP}) {
+        for (CompressionCodecName codec : new CompressionCodecName[] {
+            CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY, CompressionCodecName.GZIP
+        }) {
             Written once = parquet(kernel, Shape.of(64), partition, codec, batchBytes, 4 * 64 * 4, true);
             Written every = parquet(kernel, Shape.of(64), partition, codec, batchBytes, 4 * 64 * 4, false);
 
@@ -128,23 +150,32 @@ class CompressOnceTest {
     void uncompressedFilesReuseNothing() throws Exception {
         TensorKernel kernel = rowsPattern();
         Partition partition = new Partition(0, 0, 96, 64);
-        assertThat(arrow(kernel, Shape.of(64), partition, Compression.NONE, 1000, true).result().reused())
+        assertThat(arrow(kernel, Shape.of(64), partition, Compression.NONE, 1000, true)
+                        .result()
+                        .reused())
                 .isZero();
         assertThat(parquet(kernel, Shape.of(64), partition, CompressionCodecName.UNCOMPRESSED, 10_000, 1000, true)
-                .result().reused()).isZero();
+                        .result()
+                        .reused())
+                .isZero();
     }
 
     /** The file read back: every row is the source row. */
     private void assertValues(Written written) throws Exception {
         Path directory = dir.resolve("d" + (files - 2));
-        TensorDataset back = TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(),
+        TensorDataset back = TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
                 DatasetOptions.defaults().withColumn("tensor"));
-        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(0, 96), CONF).tensor().values())
+        ByteBuffer read = ByteBuffer.wrap(DatasetSlices.read(back, new SourceRows(0, 96), CONF)
+                        .tensor()
+                        .values())
                 .order(ByteOrder.LITTLE_ENDIAN);
         for (int row = 0; row < 96; row++) {
             for (int i = 0; i < 64; i++) {
-                assertThat(read.getFloat(4 * (row * 64 + i))).as("row %d, element %d", row, i)
+                assertThat(read.getFloat(4 * (row * 64 + i)))
+                        .as("row %d, element %d", row, i)
                         .isEqualTo(i * 0.25f - 3);
             }
         }
@@ -162,7 +193,8 @@ class CompressOnceTest {
             Shape[] shapes = RandomTensors.broadcast(random, 6);
             Shape input = shapes[0];
             // half of them get leading rows that repeat, the broadcast whose batches repeat whole
-            Shape output = shapes[1].rank() == 1 || random.nextBoolean() ? prepend(2 + random.nextInt(40), shapes[1])
+            Shape output = shapes[1].rank() == 1 || random.nextBoolean()
+                    ? prepend(2 + random.nextInt(40), shapes[1])
                     : shapes[1];
             DType dtype = DTYPES[random.nextInt(DTYPES.length)];
             SourceTensor source = RandomTensors.source(random, dtype, input, random.nextInt(3) == 0);
@@ -173,8 +205,8 @@ class CompressOnceTest {
             long firstRow = random.nextLong(rows);
             Partition partition = new Partition(0, firstRow, rows - firstRow, rowShape.elements());
             long batchBytes = 1 + random.nextInt(2000);
-            String what = input + " -> " + output + " " + dtype + " from row " + firstRow + ", batches of "
-                    + batchBytes + " bytes";
+            String what = input + " -> " + output + " " + dtype + " from row " + firstRow + ", batches of " + batchBytes
+                    + " bytes";
 
             Compression ipc = Compression.of(random.nextBoolean() ? OutputCompression.LZ4 : OutputCompression.ZSTD);
             Written arrowOnce = arrow(kernel, rowShape, partition, ipc, batchBytes, true);
@@ -182,11 +214,11 @@ class CompressOnceTest {
             assertThat(arrowOnce.bytes()).as("%s, %s", what, ipc).isEqualTo(arrowEvery.bytes());
 
             long pageBytes = 1 + random.nextInt(1000);
-            CompressionCodecName codec = random.nextBoolean() ? CompressionCodecName.ZSTD
-                    : CompressionCodecName.SNAPPY;
+            CompressionCodecName codec = random.nextBoolean() ? CompressionCodecName.ZSTD : CompressionCodecName.SNAPPY;
             Written parquetOnce = parquet(kernel, rowShape, partition, codec, batchBytes, pageBytes, true);
             Written parquetEvery = parquet(kernel, rowShape, partition, codec, batchBytes, pageBytes, false);
-            assertThat(parquetOnce.bytes()).as("%s, %s pages of %d bytes", what, codec, pageBytes)
+            assertThat(parquetOnce.bytes())
+                    .as("%s, %s pages of %d bytes", what, codec, pageBytes)
                     .isEqualTo(parquetEvery.bytes());
             reused += arrowOnce.result().reused() + parquetOnce.result().reused();
         }

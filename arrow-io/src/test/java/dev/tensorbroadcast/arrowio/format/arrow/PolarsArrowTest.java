@@ -37,10 +37,14 @@ class PolarsArrowTest {
     Path dir;
 
     private TensorDataset open(String file, String column, Shape rowShape) throws Exception {
-        Path source = Path.of(PolarsArrowTest.class.getResource("/fixtures/polars/" + file).toURI());
+        Path source = Path.of(
+                PolarsArrowTest.class.getResource("/fixtures/polars/" + file).toURI());
         Files.copy(source, dir.resolve(file));
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(dir.toUri()),
-                dir.toString(), DatasetOptions.defaults().withColumn(column).withRowShape(rowShape));
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(dir.toUri()),
+                dir.toString(),
+                DatasetOptions.defaults().withColumn(column).withRowShape(rowShape));
     }
 
     private static ByteBuffer values(TensorDataset dataset, SourceRows rows) {
@@ -79,10 +83,14 @@ class PolarsArrowTest {
     @ParameterizedTest
     @ValueSource(strings = {"view", "large_view"})
     void listViewsAreReadRowByRowWhereverTheirValuesLie(String column) throws Exception {
-        Path source = Path.of(PolarsArrowTest.class.getResource("/fixtures/arrow-pyarrow/list-views.arrow").toURI());
+        Path source = Path.of(PolarsArrowTest.class
+                .getResource("/fixtures/arrow-pyarrow/list-views.arrow")
+                .toURI());
         Files.copy(source, dir.resolve("list-views.arrow"));
-        TensorDataset dataset = TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(dir.toUri()), dir.toString(),
+        TensorDataset dataset = TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(dir.toUri()),
+                dir.toString(),
                 DatasetOptions.defaults().withColumn(column).withRowShape(Shape.of(2, 2)));
 
         ByteBuffer values = values(dataset, new SourceRows(3, 12));
@@ -97,8 +105,10 @@ class PolarsArrowTest {
     @ValueSource(strings = {"table.arrow", "table-stream.arrow"})
     void viewsAndCategoricalsAreKeptDecoded(String file) throws Exception {
         TensorDataset dataset = open(file, "features", Shape.of(8));
-        List<KeptColumn> kept = dataset.others().stream().filter(column -> column.kept() != null)
-                .map(OtherColumn::kept).toList();
+        List<KeptColumn> kept = dataset.others().stream()
+                .filter(column -> column.kept() != null)
+                .map(OtherColumn::kept)
+                .toList();
 
         assertThat(kept).extracting(KeptColumn::name).containsExactly("user_id", "name", "blob", "kind");
         assertThat(kept).extracting(KeptColumn::typeName).containsExactly("int64", "string", "binary", "string");

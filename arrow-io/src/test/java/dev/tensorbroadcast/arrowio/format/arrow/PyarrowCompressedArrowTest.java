@@ -34,12 +34,16 @@ class PyarrowCompressedArrowTest {
     Path dir;
 
     private static Path fixtures() throws Exception {
-        return Path.of(PyarrowCompressedArrowTest.class.getResource("/fixtures/arrow-pyarrow/expected.npy").toURI())
+        return Path.of(PyarrowCompressedArrowTest.class
+                        .getResource("/fixtures/arrow-pyarrow/expected.npy")
+                        .toURI())
                 .getParent();
     }
 
     private static byte[] expected(SourceRows rows) throws Exception {
-        byte[] all = new NpyReader(SourceLimits.defaults()).read(fixtures().resolve("expected.npy")).values();
+        byte[] all = new NpyReader(SourceLimits.defaults())
+                .read(fixtures().resolve("expected.npy"))
+                .values();
         return Arrays.copyOfRange(all, (int) rows.first() * ROW_BYTES, (int) rows.end() * ROW_BYTES);
     }
 
@@ -49,19 +53,23 @@ class PyarrowCompressedArrowTest {
         Path file = fixtures().resolve(codec + ".arrow");
         SourceTensor whole;
         try (InputStream in = Files.newInputStream(file)) {
-            whole = new ArrowSourceReader(SourceLimits.defaults()).read(file.toString(), in, Files.size(file),
-                    ArrowSourceOptions.defaults());
+            whole = new ArrowSourceReader(SourceLimits.defaults())
+                    .read(file.toString(), in, Files.size(file), ArrowSourceOptions.defaults());
         }
         assertThat(whole.shape()).isEqualTo(Shape.of(60, 4, 8));
         assertThat(whole.values()).isEqualTo(expected(new SourceRows(0, 60)));
 
         Path dataset = Files.createDirectories(dir.resolve(codec));
         Files.copy(file, dataset.resolve("part-0.arrow"));
-        TensorDataset opened = TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(dataset.toUri()), dataset.toString(), DatasetOptions.defaults());
-        for (SourceRows rows : List.of(new SourceRows(0, 60), new SourceRows(5, 15), new SourceRows(18, 43),
-                new SourceRows(59, 60))) {
-            assertThat(DatasetSlices.read(opened, rows, CONF).tensor().values()).as("%s rows %s", codec, rows)
+        TensorDataset opened = TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(dataset.toUri()),
+                dataset.toString(),
+                DatasetOptions.defaults());
+        for (SourceRows rows :
+                List.of(new SourceRows(0, 60), new SourceRows(5, 15), new SourceRows(18, 43), new SourceRows(59, 60))) {
+            assertThat(DatasetSlices.read(opened, rows, CONF).tensor().values())
+                    .as("%s rows %s", codec, rows)
                     .isEqualTo(expected(rows));
         }
     }

@@ -31,9 +31,10 @@ class RecordBatchCheckTest {
     }
 
     private static final Schema INTS = new Schema(List.of(Field.notNullable("x", new ArrowType.Int(32, true))));
-    private static final Schema ROWS = new Schema(List.of(new Field("t", FieldType.notNullable(
-            new ArrowType.FixedSizeList(3)), List.of(Field.notNullable("item",
-                    new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
+    private static final Schema ROWS = new Schema(List.of(new Field(
+            "t",
+            FieldType.notNullable(new ArrowType.FixedSizeList(3)),
+            List.of(Field.notNullable("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
 
     private ArrowBuf buffer(int bytes) {
         return body.slice(0, bytes);
@@ -49,8 +50,14 @@ class RecordBatchCheckTest {
     void acceptsBuffersThatHoldEveryValue() {
         assertThatCode(() -> check(INTS, 4, List.of(new ArrowFieldNode(4, 0)), buffer(0), buffer(16)))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> check(ROWS, 2, List.of(new ArrowFieldNode(2, 1), new ArrowFieldNode(6, 0)),
-                buffer(1), buffer(0), buffer(24))).doesNotThrowAnyException();
+        assertThatCode(() -> check(
+                        ROWS,
+                        2,
+                        List.of(new ArrowFieldNode(2, 1), new ArrowFieldNode(6, 0)),
+                        buffer(1),
+                        buffer(0),
+                        buffer(24)))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -72,8 +79,13 @@ class RecordBatchCheckTest {
 
     @Test
     void refusesAChildShorterThanItsRowsNeed() {
-        assertThatThrownBy(() -> check(ROWS, 2, List.of(new ArrowFieldNode(2, 0), new ArrowFieldNode(5, 0)),
-                buffer(0), buffer(0), buffer(20)))
+        assertThatThrownBy(() -> check(
+                        ROWS,
+                        2,
+                        List.of(new ArrowFieldNode(2, 0), new ArrowFieldNode(5, 0)),
+                        buffer(0),
+                        buffer(0),
+                        buffer(20)))
                 .hasMessage("Cannot read b.arrow: column 't' declares 2 values, which need 6 child values, but its"
                         + " child 'item' has 5");
     }

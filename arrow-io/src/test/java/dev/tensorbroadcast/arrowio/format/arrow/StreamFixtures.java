@@ -21,10 +21,10 @@ final class StreamFixtures {
 
     /** {@code batches} record batches of {@code rows} rows of {@code values} floats; row r holds r + e. */
     static byte[] listStream(int batches, int rows, int values) throws Exception {
-        Field element = new Field("item", FieldType.notNullable(new ArrowType.FloatingPoint(
-                FloatingPointPrecision.SINGLE)), null);
-        Schema schema = new Schema(List.of(new Field("features", FieldType.nullable(new ArrowType.List()),
-                List.of(element))));
+        Field element = new Field(
+                "item", FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
+        Schema schema =
+                new Schema(List.of(new Field("features", FieldType.nullable(new ArrowType.List()), List.of(element))));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);

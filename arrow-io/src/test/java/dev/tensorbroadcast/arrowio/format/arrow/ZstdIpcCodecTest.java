@@ -25,7 +25,8 @@ class ZstdIpcCodecTest {
             ArrowBuf ours = new ZstdIpcCodec(3).compress(allocator, values);
             values.getReferenceManager().retain();
             ArrowBuf arrows = new ZstdCompressionCodec(3).compress(allocator, values);
-            try (ours; arrows) {
+            try (ours;
+                    arrows) {
                 // Arrow's one-shot frame is 55,093 bytes (zstd 1.5.7 pre-splits the repeated row), ours 13,4xx
                 assertThat(ours.writerIndex() * 3).isLessThan(arrows.writerIndex());
                 ours.getReferenceManager().retain();

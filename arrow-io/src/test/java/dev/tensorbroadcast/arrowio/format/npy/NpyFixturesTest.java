@@ -28,11 +28,15 @@ class NpyFixturesTest {
     private static final NpyReader READER = new NpyReader(SourceLimits.defaults());
 
     static Path dir() throws URISyntaxException {
-        return Path.of(NpyFixturesTest.class.getResource("/fixtures/npy/expected.json").toURI()).getParent();
+        return Path.of(NpyFixturesTest.class
+                        .getResource("/fixtures/npy/expected.json")
+                        .toURI())
+                .getParent();
     }
 
     static Stream<Map.Entry<String, JsonNode>> fixtures() throws Exception {
-        JsonNode root = new ObjectMapper().readTree(dir().resolve("expected.json").toFile());
+        JsonNode root =
+                new ObjectMapper().readTree(dir().resolve("expected.json").toFile());
         List<Map.Entry<String, JsonNode>> entries = new ArrayList<>();
         root.fields().forEachRemaining(entries::add);
         return entries.stream();
@@ -48,7 +52,8 @@ class NpyFixturesTest {
         assertThat(tensor.dtype()).isEqualTo(DType.parse(expected.get("dtype").asText()));
         List<Long> dims = new ArrayList<>();
         expected.get("shape").forEach(dim -> dims.add(dim.asLong()));
-        assertThat(tensor.shape()).isEqualTo(Shape.of(dims.stream().mapToLong(Long::longValue).toArray()));
+        assertThat(tensor.shape())
+                .isEqualTo(Shape.of(dims.stream().mapToLong(Long::longValue).toArray()));
         assertThat(tensor.hasNulls()).isFalse();
         assertThat(TensorValues.of(tensor)).isEqualTo(expectedValues(tensor.dtype(), expected.get("values")));
     }
@@ -78,7 +83,10 @@ class NpyFixturesTest {
         // numpy has no bfloat16; every other dtype must have a fixture
         List<DType> seen = new ArrayList<>();
         fixtures().forEach(f -> seen.add(DType.parse(f.getValue().get("dtype").asText())));
-        assertThat(seen).containsAll(Stream.of(DType.values()).filter(t -> t != DType.BFLOAT16).toList());
+        assertThat(seen)
+                .containsAll(Stream.of(DType.values())
+                        .filter(t -> t != DType.BFLOAT16)
+                        .toList());
     }
 
     @Test
@@ -95,12 +103,13 @@ class NpyFixturesTest {
         List<Object> out = new ArrayList<>();
         for (Iterator<JsonNode> it = values.elements(); it.hasNext(); ) {
             JsonNode value = it.next();
-            out.add(switch (dtype) {
-                case BOOL -> value.asBoolean();
-                case STRING -> value.asText();
-                case COMPLEX64, COMPLEX128 -> List.of(bits(value.get(0)), bits(value.get(1)));
-                default -> bits(value);
-            });
+            out.add(
+                    switch (dtype) {
+                        case BOOL -> value.asBoolean();
+                        case STRING -> value.asText();
+                        case COMPLEX64, COMPLEX128 -> List.of(bits(value.get(0)), bits(value.get(1)));
+                        default -> bits(value);
+                    });
         }
         return out;
     }

@@ -32,14 +32,18 @@ class NpyReaderFuzzTest {
         // a known length is checked against the header up front; an unknown one is found out while reading
         SourceTensor known = read(file, file.length);
         SourceTensor streamed = read(file, NpyReader.UNKNOWN_LENGTH);
-        assertThat(streamed == null).as("accepted with a known length but not a streamed one").isEqualTo(known == null);
+        assertThat(streamed == null)
+                .as("accepted with a known length but not a streamed one")
+                .isEqualTo(known == null);
         if (known == null) {
             return;
         }
         assertSame(streamed, known);
         assertHoldsTheFileData(file, known);
-        assertSame(new NpyReader(SourceLimits.defaults()).read("again.npy", new ByteArrayInputStream(
-                canonical(known)), NpyReader.UNKNOWN_LENGTH), known);
+        assertSame(
+                new NpyReader(SourceLimits.defaults())
+                        .read("again.npy", new ByteArrayInputStream(canonical(known)), NpyReader.UNKNOWN_LENGTH),
+                known);
     }
 
     /** The tensor read, or null when the reader refused the file with a clean one-line message. */
@@ -94,8 +98,9 @@ class NpyReaderFuzzTest {
         int component = dtype == DType.COMPLEX64 || dtype == DType.COMPLEX128 ? width / 2 : width;
         List<String> fromFile = chunks(data, component, false);
         assertThat(chunks(tensor.values(), component, false).equals(fromFile)
-                || chunks(tensor.values(), component, true).equals(fromFile))
-                .as("the tensor's values are the file's data").isTrue();
+                        || chunks(tensor.values(), component, true).equals(fromFile))
+                .as("the tensor's values are the file's data")
+                .isTrue();
     }
 
     /** The {@code width}-byte chunks of {@code bytes}, each reversed if asked, sorted. */
@@ -125,8 +130,13 @@ class NpyReaderFuzzTest {
             List<int[]> strings = new ArrayList<>(count);
             int longest = 1;
             for (int i = 0; i < count; i++) {
-                int[] codePoints = new String(tensor.values(), tensor.offsets()[i],
-                        tensor.offsets()[i + 1] - tensor.offsets()[i], StandardCharsets.UTF_8).codePoints().toArray();
+                int[] codePoints = new String(
+                                tensor.values(),
+                                tensor.offsets()[i],
+                                tensor.offsets()[i + 1] - tensor.offsets()[i],
+                                StandardCharsets.UTF_8)
+                        .codePoints()
+                        .toArray();
                 strings.add(codePoints);
                 longest = Math.max(longest, codePoints.length);
             }
@@ -146,28 +156,33 @@ class NpyReaderFuzzTest {
                 data.put((byte) (tensor.values()[i >>> 3] >>> (i & 7) & 1));
             }
         } else {
-            descr = "<" + switch (tensor.dtype()) {
-                case INT8 -> "i1";
-                case INT16 -> "i2";
-                case INT32 -> "i4";
-                case INT64 -> "i8";
-                case UINT8 -> "u1";
-                case UINT16 -> "u2";
-                case UINT32 -> "u4";
-                case UINT64 -> "u8";
-                case FLOAT16 -> "f2";
-                case FLOAT32 -> "f4";
-                case FLOAT64 -> "f8";
-                case COMPLEX64 -> "c8";
-                case COMPLEX128 -> "c16";
-                default -> throw new AssertionError("the .npy reader never makes " + tensor.dtype());
-            };
+            descr = "<"
+                    + switch (tensor.dtype()) {
+                        case INT8 -> "i1";
+                        case INT16 -> "i2";
+                        case INT32 -> "i4";
+                        case INT64 -> "i8";
+                        case UINT8 -> "u1";
+                        case UINT16 -> "u2";
+                        case UINT32 -> "u4";
+                        case UINT64 -> "u8";
+                        case FLOAT16 -> "f2";
+                        case FLOAT32 -> "f4";
+                        case FLOAT64 -> "f8";
+                        case COMPLEX64 -> "c8";
+                        case COMPLEX128 -> "c16";
+                        default -> throw new AssertionError("the .npy reader never makes " + tensor.dtype());
+                    };
             data = ByteBuffer.wrap(tensor.values());
         }
-        String shape = tensor.shape().rank() == 1 ? "(" + tensor.shape().dim(0) + ",)" : tensor.shape().toString();
+        String shape = tensor.shape().rank() == 1
+                ? "(" + tensor.shape().dim(0) + ",)"
+                : tensor.shape().toString();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(NpyReaderTest.npy(1, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape
-                + ", }", ByteBuffer.allocate(0)));
+        out.writeBytes(NpyReaderTest.npy(
+                1,
+                "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }",
+                ByteBuffer.allocate(0)));
         out.writeBytes(data.array());
         return out.toByteArray();
     }

@@ -31,17 +31,23 @@ class NpyReaderTest {
     @Test
     void recognisesTheMagicString() {
         assertThat(NpyReader.magic()).containsExactly(0x93 - 256, 'N', 'U', 'M', 'P', 'Y');
-        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0})).isTrue();
-        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'})).isTrue();
-        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P'})).isFalse();
-        assertThat(NpyReader.isNpy(new byte[] {'A', 'R', 'R', 'O', 'W', '1', 0, 0})).isFalse();
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}))
+                .isTrue();
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'}))
+                .isTrue();
+        assertThat(NpyReader.isNpy(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P'}))
+                .isFalse();
+        assertThat(NpyReader.isNpy(new byte[] {'A', 'R', 'R', 'O', 'W', '1', 0, 0}))
+                .isFalse();
         NpyReader.magic()[0] = 0;
         assertThat(NpyReader.magic()[0]).isEqualTo((byte) 0x93);
     }
 
     @Test
     void readsVersion1WithPythonTwoLongs() throws IOException {
-        SourceTensor tensor = read(npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (2L, 1L), }",
+        SourceTensor tensor = read(npy(
+                1,
+                "{'descr': '<i2', 'fortran_order': False, 'shape': (2L, 1L), }",
                 le(4).putShort((short) 7).putShort((short) -8)));
         assertThat(tensor.shape()).isEqualTo(Shape.of(2, 1));
         assertThat(TensorValues.of(tensor)).containsExactly(7L, -8L);
@@ -49,8 +55,8 @@ class NpyReaderTest {
 
     @Test
     void acceptsDoubleQuotesAnyKeyOrderAndNoTrailingComma() throws IOException {
-        SourceTensor tensor = read(npy(2, "{\"shape\": (), \"fortran_order\": True, \"descr\": \"=u1\"}",
-                le(1).put((byte) 200)));
+        SourceTensor tensor =
+                read(npy(2, "{\"shape\": (), \"fortran_order\": True, \"descr\": \"=u1\"}", le(1).put((byte) 200)));
         assertThat(tensor.dtype()).isEqualTo(DType.UINT8);
         assertThat(tensor.shape()).isEqualTo(Shape.scalar());
         assertThat(TensorValues.of(tensor)).containsExactly(200L);
@@ -58,7 +64,9 @@ class NpyReaderTest {
 
     @Test
     void readsNonZeroBytesAsTrue() throws IOException {
-        SourceTensor tensor = read(npy(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+        SourceTensor tensor = read(npy(
+                1,
+                "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
                 le(3).put((byte) 0).put((byte) 2).put((byte) 1)));
         assertThat(TensorValues.of(tensor)).containsExactly(false, true, true);
     }
@@ -86,8 +94,11 @@ class NpyReaderTest {
         byte[] file = npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }", le(12));
         String message = "Cannot read x.npy: the header declares 1000 float32 elements (4000 bytes) but the file has "
                 + "12 bytes of data";
-        assertThatThrownBy(() -> read(file)).isInstanceOf(SourceFormatException.class).hasMessage(message);
-        assertThatThrownBy(() -> readUnknownLength(file)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> read(file))
+                .isInstanceOf(SourceFormatException.class)
+                .hasMessage(message);
+        assertThatThrownBy(() -> readUnknownLength(file))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage(message);
     }
 
@@ -104,10 +115,12 @@ class NpyReaderTest {
     void rejectsTruncatedHeader() {
         byte[] file = npy(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (2,), }", le(2));
         byte[] cut = java.util.Arrays.copyOf(file, 30);
-        assertThatThrownBy(() -> read(cut)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> read(cut))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read x.npy: the .npy header declares 118 bytes but the file has only 20 bytes "
                         + "after the preamble");
-        assertThatThrownBy(() -> readUnknownLength(cut)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> readUnknownLength(cut))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read x.npy: the .npy header declares 118 bytes but the file ends after 20");
         assertThatThrownBy(() -> read(java.util.Arrays.copyOf(file, 9)))
                 .hasMessage("Cannot read x.npy: the file ends inside the .npy header length field");
@@ -120,7 +133,8 @@ class NpyReaderTest {
     @Test
     void rejectsAHugeHeaderLengthBeforeAllocating() {
         byte[] file = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, -1, -1, -1, -1, '{', '}'};
-        assertThatThrownBy(() -> read(file)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> read(file))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read x.npy: the .npy header declares 4294967295 bytes, more than the 1048576 "
                         + "this reader accepts");
     }
@@ -137,26 +151,26 @@ class NpyReaderTest {
 
     @Test
     void rejectsAShapeWhoseSizeOverflows() {
-        byte[] file = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
-                le(0));
-        assertThatThrownBy(() -> read(file)).isInstanceOf(SourceFormatException.class)
+        byte[] file = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", le(0));
+        assertThatThrownBy(() -> read(file))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read x.npy: shape (4611686018427387904, 4) has more than 9223372036854775807 "
                         + "elements");
-        byte[] bytes = npy(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (2305843009213693952,), }",
-                le(0));
+        byte[] bytes = npy(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (2305843009213693952,), }", le(0));
         assertThatThrownBy(() -> read(bytes))
                 .hasMessage("Cannot read x.npy: the header declares 2305843009213693952 complex128 elements, more "
                         + "than 2^63 bytes");
-        byte[] huge = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }",
-                le(0));
-        assertThatThrownBy(() -> read(huge)).hasMessageContaining("has dimension 0 = 99999999999999999999; expected "
-                + "an integer from 0 to 9223372036854775807");
+        byte[] huge = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }", le(0));
+        assertThatThrownBy(() -> read(huge))
+                .hasMessageContaining("has dimension 0 = 99999999999999999999; expected "
+                        + "an integer from 0 to 9223372036854775807");
     }
 
     @Test
     void rejectsAShapeOverTheHeapLimitBeforeAllocating() throws IOException {
         byte[] file = npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1000, 1000, 1000), }", le(16));
-        assertThatThrownBy(() -> read(file)).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> read(file))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessage("Cannot read x.npy: the header declares 1000000000 float64 elements (8000000000 bytes of "
                         + "data), which need 8000000000 bytes of heap, more than the limit of 1073741824 bytes for a "
                         + "source");
@@ -164,8 +178,10 @@ class NpyReaderTest {
         NpyReader tight = new NpyReader(new SourceLimits(100));
         assertThatThrownBy(() -> tight.read("x.npy", new ByteArrayInputStream(small), small.length))
                 .hasMessageContaining("which need 128 bytes of heap, more than the limit of 100 bytes");
-        assertThat(new NpyReader(new SourceLimits(128)).read("x.npy", new ByteArrayInputStream(small),
-                small.length).shape()).isEqualTo(Shape.of(4, 4));
+        assertThat(new NpyReader(new SourceLimits(128))
+                        .read("x.npy", new ByteArrayInputStream(small), small.length)
+                        .shape())
+                .isEqualTo(Shape.of(4, 4));
     }
 
     @Test
@@ -189,24 +205,34 @@ class NpyReaderTest {
         assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'shape': (1,), }", le(1))))
                 .hasMessage("Cannot read x.npy: the .npy header has keys [descr, shape]; expected exactly "
                         + "[descr, fortran_order, shape]");
-        assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (1,), 'x': 1}",
-                le(1)))).hasMessageContaining("has keys [descr, fortran_order, shape, x]");
+        assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (1,), 'x': 1}", le(1))))
+                .hasMessageContaining("has keys [descr, fortran_order, shape, x]");
         assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'fortran_order': 0, 'shape': (1,), }", le(1))))
                 .hasMessage("Cannot read x.npy: fortran_order is 0; expected True or False");
         assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'fortran_order': 'no', 'shape': (1,), }", le(1))))
                 .hasMessage("Cannot read x.npy: fortran_order is 'no'; expected True or False");
-        assertThatThrownBy(() -> read(npy(1, "{'descr': '<i1', 'descr': '<i1', 'fortran_order': False, "
-                + "'shape': (1,)}", le(1)))).hasMessage("Cannot read x.npy: malformed .npy header: key 'descr' "
-                        + "appears twice");
+        assertThatThrownBy(() -> read(
+                        npy(1, "{'descr': '<i1', 'descr': '<i1', 'fortran_order': False, " + "'shape': (1,)}", le(1))))
+                .hasMessage("Cannot read x.npy: malformed .npy header: key 'descr' " + "appears twice");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "{", "{'descr': '<i1' 'shape': (1,)}", "{'descr': <i1}", "[1, 2]",
-            "{'descr': '<i1', 'fortran_order': False, 'shape': (1,)} extra", "{'descr': __import__('os')}",
-            "{'descr': '<i1\\x', 'fortran_order': False, 'shape': (1,)}", "{'shape': (1,) ,,}",
-            "{'shape': ((((((((((((((((((((((1,),),),),),),),),),),),),),),),),),),),),),),)}"})
+    @ValueSource(
+            strings = {
+                "",
+                "{",
+                "{'descr': '<i1' 'shape': (1,)}",
+                "{'descr': <i1}",
+                "[1, 2]",
+                "{'descr': '<i1', 'fortran_order': False, 'shape': (1,)} extra",
+                "{'descr': __import__('os')}",
+                "{'descr': '<i1\\x', 'fortran_order': False, 'shape': (1,)}",
+                "{'shape': (1,) ,,}",
+                "{'shape': ((((((((((((((((((((((1,),),),),),),),),),),),),),),),),),),),),),),)}"
+            })
     void rejectsMalformedHeaders(String header) {
-        assertThatThrownBy(() -> read(npy(1, header, le(1)))).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> read(npy(1, header, le(1))))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read x.npy: malformed .npy header: ");
     }
 
@@ -218,8 +244,9 @@ class NpyReaderTest {
                 .hasMessage("Cannot read x.npy: unsupported dtype '|O' (object arrays hold pickled Python objects)"
                         + supported);
         assertThatThrownBy(() -> read(header("'descr': [('a', '<i4'), ('b', '<f8')]")))
-                .hasMessage("Cannot read x.npy: unsupported dtype [('a', '<i4'), ('b', '<f8')] (structured dtypes are not "
-                        + "supported)" + supported);
+                .hasMessage(
+                        "Cannot read x.npy: unsupported dtype [('a', '<i4'), ('b', '<f8')] (structured dtypes are not "
+                                + "supported)" + supported);
         assertThatThrownBy(() -> read(header("'descr': '|V8'")))
                 .hasMessage("Cannot read x.npy: unsupported dtype '|V8' (void/structured records)" + supported);
         for (String descr : List.of("<M8[ns]", "<f16", "<i3", "x", "<U", "?")) {
@@ -235,12 +262,13 @@ class NpyReaderTest {
     @Test
     void rejectsInvalidTextClearly() {
         ByteBuffer surrogate = le(8).putInt('a').putInt(0xD800);
-        assertThatThrownBy(() -> read(npy(1, "{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }",
-                surrogate))).hasMessage("Cannot read x.npy: element 0 of the <U2 strings holds code point 0xD800, "
+        assertThatThrownBy(() -> read(npy(1, "{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }", surrogate)))
+                .hasMessage("Cannot read x.npy: element 0 of the <U2 strings holds code point 0xD800, "
                         + "which is not a Unicode scalar value (a surrogate or above 0x10FFFF)");
-        ByteBuffer latin1 = le(4).put((byte) 'o').put((byte) 'k').put((byte) 'c').put((byte) 0xE9);
-        assertThatThrownBy(() -> read(npy(1, "{'descr': '|S2', 'fortran_order': False, 'shape': (2,), }",
-                latin1))).hasMessage("Cannot read x.npy: element 1 of the |S2 byte strings is not valid UTF-8 "
+        ByteBuffer latin1 =
+                le(4).put((byte) 'o').put((byte) 'k').put((byte) 'c').put((byte) 0xE9);
+        assertThatThrownBy(() -> read(npy(1, "{'descr': '|S2', 'fortran_order': False, 'shape': (2,), }", latin1)))
+                .hasMessage("Cannot read x.npy: element 1 of the |S2 byte strings is not valid UTF-8 "
                         + "(byte 0xE9 at position 1); byte strings are read as UTF-8 text");
         byte[] header3 = npy(3, "{'descr': '<i1', 'fortran_order': False, 'shape': (1,), }", le(1));
         header3[13] = (byte) 0xFF;
@@ -258,8 +286,14 @@ class NpyReaderTest {
     @Test
     void randomCorruptionGivesAClearErrorOrATensor() throws Exception {
         Path dir = NpyFixturesTest.dir();
-        List<String> names = List.of("float32.npy", "unicode.npy", "fortran_f4.npy", "bool.npy", "version3.npy",
-                "complex128_be.npy", "bytes.npy");
+        List<String> names = List.of(
+                "float32.npy",
+                "unicode.npy",
+                "fortran_f4.npy",
+                "bool.npy",
+                "version3.npy",
+                "complex128_be.npy",
+                "bytes.npy");
         Random random = new Random(42);
         for (String name : names) {
             byte[] valid = Files.readAllBytes(dir.resolve(name));
@@ -275,11 +309,13 @@ class NpyReaderTest {
                 byte[] input = bytes;
                 for (boolean known : new boolean[] {true, false}) {
                     try {
-                        SourceTensor tensor = READER.read(name, new ByteArrayInputStream(input),
-                                known ? input.length : NpyReader.UNKNOWN_LENGTH);
+                        SourceTensor tensor = READER.read(
+                                name, new ByteArrayInputStream(input), known ? input.length : NpyReader.UNKNOWN_LENGTH);
                         assertThat(TensorValues.of(tensor)).hasSize((int) tensor.elements());
                     } catch (SourceFormatException e) {
-                        assertThat(e.getMessage()).startsWith("Cannot read " + name + ": ").doesNotContain("\n");
+                        assertThat(e.getMessage())
+                                .startsWith("Cannot read " + name + ": ")
+                                .doesNotContain("\n");
                     }
                 }
             }
@@ -299,11 +335,15 @@ class NpyReaderTest {
         String key = entry.substring(1, entry.indexOf('\'', 1));
         StringBuilder header = new StringBuilder("{");
         for (String k : List.of("descr", "fortran_order", "shape")) {
-            header.append(k.equals(key) ? entry : switch (k) {
-                case "descr" -> "'descr': '<i1'";
-                case "fortran_order" -> "'fortran_order': False";
-                default -> "'shape': (1,)";
-            }).append(", ");
+            header.append(
+                            k.equals(key)
+                                    ? entry
+                                    : switch (k) {
+                                        case "descr" -> "'descr': '<i1'";
+                                        case "fortran_order" -> "'fortran_order': False";
+                                        default -> "'shape': (1,)";
+                                    })
+                    .append(", ");
         }
         return npy(1, header.append('}').toString(), le(1));
     }

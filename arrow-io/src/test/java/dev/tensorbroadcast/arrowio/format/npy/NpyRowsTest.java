@@ -35,8 +35,16 @@ class NpyRowsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"float32.npy", "int16_be.npy", "complex128_be.npy", "float16_be.npy", "version2.npy",
-        "uint64.npy", "version3.npy"})
+    @ValueSource(
+            strings = {
+                "float32.npy",
+                "int16_be.npy",
+                "complex128_be.npy",
+                "float16_be.npy",
+                "version2.npy",
+                "uint64.npy",
+                "version3.npy"
+            })
     void everyRowRangeHoldsTheBytesTheWholeFileHas(String name) throws Exception {
         Path file = NpyFixturesTest.dir().resolve(name);
         SourceTensor whole = READER.read(file);
@@ -50,7 +58,8 @@ class NpyRowsTest {
             for (long end = first + 1; end <= layout.rows(); end++) {
                 SourceTensor rows = NpyRows.read(local, path, layout, new SourceRows(first, end));
                 assertThat(rows.shape().dim(0)).isEqualTo(end - first);
-                assertThat(rows.values()).as("rows %d..%d", first, end)
+                assertThat(rows.values())
+                        .as("rows %d..%d", first, end)
                         .isEqualTo(Arrays.copyOfRange(whole.values(), (int) first * rowBytes, (int) end * rowBytes));
             }
         }
@@ -68,24 +77,27 @@ class NpyRowsTest {
         FileSystem local = FileSystem.getLocal(new Configuration());
         long before = localBytesRead();
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
-        assertThat(NpyRows.read(local, path, layout, new SourceRows(0, layout.rows())).values())
+        assertThat(NpyRows.read(local, path, layout, new SourceRows(0, layout.rows()))
+                        .values())
                 .isEqualTo(whole.values());
         assertThat(localBytesRead()).isEqualTo(before);
-        try (java.nio.channels.FileChannel cut = java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (java.nio.channels.FileChannel cut =
+                java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
             cut.truncate(Files.size(file) - 4);
         }
         assertThatThrownBy(() -> NpyRows.read(local, path, layout, new SourceRows(0, layout.rows())))
                 .isInstanceOf(SourceFormatException.class)
-                .hasMessageContaining("the file ends before row " + (layout.rows() - 1)
-                        + "; it was changed while being read");
+                .hasMessageContaining(
+                        "the file ends before row " + (layout.rows() - 1) + "; it was changed while being read");
     }
 
     /** What Hadoop's streams of local files have read in this JVM. */
     @SuppressWarnings("deprecation")
     private static long localBytesRead() {
-        return FileSystem.getAllStatistics().stream().filter(statistics -> statistics.getScheme().equals("file"))
-                .mapToLong(FileSystem.Statistics::getBytesRead).sum();
+        return FileSystem.getAllStatistics().stream()
+                .filter(statistics -> statistics.getScheme().equals("file"))
+                .mapToLong(FileSystem.Statistics::getBytesRead)
+                .sum();
     }
 
     /** A local file with a Hadoop checksum beside it is read through Hadoop, which verifies it. */
@@ -93,7 +105,8 @@ class NpyRowsTest {
     void aLocalFileWithAChecksumIsStillVerified() throws Exception {
         byte[] bytes = Files.readAllBytes(NpyFixturesTest.dir().resolve("float32.npy"));
         FileSystem local = FileSystem.getLocal(new Configuration());
-        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("checked.npy").toUri());
+        org.apache.hadoop.fs.Path path =
+                new org.apache.hadoop.fs.Path(dir.resolve("checked.npy").toUri());
         try (var out = local.create(path)) {
             out.write(bytes);
         }
@@ -110,8 +123,11 @@ class NpyRowsTest {
         Path file = NpyFixturesTest.dir().resolve("scalar_f8.npy");
         NpyLayout layout = layout(file).orElseThrow();
         assertThat(layout.rows()).isEqualTo(1);
-        SourceTensor row = NpyRows.read(FileSystem.getLocal(new Configuration()),
-                new org.apache.hadoop.fs.Path(file.toUri()), layout, new SourceRows(0, 1));
+        SourceTensor row = NpyRows.read(
+                FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(file.toUri()),
+                layout,
+                new SourceRows(0, 1));
         assertThat(row.shape()).isEqualTo(Shape.scalar());
         assertThat(row.values()).isEqualTo(READER.read(file).values());
     }
@@ -122,7 +138,9 @@ class NpyRowsTest {
             assertThat(layout(NpyFixturesTest.dir().resolve(name))).as(name).isEmpty();
         }
         // rank 1 has no order to speak of
-        assertThat(layout(NpyFixturesTest.dir().resolve("complex64.npy")).orElseThrow().dtype())
+        assertThat(layout(NpyFixturesTest.dir().resolve("complex64.npy"))
+                        .orElseThrow()
+                        .dtype())
                 .isEqualTo(DType.COMPLEX64);
     }
 
@@ -132,7 +150,7 @@ class NpyRowsTest {
         Path cut = Files.write(dir.resolve("cut.npy"), Arrays.copyOf(bytes, bytes.length - 4));
         assertThatThrownBy(() -> layout(cut))
                 .isInstanceOf(SourceFormatException.class)
-                .hasMessageContaining("the header declares 8 float32 elements (32 bytes) but the file has 28 bytes of"
-                        + " data");
+                .hasMessageContaining(
+                        "the header declares 8 float32 elements (32 bytes) but the file has 28 bytes of" + " data");
     }
 }

@@ -34,13 +34,18 @@ class BulkListPagesTest {
     private static final int WIDTH = 50;
 
     private static Path fixture(String name) throws Exception {
-        return Path.of(BulkListPagesTest.class.getResource("/fixtures/list-pages/" + name).toURI());
+        return Path.of(BulkListPagesTest.class
+                .getResource("/fixtures/list-pages/" + name)
+                .toURI());
     }
 
     private static TensorDataset open(String name) throws Exception {
         Path path = fixture(name);
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(path.toUri()),
-                path.toString(), DatasetOptions.defaults().withRowShape(Shape.of(WIDTH)));
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(path.toUri()),
+                path.toString(),
+                DatasetOptions.defaults().withRowShape(Shape.of(WIDTH)));
     }
 
     private static double expected(String name, long row, int k) {
@@ -49,9 +54,19 @@ class BulkListPagesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"plain-v1.parquet", "plain-v2.parquet", "dict-v1.parquet", "dict-v2.parquet",
-            "tiny-pages.parquet", "nulls-v1.parquet", "nulls-v2.parquet", "nulls-dict.parquet", "doubles.parquet",
-            "longs.parquet"})
+    @ValueSource(
+            strings = {
+                "plain-v1.parquet",
+                "plain-v2.parquet",
+                "dict-v1.parquet",
+                "dict-v2.parquet",
+                "tiny-pages.parquet",
+                "nulls-v1.parquet",
+                "nulls-v2.parquet",
+                "nulls-dict.parquet",
+                "doubles.parquet",
+                "longs.parquet"
+            })
     void everySliceHoldsWhatPyarrowWasGiven(String name) throws Exception {
         TensorDataset dataset = open(name);
         boolean nulls = name.startsWith("nulls");
@@ -59,8 +74,15 @@ class BulkListPagesTest {
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
                 new org.apache.hadoop.fs.Path(fixture(name).toUri()), CONF))) {
             // the page-by-page reader, not the column reader, reads these files
-            assertThat(BulkListPages.covers(reader.getFooter().getFileMetaData().getSchema().getColumns().get(0),
-                    reader.getRowGroups().get(0).getColumns().get(0), width)).isTrue();
+            assertThat(BulkListPages.covers(
+                            reader.getFooter()
+                                    .getFileMetaData()
+                                    .getSchema()
+                                    .getColumns()
+                                    .get(0),
+                            reader.getRowGroups().get(0).getColumns().get(0),
+                            width))
+                    .isTrue();
         }
 
         for (SourceRows rows : List.of(new SourceRows(0, ROWS), new SourceRows(17, 240), new SourceRows(299, 300))) {
@@ -70,7 +92,9 @@ class BulkListPagesTest {
                 long row = rows.first() + i / WIDTH;
                 int k = i % WIDTH;
                 boolean isNull = nulls && (7 * row + k) % 13 == 0;
-                assertThat(slice.isValid(i)).as("%s row %s value %s valid", name, row, k).isEqualTo(!isNull);
+                assertThat(slice.isValid(i))
+                        .as("%s row %s value %s valid", name, row, k)
+                        .isEqualTo(!isNull);
                 if (!isNull) {
                     double value = switch (name) {
                         case "doubles.parquet" -> values.getDouble(8 * i);
@@ -87,9 +111,13 @@ class BulkListPagesTest {
     void aNullRowIsNamedOnlyWhenItIsWanted() throws Exception {
         TensorDataset dataset = open("null-row.parquet");
 
-        assertThat(DatasetSlices.read(dataset, new SourceRows(0, 211), CONF).tensor().shape())
+        assertThat(DatasetSlices.read(dataset, new SourceRows(0, 211), CONF)
+                        .tensor()
+                        .shape())
                 .isEqualTo(Shape.of(211, WIDTH));
-        assertThat(DatasetSlices.read(dataset, new SourceRows(212, 300), CONF).tensor().shape())
+        assertThat(DatasetSlices.read(dataset, new SourceRows(212, 300), CONF)
+                        .tensor()
+                        .shape())
                 .isEqualTo(Shape.of(88, WIDTH));
         assertThatThrownBy(() -> DatasetSlices.read(dataset, new SourceRows(200, 220), CONF))
                 .hasMessageEndingWith("null-row.parquet: row 211 is null; every row needs values");
@@ -97,7 +125,8 @@ class BulkListPagesTest {
 
     @Test
     void brotliPagesAreRefusedWhilePlanning() {
-        assertThatThrownBy(() -> open("brotli.parquet")).isInstanceOf(SourceFormatException.class)
+        assertThatThrownBy(() -> open("brotli.parquet"))
+                .isInstanceOf(SourceFormatException.class)
                 .hasMessageEndingWith("brotli.parquet: column 'x.list.element' is compressed with BROTLI, which this"
                         + " tool cannot decompress; it reads uncompressed, SNAPPY, GZIP, ZSTD, LZ4 and LZ4_RAW pages:"
                         + " rewrite the file with one of those (pyarrow's default is snappy)");
@@ -106,8 +135,8 @@ class BulkListPagesTest {
     @Test
     void runsOfLevelsAndBitPackedGroupsDecode() {
         // an RLE run of 5 sevens (header 5 << 1), then one bit-packed group of 8 three-bit values (header 1 << 1 | 1)
-        ByteBuffer encoded = ByteBuffer.wrap(new byte[] {10, 7, 3, (byte) 0b10001000, (byte) 0b11000110,
-                (byte) 0b11111010});
+        ByteBuffer encoded =
+                ByteBuffer.wrap(new byte[] {10, 7, 3, (byte) 0b10001000, (byte) 0b11000110, (byte) 0b11111010});
         int[] out = new int[13];
 
         HybridLevels.decode(encoded, 3, out, 13);

@@ -2,14 +2,14 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.DatasetOptions;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
-import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.TensorDatasets;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -81,7 +81,9 @@ class NestedRowLayoutTest {
     private static List<Integer> expand(RowLevels levels) throws Exception {
         RleRuns runs = new RleRuns(levels.maxRepetition);
         levels.addRow(runs);
-        return decode(runs.finishWithLength().toByteArray(), 32 - Integer.numberOfLeadingZeros(levels.maxRepetition),
+        return decode(
+                runs.finishWithLength().toByteArray(),
+                32 - Integer.numberOfLeadingZeros(levels.maxRepetition),
                 levels.entries);
     }
 
@@ -131,8 +133,9 @@ class NestedRowLayoutTest {
     }
 
     @ParameterizedTest(name = "rows of {0}")
-    @CsvSource(delimiter = '|', value = {"[6]", "[2,3]", "[3,5]", "[7,2]", "[512,2]", "[2,2,3]", "[4,0,2]", "[300]",
-        "[1,1]"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"[6]", "[2,3]", "[3,5]", "[7,2]", "[512,2]", "[2,2,3]", "[4,0,2]", "[300]", "[1,1]"})
     void pagesOfAnyRowCountHoldEachRowsLevels(String shape) throws Exception {
         Shape lists = Shape.parse(shape);
         RowLevels row = new RowLevels(lists);
@@ -145,12 +148,16 @@ class NestedRowLayoutTest {
                 expected.addAll(oneRow);
             }
             byte[] bytes = levels.encode(rows).toByteArray();
-            assertThat(decode(bytes, bitWidth, rows * row.entries)).as("%d rows", rows).isEqualTo(expected);
+            assertThat(decode(bytes, bitWidth, rows * row.entries))
+                    .as("%d rows", rows)
+                    .isEqualTo(expected);
         }
         // short innermost lists are bit-packed; long runs stay RLE
-        assertThat(new RepetitionLevels(new RowLevels(Shape.of(512, 2))).packed()).isTrue();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(512, 2))).packed())
+                .isTrue();
         assertThat(new RepetitionLevels(new RowLevels(Shape.of(4096))).packed()).isFalse();
-        assertThat(new RepetitionLevels(new RowLevels(Shape.of(64, 64))).packed()).isFalse();
+        assertThat(new RepetitionLevels(new RowLevels(Shape.of(64, 64))).packed())
+                .isFalse();
     }
 
     @Test
@@ -194,11 +201,12 @@ class NestedRowLayoutTest {
 
     @Test
     void theSchemaNestsOneListPerStoredDimension() {
-        ParquetTensorSchema schema = new ParquetTensorSchema(new TensorColumn("tensor", DType.FLOAT32,
-                Shape.of(4, 3)), List.of(), RowLayout.NESTED);
-        assertThat(schema.messageType().toString().replaceAll("\\s+", " ").strip()).isEqualTo(
-                "message tensor_broadcast { required int64 index; required group tensor (LIST) { repeated group list"
-                        + " { required group element (LIST) { repeated group list { optional float element; } } } } }");
+        ParquetTensorSchema schema = new ParquetTensorSchema(
+                new TensorColumn("tensor", DType.FLOAT32, Shape.of(4, 3)), List.of(), RowLayout.NESTED);
+        assertThat(schema.messageType().toString().replaceAll("\\s+", " ").strip())
+                .isEqualTo(
+                        "message tensor_broadcast { required int64 index; required group tensor (LIST) { repeated group list"
+                                + " { required group element (LIST) { repeated group list { optional float element; } } } } }");
         assertThat(schema.valuesDescriptor().getMaxRepetitionLevel()).isEqualTo(2);
         assertThat(schema.valuesDescriptor().getMaxDefinitionLevel()).isEqualTo(3);
         assertThat(schema.entriesPerRow()).isEqualTo(12);
@@ -207,19 +215,20 @@ class NestedRowLayoutTest {
         assertThat(new ParquetTensorSchema(vector, List.of(), RowLayout.NESTED).messageType())
                 .isEqualTo(new ParquetTensorSchema(vector).messageType());
         // a complex row's innermost list is its element's real and imaginary part
-        ParquetTensorSchema complex = new ParquetTensorSchema(new TensorColumn("tensor", DType.COMPLEX64,
-                Shape.of(3)), List.of(), RowLayout.NESTED);
+        ParquetTensorSchema complex = new ParquetTensorSchema(
+                new TensorColumn("tensor", DType.COMPLEX64, Shape.of(3)), List.of(), RowLayout.NESTED);
         assertThat(complex.valuesDescriptor().getMaxRepetitionLevel()).isEqualTo(2);
         assertThat(complex.entriesPerRow()).isEqualTo(6);
     }
 
     @Test
     void theArrowSchemaSaysNestedFixedSizeListsWithTheDtype() throws Exception {
-        ParquetTensorSchema schema = new ParquetTensorSchema(new TensorColumn("tensor", DType.BFLOAT16,
-                Shape.of(4, 3)), List.of(), RowLayout.NESTED);
+        ParquetTensorSchema schema = new ParquetTensorSchema(
+                new TensorColumn("tensor", DType.BFLOAT16, Shape.of(4, 3)), List.of(), RowLayout.NESTED);
         byte[] message = Base64.getDecoder().decode(schema.arrowSchema());
-        Field tensor = MessageSerializer.deserializeSchema(new ReadChannel(Channels.newChannel(
-                new ByteArrayInputStream(message)))).findField("tensor");
+        Field tensor = MessageSerializer.deserializeSchema(
+                        new ReadChannel(Channels.newChannel(new ByteArrayInputStream(message))))
+                .findField("tensor");
         assertThat(tensor.getType()).isEqualTo(new ArrowType.FixedSizeList(4));
         assertThat(tensor.getMetadata()).containsEntry("tensor_broadcast.dtype", "bfloat16");
         Field inner = tensor.getChildren().get(0);
@@ -237,31 +246,43 @@ class NestedRowLayoutTest {
     }
 
     /** Writes every partition of the broadcast into {@code directory} in {@code layout}; returns the plan. */
-    private PartitionPlan write(SourceTensor source, BroadcastPlan plan, RowLayout layout, Path directory,
-            long pageBytes) throws Exception {
+    private PartitionPlan write(
+            SourceTensor source, BroadcastPlan plan, RowLayout layout, Path directory, long pageBytes)
+            throws Exception {
         Files.createDirectories(directory);
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(3).build();
         TensorKernel kernel = TensorKernel.of(source, plan.copyProgram(0));
         FileSystem fileSystem = FileSystem.getLocal(CONF);
-        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create().withBatchBytes(200)
+        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create()
+                .withBatchBytes(200)
                 .withOptions(new ParquetWriteOptions(CompressionCodecName.ZSTD, pageBytes).withRowLayout(layout));
         for (long p = 0; p < partitions.partitionCount(); p++) {
-            writer.write(kernel, partitions.rowShape(), partitions.partition(p), fileSystem,
-                    new org.apache.hadoop.fs.Path(directory.resolve("part-" + p + ".parquet").toUri()));
+            writer.write(
+                    kernel,
+                    partitions.rowShape(),
+                    partitions.partition(p),
+                    fileSystem,
+                    new org.apache.hadoop.fs.Path(
+                            directory.resolve("part-" + p + ".parquet").toUri()));
         }
         return partitions;
     }
 
     @ParameterizedTest(name = "{0} to {1}")
-    @CsvSource(delimiter = '|', value = {
-        "[4,1,3]      | [4,5,3]",
-        "[1,2,1,4]    | [6,2,3,4]",
-        "[7,1]        | [2,2,7,9]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[4,1,3]      | [4,5,3]",
+                "[1,2,1,4]    | [6,2,3,4]",
+                "[7,1]        | [2,2,7,9]",
+            })
     void parquetJavaSeesNestedListsHoldingTheBroadcastsValues(String input, String target) throws Exception {
         Shape inputShape = Shape.parse(input);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape)
-                .target(TargetShape.parse(target)).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape)
+                .target(TargetShape.parse(target))
+                .build()
+                .plan();
         SourceTensor source = floats(inputShape);
         PartitionPlan partitions = write(source, plan, RowLayout.NESTED, dir.resolve("nested"), 64);
         Shape rowShape = partitions.rowShape();
@@ -289,9 +310,12 @@ class NestedRowLayoutTest {
         List<Float> actual = new ArrayList<>();
         long rows = 0;
         for (long p = 0; p < partitions.partitionCount(); p++) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                    new org.apache.hadoop.fs.Path(dir.resolve("nested/part-" + p + ".parquet").toUri()))
-                    .withConf(CONF).build()) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(
+                            new GroupReadSupport(),
+                            new org.apache.hadoop.fs.Path(
+                                    dir.resolve("nested/part-" + p + ".parquet").toUri()))
+                    .withConf(CONF)
+                    .build()) {
                 for (Group row = reader.read(); row != null; row = reader.read()) {
                     assertThat(row.getLong(TensorFileSchema.INDEX_COLUMN, 0)).isEqualTo(rows++);
                     collect(row.getGroup("tensor", 0), rowShape, 0, actual);
@@ -318,8 +342,11 @@ class NestedRowLayoutTest {
     @Test
     void ourDatasetReaderReadsTheNestedFilesAsTheFlatOnes() throws Exception {
         Shape inputShape = Shape.of(5, 1, 3);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape)
-                .target(TargetShape.parse("[5,4,3]")).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape)
+                .target(TargetShape.parse("[5,4,3]"))
+                .build()
+                .plan();
         SourceTensor source = floats(inputShape);
         write(source, plan, RowLayout.FLAT, dir.resolve("flat"), 1 << 20);
         write(source, plan, RowLayout.NESTED, dir.resolve("nested"), 1 << 20);
@@ -329,7 +356,8 @@ class NestedRowLayoutTest {
         assertThat(nested.rowShape()).isEqualTo(Shape.of(4, 3)).isEqualTo(flat.rowShape());
         assertThat(nested.rows()).isEqualTo(5);
         for (SourceRows rows : List.of(new SourceRows(0, 5), new SourceRows(1, 4), new SourceRows(4, 5))) {
-            assertThat(DatasetSlices.read(nested, rows, CONF).tensor().values()).as("%s", rows)
+            assertThat(DatasetSlices.read(nested, rows, CONF).tensor().values())
+                    .as("%s", rows)
                     .isEqualTo(DatasetSlices.read(flat, rows, CONF).tensor().values());
         }
     }
@@ -338,8 +366,11 @@ class NestedRowLayoutTest {
     void rowsWithoutValuesStayOneEmptyListAsInTheFlatLayout() throws Exception {
         // [3,0,2] rows have no values: nesting them would give each row more level entries than values
         Shape inputShape = Shape.of(1, 3, 0, 2);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape)
-                .target(TargetShape.parse("[4,3,0,2]")).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape)
+                .target(TargetShape.parse("[4,3,0,2]"))
+                .build()
+                .plan();
         PartitionPlan partitions = write(floats(inputShape), plan, RowLayout.NESTED, dir.resolve("empty"), 64);
         assertThat(partitions.rowShape()).isEqualTo(Shape.of(3, 0, 2));
         TensorColumn column = new TensorColumn("tensor", DType.FLOAT32, Shape.of(3, 0, 2));
@@ -348,11 +379,15 @@ class NestedRowLayoutTest {
         assertThat(column.nestedField()).isEqualTo(column.field());
         int rows = 0;
         for (long p = 0; p < partitions.partitionCount(); p++) {
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                    new org.apache.hadoop.fs.Path(dir.resolve("empty/part-" + p + ".parquet").toUri()))
-                    .withConf(CONF).build()) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(
+                            new GroupReadSupport(),
+                            new org.apache.hadoop.fs.Path(
+                                    dir.resolve("empty/part-" + p + ".parquet").toUri()))
+                    .withConf(CONF)
+                    .build()) {
                 for (Group row = reader.read(); row != null; row = reader.read()) {
-                    assertThat(row.getGroup("tensor", 0).getFieldRepetitionCount("list")).isZero();
+                    assertThat(row.getGroup("tensor", 0).getFieldRepetitionCount("list"))
+                            .isZero();
                     rows++;
                 }
             }
@@ -372,7 +407,10 @@ class NestedRowLayoutTest {
     }
 
     private static TensorDataset open(Path directory) throws Exception {
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults());
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults());
     }
 }

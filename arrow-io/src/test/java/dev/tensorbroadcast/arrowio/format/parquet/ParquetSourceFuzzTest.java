@@ -32,13 +32,18 @@ class ParquetSourceFuzzTest {
         Path path = directory.resolve("fuzz.parquet");
         Files.write(path, file);
         try {
-            TensorDataset dataset = TensorDatasets.open(FileSystem.getLocal(CONF),
-                    new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(),
+            TensorDataset dataset = TensorDatasets.open(
+                    FileSystem.getLocal(CONF),
+                    new org.apache.hadoop.fs.Path(directory.toUri()),
+                    directory.toString(),
                     DatasetOptions.defaults().withRowShape(Shape.of(50)));
-            SourceTensor all = DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), CONF).tensor();
+            SourceTensor all = DatasetSlices.read(dataset, new SourceRows(0, dataset.rows()), CONF)
+                    .tensor();
             assertThat(all.shape()).isEqualTo(dataset.shape());
         } catch (SourceFormatException e) {
-            assertThat(e.getMessage()).startsWith("Cannot read ").contains("fuzz.parquet")
+            assertThat(e.getMessage())
+                    .startsWith("Cannot read ")
+                    .contains("fuzz.parquet")
                     .doesNotContain("\n", "\r");
         } finally {
             Files.deleteIfExists(path);

@@ -3,11 +3,11 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.ArrowWriteResult;
 import dev.tensorbroadcast.arrowio.RandomTensors;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.BroadcastRequest;
@@ -73,18 +73,25 @@ class ParquetTensorFileWriterTest {
         return SourceTensor.strings(shape, offsets, data, validity);
     }
 
-    private List<Group> writeAndRead(SourceTensor source, BroadcastPlan plan, PartitionPlan partitions, long index,
-            ParquetTensorFileWriter writer) throws Exception {
+    private List<Group> writeAndRead(
+            SourceTensor source,
+            BroadcastPlan plan,
+            PartitionPlan partitions,
+            long index,
+            ParquetTensorFileWriter writer)
+            throws Exception {
         Partition partition = partitions.partition(index);
         TensorKernel kernel = TensorKernel.of(source, plan.copyProgram(0));
-        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("part-" + index + ".parquet").toUri());
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(
+                dir.resolve("part-" + index + ".parquet").toUri());
         FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
         ArrowWriteResult result = writer.write(kernel, partitions.rowShape(), partition, fileSystem, path);
         assertThat(result.rows()).isEqualTo(partition.rowCount());
         assertThat(result.bytes()).isEqualTo(fileSystem.getFileStatus(path).getLen());
         List<Group> rows = new ArrayList<>();
         try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), path)
-                .withConf(new Configuration(false)).build()) {
+                .withConf(new Configuration(false))
+                .build()) {
             for (Group group = reader.read(); group != null; group = reader.read()) {
                 rows.add(group);
             }
@@ -94,21 +101,27 @@ class ParquetTensorFileWriterTest {
     }
 
     @ParameterizedTest(name = "{0} to {1}")
-    @CsvSource(delimiter = '|', value = {
-        "[1,64]     | [300,64]",
-        "[40,1]     | [40,50]",
-        "[6,1,8]    | [6,30,8]",
-        "[3,1,4,1]  | [2,3,5,4,7]",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[1,64]     | [300,64]",
+                "[40,1]     | [40,50]",
+                "[6,1,8]    | [6,30,8]",
+                "[3,1,4,1]  | [2,3,5,4,7]",
+            })
     void floatsMatchTheReferenceMapping(String input, String target) throws Exception {
         Shape inputShape = Shape.parse(input);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape)
-                .target(TargetShape.parse(target)).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape)
+                .target(TargetShape.parse(target))
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(3).build();
         CopyProgram program = plan.copyProgram(0);
         SourceTensor source = floats(inputShape);
         // small batches and pages, so row groups and pages start inside repeated blocks
-        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create().withBatchBytes(1000)
+        ParquetTensorFileWriter writer = ParquetTensorFileWriter.create()
+                .withBatchBytes(1000)
                 .withOptions(new ParquetWriteOptions(CompressionCodecName.ZSTD, 300));
         for (long p = 0; p < partitions.partitionCount(); p++) {
             Partition partition = partitions.partition(p);
@@ -121,7 +134,8 @@ class ParquetTensorFileWriterTest {
                 for (int e = 0; e < partitions.rowElements(); e++) {
                     long element = row * partitions.rowElements() + e;
                     assertThat(list.getGroup("list", e).getFloat("element", 0))
-                            .as("element %d", element).isEqualTo(program.sourceIndex(element) + 0.5f);
+                            .as("element %d", element)
+                            .isEqualTo(program.sourceIndex(element) + 0.5f);
                 }
             }
         }
@@ -130,8 +144,11 @@ class ParquetTensorFileWriterTest {
     @Test
     void stringsWithNullsMatchTheReferenceMapping() throws Exception {
         Shape inputShape = Shape.of(5, 1);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape, DType.STRING)
-                .target(4, 5, 3).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape, DType.STRING)
+                .target(4, 5, 3)
+                .build()
+                .plan();
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(2).build();
         CopyProgram program = plan.copyProgram(0);
         SourceTensor source = strings(inputShape);
@@ -145,9 +162,13 @@ class ParquetTensorFileWriterTest {
                     long from = program.sourceIndex(element);
                     Group item = list.getGroup("list", e);
                     if (from % 4 == 1) {
-                        assertThat(item.getFieldRepetitionCount("element")).as("null %d", element).isZero();
+                        assertThat(item.getFieldRepetitionCount("element"))
+                                .as("null %d", element)
+                                .isZero();
                     } else {
-                        assertThat(item.getString("element", 0)).as("element %d", element).isEqualTo("ü" + from);
+                        assertThat(item.getString("element", 0))
+                                .as("element %d", element)
+                                .isEqualTo("ü" + from);
                     }
                 }
             }
@@ -157,12 +178,17 @@ class ParquetTensorFileWriterTest {
     @Test
     void rejectsAPartitionBeyondTheOutput() throws Exception {
         Shape inputShape = Shape.of(3);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(inputShape).target(2, 3).build().plan();
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(inputShape)
+                .target(2, 3)
+                .build()
+                .plan();
         TensorKernel kernel = TensorKernel.of(floats(inputShape), plan.copyProgram(0));
-        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("beyond.parquet").toUri());
+        org.apache.hadoop.fs.Path path =
+                new org.apache.hadoop.fs.Path(dir.resolve("beyond.parquet").toUri());
         FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
-        assertThatThrownBy(() -> ParquetTensorFileWriter.create().write(kernel, inputShape, new Partition(0, 1, 2, 3),
-                fileSystem, path))
+        assertThatThrownBy(() -> ParquetTensorFileWriter.create()
+                        .write(kernel, inputShape, new Partition(0, 1, 2, 3), fileSystem, path))
                 .hasMessage("Cannot write partition 0: it ends at element 9 of an output of 6");
     }
 
@@ -181,10 +207,17 @@ class ParquetTensorFileWriterTest {
 
     @Test
     void aFailedWriteLeavesNoFile() throws Exception {
-        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir.resolve("part-0.parquet").toUri());
+        org.apache.hadoop.fs.Path path =
+                new org.apache.hadoop.fs.Path(dir.resolve("part-0.parquet").toUri());
         FileSystem fileSystem = FileSystem.getLocal(new Configuration(false));
-        assertThatThrownBy(() -> ParquetTensorFileWriter.create().withBatchBytes(1).write(
-                RandomTensors.kernelFailingAtRow3(), Shape.of(1000), new Partition(0, 0, 4, 1000), fileSystem, path))
+        assertThatThrownBy(() -> ParquetTensorFileWriter.create()
+                        .withBatchBytes(1)
+                        .write(
+                                RandomTensors.kernelFailingAtRow3(),
+                                Shape.of(1000),
+                                new Partition(0, 0, 4, 1000),
+                                fileSystem,
+                                path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the data buffer holds ");
         try (var files = java.nio.file.Files.list(dir)) {

@@ -48,8 +48,11 @@ class ParquetTensorReaderTest {
     void readsEveryDtypeWholeInBothLayouts(DType dtype) throws Exception {
         for (RowLayout layout : RowLayout.values()) {
             Shape input = Shape.of(3, 1, 4);
-            BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(input, dtype).target(3, 5, 4)
-                    .build().plan();
+            BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                    .input(input, dtype)
+                    .target(3, 5, 4)
+                    .build()
+                    .plan();
             SourceTensor source = RandomTensors.source(new Random(dtype.ordinal()), dtype, input, true);
             Shape rowShape = Shape.of(5, 4);
             org.apache.hadoop.fs.Path file = write(source, plan, rowShape, layout);
@@ -59,17 +62,19 @@ class ParquetTensorReaderTest {
             long rows = 0;
             int batches = 0;
             try (BufferAllocator allocator = new RootAllocator();
-                    DatasetFileReader reader = new ParquetFormat().openBatches(FileSystem.getLocal(CONF), file, length,
-                            allocator, dtype, rowShape, layout)) {
+                    DatasetFileReader reader = new ParquetFormat()
+                            .openBatches(FileSystem.getLocal(CONF), file, length, allocator, dtype, rowShape, layout)) {
                 for (ElementBatch batch = reader.next(); batch != null; batch = reader.next()) {
                     assertThat(batch.firstRow()).isEqualTo(rows);
                     for (int i = 0; i < batch.elements(); i++) {
                         long element = batch.firstRow() * rowElements + i;
                         long from = program.sourceIndex(element);
-                        assertThat(batch.isValid(i)).as("%s %s element %d valid", dtype, layout, element)
+                        assertThat(batch.isValid(i))
+                                .as("%s %s element %d valid", dtype, layout, element)
                                 .isEqualTo(source.isValid(from));
                         if (source.isValid(from)) {
-                            assertThat(value(batch, i)).as("%s %s element %d", dtype, layout, element)
+                            assertThat(value(batch, i))
+                                    .as("%s %s element %d", dtype, layout, element)
                                     .isEqualTo(value(source, from));
                         }
                     }
@@ -85,14 +90,24 @@ class ParquetTensorReaderTest {
     @Test
     void aFileOfAnotherDtypeIsRefusedWithItsSchema() throws Exception {
         Shape input = Shape.of(2, 3);
-        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY).input(input, DType.FLOAT32).target(2, 3)
-                .build().plan();
-        org.apache.hadoop.fs.Path file = write(RandomTensors.source(new Random(1), DType.FLOAT32, input, false), plan,
-                Shape.of(3), RowLayout.FLAT);
+        BroadcastPlan plan = BroadcastRequest.builder(Dialect.NUMPY)
+                .input(input, DType.FLOAT32)
+                .target(2, 3)
+                .build()
+                .plan();
+        org.apache.hadoop.fs.Path file = write(
+                RandomTensors.source(new Random(1), DType.FLOAT32, input, false), plan, Shape.of(3), RowLayout.FLAT);
         long length = FileSystem.getLocal(CONF).getFileStatus(file).getLen();
         try (BufferAllocator allocator = new RootAllocator()) {
-            assertThatThrownBy(() -> new ParquetFormat().openBatches(FileSystem.getLocal(CONF), file, length,
-                    allocator, DType.FLOAT64, Shape.of(3), RowLayout.FLAT))
+            assertThatThrownBy(() -> new ParquetFormat()
+                            .openBatches(
+                                    FileSystem.getLocal(CONF),
+                                    file,
+                                    length,
+                                    allocator,
+                                    DType.FLOAT64,
+                                    Shape.of(3),
+                                    RowLayout.FLAT))
                     .isInstanceOf(java.io.IOException.class)
                     .hasMessageStartingWith("its schema is not the one for float64 rows of (3,): found message")
                     .hasMessageContaining("optional float element");
@@ -104,12 +119,17 @@ class ParquetTensorReaderTest {
         PartitionPlan partitions = PartitionPlan.builderFor(plan).partitions(1).build();
         assertThat(partitions.rowShape()).isEqualTo(rowShape);
         Partition partition = partitions.partition(0);
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve(source.dtype() + "-" + layout
-                + ".parquet").toUri());
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(
+                dir.resolve(source.dtype() + "-" + layout + ".parquet").toUri());
         // one row per row group: the reader goes from group to group
-        ParquetTensorFileWriter.create().withBatchBytes(1)
+        ParquetTensorFileWriter.create()
+                .withBatchBytes(1)
                 .withOptions(ParquetWriteOptions.defaults().withRowLayout(layout))
-                .write(TensorKernel.of(source, plan.copyProgram(0)), rowShape, partition, FileSystem.getLocal(CONF),
+                .write(
+                        TensorKernel.of(source, plan.copyProgram(0)),
+                        rowShape,
+                        partition,
+                        FileSystem.getLocal(CONF),
                         file);
         return file;
     }
@@ -137,10 +157,16 @@ class ParquetTensorReaderTest {
         DType dtype = source.dtype();
         return switch (dtype) {
             case BOOL -> (source.values()[(int) (index >>> 3)] & (1 << (index & 7))) != 0;
-            case STRING -> Arrays.toString(Arrays.copyOfRange(source.values(), source.offsets()[(int) index],
-                    source.offsets()[(int) index + 1]));
-            default -> fixed(dtype, Arrays.copyOfRange(source.values(), (int) index * dtype.byteWidth(),
-                    (int) (index + 1) * dtype.byteWidth()));
+            case STRING ->
+                Arrays.toString(Arrays.copyOfRange(
+                        source.values(), source.offsets()[(int) index], source.offsets()[(int) index + 1]));
+            default ->
+                fixed(
+                        dtype,
+                        Arrays.copyOfRange(
+                                source.values(),
+                                (int) index * dtype.byteWidth(),
+                                (int) (index + 1) * dtype.byteWidth()));
         };
     }
 

@@ -169,7 +169,8 @@ class ParquetTensorWriterTest {
     void parquetJavaReadsEveryDtypeBack(DType dtype) throws Exception {
         for (boolean withNulls : new boolean[] {false, true}) {
             Path file = write(dtype, withNulls, ParquetWriteOptions.defaults());
-            int perRow = (int) new TensorColumn("tensor", dtype, ROW).storageShape().elements();
+            int perRow =
+                    (int) new TensorColumn("tensor", dtype, ROW).storageShape().elements();
             List<Group> rows = readGroups(file);
             assertThat(rows).hasSize(ROWS);
             for (int r = 0; r < ROWS; r++) {
@@ -181,9 +182,13 @@ class ParquetTensorWriterTest {
                     Long want = expected(dtype, r * perRow + e, withNulls);
                     Group element = list.getGroup("list", e);
                     if (want == null) {
-                        assertThat(element.getFieldRepetitionCount("element")).as("null at %d", e).isZero();
+                        assertThat(element.getFieldRepetitionCount("element"))
+                                .as("null at %d", e)
+                                .isZero();
                     } else {
-                        assertThat(actual(dtype, list, e)).as("%s row %d element %d", dtype, r, e).isEqualTo(want);
+                        assertThat(actual(dtype, list, e))
+                                .as("%s row %d element %d", dtype, r, e)
+                                .isEqualTo(want);
                     }
                 }
             }
@@ -196,22 +201,23 @@ class ParquetTensorWriterTest {
         Path strings = write(DType.STRING, true, ParquetWriteOptions.defaults().withCodec(CompressionCodecName.SNAPPY));
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
                 Statement statement = connection.createStatement()) {
-            try (ResultSet rows = statement.executeQuery("SELECT index, tensor FROM read_parquet('" + floats
-                    + "') ORDER BY index")) {
+            try (ResultSet rows =
+                    statement.executeQuery("SELECT index, tensor FROM read_parquet('" + floats + "') ORDER BY index")) {
                 int r = 0;
                 while (rows.next()) {
                     assertThat(rows.getLong(1)).isEqualTo(FIRST_ROW + r);
                     Object[] values = (Object[]) rows.getArray(2).getArray();
                     assertThat(values).hasSize(6);
                     for (int e = 0; e < 6; e++) {
-                        assertThat(((Number) values[e]).floatValue()).isEqualTo((float) expected(DType.FLOAT32, r * 6 + e, false));
+                        assertThat(((Number) values[e]).floatValue())
+                                .isEqualTo((float) expected(DType.FLOAT32, r * 6 + e, false));
                     }
                     r++;
                 }
                 assertThat(r).isEqualTo(ROWS);
             }
-            try (ResultSet rows = statement.executeQuery("SELECT tensor FROM read_parquet('" + strings
-                    + "') ORDER BY index")) {
+            try (ResultSet rows =
+                    statement.executeQuery("SELECT tensor FROM read_parquet('" + strings + "') ORDER BY index")) {
                 List<Object> all = new ArrayList<>();
                 while (rows.next()) {
                     Array array = rows.getArray(1);
@@ -230,12 +236,12 @@ class ParquetTensorWriterTest {
     void storesTheArrowSchemaAndWritesEmptyFiles() throws Exception {
         TensorColumn column = new TensorColumn("tensor", DType.FLOAT32, ROW);
         Path file = dir.resolve("empty.parquet");
-        try (ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file), column,
-                ParquetWriteOptions.defaults())) {
+        try (ParquetTensorWriter writer =
+                ParquetTensorWriter.create(new LocalOutputFile(file), column, ParquetWriteOptions.defaults())) {
             assertThat(writer.rows()).isZero();
         }
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
             assertThat(reader.getRecordCount()).isZero();
             assertThat(reader.getFooter().getFileMetaData().getKeyValueMetaData())
                     .containsEntry(ParquetTensorSchema.ARROW_SCHEMA_KEY, new ParquetTensorSchema(column).arrowSchema());
@@ -252,7 +258,8 @@ class ParquetTensorWriterTest {
         List<Group> rows = readGroups(file);
         assertThat(rows).hasSize(ROWS);
         assertThat(rows.get(ROWS - 1).getLong("index", 0)).isEqualTo(FIRST_ROW + ROWS - 1);
-        assertThat(actual(DType.FLOAT32, rows.get(ROWS - 1).getGroup("tensor", 0), 5)).isEqualTo(expected(DType.FLOAT32, ROWS * 6 - 1, false));
+        assertThat(actual(DType.FLOAT32, rows.get(ROWS - 1).getGroup("tensor", 0), 5))
+                .isEqualTo(expected(DType.FLOAT32, ROWS * 6 - 1, false));
     }
 
     @Test
@@ -263,7 +270,9 @@ class ParquetTensorWriterTest {
         long[] numbers = {5, 9, 2, 1L << 40, -3};
         try (BigIntVector index = new BigIntVector("index", allocator);
                 FieldVector values = values(DType.INT32, numbers.length, false);
-                ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file), column,
+                ParquetTensorWriter writer = ParquetTensorWriter.create(
+                        new LocalOutputFile(file),
+                        column,
                         new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 16))) {
             index.allocateNew(numbers.length);
             for (int r = 0; r < numbers.length; r++) {
@@ -275,8 +284,8 @@ class ParquetTensorWriterTest {
         List<Group> rows = readGroups(file);
         assertThat(rows).extracting(row -> row.getLong("index", 0)).containsExactly(5L, 9L, 2L, 1L << 40, -3L);
         // the footer's statistics and the page index cover the index, for readers that prune by row number
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
             var chunk = reader.getRowGroups().get(0).getColumns().get(0);
             assertThat(chunk.getPath().toDotString()).isEqualTo("index");
             assertThat(chunk.getStatistics().genericGetMin()).isEqualTo(-3L);
@@ -321,7 +330,8 @@ class ParquetTensorWriterTest {
         Path file = dir.resolve("runs.parquet");
         try (IntVector values = new IntVector("item", allocator);
                 BigIntVector index = index(0, rows);
-                ParquetTensorWriter writer = ParquetTensorWriter.create(new LocalOutputFile(file),
+                ParquetTensorWriter writer = ParquetTensorWriter.create(
+                        new LocalOutputFile(file),
                         new TensorColumn("tensor", DType.INT32, row),
                         new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 60))) {
             values.allocateNew(count);
@@ -342,7 +352,9 @@ class ParquetTensorWriterTest {
             if (present[i]) {
                 assertThat(element.getInteger("element", 0)).as("element %d", i).isEqualTo(i);
             } else {
-                assertThat(element.getFieldRepetitionCount("element")).as("null %d", i).isZero();
+                assertThat(element.getFieldRepetitionCount("element"))
+                        .as("null %d", i)
+                        .isZero();
             }
         }
     }
@@ -377,8 +389,8 @@ class ParquetTensorWriterTest {
     @Test
     void closesTheFileWhenStartingFails() {
         FailingDisk disk = new FailingDisk();
-        assertThatThrownBy(() -> ParquetTensorWriter.create(disk.file(), new TensorColumn("tensor", DType.INT32,
-                ROW), ParquetWriteOptions.defaults()))
+        assertThatThrownBy(() -> ParquetTensorWriter.create(
+                        disk.file(), new TensorColumn("tensor", DType.INT32, ROW), ParquetWriteOptions.defaults()))
                 .isInstanceOf(IOException.class)
                 .hasMessage("disk full");
         assertThat(disk.written).isTrue();
@@ -388,8 +400,10 @@ class ParquetTensorWriterTest {
     @Test
     void anUnavailableCodecFailsBeforeTheFileIsCreated() {
         FailingDisk disk = new FailingDisk();
-        assertThatThrownBy(() -> ParquetTensorWriter.create(disk.file(), new TensorColumn("tensor", DType.INT32,
-                ROW), ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
+        assertThatThrownBy(() -> ParquetTensorWriter.create(
+                        disk.file(),
+                        new TensorColumn("tensor", DType.INT32, ROW),
+                        ParquetWriteOptions.defaults().withCodec(CompressionCodecName.LZO)))
                 .hasMessageContaining("LzoCodec");
         assertThat(disk.written).isFalse();
         assertThat(disk.closed).isFalse();
@@ -399,11 +413,11 @@ class ParquetTensorWriterTest {
     void sizesBoolPagesByBits() throws Exception {
         // rows of 6 bools are 6 bits: 2-byte pages hold 2 rows, so 7 rows take 4 pages
         Path file = write(DType.BOOL, false, new ParquetWriteOptions(CompressionCodecName.UNCOMPRESSED, 2));
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(false)))) {
             PageReadStore group = reader.readNextRowGroup();
-            PageReader pages = group.getPageReader(new ParquetTensorSchema(new TensorColumn("tensor", DType.BOOL, ROW))
-                    .valuesDescriptor());
+            PageReader pages = group.getPageReader(
+                    new ParquetTensorSchema(new TensorColumn("tensor", DType.BOOL, ROW)).valuesDescriptor());
             int count = 0;
             while (pages.readPage() != null) {
                 count++;
@@ -415,8 +429,10 @@ class ParquetTensorWriterTest {
 
     private static List<Group> readGroups(Path file) throws Exception {
         List<Group> rows = new ArrayList<>();
-        try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-                new org.apache.hadoop.fs.Path(file.toUri())).withConf(new Configuration(false)).build()) {
+        try (ParquetReader<Group> reader = ParquetReader.builder(
+                        new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toUri()))
+                .withConf(new Configuration(false))
+                .build()) {
             for (Group group = reader.read(); group != null; group = reader.read()) {
                 rows.add(group);
             }

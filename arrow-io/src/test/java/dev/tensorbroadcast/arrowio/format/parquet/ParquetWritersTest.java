@@ -38,19 +38,25 @@ class ParquetWritersTest {
     private static final int ELEMENTS = 16;
 
     private static Path fixtures() throws Exception {
-        return Path.of(ParquetWritersTest.class.getResource("/fixtures/parquet-pyarrow/expected.npy").toURI())
+        return Path.of(ParquetWritersTest.class
+                        .getResource("/fixtures/parquet-pyarrow/expected.npy")
+                        .toURI())
                 .getParent();
     }
 
     private static TensorDataset open(String setting) throws Exception {
         Path directory = fixtures().resolve(setting);
-        return TensorDatasets.open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(directory.toUri()),
-                directory.toString(), DatasetOptions.defaults().withColumn("features")
-                        .withRowShape(Shape.of(ELEMENTS)));
+        return TensorDatasets.open(
+                FileSystem.getLocal(CONF),
+                new org.apache.hadoop.fs.Path(directory.toUri()),
+                directory.toString(),
+                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS)));
     }
 
     private static byte[] expected(SourceRows rows) throws Exception {
-        byte[] all = new NpyReader(SourceLimits.defaults()).read(fixtures().resolve("expected.npy")).values();
+        byte[] all = new NpyReader(SourceLimits.defaults())
+                .read(fixtures().resolve("expected.npy"))
+                .values();
         int rowBytes = 4 * ELEMENTS;
         return Arrays.copyOfRange(all, (int) rows.first() * rowBytes, (int) rows.end() * rowBytes);
     }
@@ -61,8 +67,12 @@ class ParquetWritersTest {
         TensorDataset dataset = open(setting);
         assertThat(dataset.shape()).isEqualTo(Shape.of(ROWS, ELEMENTS));
         // the whole table, slices inside one row group, across row groups and across the two files
-        for (SourceRows rows : List.of(new SourceRows(0, ROWS), new SourceRows(10, 20), new SourceRows(240, 260),
-                new SourceRows(590, 610), new SourceRows(1199, 1200))) {
+        for (SourceRows rows : List.of(
+                new SourceRows(0, ROWS),
+                new SourceRows(10, 20),
+                new SourceRows(240, 260),
+                new SourceRows(590, 610),
+                new SourceRows(1199, 1200))) {
             SourceTensor slice = DatasetSlices.read(dataset, rows, CONF).tensor();
             assertThat(slice.values()).as("%s rows %s", setting, rows).isEqualTo(expected(rows));
         }
@@ -73,9 +83,11 @@ class ParquetWritersTest {
     @ValueSource(strings = {"defaults", "gzip", "zstd", "lz4", "none", "plain", "small-pages", "v2-pages"})
     void aRowShapeThatDoesNotFitIsRefusedWhenOpened(String setting) throws Exception {
         Path directory = fixtures().resolve(setting);
-        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(directory.toUri()), directory.toString(),
-                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(2, ELEMENTS))))
+        assertThatThrownBy(() -> TensorDatasets.open(
+                        FileSystem.getLocal(CONF),
+                        new org.apache.hadoop.fs.Path(directory.toUri()),
+                        directory.toString(),
+                        DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(2, ELEMENTS))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read file:" + directory)
                 .hasMessageEndingWith(": row 0 has 16 values; every row needs 32 (rowShape(Shape.parse("
@@ -95,8 +107,11 @@ class ParquetWritersTest {
                         TensorDataset dataset = datasets.get(random.nextInt(datasets.size()));
                         long first = random.nextInt(ROWS);
                         SourceRows rows = new SourceRows(first, first + 1 + random.nextInt((int) (ROWS - first)));
-                        assertThat(DatasetSlices.read(dataset, rows, CONF).tensor().values())
-                                .as("%s rows %s", dataset.location(), rows).isEqualTo(expected(rows));
+                        assertThat(DatasetSlices.read(dataset, rows, CONF)
+                                        .tensor()
+                                        .values())
+                                .as("%s rows %s", dataset.location(), rows)
+                                .isEqualTo(expected(rows));
                     }
                     return null;
                 }));
@@ -115,9 +130,11 @@ class ParquetWritersTest {
         java.nio.file.Files.createDirectories(dir.resolve("cut"));
         java.nio.file.Files.write(dir.resolve("cut/part-0.parquet"), good);
         Path cut = java.nio.file.Files.write(dir.resolve("cut/part-1.parquet"), Arrays.copyOf(good, good.length / 2));
-        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()), "cut",
-                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
+        assertThatThrownBy(() -> TensorDatasets.open(
+                        FileSystem.getLocal(CONF),
+                        new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()),
+                        "cut",
+                        DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read file:" + cut + ": it is not a readable Parquet file: ")
                 .hasMessageNotContaining("ParquetTensorReader$")
@@ -129,9 +146,11 @@ class ParquetWritersTest {
         garbage[good.length - 6] = (byte) 0xff;
         garbage[good.length - 5] = (byte) 0x7f;
         java.nio.file.Files.write(cut, garbage);
-        assertThatThrownBy(() -> TensorDatasets.open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()), "cut",
-                DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
+        assertThatThrownBy(() -> TensorDatasets.open(
+                        FileSystem.getLocal(CONF),
+                        new org.apache.hadoop.fs.Path(dir.resolve("cut").toUri()),
+                        "cut",
+                        DatasetOptions.defaults().withColumn("features").withRowShape(Shape.of(ELEMENTS))))
                 .isInstanceOf(SourceFormatException.class)
                 .hasMessageStartingWith("Cannot read file:" + cut + ": it is not a readable Parquet file: ");
     }

@@ -13,8 +13,7 @@ class RleRunsTest {
         runs.add(2, 2);
         runs.add(1, 200);
         // run (5 x 2): header 10, value 2; run (200 x 1): varint 400 = 0x90 0x03, value 1
-        assertThat(runs.finishWithLength().toByteArray())
-                .containsExactly(5, 0, 0, 0, 10, 2, 0x90 - 256, 3, 1);
+        assertThat(runs.finishWithLength().toByteArray()).containsExactly(5, 0, 0, 0, 10, 2, 0x90 - 256, 3, 1);
         assertThat(runs.levels()).isEqualTo(205);
 
         runs.reset();

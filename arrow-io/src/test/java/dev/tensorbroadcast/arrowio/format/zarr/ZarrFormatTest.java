@@ -49,21 +49,32 @@ class ZarrFormatTest {
     }
 
     private static CopyProgram program(Shape input, Shape output) {
-        return CopyProgram.of(output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
+        return CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
     }
 
     private void write(TensorKernel kernel, ArrayLayout layout, long first, long end) throws IOException {
-        new ZarrFormat().write(kernel, layout, first, end, key -> {
-            Path path = dir.resolve(key);
-            Files.createDirectories(path.getParent());
-            return Files.newOutputStream(path);
-        }, elements -> { });
+        new ZarrFormat()
+                .write(
+                        kernel,
+                        layout,
+                        first,
+                        end,
+                        key -> {
+                            Path path = dir.resolve(key);
+                            Files.createDirectories(path.getParent());
+                            return Files.newOutputStream(path);
+                        },
+                        elements -> {});
         Files.write(dir.resolve("zarr.json"), new ZarrFormat().metadata(layout));
     }
 
     private List<String> keys() throws IOException {
         try (Stream<Path> files = Files.walk(dir.resolve("c"))) {
-            return files.filter(Files::isRegularFile).map(path -> dir.relativize(path).toString()).sorted().toList();
+            return files.filter(Files::isRegularFile)
+                    .map(path -> dir.relativize(path).toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -81,7 +92,8 @@ class ZarrFormatTest {
         assertThat(json.at("/chunk_grid/name").asText()).isEqualTo("regular");
         assertThat(json.at("/chunk_grid/configuration/chunk_shape").toString()).isEqualTo("[2,4]");
         assertThat(json.at("/chunk_key_encoding/name").asText()).isEqualTo("default");
-        assertThat(json.at("/chunk_key_encoding/configuration/separator").asText()).isEqualTo("/");
+        assertThat(json.at("/chunk_key_encoding/configuration/separator").asText())
+                .isEqualTo("/");
         assertThat(json.get("fill_value").asDouble()).isEqualTo(0.0);
         assertThat(json.at("/codecs/0/name").asText()).isEqualTo("bytes");
         assertThat(json.at("/codecs/0/configuration/endian").asText()).isEqualTo("little");
@@ -99,8 +111,8 @@ class ZarrFormatTest {
 
     @Test
     void aShardEndsWithItsIndexAndTheIndexCrc32c() throws Exception {
-        ArrayLayout layout = new ArrayLayout(Shape.of(5, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6},
-                "none", 0);
+        ArrayLayout layout =
+                new ArrayLayout(Shape.of(5, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "none", 0);
         write(floats(Shape.of(5, 6)), layout, 0, 5);
 
         assertThat(keys()).containsExactly("c/0/0", "c/1/0");
@@ -108,15 +120,24 @@ class ZarrFormatTest {
         assertThat(json.at("/chunk_grid/configuration/chunk_shape").toString()).isEqualTo("[4,6]");
         assertThat(json.at("/codecs/0/name").asText()).isEqualTo("sharding_indexed");
         assertThat(json.at("/codecs/0/configuration/chunk_shape").toString()).isEqualTo("[2,3]");
-        assertThat(json.at("/codecs/0/configuration/index_codecs/1/name").asText()).isEqualTo("crc32c");
+        assertThat(json.at("/codecs/0/configuration/index_codecs/1/name").asText())
+                .isEqualTo("crc32c");
         assertThat(json.at("/codecs/0/configuration/index_location").asText()).isEqualTo("end");
 
         // the second shard holds row 4: chunks (2,0) and (2,1) of 24 bytes each; (3,0), (3,1) lie outside: empty
         byte[] shard = Files.readAllBytes(dir.resolve("c/1/0"));
         assertThat(shard).hasSize(2 * 24 + 4 * 16 + 4);
         ByteBuffer index = ByteBuffer.wrap(shard, 48, 68).slice().order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(new long[] {index.getLong(0), index.getLong(8), index.getLong(16), index.getLong(24),
-                index.getLong(32), index.getLong(40), index.getLong(48), index.getLong(56)})
+        assertThat(new long[] {
+                    index.getLong(0),
+                    index.getLong(8),
+                    index.getLong(16),
+                    index.getLong(24),
+                    index.getLong(32),
+                    index.getLong(40),
+                    index.getLong(48),
+                    index.getLong(56)
+                })
                 .containsExactly(0, 24, 24, 24, -1, -1, -1, -1);
         CRC32C crc = new CRC32C();
         crc.update(shard, 48, 64);
@@ -126,8 +147,8 @@ class ZarrFormatTest {
         assertThat(values.getFloat(8)).isEqualTo(5.5f);
         assertThat(values.getFloat(12)).isEqualTo(0f); // row 5 is outside the array: the fill value
 
-        ArrayReader reader = new ZarrFormat().open(FileSystem.getLocal(new Configuration()),
-                new org.apache.hadoop.fs.Path(dir.toUri()));
+        ArrayReader reader = new ZarrFormat()
+                .open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(dir.toUri()));
         ByteBuffer slab = ByteBuffer.wrap(reader.readSlab(3, 2)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 12; i++) {
             assertThat(slab.getFloat(4 * i)).as("element %d", i).isEqualTo(i % 6 + 0.5f);
@@ -141,7 +162,10 @@ class ZarrFormatTest {
         write(TensorKernel.of(source, program(Shape.of(3), Shape.of(2, 3))), layout, 0, 2);
 
         assertThat(Files.readAllBytes(dir.resolve("c/0/0"))).containsExactly(1, 0, 1, 1, 0, 1);
-        assertThat(JSON.readTree(dir.resolve("zarr.json").toFile()).get("fill_value").asBoolean()).isFalse();
+        assertThat(JSON.readTree(dir.resolve("zarr.json").toFile())
+                        .get("fill_value")
+                        .asBoolean())
+                .isFalse();
     }
 
     @Test
@@ -156,12 +180,15 @@ class ZarrFormatTest {
     void anArrayTensorstoreWroteReadsAsItsValues() throws Exception {
         // written by fixtures/zarr/check_tensorstore.py --resource: int16 [5,6], arange(30) * 7 - 50, sharded [4,6]
         // of [2,3] chunks, zstd, a crc32c shard index
-        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(
-                getClass().getResource("/zarr/tensorstore-int16/zarr.json").toURI()).getParent();
+        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(getClass()
+                        .getResource("/zarr/tensorstore-int16/zarr.json")
+                        .toURI())
+                .getParent();
         ArrayReader reader = new ZarrFormat().open(FileSystem.getLocal(new Configuration()), root);
 
-        assertThat(reader.layout()).isEqualTo(new ArrayLayout(Shape.of(5, 6), DType.INT16, new long[] {2, 3},
-                new long[] {4, 6}, "zstd", 3));
+        assertThat(reader.layout())
+                .isEqualTo(
+                        new ArrayLayout(Shape.of(5, 6), DType.INT16, new long[] {2, 3}, new long[] {4, 6}, "zstd", 3));
         ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 5)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 30; i++) {
             assertThat(values.getShort(2 * i)).as("element %d", i).isEqualTo((short) (i * 7 - 50));
@@ -170,32 +197,37 @@ class ZarrFormatTest {
 
     @Test
     void aCorruptShardIndexIsRefusedByItsChecksum() throws Exception {
-        ArrayLayout layout = new ArrayLayout(Shape.of(4, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6},
-                "none", 0);
+        ArrayLayout layout =
+                new ArrayLayout(Shape.of(4, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "none", 0);
         write(floats(Shape.of(4, 6)), layout, 0, 4);
         byte[] shard = Files.readAllBytes(dir.resolve("c/0/0"));
         shard[shard.length - 10] ^= 1;
         Files.write(dir.resolve("c/0/0"), shard);
 
-        ArrayReader reader = new ZarrFormat().open(FileSystem.getLocal(new Configuration()),
-                new org.apache.hadoop.fs.Path(dir.toUri()));
-        assertThatThrownBy(() -> reader.readSlab(0, 4)).isInstanceOf(IOException.class)
+        ArrayReader reader = new ZarrFormat()
+                .open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(dir.toUri()));
+        assertThatThrownBy(() -> reader.readSlab(0, 4))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("shard index checksum mismatch");
     }
 
     @Test
     void chunksTheProgramProvesEqualAreCompressedOnce() throws Exception {
         ArrayLayout layout = new ArrayLayout(Shape.of(8, 6), DType.FLOAT32, new long[] {2, 3}, new long[0], "zstd", 0);
-        ZarrWriter repeated = new ZarrWriter(floats(Shape.of(8, 6)), layout, key -> {
-            Path path = dir.resolve("repeated").resolve(key);
-            Files.createDirectories(path.getParent());
-            return Files.newOutputStream(path);
-        }, elements -> { });
+        ZarrWriter repeated = new ZarrWriter(
+                floats(Shape.of(8, 6)),
+                layout,
+                key -> {
+                    Path path = dir.resolve("repeated").resolve(key);
+                    Files.createDirectories(path.getParent());
+                    return Files.newOutputStream(path);
+                },
+                elements -> {});
         repeated.write(0, 8);
         // 4 chunk rows of 2 places: the first row is compressed, the 3 others take its bytes, place by place
         assertThat(repeated.reusedChunks()).isEqualTo(6);
-        assertThat(Files.readAllBytes(dir.resolve("repeated/c/3/1"))).isEqualTo(
-                Files.readAllBytes(dir.resolve("repeated/c/0/1")));
+        assertThat(Files.readAllBytes(dir.resolve("repeated/c/3/1")))
+                .isEqualTo(Files.readAllBytes(dir.resolve("repeated/c/0/1")));
 
         // a source of distinct rows: nothing is proven equal, every chunk is compressed
         ByteBuffer values = ByteBuffer.allocate(8 * 6 * 4).order(ByteOrder.LITTLE_ENDIAN);
@@ -203,12 +235,15 @@ class ZarrFormatTest {
             values.putFloat(i);
         }
         SourceTensor distinct = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(8, 6), values.array(), null);
-        ZarrWriter copied = new ZarrWriter(TensorKernel.of(distinct, program(Shape.of(8, 6), Shape.of(8, 6))),
-                layout, key -> {
+        ZarrWriter copied = new ZarrWriter(
+                TensorKernel.of(distinct, program(Shape.of(8, 6), Shape.of(8, 6))),
+                layout,
+                key -> {
                     Path path = dir.resolve("copied").resolve(key);
                     Files.createDirectories(path.getParent());
                     return Files.newOutputStream(path);
-                }, elements -> { });
+                },
+                elements -> {});
         copied.write(0, 8);
         assertThat(copied.reusedChunks()).isZero();
     }
@@ -230,7 +265,8 @@ class ZarrFormatTest {
         assertThat(frame.length).isLessThanOrEqualTo(16_231);
         byte[] chunk = Zstd.decompress(frame, 2048 * 4096 * 4);
         for (int r = 0; r < 2048; r += 511) {
-            assertThat(ByteBuffer.wrap(chunk, r * row.capacity(), row.capacity())).as("row %d", r)
+            assertThat(ByteBuffer.wrap(chunk, r * row.capacity(), row.capacity()))
+                    .as("row %d", r)
                     .isEqualTo(ByteBuffer.wrap(row.array()));
         }
     }
@@ -238,6 +274,9 @@ class ZarrFormatTest {
     @Test
     void theRegistryKnowsZarrAsAnArrayFormat() {
         assertThat(TensorFileFormats.arrayFormats()).containsExactly(new ZarrFormat());
-        assertThat(new ZarrFormat().whyNotStored(DType.BFLOAT16)).get().asString().contains("no bfloat16");
+        assertThat(new ZarrFormat().whyNotStored(DType.BFLOAT16))
+                .get()
+                .asString()
+                .contains("no bfloat16");
     }
 }

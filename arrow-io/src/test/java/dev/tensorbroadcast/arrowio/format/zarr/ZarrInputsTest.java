@@ -38,8 +38,10 @@ class ZarrInputsTest {
     Path dir;
 
     private static org.apache.hadoop.fs.Path input(String name) throws Exception {
-        return new org.apache.hadoop.fs.Path(ZarrInputsTest.class.getResource("/zarr/inputs/" + name + "/zarr.json")
-                .toURI()).getParent();
+        return new org.apache.hadoop.fs.Path(ZarrInputsTest.class
+                        .getResource("/zarr/inputs/" + name + "/zarr.json")
+                        .toURI())
+                .getParent();
     }
 
     private static ArrayReader open(String name) throws Exception {
@@ -85,33 +87,46 @@ class ZarrInputsTest {
         assertThat(actual).as(what).hasSize((int) (count * width));
         for (long e = 0; e < count; e++) {
             byte[] element = java.util.Arrays.copyOfRange(actual, (int) (e * width), (int) ((e + 1) * width));
-            assertThat(element).as("%s element %d", what, firstElement + e)
+            assertThat(element)
+                    .as("%s element %d", what, firstElement + e)
                     .containsExactly(value(dtype, firstElement + e));
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"BFLOAT16", "STRING"}, mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(
+            value = DType.class,
+            names = {"BFLOAT16", "STRING"},
+            mode = EnumSource.Mode.EXCLUDE)
     void everyDtypeTensorstoreWroteReadsAsItsValues(DType dtype) throws Exception {
         ArrayReader reader = open("dtype-" + dtype.typeName());
 
-        assertThat(reader.layout()).isEqualTo(new ArrayLayout(Shape.of(7, 5), dtype, new long[] {3, 2}, new long[0],
-                "zstd", 3));
+        assertThat(reader.layout())
+                .isEqualTo(new ArrayLayout(Shape.of(7, 5), dtype, new long[] {3, 2}, new long[0], "zstd", 3));
         assertValues(reader.readSlab(0, 7), dtype, 0, 35, "whole");
         // rows 2..4 cross the chunk rows [0,3) and [3,6)
         assertValues(reader.readSlab(2, 3), dtype, 10, 15, "rows 2..4");
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"BFLOAT16", "STRING"}, mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(
+            value = DType.class,
+            names = {"BFLOAT16", "STRING"},
+            mode = EnumSource.Mode.EXCLUDE)
     void everyDtypeReadsInSlicesAsADatasetOfRows(DType dtype) throws Exception {
-        TensorDataset dataset = ArraySources.dataset(new ZarrFormat(), FileSystem.getLocal(CONF),
-                input("dtype-" + dtype.typeName()), "dtype-" + dtype.typeName());
+        TensorDataset dataset = ArraySources.dataset(
+                new ZarrFormat(),
+                FileSystem.getLocal(CONF),
+                input("dtype-" + dtype.typeName()),
+                "dtype-" + dtype.typeName());
 
         assertThat(dataset.shape()).isEqualTo(Shape.of(7, 5));
         // one row group per chunk row: [0,3), [3,6), [6,7)
-        assertThat(dataset.parts().get(0).chunks()).extracting(chunk -> chunk.rows()).containsExactly(3L, 3L, 1L);
-        SourceTensor slice = DatasetSlices.read(dataset, new SourceRows(2, 6), CONF).tensor();
+        assertThat(dataset.parts().get(0).chunks())
+                .extracting(chunk -> chunk.rows())
+                .containsExactly(3L, 3L, 1L);
+        SourceTensor slice =
+                DatasetSlices.read(dataset, new SourceRows(2, 6), CONF).tensor();
         assertThat(slice.shape()).isEqualTo(Shape.of(4, 5));
         if (dtype == DType.BOOL) {
             // a tensor holds bools as bits
@@ -129,8 +144,9 @@ class ZarrInputsTest {
         // float32 [11,6], shards [4,6] of [2,3] chunks, gzip, fill 1.5: rows 0..5 written, so shard row 1 holds two
         // empty chunk rows and shard row 2 is missing
         ArrayReader reader = open("sharded-gzip-missing");
-        assertThat(reader.layout()).isEqualTo(new ArrayLayout(Shape.of(11, 6), DType.FLOAT32, new long[] {2, 3},
-                new long[] {4, 6}, "gzip", 5));
+        assertThat(reader.layout())
+                .isEqualTo(new ArrayLayout(
+                        Shape.of(11, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "gzip", 5));
         ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 11)).order(ByteOrder.LITTLE_ENDIAN);
         for (int e = 0; e < 66; e++) {
             assertThat(values.getFloat(4 * e)).as("element %d", e).isEqualTo(e < 36 ? e * 0.5f - 3 : 1.5f);
@@ -155,14 +171,16 @@ class ZarrInputsTest {
         assertValues(slashes.readSlab(0, 5), DType.INT64, 0, 20, "v2 keys with /, sharded");
 
         ArrayReader big = open("big-endian-index-start");
-        assertThat(big.layout()).isEqualTo(new ArrayLayout(Shape.of(5, 6), DType.FLOAT64, new long[] {2, 3},
-                new long[] {4, 6}, "none", 0));
+        assertThat(big.layout())
+                .isEqualTo(new ArrayLayout(
+                        Shape.of(5, 6), DType.FLOAT64, new long[] {2, 3}, new long[] {4, 6}, "none", 0));
         assertValues(big.readSlab(0, 5), DType.FLOAT64, 0, 30, "big endian, index at start, crc32c chunks");
     }
 
     @Test
     void aTransposeCodecIsRefusedNamingItAndWhatIsRead() {
-        assertThatThrownBy(() -> open("transpose")).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> open("transpose"))
+                .isInstanceOf(IOException.class)
                 .hasMessageEndingWith("zarr.json: codec 'transpose' (order [1,0]) in [transpose, bytes]; this tool"
                         + " reads a regular chunk_grid, the default or v2 chunk_key_encoding, and the codecs bytes"
                         + " (little or big endian), then zstd, gzip or crc32c, inside sharding_indexed or not");
@@ -188,9 +206,10 @@ class ZarrInputsTest {
         bytes[bytes.length - 1] ^= 1; // the last chunk's crc32c (the index is at the start)
         Files.write(shard, bytes);
 
-        ArrayReader reader = new ZarrFormat().open(FileSystem.getLocal(CONF),
-                new org.apache.hadoop.fs.Path(copy.toUri()));
-        assertThatThrownBy(() -> reader.readSlab(0, 4)).isInstanceOf(IOException.class)
+        ArrayReader reader =
+                new ZarrFormat().open(FileSystem.getLocal(CONF), new org.apache.hadoop.fs.Path(copy.toUri()));
+        assertThatThrownBy(() -> reader.readSlab(0, 4))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("chunk checksum mismatch");
     }
 
@@ -199,21 +218,26 @@ class ZarrInputsTest {
         String base = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[2],\"chunk_grid\":{\"name\":\"regular\","
                 + "\"configuration\":{\"chunk_shape\":[2]}},\"chunk_key_encoding\":{\"name\":\"default\"},"
                 + "\"codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}],";
-        assertThat(meta(base + "\"data_type\":\"float32\",\"fill_value\":\"NaN\"}").fill())
+        assertThat(meta(base + "\"data_type\":\"float32\",\"fill_value\":\"NaN\"}")
+                        .fill())
                 .containsExactly(0, 0, (byte) 0xc0, 0x7f);
-        assertThat(meta(base + "\"data_type\":\"float64\",\"fill_value\":\"0x3ff0000000000000\"}").fill())
+        assertThat(meta(base + "\"data_type\":\"float64\",\"fill_value\":\"0x3ff0000000000000\"}")
+                        .fill())
                 .containsExactly(0, 0, 0, 0, 0, 0, (byte) 0xf0, 0x3f);
-        assertThat(meta(base + "\"data_type\":\"uint64\",\"fill_value\":18446744073709551615}").fill())
+        assertThat(meta(base + "\"data_type\":\"uint64\",\"fill_value\":18446744073709551615}")
+                        .fill())
                 .containsExactly(-1, -1, -1, -1, -1, -1, -1, -1);
         assertThatThrownBy(() -> meta(base + "\"data_type\":\"int8\",\"fill_value\":300}"))
                 .hasMessageContaining("fill_value 300 for data_type int8; this tool reads a JSON number");
-        assertThatThrownBy(() -> meta(base.replace("regular", "rectilinear") + "\"data_type\":\"int8\","
-                + "\"fill_value\":0}")).hasMessageEndingWith("chunk_grid 'rectilinear'; " + ZarrMetadata.READS);
+        assertThatThrownBy(() ->
+                        meta(base.replace("regular", "rectilinear") + "\"data_type\":\"int8\"," + "\"fill_value\":0}"))
+                .hasMessageEndingWith("chunk_grid 'rectilinear'; " + ZarrMetadata.READS);
         assertThatThrownBy(() -> meta(base.replace("\"name\":\"default\"", "\"name\":\"mine\"")
-                + "\"data_type\":\"int8\",\"fill_value\":0}"))
+                        + "\"data_type\":\"int8\",\"fill_value\":0}"))
                 .hasMessageEndingWith("chunk_key_encoding 'mine'; " + ZarrMetadata.READS);
-        assertThatThrownBy(() -> meta(base.replace("\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}",
-                "\"name\":\"blosc\"") + "\"data_type\":\"int8\",\"fill_value\":0}"))
+        assertThatThrownBy(() -> meta(base.replace(
+                                "\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}", "\"name\":\"blosc\"")
+                        + "\"data_type\":\"int8\",\"fill_value\":0}"))
                 .hasMessageEndingWith("codec 'blosc' in [blosc]; " + ZarrMetadata.READS);
     }
 

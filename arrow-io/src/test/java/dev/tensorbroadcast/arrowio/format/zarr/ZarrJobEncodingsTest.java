@@ -32,7 +32,8 @@ class ZarrJobEncodingsTest {
 
     /** Float32 values {@code i * 0.25 + 1} of {@code shape}: no value is the fill value. */
     private static byte[] values(Shape shape) {
-        ByteBuffer values = ByteBuffer.allocate(Math.toIntExact(shape.elements() * 4)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer values =
+                ByteBuffer.allocate(Math.toIntExact(shape.elements() * 4)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < shape.elements(); i++) {
             values.putFloat(i * 0.25f + 1);
         }
@@ -42,20 +43,24 @@ class ZarrJobEncodingsTest {
     /** Writes the array as {@code tasks} slabs of the first dim, each by its own writer; returns the reused count. */
     private long write(Path root, Shape input, Shape output, ArrayLayout layout, int tasks, boolean oneSource)
             throws IOException {
-        CopyProgram program = CopyProgram.of(output, InputBroadcast.rightAligned(input, output.rank())
-                .sourceStrides(output));
+        CopyProgram program = CopyProgram.of(
+                output, InputBroadcast.rightAligned(input, output.rank()).sourceStrides(output));
         SourceTensor shared = SourceTensor.fixedWidth(DType.FLOAT32, input, values(input), null);
         long rows = output.dim(0);
         long slab = layout.block()[0] * Math.max(1, rows / layout.block()[0] / tasks);
         long reused = 0;
         for (long first = 0; first < rows; first += slab) {
-            SourceTensor source = oneSource ? shared
-                    : SourceTensor.fixedWidth(DType.FLOAT32, input, values(input), null);
-            ZarrWriter writer = new ZarrWriter(TensorKernel.of(source, program), layout, key -> {
-                Path path = root.resolve(key);
-                Files.createDirectories(path.getParent());
-                return Files.newOutputStream(path);
-            }, elements -> { });
+            SourceTensor source =
+                    oneSource ? shared : SourceTensor.fixedWidth(DType.FLOAT32, input, values(input), null);
+            ZarrWriter writer = new ZarrWriter(
+                    TensorKernel.of(source, program),
+                    layout,
+                    key -> {
+                        Path path = root.resolve(key);
+                        Files.createDirectories(path.getParent());
+                        return Files.newOutputStream(path);
+                    },
+                    elements -> {});
             writer.write(first, Math.min(rows, first + slab));
             reused += writer.reusedChunks();
         }
@@ -76,10 +81,12 @@ class ZarrJobEncodingsTest {
     @CsvSource({
         "'1,6,4', zstd, 3, 0", "'1,6,4', gzip, 5, 0", "'1,6,4', none, 0, 0", "'1,6,4', zstd, 0, 4",
         "'12,6,4', zstd, 3, 0", "'12,6,4', gzip, 0, 0", "'12,6,4', none, 0, 0", "'12,6,4', zstd, 0, 4",
-        "'6,4', zstd, 3, 0", "'6,1', zstd, 3, 4"})
-    void tasksSharingTheSourceWriteTheObjectsTasksOfTheirOwnWrite(String input, String codec, int level,
-            int shardRows) throws Exception {
-        Shape in = Shape.of(Stream.of(input.split(",")).mapToLong(Long::parseLong).toArray());
+        "'6,4', zstd, 3, 0", "'6,1', zstd, 3, 4"
+    })
+    void tasksSharingTheSourceWriteTheObjectsTasksOfTheirOwnWrite(String input, String codec, int level, int shardRows)
+            throws Exception {
+        Shape in =
+                Shape.of(Stream.of(input.split(",")).mapToLong(Long::parseLong).toArray());
         Shape out = Shape.of(12, 6, 4);
         long[] shard = shardRows == 0 ? new long[0] : new long[] {shardRows, 6, 4};
         // chunks of 2 rows: 6 chunk rows; 3 tasks of 2 chunk rows each (a shard of 4 rows in 3 tasks: 3 shards)

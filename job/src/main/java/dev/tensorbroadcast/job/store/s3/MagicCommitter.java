@@ -70,9 +70,11 @@ final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommi
     @Override
     public void commitTask(TaskAttemptContext context) throws IOException {
         Configuration conf = new Configuration(context.getConfiguration());
-        conf.setBoolean(CommitConstants.FS_S3A_COMMITTER_MAGIC_TRACK_COMMITS_IN_MEMORY_ENABLED,
-                getDestFS().getConf().getBoolean(
-                        CommitConstants.FS_S3A_COMMITTER_MAGIC_TRACK_COMMITS_IN_MEMORY_ENABLED, false));
+        conf.setBoolean(
+                CommitConstants.FS_S3A_COMMITTER_MAGIC_TRACK_COMMITS_IN_MEMORY_ENABLED,
+                getDestFS()
+                        .getConf()
+                        .getBoolean(CommitConstants.FS_S3A_COMMITTER_MAGIC_TRACK_COMMITS_IN_MEMORY_ENABLED, false));
         PendingSet pending = loadPendingCommits(new TaskAttemptContextImpl(conf, context.getTaskAttemptID()));
         committed = new ArrayList<>(pending.getCommits());
         staged = false;
@@ -157,12 +159,16 @@ final class MagicCommitter extends MagicS3GuardCommitter implements PendingCommi
         if (recorded) {
             // the old dataset's markers are gone and its files are being replaced: only forward from here, by
             // this job or by the next that finishes its record; an abort would leave neither dataset
-            TaskPool.foreach(committed).executeWith(context.getInnerSubmitter()).stopOnFailure()
+            TaskPool.foreach(committed)
+                    .executeWith(context.getInnerSubmitter())
+                    .stopOnFailure()
                     .suppressExceptions(false)
                     .run(context::commitOrFail);
             return;
         }
-        TaskPool.foreach(committed).executeWith(context.getInnerSubmitter()).stopOnFailure()
+        TaskPool.foreach(committed)
+                .executeWith(context.getInnerSubmitter())
+                .stopOnFailure()
                 .suppressExceptions(false)
                 .onFailure((upload, failure) -> context.abortSingleCommit(upload))
                 .abortWith(context::abortSingleCommit)

@@ -94,10 +94,11 @@ final class S3Commit {
         try (BulkDelete delete = fileSystem.createBulkDelete(base)) {
             int page = Math.max(1, delete.pageSize());
             for (int from = 0; from < files.size(); from += page) {
-                List<Map.Entry<Path, String>> failed = delete.bulkDelete(
-                        files.subList(from, Math.min(files.size(), from + page)));
+                List<Map.Entry<Path, String>> failed =
+                        delete.bulkDelete(files.subList(from, Math.min(files.size(), from + page)));
                 if (!failed.isEmpty()) {
-                    throw new IOException("cannot delete " + failed.get(0).getKey() + ": " + failed.get(0).getValue());
+                    throw new IOException("cannot delete " + failed.get(0).getKey() + ": "
+                            + failed.get(0).getValue());
                 }
             }
         }
@@ -107,8 +108,9 @@ final class S3Commit {
      * Deletes what {@link #afterCommit} deletes under {@code directory} ({@code relative} to the output), putting
      * the files it leaves directly under the output into {@code top}; whether anything is left in it.
      */
-    private static boolean deleteStale(FileSystem fileSystem, Path directory, String relative, Set<String> names,
-            Map<String, Long> top) throws IOException {
+    private static boolean deleteStale(
+            FileSystem fileSystem, Path directory, String relative, Set<String> names, Map<String, Long> top)
+            throws IOException {
         boolean left = false;
         List<Path> stale = new ArrayList<>();
         for (FileStatus status : fileSystem.listStatus(directory)) {
@@ -141,8 +143,8 @@ final class S3Commit {
      * grid, or chunks of the fill value now), which would otherwise read as the new array's values.
      */
     static void deleteStaleChunks(FileSystem fileSystem, Path output, Set<String> names) throws IOException {
-        deleteStaleChunks(fileSystem, new Path(output, PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY,
-                names);
+        deleteStaleChunks(
+                fileSystem, new Path(output, PartFileNames.CHUNK_DIRECTORY), PartFileNames.CHUNK_DIRECTORY, names);
     }
 
     private static void deleteStaleChunks(FileSystem fileSystem, Path path, String key, Set<String> names)
@@ -163,7 +165,8 @@ final class S3Commit {
             return;
         }
         for (FileStatus status : children) {
-            deleteStaleChunks(fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
+            deleteStaleChunks(
+                    fileSystem, status.getPath(), key + "/" + status.getPath().getName(), names);
         }
     }
 
@@ -171,8 +174,7 @@ final class S3Commit {
      * Completes those of {@code uploads} that are still pending, under {@code output}; returns the files (relative
      * to the output) it completed. An upload that cannot be completed (completed already, or aborted) is left out.
      */
-    static Set<String> completeRecorded(S3AFileSystem fileSystem, Path output, PendingSet uploads)
-            throws IOException {
+    static Set<String> completeRecorded(S3AFileSystem fileSystem, Path output, PendingSet uploads) throws IOException {
         String prefix = fileSystem.pathToKey(output) + "/";
         CommitOperations operations = new CommitOperations(fileSystem);
         Set<String> completed = new HashSet<>();

@@ -37,10 +37,11 @@ public final class S3Failures implements StoreFailureReader {
             }
             // S3Proxy serving a bucket read-only answers every write so (AWS S3 answers a read-only policy with 403)
             if (message.contains("Status Code: 501")) {
-                return Optional.of("the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
-                        + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
-                        + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
-                        + " keys may write to");
+                return Optional.of(
+                        "the S3 server answered 501 NotImplemented: it serves this bucket read-only (S3Proxy's"
+                                + " answer to every write then), or does not implement a request S3A sent (S3Proxy's to bulk"
+                                + " deletes unless spark.hadoop.fs.s3a.multiobjectdelete.enable=false); write to a bucket these"
+                                + " keys may write to");
             }
             // a refused connection is the store's only when the store's client met it: a Spark master's is not
             if (fromStore && (cause instanceof ConnectException || message.contains("Connection refused"))) {
@@ -54,7 +55,8 @@ public final class S3Failures implements StoreFailureReader {
     private static boolean fromStore(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             String type = cause.getClass().getName();
-            if (type.startsWith("org.apache.hadoop.fs.s3a.") || type.startsWith("software.amazon.awssdk.")
+            if (type.startsWith("org.apache.hadoop.fs.s3a.")
+                    || type.startsWith("software.amazon.awssdk.")
                     || (cause.getMessage() != null && cause.getMessage().contains("s3a://"))) {
                 return true;
             }

@@ -31,6 +31,7 @@ public final class S3Store implements Store {
     /** Where S3A's magic committer stages a job's pending uploads ({@link S3Commit}). */
     /** Hadoop's create option for a write that fails when the file exists (S3A: {@code If-None-Match: *}). */
     private static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
+
     private static final Pattern MAGIC = Pattern.compile("__magic(_job-[0-9a-zA-Z-]+)?");
 
     @Override
@@ -105,7 +106,8 @@ public final class S3Store implements Store {
      */
     static boolean isPreconditionFailed(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof FileAlreadyExistsException || cause instanceof RemoteFileChangedException
+            if (cause instanceof FileAlreadyExistsException
+                    || cause instanceof RemoteFileChangedException
                     || (cause instanceof S3Exception s3 && s3.statusCode() == 412)) {
                 return true;
             }
@@ -129,8 +131,8 @@ public final class S3Store implements Store {
     }
 
     @Override
-    public Optional<Map<String, Long>> afterCommit(FileSystem fileSystem, Path output, String jobUuid,
-            Set<String> names, boolean array) throws IOException {
+    public Optional<Map<String, Long>> afterCommit(
+            FileSystem fileSystem, Path output, String jobUuid, Set<String> names, boolean array) throws IOException {
         Map<String, Long> listed = S3Commit.afterCommit(fileSystem, output, jobUuid, names);
         if (array) {
             S3Commit.deleteStaleChunks(fileSystem, output, names);
@@ -145,8 +147,8 @@ public final class S3Store implements Store {
      */
     @Override
     public Set<String> completeRecorded(FileSystem fileSystem, Path output, byte[] pending) throws IOException {
-        return S3Commit.completeRecorded((S3AFileSystem) fileSystem, output,
-                PendingSet.serializer().fromBytes(pending));
+        return S3Commit.completeRecorded(
+                (S3AFileSystem) fileSystem, output, PendingSet.serializer().fromBytes(pending));
     }
 
     @Override

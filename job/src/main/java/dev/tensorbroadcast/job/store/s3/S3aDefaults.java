@@ -31,11 +31,17 @@ public final class S3aDefaults {
      * environment variables and before the instance's role, where the AWS SDK's own chain has it.
      */
     static final Map<String, String> SETTINGS = Map.of(
-            "fs.s3a.committer.magic.track.commits.in.memory.enabled", "true",
-            "fs.s3a.fast.upload.buffer", "bytebuffer",
-            "fs.s3a.multipart.size", "32M",
-            "fs.s3a.fast.upload.active.blocks", "2",
-            CREDENTIALS_PROVIDER, String.join(",",
+            "fs.s3a.committer.magic.track.commits.in.memory.enabled",
+            "true",
+            "fs.s3a.fast.upload.buffer",
+            "bytebuffer",
+            "fs.s3a.multipart.size",
+            "32M",
+            "fs.s3a.fast.upload.active.blocks",
+            "2",
+            CREDENTIALS_PROVIDER,
+            String.join(
+                    ",",
                     "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider",
                     "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
                     "software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider",
@@ -64,7 +70,8 @@ public final class S3aDefaults {
             return false;
         }
         String[] sources = conf.getPropertySources(key);
-        return sources == null || Arrays.stream(sources)
-                .anyMatch(source -> !source.equals("core-default.xml") && !source.equals("tensor-broadcast"));
+        return sources == null
+                || Arrays.stream(sources)
+                        .anyMatch(source -> !source.equals("core-default.xml") && !source.equals("tensor-broadcast"));
     }
 }

@@ -74,8 +74,15 @@ public record RawFormat() implements DatasetFileFormat {
     }
 
     @Override
-    public void write(TensorKernel kernel, Shape rowShape, Partition partition, Optional<KeptOutput> kept,
-            WriteSettings settings, LongConsumer progress, PartOutput out) throws IOException {
+    public void write(
+            TensorKernel kernel,
+            Shape rowShape,
+            Partition partition,
+            Optional<KeptOutput> kept,
+            WriteSettings settings,
+            LongConsumer progress,
+            PartOutput out)
+            throws IOException {
         if (kept.isPresent()) {
             throw new IOException("raw files hold no kept columns");
         }
@@ -138,30 +145,48 @@ public record RawFormat() implements DatasetFileFormat {
             throws IOException {
         String name = path.toString();
         if (column.isPresent() && !column.get().equals(TensorFileSchema.TENSOR_COLUMN)) {
-            throw new SourceFormatException(name, "a raw file has one column, '" + TensorFileSchema.TENSOR_COLUMN
-                    + "'");
+            throw new SourceFormatException(
+                    name, "a raw file has one column, '" + TensorFileSchema.TENSOR_COLUMN + "'");
         }
         Header header = readHeader(fileSystem, path);
-        return new PartFooter(DatasetColumn.tensor(name, TensorFileSchema.TENSOR_COLUMN, header.dtype(),
-                header.rowShape()), true, List.of(new DatasetChunk(header.rows(), length - header.bytes())),
-                header.rows() == 0 ? -1 : header.firstIndex(), List.of(), FirstRowValues.UNKNOWN);
+        return new PartFooter(
+                DatasetColumn.tensor(name, TensorFileSchema.TENSOR_COLUMN, header.dtype(), header.rowShape()),
+                true,
+                List.of(new DatasetChunk(header.rows(), length - header.bytes())),
+                header.rows() == 0 ? -1 : header.firstIndex(),
+                List.of(),
+                FirstRowValues.UNKNOWN);
     }
 
     @Override
-    public void readRows(FileSystem fileSystem, DatasetPart part, TensorDataset dataset, long from, long to,
-            SliceBuffer out, long outRow) throws IOException {
+    public void readRows(
+            FileSystem fileSystem,
+            DatasetPart part,
+            TensorDataset dataset,
+            long from,
+            long to,
+            SliceBuffer out,
+            long outRow)
+            throws IOException {
         Path path = new Path(part.path());
         Header header = readHeader(fileSystem, path);
         long rowBytes = out.rowElements() * out.width();
         try (FSDataInputStream in = fileSystem.open(path)) {
-            in.readFully(header.bytes() + from * rowBytes, out.values(), out.offset(outRow, 0),
-                    (int) ((to - from) * rowBytes));
+            in.readFully(header.bytes() + from * rowBytes, out.values(), out.offset(outRow, 0), (int)
+                    ((to - from) * rowBytes));
         }
     }
 
     @Override
-    public DatasetFileReader openBatches(FileSystem fileSystem, Path path, long length, BufferAllocator allocator,
-            DType dtype, Shape rowShape, RowLayout layout) throws IOException {
+    public DatasetFileReader openBatches(
+            FileSystem fileSystem,
+            Path path,
+            long length,
+            BufferAllocator allocator,
+            DType dtype,
+            Shape rowShape,
+            RowLayout layout)
+            throws IOException {
         Header header = readHeader(fileSystem, path);
         if (header.dtype() != dtype || !header.rowShape().equals(rowShape)) {
             throw new IOException("it holds " + header.dtype() + " rows of " + header.rowShape() + ", not " + dtype

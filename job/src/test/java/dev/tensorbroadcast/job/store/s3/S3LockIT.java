@@ -79,12 +79,14 @@ class S3LockIT {
     @Test
     void theLocksSecondWriteIsRefusedByAServerThatHonoursConditionalWrites() throws IOException {
         Configuration conf = conf(conditional.hadoopSettings());
-        org.apache.hadoop.fs.Path lock = new org.apache.hadoop.fs.Path(conditional.uri("refused/"
-                + OutputLock.FILE_NAME));
+        org.apache.hadoop.fs.Path lock =
+                new org.apache.hadoop.fs.Path(conditional.uri("refused/" + OutputLock.FILE_NAME));
         FileSystem fileSystem = fileSystem(conditional.uri(""), conf);
 
-        assertThat(S3Store.createIfAbsent(fileSystem, lock, "first\n".getBytes(UTF_8))).isTrue();
-        assertThat(S3Store.createIfAbsent(fileSystem, lock, "second\n".getBytes(UTF_8))).isFalse();
+        assertThat(S3Store.createIfAbsent(fileSystem, lock, "first\n".getBytes(UTF_8)))
+                .isTrue();
+        assertThat(S3Store.createIfAbsent(fileSystem, lock, "second\n".getBytes(UTF_8)))
+                .isFalse();
         try (var in = fileSystem.open(lock)) {
             assertThat(new String(in.readAllBytes(), UTF_8)).isEqualTo("first\n");
         }
@@ -96,13 +98,18 @@ class S3LockIT {
         org.apache.hadoop.fs.Path lock = new org.apache.hadoop.fs.Path(proxy.uri("taken/" + OutputLock.FILE_NAME));
         FileSystem fileSystem = fileSystem(proxy.uri(""), conf);
 
-        assertThat(S3Store.createIfAbsent(fileSystem, lock, "first\n".getBytes(UTF_8))).isTrue();
-        assertThat(S3Store.createIfAbsent(fileSystem, lock, "second\n".getBytes(UTF_8))).isTrue();
+        assertThat(S3Store.createIfAbsent(fileSystem, lock, "first\n".getBytes(UTF_8)))
+                .isTrue();
+        assertThat(S3Store.createIfAbsent(fileSystem, lock, "second\n".getBytes(UTF_8)))
+                .isTrue();
         // a writer that comes second still finds the lock: the look before the write refuses it
-        try (OutputLock held = OutputDirectory.check(proxy.uri("checked"), false, conf).lock()) {
-            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> OutputDirectory.check(
-                    proxy.uri("checked"), true, conf).lock()))
-                    .isInstanceOf(OutputException.class).hasMessageContaining(REFUSAL);
+        try (OutputLock held =
+                OutputDirectory.check(proxy.uri("checked"), false, conf).lock()) {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                            () -> OutputDirectory.check(proxy.uri("checked"), true, conf)
+                                    .lock()))
+                    .isInstanceOf(OutputException.class)
+                    .hasMessageContaining(REFUSAL);
         }
     }
 
@@ -114,17 +121,19 @@ class S3LockIT {
         CyclicBarrier start = new CyclicBarrier(2);
         List<CompletableFuture<Attempt>> attempts = new ArrayList<>();
         for (int writer = 0; writer < 2; writer++) {
-            attempts.add(CompletableFuture.supplyAsync(() -> {
-                OutputDirectory directory = OutputDirectory.check(output, false, conf);
-                try {
-                    start.await();
-                    return new Attempt(directory.lock(), null);
-                } catch (OutputException e) {
-                    return new Attempt(null, e.getMessage());
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, writers));
+            attempts.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        OutputDirectory directory = OutputDirectory.check(output, false, conf);
+                        try {
+                            start.await();
+                            return new Attempt(directory.lock(), null);
+                        } catch (OutputException e) {
+                            return new Attempt(null, e.getMessage());
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    },
+                    writers));
         }
         List<Attempt> results = new ArrayList<>();
         for (CompletableFuture<Attempt> attempt : attempts) {
@@ -149,7 +158,9 @@ class S3LockIT {
             for (Attempt attempt : attempts) {
                 if (attempt.refusal() != null) {
                     refused++;
-                    assertThat(attempt.refusal()).as("race %d", i).doesNotContain("\n")
+                    assertThat(attempt.refusal())
+                            .as("race %d", i)
+                            .doesNotContain("\n")
                             .startsWith("Cannot write to '" + output + "': " + REFUSAL + " (process "
                                     + ProcessHandle.current().pid() + " on host ")
                             .contains(OutputLock.FILE_NAME);
@@ -169,16 +180,28 @@ class S3LockIT {
         String output = conditional.uri("held");
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         try (OutputLock held = OutputDirectory.check(output, false, conf).lock()) {
-            List<String> args = new ArrayList<>(List.of("expand", "--input", source.toString(), "--dialect", "numpy",
-                    "--shape", "16,8", "--output", output, "--overwrite"));
-            conditional.hadoopSettings().forEach((key, value) -> args.addAll(List.of("--conf",
-                    "spark.hadoop." + key + "=" + value)));
+            List<String> args = new ArrayList<>(List.of(
+                    "expand",
+                    "--input",
+                    source.toString(),
+                    "--dialect",
+                    "numpy",
+                    "--shape",
+                    "16,8",
+                    "--output",
+                    output,
+                    "--overwrite"));
+            conditional
+                    .hadoopSettings()
+                    .forEach((key, value) -> args.addAll(List.of("--conf", "spark.hadoop." + key + "=" + value)));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int exitCode = TensorBroadcastCli.run(args.toArray(String[]::new), new PrintStream(out, true, UTF_8),
-                    new PrintStream(err, true, UTF_8));
+            int exitCode = TensorBroadcastCli.run(
+                    args.toArray(String[]::new), new PrintStream(out, true, UTF_8), new PrintStream(err, true, UTF_8));
             assertThat(exitCode).isEqualTo(2);
-            assertThat(err.toString(UTF_8).lines().toList()).singleElement().asString()
+            assertThat(err.toString(UTF_8).lines().toList())
+                    .singleElement()
+                    .asString()
                     .startsWith("Cannot write to '" + output + "': " + REFUSAL)
                     .contains(OutputLock.FILE_NAME);
         }

@@ -21,7 +21,8 @@ class S3aDefaultsTest {
         Configuration applied = S3aDefaults.apply(given);
 
         assertThat(S3aDefaults.SETTINGS).containsEntry(IN_MEMORY, "true");
-        S3aDefaults.SETTINGS.forEach((key, value) -> assertThat(applied.get(key)).as(key).isEqualTo(value));
+        S3aDefaults.SETTINGS.forEach(
+                (key, value) -> assertThat(applied.get(key)).as(key).isEqualTo(value));
         assertThat(given.get(IN_MEMORY)).isNull();
         // applying twice changes nothing: ours count as ours, not as the user's
         assertThat(S3aDefaults.apply(applied)).isSameAs(applied);
@@ -48,7 +49,8 @@ class S3aDefaultsTest {
     void theCredentialChainIsHadoopsWithTheProfile() {
         Configuration conf = new Configuration();
         List<String> hadoops = Arrays.asList(conf.getTrimmedStrings(S3aDefaults.CREDENTIALS_PROVIDER));
-        assertThat(hadoops).doesNotContain(S3aDefaults.PROFILE_PROVIDER)
+        assertThat(hadoops)
+                .doesNotContain(S3aDefaults.PROFILE_PROVIDER)
                 .endsWith("org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider");
 
         List<String> ours = Arrays.asList(S3aDefaults.apply(conf).getTrimmedStrings(S3aDefaults.CREDENTIALS_PROVIDER));
@@ -65,8 +67,10 @@ class S3aDefaultsTest {
     void onlyAnS3aPathGetsThem() {
         Configuration conf = new Configuration();
 
-        assertThat(Stores.forPath(new Path("hdfs://namenode/out")).settings(conf)).isSameAs(conf);
+        assertThat(Stores.forPath(new Path("hdfs://namenode/out")).settings(conf))
+                .isSameAs(conf);
         assertThat(Stores.forPath(new Path("/tmp/out")).settings(conf)).isSameAs(conf);
-        assertThat(Stores.forPath(new Path("s3a://bucket/out")).settings(conf).get(IN_MEMORY)).isEqualTo("true");
+        assertThat(Stores.forPath(new Path("s3a://bucket/out")).settings(conf).get(IN_MEMORY))
+                .isEqualTo("true");
     }
 }
