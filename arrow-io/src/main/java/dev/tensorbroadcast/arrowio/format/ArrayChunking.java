@@ -128,12 +128,11 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
      * The layout of the output {@code plan} cuts (before or after {@link #align}: the same either way), refusing a
      * dtype the format cannot store, a codec it does not have, and chunks of another rank or too large.
      */
-    public ArrayLayout layout(ArrayFileFormat format, PartitionPlan plan, DType dtype, Compression codec) {
+    public ArrayLayout layout(ArrayFileFormat format, PartitionPlan plan, DType dtype, Compression compression) {
         format.whyNotStored(dtype).ifPresent(reason -> {
             throw new InvalidRequestException(
                     "Cannot write " + dtype.typeName() + " values as " + format.name() + ": " + reason);
         });
-        String codecName = codec.codec().codecName();
         Shape shape = plan.output();
         long[] chosen = chunks.length > 0 ? chunks : defaultChunks(plan, dtype);
         if (chosen.length != shape.rank()) {
@@ -146,7 +145,7 @@ public record ArrayChunking(long[] chunks, long[] shard, List<String> dimensionN
                     + " for output " + shape + ": " + dimensionNames.size() + " names for " + shape.rank()
                     + " dims; give one name per dim");
         }
-        ArrayLayout layout = new ArrayLayout(shape, dtype, chosen, shard, codecName, codec.level(), dimensionNames);
+        ArrayLayout layout = new ArrayLayout(shape, dtype, chosen, shard, compression, dimensionNames);
         if (layout.chunkBytes() > format.maxChunkBytes()) {
             throw new InvalidRequestException("Cannot use " + Param.CHUNKS.given(text(chosen), text(chosen))
                     + ": a chunk would be " + layout.chunkBytes() + " bytes; at most "

@@ -10,17 +10,18 @@ import java.util.List;
 
 /**
  * How an N-d array is cut into objects: its shape and dtype, the chunk shape, the shard shape (empty when not
- * sharded; each dim a multiple of the chunk's), and the codec of each chunk ({@code none} or {@code zstd}) with its
- * level (0 for the codec's default), and the names of the dims (empty when not given, else one per dim).
+ * sharded; each dim a multiple of the chunk's), the compression of each chunk (the request's {@link Compression}
+ * as it is, which the writer encodes with: {@code none}, {@code zstd} or {@code gzip}, level 0 for the codec's
+ * default), and the names of the dims (empty when not given, else one per dim).
  */
 @SuppressWarnings("ArrayRecordComponent") // copied in and out, and compared by content in equals and hashCode
 public record ArrayLayout(
-        Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level, List<String> dimensionNames)
+        Shape shape, DType dtype, long[] chunks, long[] shard, Compression compression, List<String> dimensionNames)
         implements Serializable {
     public ArrayLayout {
         requireNonNull(shape, "shape is null");
         requireNonNull(dtype, "dtype is null");
-        requireNonNull(codec, "codec is null");
+        requireNonNull(compression, "compression is null");
         dimensionNames = List.copyOf(requireNonNull(dimensionNames, "dimensionNames is null"));
         if (!dimensionNames.isEmpty() && dimensionNames.size() != shape.rank()) {
             throw new IllegalArgumentException("dimension names " + dimensionNames + " for shape " + shape);
@@ -45,8 +46,8 @@ public record ArrayLayout(
     }
 
     /** A layout without dimension names. */
-    public ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, String codec, int level) {
-        this(shape, dtype, chunks, shard, codec, level, List.of());
+    public ArrayLayout(Shape shape, DType dtype, long[] chunks, long[] shard, Compression compression) {
+        this(shape, dtype, chunks, shard, compression, List.of());
     }
 
     public boolean sharded() {
@@ -89,8 +90,7 @@ public record ArrayLayout(
                 && dtype == that.dtype
                 && Arrays.equals(chunks, that.chunks)
                 && Arrays.equals(shard, that.shard)
-                && codec.equals(that.codec)
-                && level == that.level
+                && compression.equals(that.compression)
                 && dimensionNames.equals(that.dimensionNames);
     }
 
@@ -102,7 +102,7 @@ public record ArrayLayout(
     @Override
     public String toString() {
         return "ArrayLayout[" + shape + " " + dtype + " chunks " + Arrays.toString(chunks) + " shard "
-                + Arrays.toString(shard) + " " + codec + (level == 0 ? "" : ":" + level)
+                + Arrays.toString(shard) + " " + compression
                 + (dimensionNames.isEmpty() ? "" : " " + dimensionNames) + "]";
     }
 }

@@ -72,10 +72,10 @@ final class BroadcastTensorsCommand implements Callable<Integer> {
                     + " broadcast-tensors: expected numpy, pytorch or paddle, the dialects that broadcast inputs"
                     + " against each other; use expand for the others");
         }
-        SparkRun run = SparkCommands.run(spec, target, write, output);
+        SparkRun run = SparkRun.of(spec, target, write, output);
         TensorBroadcast.Builder builder =
                 keep.configure(dataset.configure(TensorBroadcast.builder().dialect(parsed)));
         inputs.forEach(builder::source);
-        return run.run(run.configure(builder).build(), true);
+        return run.run(builder, true);
     }
 }

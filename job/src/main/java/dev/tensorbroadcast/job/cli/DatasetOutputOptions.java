@@ -13,7 +13,7 @@ final class DatasetOutputOptions {
     static final String SHARD = "--shard";
     static final String DIMENSION_NAMES = "--dimension-names";
 
-    /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkCommands}). */
+    /** Required unless the format is {@code null}, which writes nothing (checked by {@link SparkRun#of}). */
     @Option(
             names = OUTPUT,
             paramLabel = "<dir>",

@@ -95,12 +95,12 @@ final class DemoCommand implements Callable<Integer> {
         write.compression = "none";
         write.overwrite = true;
         write.partitioning = new PartitionOptions();
-        SparkRun run = SparkCommands.run(spec, target, write, outputOptions);
+        SparkRun run = SparkRun.of(spec, target, write, outputOptions);
         TensorBroadcast.Builder builder = TensorBroadcast.builder()
                 .source(source.toString())
                 .dialect(Dialect.NUMPY)
                 .shape(rows, COLUMNS);
-        return run.run(run.configure(builder).build(), false);
+        return run.run(builder, false);
     }
 
     /**

@@ -69,7 +69,7 @@ final class ExpandCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         arguments.check(spec);
-        SparkRun run = SparkCommands.run(spec, target, write, output);
+        SparkRun run = SparkRun.of(spec, target, write, output);
         TensorBroadcast.Builder builder = keep.configure(
                 dataset.configure(TensorBroadcast.builder().source(input).dialect(arguments.dialect())));
         if (!partitionBy.isEmpty()) {
@@ -80,6 +80,6 @@ final class ExpandCommand implements Callable<Integer> {
         arguments.axesMapping().ifPresent(builder::axesMapping);
         arguments.broadcastAxes().ifPresent(builder::broadcastAxes);
         arguments.axis().ifPresent(builder::axis);
-        return run.run(run.configure(builder).build(), false);
+        return run.run(builder, false);
     }
 }

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tensorbroadcast.arrowio.format.RowLayout;
 import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedBroadcast;
@@ -17,10 +18,13 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
- * What {@code expand} and {@code broadcast-tensors} share: every check before Spark starts, the line saying what
- * will be written, the job, and the result as text or JSON.
+ * What {@code expand} and {@code broadcast-tensors} share, from their options to the result: the options' checks
+ * ({@link #of}), then in one call ({@link #run}) the request built and prepared (every check before Spark starts),
+ * the engine chosen, the line saying what will be written, the job, and the result as text or JSON.
  */
 final class SparkRun {
     private final DatasetOutputOptions destination;
@@ -30,7 +34,7 @@ final class SparkRun {
     private final PrintWriter err;
     private final boolean interactive;
 
-    SparkRun(
+    private SparkRun(
             DatasetOutputOptions destination,
             WriteOptions write,
             OutputOptions output,
@@ -45,8 +49,72 @@ final class SparkRun {
         this.interactive = interactive;
     }
 
+    /** The run of a command's options, checked: the partitioning, and the output against the format. */
+    static SparkRun of(CommandSpec spec, DatasetOutputOptions target, WriteOptions write, OutputOptions output) {
+        write.partitioning.check(spec);
+        checkOutput(spec, target, write);
+        // a progress line only makes sense on a terminal: System.console() is null when a stream is redirected
+        @SuppressWarnings("SystemConsoleNull") // null on Java 17 when a stream is redirected (22+ would need
+        // Console.isTerminal())
+        boolean interactive = System.console() != null
+                && TensorBroadcastCli.onConsole(spec.commandLine().getErr());
+        return new SparkRun(
+                target,
+                write,
+                output,
+                spec.commandLine().getOut(),
+                spec.commandLine().getErr(),
+                interactive);
+    }
+
+    /** The null sink writes nothing, so it takes no option about files; every file format needs an output. */
+    private static void checkOutput(CommandSpec spec, DatasetOutputOptions target, WriteOptions write) {
+        if (target.discards()) {
+            if (target.output != null) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Cannot use --output with --format null: the null"
+                                + " sink writes no files; drop --output, or give --format arrow or parquet");
+            }
+            if (!"none".equals(write.compression)) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Cannot use --compression " + write.compression
+                                + " with --format null: the null sink writes no files; drop --compression");
+            }
+            if (write.rowLayout() != RowLayout.FLAT) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Cannot use --row-layout " + write.rowLayout
+                                + " with --format null: the null sink writes no files; drop --row-layout");
+            }
+            if (write.overwrite) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Cannot use --overwrite with --format null: the"
+                                + " null sink writes no files; drop --overwrite");
+            }
+            for (String option : new String[] {
+                WriteOptions.ENCODING,
+                WriteOptions.ROW_GROUP_SIZE,
+                WriteOptions.MAX_OUTPUT,
+                WriteOptions.IGNORE_FREE_SPACE
+            }) {
+                ExclusiveOptions.refuseIfGiven(
+                        spec, option, "with --format null", "the null sink writes no files;" + " drop " + option);
+            }
+            ExclusiveOptions.refuseIfGiven(
+                    spec,
+                    KeepOptions.KEEP,
+                    "with --format null",
+                    "the null sink computes" + " the tensor alone and reads no other column; drop " + KeepOptions.KEEP);
+        } else if (target.output == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--output=<dir>'");
+        }
+    }
+
     /** Applies the shared options to a request that has its sources and dialect arguments. */
-    TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
+    private TensorBroadcast.Builder configure(TensorBroadcast.Builder builder) {
         if (!destination.discards()) {
             OutputFormat format = OutputFormat.parse(destination.format).withChunking(destination.chunking());
             builder.output(destination.output).write(write.spec().format(format).build());
@@ -60,8 +128,13 @@ final class SparkRun {
         return builder;
     }
 
-    /** Runs the broadcast; {@code perInput} writes input {@code i} into {@code output/i}. */
-    int run(TensorBroadcast broadcast, boolean perInput) {
+    /**
+     * The whole run, in one call: the shared options added to {@code request} (which has its sources and dialect
+     * arguments), the request built and prepared (every check before Spark), the engine chosen, the job run and its
+     * result told; {@code perInput} writes input {@code i} into {@code output/i}.
+     */
+    int run(TensorBroadcast.Builder request, boolean perInput) {
+        TensorBroadcast broadcast = configure(request).build();
         Configuration hadoop = HadoopSettings.configuration(write.conf);
         PreparedBroadcast prepared = broadcast.prepare(hadoop);
         EngineChoice.Job job = new EngineChoice.Job(

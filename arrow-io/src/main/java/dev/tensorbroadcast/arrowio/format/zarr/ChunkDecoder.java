@@ -33,14 +33,14 @@ final class ChunkDecoder {
             }
         }
         int bytes = chunk.length;
-        switch (metadata.layout().codec()) {
-            case "none" -> {
+        switch (metadata.layout().compression().codec()) {
+            case NONE -> {
                 if (length != bytes) {
                     throw new IOException(where + ": a chunk of " + length + " bytes; expected " + bytes);
                 }
                 System.arraycopy(encoded, 0, chunk, 0, bytes);
             }
-            case "zstd" -> {
+            case ZSTD -> {
                 long size = Zstd.getFrameContentSize(encoded, 0, length);
                 if (size != bytes && size >= 0) {
                     throw new IOException(where + ": a zstd frame of " + size + " bytes; a chunk is " + bytes);
@@ -59,7 +59,7 @@ final class ChunkDecoder {
                     throw new IOException(where + ": a chunk of " + decoded + " bytes decoded; expected " + bytes);
                 }
             }
-            case "gzip" -> {
+            case GZIP -> {
                 try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(encoded, 0, length))) {
                     int read = in.readNBytes(chunk, 0, bytes);
                     if (read != bytes || in.read() != -1) {
@@ -68,7 +68,8 @@ final class ChunkDecoder {
                 }
             }
             default ->
-                throw new IOException(where + ": codec " + metadata.layout().codec());
+                throw new IOException(
+                        where + ": codec " + metadata.layout().compression().codec());
         }
         ZarrMetadata.toLittleEndian(chunk, 0, bytes, metadata.layout().dtype(), metadata.order());
     }

@@ -3,6 +3,8 @@ package dev.tensorbroadcast.arrowio.format.zarr;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.DType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,22 +55,16 @@ final class ZarrJson {
     private static List<Object> chunkCodecs(ArrayLayout layout) {
         List<Object> codecs = new ArrayList<>();
         codecs.add(bytesCodec(ArrayLayout.storedBytes(layout.dtype())));
-        if (layout.codec().equals("zstd")) {
+        Compression compression = layout.compression();
+        if (compression.codec() == OutputCompression.ZSTD) {
             codecs.add(Map.of(
                     "name",
                     "zstd",
                     "configuration",
-                    Map.of(
-                            "level",
-                            layout.level() == 0 ? ZarrFormat.DEFAULT_ZSTD_LEVEL : layout.level(),
-                            "checksum",
-                            false)));
-        } else if (layout.codec().equals("gzip")) {
+                    Map.of("level", ZarrCodecs.zstdLevel(compression.level()), "checksum", false)));
+        } else if (compression.codec() == OutputCompression.GZIP) {
             codecs.add(Map.of(
-                    "name",
-                    "gzip",
-                    "configuration",
-                    Map.of("level", layout.level() == 0 ? ZarrFormat.DEFAULT_GZIP_LEVEL : layout.level())));
+                    "name", "gzip", "configuration", Map.of("level", ZarrCodecs.gzipLevel(compression.level()))));
         }
         return codecs;
     }

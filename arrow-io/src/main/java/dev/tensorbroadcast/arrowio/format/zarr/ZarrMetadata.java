@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.DType;
+import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -144,7 +147,7 @@ record ZarrMetadata(
                     where + ": shape " + java.util.Arrays.toString(shape) + " and chunk_shape of another" + " rank");
         }
         try {
-            ArrayLayout layout = new ArrayLayout(Shape.of(shape), dtype, chunks, shard, chain.codec(), chain.level());
+            ArrayLayout layout = new ArrayLayout(Shape.of(shape), dtype, chunks, shard, chain.compression());
             return new ZarrMetadata(
                     layout,
                     keys,
@@ -195,6 +198,19 @@ record ZarrMetadata(
                 throw new IOException(where + ": codecs " + names(codecs) + " without bytes; " + READS);
             }
             return new ChunkCodecs(order, codec, level, crc);
+        }
+
+        /**
+         * The codec as a layout holds it. Another tool may store a level this tool does not write (zstd's negative
+         * ones, say): a decoder needs the codec, not its level, so such a level reads as the codec's default.
+         */
+        Compression compression() {
+            OutputCompression kind = OutputCompression.parse(codec);
+            try {
+                return new Compression(kind, level);
+            } catch (InvalidRequestException e) {
+                return Compression.of(kind);
+            }
         }
 
         private static boolean identity(JsonNode order, int rank) {

@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.JobEncodings;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ObjectSink;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.arrowio.format.ZstdFrames;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
@@ -94,8 +95,10 @@ final class ZarrWriter {
         }
         try (BufferAllocator allocator = new RootAllocator();
                 ArrowBuf scratch = allocator.buffer(FILL_BYTES);
-                ZstdFrames frames =
-                        layout.codec().equals("zstd") ? new ZstdFrames(ZarrCodecs.zstdLevel(layout.level())) : null) {
+                ZstdFrames frames = layout.compression().codec() == OutputCompression.ZSTD
+                        ? new ZstdFrames(
+                                ZarrCodecs.zstdLevel(layout.compression().level()))
+                        : null) {
             IOException[] failure = {null};
             ChunkGrid.forEach(from, to, coordinates -> {
                 if (failure[0] != null) {
@@ -281,7 +284,7 @@ final class ZarrWriter {
         for (int r = 0; r < runs.arrayStarts().length; r++) {
             fill(runs.arrayStarts()[r], runs.chunkStarts()[r], runs.length(), chunk, scratch);
         }
-        return isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.codec(), layout.level(), chunk, frames);
+        return isZero(chunk) ? SKIPPED : ZarrCodecs.encode(layout.compression(), chunk, frames);
     }
 
     /**
@@ -292,7 +295,7 @@ final class ZarrWriter {
     private boolean sharedInJob(long[] coordinates, long[] extent, ChunkGrid.Runs runs, long originIndex) {
         // an uncompressed chunk costs only its fill: not worth holding its bytes for the job
         if (shape.length == 0
-                || layout.codec().equals("none")
+                || layout.compression().codec() == OutputCompression.NONE
                 || !kernel.readsWholeSource()
                 || extent[0] != Math.min(chunks[0], shape[0])) {
             return false;

@@ -10,6 +10,7 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
+import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
@@ -80,7 +81,8 @@ class ZarrFormatTest {
 
     @Test
     void chunksAreZstdFramesOfLittleEndianValuesKeyedByTheirGridPlace() throws Exception {
-        ArrayLayout layout = new ArrayLayout(Shape.of(5, 6), DType.FLOAT32, new long[] {2, 4}, new long[0], "zstd", 5);
+        ArrayLayout layout = new ArrayLayout(
+                Shape.of(5, 6), DType.FLOAT32, new long[] {2, 4}, new long[0], Compression.parse("zstd:5"));
         write(floats(Shape.of(5, 6)), layout, 0, 5);
 
         assertThat(keys()).containsExactly("c/0/0", "c/0/1", "c/1/0", "c/1/1", "c/2/0", "c/2/1");
@@ -111,8 +113,8 @@ class ZarrFormatTest {
 
     @Test
     void aShardEndsWithItsIndexAndTheIndexCrc32c() throws Exception {
-        ArrayLayout layout =
-                new ArrayLayout(Shape.of(5, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "none", 0);
+        ArrayLayout layout = new ArrayLayout(
+                Shape.of(5, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, Compression.parse("none"));
         write(floats(Shape.of(5, 6)), layout, 0, 5);
 
         assertThat(keys()).containsExactly("c/0/0", "c/1/0");
@@ -158,7 +160,8 @@ class ZarrFormatTest {
     @Test
     void boolTakesOneByteAnElement() throws Exception {
         SourceTensor source = SourceTensor.fixedWidth(DType.BOOL, Shape.of(3), new byte[] {0b101}, null);
-        ArrayLayout layout = new ArrayLayout(Shape.of(2, 3), DType.BOOL, new long[] {2, 3}, new long[0], "none", 0);
+        ArrayLayout layout =
+                new ArrayLayout(Shape.of(2, 3), DType.BOOL, new long[] {2, 3}, new long[0], Compression.parse("none"));
         write(TensorKernel.of(source, program(Shape.of(3), Shape.of(2, 3))), layout, 0, 2);
 
         assertThat(Files.readAllBytes(dir.resolve("c/0/0"))).containsExactly(1, 0, 1, 1, 0, 1);
@@ -170,7 +173,8 @@ class ZarrFormatTest {
 
     @Test
     void aTaskWritesOnlyTheBlocksOfItsSlab() throws Exception {
-        ArrayLayout layout = new ArrayLayout(Shape.of(5, 6), DType.FLOAT32, new long[] {2, 6}, new long[0], "none", 0);
+        ArrayLayout layout = new ArrayLayout(
+                Shape.of(5, 6), DType.FLOAT32, new long[] {2, 6}, new long[0], Compression.parse("none"));
         write(floats(Shape.of(5, 6)), layout, 2, 4);
 
         assertThat(keys()).containsExactly("c/1/0");
@@ -187,8 +191,12 @@ class ZarrFormatTest {
         ArrayReader reader = new ZarrFormat().open(FileSystem.getLocal(new Configuration()), root);
 
         assertThat(reader.layout())
-                .isEqualTo(
-                        new ArrayLayout(Shape.of(5, 6), DType.INT16, new long[] {2, 3}, new long[] {4, 6}, "zstd", 3));
+                .isEqualTo(new ArrayLayout(
+                        Shape.of(5, 6),
+                        DType.INT16,
+                        new long[] {2, 3},
+                        new long[] {4, 6},
+                        Compression.parse("zstd:3")));
         ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 5)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 30; i++) {
             assertThat(values.getShort(2 * i)).as("element %d", i).isEqualTo((short) (i * 7 - 50));
@@ -197,8 +205,8 @@ class ZarrFormatTest {
 
     @Test
     void aCorruptShardIndexIsRefusedByItsChecksum() throws Exception {
-        ArrayLayout layout =
-                new ArrayLayout(Shape.of(4, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "none", 0);
+        ArrayLayout layout = new ArrayLayout(
+                Shape.of(4, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, Compression.parse("none"));
         write(floats(Shape.of(4, 6)), layout, 0, 4);
         byte[] shard = Files.readAllBytes(dir.resolve("c/0/0"));
         shard[shard.length - 10] ^= 1;
@@ -213,7 +221,8 @@ class ZarrFormatTest {
 
     @Test
     void chunksTheProgramProvesEqualAreCompressedOnce() throws Exception {
-        ArrayLayout layout = new ArrayLayout(Shape.of(8, 6), DType.FLOAT32, new long[] {2, 3}, new long[0], "zstd", 0);
+        ArrayLayout layout = new ArrayLayout(
+                Shape.of(8, 6), DType.FLOAT32, new long[] {2, 3}, new long[0], Compression.parse("zstd"));
         ZarrWriter repeated = new ZarrWriter(
                 floats(Shape.of(8, 6)),
                 layout,
@@ -256,7 +265,8 @@ class ZarrFormatTest {
         }
         SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 4096), row.array(), null);
         Shape output = Shape.of(2048, 4096);
-        ArrayLayout layout = new ArrayLayout(output, DType.FLOAT32, new long[] {2048, 4096}, new long[0], "zstd", 3);
+        ArrayLayout layout = new ArrayLayout(
+                output, DType.FLOAT32, new long[] {2048, 4096}, new long[0], Compression.parse("zstd:3"));
         write(TensorKernel.of(source, program(Shape.of(1, 4096), output)), layout, 0, 2048);
 
         // tensorstore 0.1.85 writes this array (np.arange(4096, dtype=float32) broadcast to [2048,4096], one chunk,

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.ArrayReader;
+import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.ArraySources;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
@@ -102,7 +103,8 @@ class ZarrInputsTest {
         ArrayReader reader = open("dtype-" + dtype.typeName());
 
         assertThat(reader.layout())
-                .isEqualTo(new ArrayLayout(Shape.of(7, 5), dtype, new long[] {3, 2}, new long[0], "zstd", 3));
+                .isEqualTo(new ArrayLayout(
+                        Shape.of(7, 5), dtype, new long[] {3, 2}, new long[0], Compression.parse("zstd:3")));
         assertValues(reader.readSlab(0, 7), dtype, 0, 35, "whole");
         // rows 2..4 cross the chunk rows [0,3) and [3,6)
         assertValues(reader.readSlab(2, 3), dtype, 10, 15, "rows 2..4");
@@ -146,7 +148,11 @@ class ZarrInputsTest {
         ArrayReader reader = open("sharded-gzip-missing");
         assertThat(reader.layout())
                 .isEqualTo(new ArrayLayout(
-                        Shape.of(11, 6), DType.FLOAT32, new long[] {2, 3}, new long[] {4, 6}, "gzip", 5));
+                        Shape.of(11, 6),
+                        DType.FLOAT32,
+                        new long[] {2, 3},
+                        new long[] {4, 6},
+                        Compression.parse("gzip:5")));
         ByteBuffer values = ByteBuffer.wrap(reader.readSlab(0, 11)).order(ByteOrder.LITTLE_ENDIAN);
         for (int e = 0; e < 66; e++) {
             assertThat(values.getFloat(4 * e)).as("element %d", e).isEqualTo(e < 36 ? e * 0.5f - 3 : 1.5f);
@@ -173,7 +179,11 @@ class ZarrInputsTest {
         ArrayReader big = open("big-endian-index-start");
         assertThat(big.layout())
                 .isEqualTo(new ArrayLayout(
-                        Shape.of(5, 6), DType.FLOAT64, new long[] {2, 3}, new long[] {4, 6}, "none", 0));
+                        Shape.of(5, 6),
+                        DType.FLOAT64,
+                        new long[] {2, 3},
+                        new long[] {4, 6},
+                        Compression.parse("none")));
         assertValues(big.readSlab(0, 5), DType.FLOAT64, 0, 30, "big endian, index at start, crc32c chunks");
     }
 
@@ -239,6 +249,26 @@ class ZarrInputsTest {
                                 "\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}", "\"name\":\"blosc\"")
                         + "\"data_type\":\"int8\",\"fill_value\":0}"))
                 .hasMessageEndingWith("codec 'blosc' in [blosc]; " + ZarrMetadata.READS);
+    }
+
+    @Test
+    void aLevelThisToolDoesNotWriteReadsAsTheCodecsDefault() throws Exception {
+        String base = "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[2],\"chunk_grid\":{\"name\":\"regular\","
+                + "\"configuration\":{\"chunk_shape\":[2]}},\"chunk_key_encoding\":{\"name\":\"default\"},"
+                + "\"data_type\":\"int8\",\"fill_value\":0,\"codecs\":[{\"name\":\"bytes\"},";
+        // zstd's negative (fast) levels are valid Zarr; a decoder needs the codec only
+        assertThat(meta(base + "{\"name\":\"zstd\",\"configuration\":{\"level\":-3}}]}")
+                        .layout()
+                        .compression())
+                .isEqualTo(Compression.parse("zstd"));
+        assertThat(meta(base + "{\"name\":\"zstd\",\"configuration\":{\"level\":7}}]}")
+                        .layout()
+                        .compression())
+                .isEqualTo(Compression.parse("zstd:7"));
+        assertThat(meta(base + "{\"name\":\"gzip\",\"configuration\":{\"level\":12}}]}")
+                        .layout()
+                        .compression())
+                .isEqualTo(Compression.parse("gzip"));
     }
 
     private static ZarrMetadata meta(String json) throws IOException {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.Compression;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InputBroadcast;
@@ -90,7 +92,12 @@ class ZarrJobEncodingsTest {
         Shape out = Shape.of(12, 6, 4);
         long[] shard = shardRows == 0 ? new long[0] : new long[] {shardRows, 6, 4};
         // chunks of 2 rows: 6 chunk rows; 3 tasks of 2 chunk rows each (a shard of 4 rows in 3 tasks: 3 shards)
-        ArrayLayout layout = new ArrayLayout(out, DType.FLOAT32, new long[] {2, 3, 4}, shard, codec, level);
+        ArrayLayout layout = new ArrayLayout(
+                out,
+                DType.FLOAT32,
+                new long[] {2, 3, 4},
+                shard,
+                new Compression(OutputCompression.parse(codec), level));
 
         long reusedShared = write(dir.resolve("shared"), in, out, layout, 3, true);
         long reusedOwn = write(dir.resolve("own"), in, out, layout, 3, false);
