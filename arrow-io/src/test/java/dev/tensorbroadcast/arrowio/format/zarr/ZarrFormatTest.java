@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -278,6 +279,39 @@ class ZarrFormatTest {
             assertThat(ByteBuffer.wrap(chunk, r * row.capacity(), row.capacity()))
                     .as("row %d", r)
                     .isEqualTo(ByteBuffer.wrap(row.array()));
+        }
+    }
+
+    @Test
+    void zstdChunksOfARandomRowAreNoLargerThanTheObjectsTensorstoreWroteForThem() throws Exception {
+        // written by fixtures/zarr/tensorstore_repeated_row.py: a float32 row of 4096 standard-normal values broadcast
+        // to [1024,4096], chunks [512,4096], zstd level 3 (issue 42's case in small; tensorstore 0.1.85 writes each
+        // chunk as 16,602 bytes, zstd 1.5.7's one-shot frame is 26,088)
+        Path theirs = Path.of(getClass()
+                        .getResource("/zarr/tensorstore-repeated-row/zarr.json")
+                        .toURI())
+                .getParent();
+        ArrayReader reader = new ZarrFormat()
+                .open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(theirs.toUri()));
+        ArrayLayout layout = reader.layout();
+        assertThat(layout)
+                .isEqualTo(new ArrayLayout(
+                        Shape.of(1024, 4096), DType.FLOAT32, new long[] {512, 4096}, new long[0], "zstd", 3));
+        byte[] values = reader.readSlab(0, 1024);
+        byte[] row = Arrays.copyOf(values, 4096 * 4);
+        for (int r = 1; r < 1024; r++) {
+            assertThat(ByteBuffer.wrap(values, r * row.length, row.length))
+                    .as("row %d", r)
+                    .isEqualTo(ByteBuffer.wrap(row));
+        }
+
+        SourceTensor source = SourceTensor.fixedWidth(DType.FLOAT32, Shape.of(1, 4096), row, null);
+        write(TensorKernel.of(source, program(Shape.of(1, 4096), layout.shape())), layout, 0, 1024);
+
+        for (String key : List.of("c/0/0", "c/1/0")) {
+            byte[] frame = Files.readAllBytes(dir.resolve(key));
+            assertThat(frame.length).as(key).isLessThanOrEqualTo((int) Files.size(theirs.resolve(key)));
+            assertThat(Zstd.decompress(frame, 512 * row.length)).isEqualTo(Arrays.copyOf(values, 512 * row.length));
         }
     }
 
