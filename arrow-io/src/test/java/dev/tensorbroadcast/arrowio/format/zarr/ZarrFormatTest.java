@@ -296,7 +296,11 @@ class ZarrFormatTest {
         ArrayLayout layout = reader.layout();
         assertThat(layout)
                 .isEqualTo(new ArrayLayout(
-                        Shape.of(1024, 4096), DType.FLOAT32, new long[] {512, 4096}, new long[0], "zstd", 3));
+                        Shape.of(1024, 4096),
+                        DType.FLOAT32,
+                        new long[] {512, 4096},
+                        new long[0],
+                        Compression.parse("zstd:3")));
         byte[] values = reader.readSlab(0, 1024);
         byte[] row = Arrays.copyOf(values, 4096 * 4);
         for (int r = 1; r < 1024; r++) {
