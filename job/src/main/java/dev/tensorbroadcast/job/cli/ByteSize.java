@@ -8,13 +8,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Byte counts as users write them ({@code 128m}, {@code 4096}; binary units) and read them ({@code 1.0 GiB}). */
-final class ByteSize {
+public final class ByteSize {
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmgt]?)");
 
     private ByteSize() {}
 
     /** Parses a count of bytes with an optional k, m, g or t (powers of 1024), in either case. */
-    static long parse(String what, String text) {
+    public static long parse(String what, String text) {
         Matcher matcher = SIZE.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
             throw new InvalidRequestException("Cannot parse " + what + " '" + UserText.shown(text)

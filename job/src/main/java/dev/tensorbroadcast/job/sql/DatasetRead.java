@@ -6,9 +6,11 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.DatasetChunk;
 import dev.tensorbroadcast.arrowio.format.DatasetPart;
+import dev.tensorbroadcast.arrowio.format.OtherColumn;
 import dev.tensorbroadcast.arrowio.format.SourceLimits;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.format.arrow.ArrowSourceOptions;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
@@ -18,6 +20,7 @@ import dev.tensorbroadcast.job.source.LoadedSource;
 import dev.tensorbroadcast.job.source.SourceLoader;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.Shape;
+import dev.tensorbroadcast.planner.UserText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +37,15 @@ import org.apache.spark.sql.types.StructType;
  *     are its first dim's), never finer
  * @param whole a rank-0 array, read whole here; else null
  * @param parts each input partition's manifest rows, in row order
+ * @param kept the columns {@code expand} kept next to the tensor, as the manifest lists them
  */
-record DatasetRead(String location, Manifest manifest, TensorDataset stored, SourceTensor whole, List<RowRange> parts) {
+record DatasetRead(
+        String location,
+        Manifest manifest,
+        TensorDataset stored,
+        SourceTensor whole,
+        List<RowRange> parts,
+        List<KeptColumn> kept) {
     /** The Zarr format's name in a manifest: an array has no part files, and its own shape. */
     private static final String ARRAY_FORMAT = "zarr";
 
@@ -46,6 +56,10 @@ record DatasetRead(String location, Manifest manifest, TensorDataset stored, Sou
             throw new IllegalArgumentException("a dataset is read from its files or whole");
         }
         parts = List.copyOf(parts);
+        kept = List.copyOf(kept);
+        if (!kept.isEmpty() && stored == null) {
+            throw new IllegalArgumentException("only a dataset's files hold kept columns");
+        }
     }
 
     /** Manifest rows {@code [first, end)}. */
@@ -80,9 +94,43 @@ record DatasetRead(String location, Manifest manifest, TensorDataset stored, Sou
                 .load(location);
         if (loaded.tensor() != null) {
             return new DatasetRead(
-                    location, manifest, null, loaded.tensor(), List.of(new RowRange(0, manifest.rows())));
+                    location,
+                    manifest,
+                    null,
+                    loaded.tensor(),
+                    List.of(new RowRange(0, manifest.rows())),
+                    kept(location, manifest, null));
         }
-        return new DatasetRead(location, manifest, loaded.dataset(), null, parts(manifest, loaded.dataset(), array));
+        return new DatasetRead(
+                location,
+                manifest,
+                loaded.dataset(),
+                null,
+                parts(manifest, loaded.dataset(), array),
+                kept(location, manifest, loaded.dataset()));
+    }
+
+    /**
+     * The manifest's kept columns as the files store them: each read with the files' own type, in the manifest's
+     * order.
+     */
+    private static List<KeptColumn> kept(String location, Manifest manifest, TensorDataset stored) {
+        List<KeptColumn> kept = new ArrayList<>();
+        for (Manifest.KeptColumnEntry entry : manifest.keptColumns()) {
+            Optional<OtherColumn> other = stored == null
+                    ? Optional.empty()
+                    : stored.others().stream()
+                            .filter(column -> column.name().equals(entry.name()))
+                            .findFirst();
+            if (other.isEmpty() || other.get().keptColumn().isEmpty()) {
+                throw new DatasetException("Cannot read " + location + ": its manifest keeps column '"
+                        + UserText.shown(entry.name()) + "' (" + entry.type() + "), which its files "
+                        + other.map(column -> "hold as " + column.type()).orElse("do not hold")
+                        + "; only a dataset as expand wrote it can be read");
+            }
+            kept.add(other.get().keptColumn().get());
+        }
+        return kept;
     }
 
     /**
@@ -140,6 +188,6 @@ record DatasetRead(String location, Manifest manifest, TensorDataset stored, Sou
 
     StructType schema() {
         // a dataset's nulls are not told by its manifest: its arrays may hold them
-        return SparkTypes.schema(dtype(), true, rowShape());
+        return KeptSparkTypes.withKept(SparkTypes.schema(dtype(), true, rowShape()), kept);
     }
 }

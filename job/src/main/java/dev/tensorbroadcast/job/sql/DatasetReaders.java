@@ -4,12 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
+import dev.tensorbroadcast.arrowio.format.KeptReader;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.arrowio.source.DatasetSlices;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.Shape;
 import dev.tensorbroadcast.planner.SourceRows;
+import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -25,12 +29,14 @@ import org.apache.spark.util.SerializableConfiguration;
  *
  * @param stored the dataset's files, or null when {@code whole} is the dataset
  * @param shape the manifest's shape, whose rows are {@code rowShape}
+ * @param kept the kept columns read next to the tensor, from the same rows of the files
  */
 record DatasetReaders(
         TensorDataset stored,
         SourceTensor whole,
         Shape shape,
         Shape rowShape,
+        List<KeptColumn> kept,
         Broadcast<SerializableConfiguration> conf,
         long batchBytes)
         implements PartitionReaderFactory {
@@ -38,6 +44,7 @@ record DatasetReaders(
         requireNonNull(shape, "shape is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(conf, "conf is null");
+        kept = List.copyOf(kept);
     }
 
     @Override
@@ -68,7 +75,17 @@ record DatasetReaders(
                 .tensor();
         TensorKernel kernel = TensorKernel.ofSlice(
                 slice, identity, firstStored * storedRowElements, partition.firstElement(), partition.endElement());
-        return new BatchReader(kernel, rowShape, partition, batchBytes);
+        BatchReader tensor = new BatchReader(kernel, rowShape, partition, batchBytes);
+        if (kept.isEmpty()) {
+            return tensor;
+        }
+        // a file that keeps columns has the manifest's rows: stored rows are the partition's rows
+        KeptRows keptRows = KeptReader.read(
+                stored,
+                new SourceRows(rows.first(), rows.end()),
+                kept,
+                conf.value().value());
+        return new KeptBatchReader(tensor, new KeptBatches(keptRows));
     }
 
     @Override

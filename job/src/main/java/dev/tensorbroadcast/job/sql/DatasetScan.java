@@ -75,6 +75,7 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
                 read.whole(),
                 read.shape(),
                 read.rowShape(),
+                read.kept(),
                 java.broadcast(
                         new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
                 BatchReaders.BATCH_BYTES);

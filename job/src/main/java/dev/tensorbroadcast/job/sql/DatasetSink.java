@@ -6,7 +6,7 @@ import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
 import dev.tensorbroadcast.arrowio.format.WriteSettings;
-import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
+import dev.tensorbroadcast.job.WriteSpec;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
@@ -22,7 +22,6 @@ import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
-import dev.tensorbroadcast.planner.UserText;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Instant;
@@ -53,19 +52,19 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * {@code df.write.format("tensorbroadcast").option("format", "parquet").mode("append").save(dir)}: a DataFrame of
+ * {@code df.write.format("tensorbroadcast").option("format", "parquet").mode("append").save(dir)}, with
+ * {@code expand}'s write settings as options ({@link SinkOptions}): a DataFrame of
  * {@code index bigint, tensor array<number>} written as a dataset of ours, each partition one part file written by
  * the format's writer ({@link PartWriters}); at the job's commit the driver names the files {@code part-NNNNN} in row
  * order, as {@code expand} names its partitions', then writes the manifest and {@code _SUCCESS}. Only a new or empty
  * directory is written.
  */
 final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchWrite {
-    static final String FORMAT = "format";
     private static final String TEMPORARY = "_temporary";
-    private static final List<String> FORMATS = List.of("arrow", "parquet");
 
     private final String location;
     private final DatasetFileFormat format;
+    private final WriteSettings settings;
     private final DType dtype;
     private final long[] rowShape;
     private final Configuration conf;
@@ -74,12 +73,9 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
 
     DatasetSink(String location, Map<String, String> options, StructType schema) {
         this.location = requireNonNull(location, "location is null");
-        String name = options.getOrDefault(FORMAT, "arrow");
-        if (!FORMATS.contains(name)) {
-            throw new InvalidRequestException("Cannot write a tensorbroadcast dataset as '" + UserText.shown(name)
-                    + "': expected " + String.join(" or ", FORMATS));
-        }
-        this.format = TensorFileFormats.datasetFormat(name).orElseThrow();
+        WriteSpec spec = SinkOptions.parse(options);
+        this.format = spec.format().orElseThrow().format();
+        this.settings = spec.settings();
         this.dtype = dtype(schema);
         StructField tensor = schema.apply(TensorFileSchema.TENSOR_COLUMN);
         this.rowShape = tensor.metadata().contains(SparkTypes.SHAPE_METADATA)
@@ -125,7 +121,12 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         JavaSparkContext java =
                 JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
         return new PartWriters(
-                temporary.toString(), format, dtype, rowShape, java.broadcast(new SerializableConfiguration(conf)));
+                temporary.toString(),
+                format,
+                settings,
+                dtype,
+                rowShape,
+                java.broadcast(new SerializableConfiguration(conf)));
     }
 
     @Override
@@ -172,7 +173,7 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             dims[0] = next;
             System.arraycopy(row.dims(), 0, dims, 1, row.rank());
             Shape shape = Shape.of(dims);
-            FileOptions options = new FileOptions(format, ArrayChunking.DEFAULT, WriteSettings.defaults());
+            FileOptions options = new FileOptions(format, ArrayChunking.DEFAULT, settings);
             Manifest manifest = new Manifest(
                     Manifest.FORMAT_VERSION,
                     ToolVersion.version(),

@@ -41,6 +41,7 @@ import org.apache.spark.util.SerializableConfiguration;
 record PartWriters(
         String temporary,
         DatasetFileFormat format,
+        WriteSettings settings,
         DType dtype,
         long[] rowShape,
         Broadcast<SerializableConfiguration> conf)
@@ -48,6 +49,7 @@ record PartWriters(
     PartWriters {
         requireNonNull(temporary, "temporary is null");
         requireNonNull(format, "format is null");
+        requireNonNull(settings, "settings is null");
         requireNonNull(dtype, "dtype is null");
         requireNonNull(conf, "conf is null");
     }
@@ -141,7 +143,7 @@ record PartWriters(
                         row,
                         partition,
                         Optional.empty(),
-                        WriteSettings.defaults(),
+                        settings,
                         written -> {},
                         PartOutput.of(out, out::bytes, file.getName()));
             }

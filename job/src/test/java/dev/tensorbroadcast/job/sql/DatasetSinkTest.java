@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -37,23 +39,23 @@ class DatasetSinkTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"arrow", "parquet"})
-    void writesTheFilesExpandWrites(String format) throws IOException {
+    @ValueSource(strings = {"arrow", "parquet", "parquet zstd:1 1m"})
+    void writesTheFilesExpandWrites(String request) throws IOException {
+        String[] words = request.split(" ");
+        String format = words[0];
+        boolean settings = words.length > 1;
         String input =
                 NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
         Path expanded = dir.resolve("expand-" + format);
-        TensorBroadcast.builder()
+        TensorBroadcast.Builder expand = TensorBroadcast.builder()
                 .source(input)
                 .dialect(Dialect.NUMPY)
                 .shape(6, 3, 5, 4)
                 .partitions(3)
                 .format(OutputFormat.parse(format))
-                .output(expanded.toString())
-                .build()
-                .run(spark());
+                .output(expanded.toString());
         Path written = dir.resolve("sink-" + format);
-
-        spark().read()
+        DataFrameWriter<Row> sink = spark().read()
                 .format("tensorbroadcast")
                 .option("input", input)
                 .option("dialect", "numpy")
@@ -63,8 +65,14 @@ class DatasetSinkTest {
                 .write()
                 .format("tensorbroadcast")
                 .option("format", format)
-                .mode("append")
-                .save(written.toString());
+                .mode("append");
+        if (settings) {
+            expand.compression(OutputCompression.ZSTD).compressionLevel(1).rowGroupBytes(1 << 20);
+            sink.option("compression", words[1]).option("row-group-size", words[2]);
+        }
+        expand.build().run(spark());
+
+        sink.save(written.toString());
 
         assertThat(names(written))
                 .isEqualTo(names(expanded))
@@ -134,6 +142,31 @@ class DatasetSinkTest {
                         .save(dir.resolve("s").toString()))
                 .hasMessage("Cannot write a tensorbroadcast dataset of tensor string: expected tinyint, smallint,"
                         + " int, bigint, float or double elements");
+        assertThatThrownBy(() -> sink(table, "compression", "zstd:99"))
+                .hasMessage(
+                        "Cannot use compression 'zstd:99': zstd levels go from 1 (fastest) to 22 (smallest); expected none, lz4, zstd,"
+                                + " zstd:1 to zstd:22, gzip or gzip:1 to gzip:9");
+        assertThatThrownBy(() -> sink(table, "row-group-size", "lots"))
+                .hasMessage("Cannot parse row group size 'lots': write a number of bytes with an optional k, m, g or t"
+                        + " (binary units), such as 128m or 4096");
+        assertThatThrownBy(() -> sink(table, "chunks", "2,4"))
+                .hasMessage("Cannot use --chunks with format arrow: chunks and shards are Zarr's; add --format zarr");
+        assertThatThrownBy(() -> sink(table, "row-layout", "nested"))
+                .hasMessage("Cannot use --row-layout nested with format arrow: Arrow IPC rows are"
+                        + " arrow.fixed_shape_tensor, which keeps their shape; nested rows are for Parquet readers"
+                        + " (Spark, DuckDB, polars); add --format parquet");
+        assertThatThrownBy(() -> sink(table, "codec", "zstd"))
+                .hasMessage("Cannot write a tensorbroadcast dataset with option 'codec': expected format, compression,"
+                        + " row-group-size, encoding, row-layout, chunks, shard");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    private void sink(Dataset<Row> table, String option, String value) {
+        table.write()
+                .format("tensorbroadcast")
+                .option(option, value)
+                .mode("append")
+                .save(dir.resolve("o").toString());
     }
 
     private static List<String> names(Path directory) throws IOException {

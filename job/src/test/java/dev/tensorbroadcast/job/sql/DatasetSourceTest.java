@@ -4,19 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.arrowio.source.KeptFixtures;
+import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
@@ -75,6 +80,65 @@ class DatasetSourceTest {
         assertThat(manifest.rows()).isEqualTo(6);
         assertThat(rows(table)).hasSize(6).isEqualTo(rows(broadcast));
         assertThat(table.rdd().getNumPartitions()).isEqualTo(3);
+    }
+
+    /**
+     * A feature table's kept columns (int64, int32, float64, string with nulls, date, timestamp, bool, int8) come back
+     * next to the tensor with the types and values Spark's own Parquet reader gives them in {@code expand}'s Parquet
+     * output; a filter on one is Spark's, after the read.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"arrow", "parquet"})
+    void keptColumnsComeBackAsSparksParquetReaderReadsThem(String format) throws Exception {
+        Path input = KeptFixtures.copy("parquet", dir.resolve("table"));
+        String output = expandKept(input, format);
+        String parquet = format.equals("parquet") ? output : expandKept(input, "parquet");
+
+        Dataset<Row> table = spark().read().format("tensorbroadcast").load(output);
+        Dataset<Row> spark = spark().read().parquet(parquet);
+
+        assertThat(table.schema().fieldNames())
+                .containsExactly(Stream.concat(Stream.of("index", "tensor"), KeptFixtures.KEPT.stream())
+                        .toArray(String[]::new));
+        for (String kept : KeptFixtures.KEPT) {
+            assertThat(table.schema().apply(kept).dataType())
+                    .as(kept)
+                    .isEqualTo(spark.schema().apply(kept).dataType());
+        }
+        List<Row> rows = table.orderBy("index").collectAsList();
+        assertThat(rows)
+                .hasSize(KeptFixtures.ROWS)
+                .isEqualTo(spark.orderBy("index").collectAsList());
+        assertThat((String) rows.get(7).getAs("name")).isNull();
+        assertThat((String) rows.get(8).getAs("name")).isEqualTo("u8");
+        assertThat(table.where("label = 1 and index < 30").orderBy("index").collectAsList())
+                .extracting(row -> row.getLong(0))
+                .containsExactly(1L, 4L, 7L, 10L, 13L, 16L, 19L, 22L, 25L, 28L);
+        assertThat(spark().read()
+                        .format("tensorbroadcast")
+                        .load(output)
+                        .selectExpr("user_id", "tensor[8]")
+                        .where("index = 599")
+                        .first())
+                .isEqualTo(RowFactory.create(599L, 599f));
+    }
+
+    /** The kept-columns fixture [600,1,8] expanded to [600,3,8] as {@code format}, keeping its scalar columns. */
+    private String expandKept(Path input, String format) {
+        String output = dir.resolve("kept-" + format).toString();
+        TensorBroadcast.builder()
+                .source(input.toString())
+                .column("features")
+                .rowShape(Shape.of(1, 8))
+                .keep(KeepColumns.of(KeptFixtures.KEPT.toArray(String[]::new)))
+                .dialect(Dialect.PYTORCH)
+                .shape(-1, 3, 8)
+                .partitions(4)
+                .format(OutputFormat.parse(format))
+                .output(output)
+                .build()
+                .run(spark());
+        return output;
     }
 
     @Test
