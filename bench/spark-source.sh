@@ -2,12 +2,14 @@
 # Side-by-side benchmark of the `tensorbroadcast` Spark data source (issue 41), not run by CI. One float32 broadcast
 # [1,4096] -> [N,4096] (--size of values, uncompressed), each tool a whole process on the same Spark master, interleaved:
 #   source->parquet  spark.read.format("tensorbroadcast")...load().write.parquet(...)   (SparkSourcePeer)
-#   expand           tensor-broadcast expand --format parquet
+#   expand           tensor-broadcast expand --format parquet (its defaults: uncompressed, PLAIN values)
 #   spark idiom      spark.range + the row as an array literal, write.parquet             (SparkSqlPeer rows)
 #   source->noop     the data source's rows, each consumed by Spark's noop sink
 #   parquet->noop    Spark reading the same values from Parquet (expand's files), into the noop sink
 #   arrow->noop      the data source reading our Arrow IPC dataset of the same values (load(dir)); n/a where the
 #                    data source does not read datasets back
+# Spark's Parquet sink runs twice for the source and the idiom: with Spark's defaults (snappy, dictionary encoding),
+# and with expand's settings (uncompressed, no dictionary: `compression none`, `parquet.enable.dictionary false`).
 # Written files are synced inside the timing. The Parquet outputs are checked against each other (row counts, a sample
 # of rows). Prints a TSV line per run, then the ratios of each rep.
 #
@@ -22,7 +24,7 @@ while [[ $# -gt 0 ]]; do
         --reps) reps=$2; shift 2 ;;
         --master) master=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
-        -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench/spark-source.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
     esac
 done
@@ -69,18 +71,24 @@ peer() { java "${spark_jvm[@]}" -cp "$peer_cp" "$peers.SparkSourcePeer" "$@"; }
 expand_parquet() { "$cli" expand --input "$input" --dialect numpy --shape "$rows,4096" --format parquet \
     --output "$1" --master "$master" --json | python3 -c 'import json,sys; print("job_seconds",
     json.loads(sys.stdin.read().strip().splitlines()[-1])["job_seconds"])'; }
-idiom() { java "${spark_jvm[@]}" -cp "$peer_cp" "$peers.SparkSqlPeer" rows "$rows" "$partitions" "$1" "$master" none; }
+idiom() { # output codec dictionary
+    java "${spark_jvm[@]}" -cp "$peer_cp" "$peers.SparkSqlPeer" rows "$rows" "$partitions" "$1" "$master" "$2" "$3"; }
 
 printf 'rep\ttool\tseconds\tjob seconds\tMB/s\n'
 for rep in $(seq 1 "$reps"); do
     echo "rep $rep ($(uptime | sed 's/.*load/load/'))" >&2
     declare -A wall=()
-    rm -rf "$dir/source" "$dir/expand" "$dir/idiom"
-    for tool in source-parquet expand idiom source-noop parquet-noop arrow-noop; do
+    outputs=("$dir/source" "$dir/expand" "$dir/idiom" "$dir/source-defaults" "$dir/idiom-defaults")
+    rm -rf "${outputs[@]}"
+    for tool in source-parquet expand idiom source-parquet-defaults idiom-defaults source-noop parquet-noop arrow-noop; do
         case $tool in
-            source-parquet) result=$(timed "$dir/source" peer source-parquet "$input" "$rows,4096" "$dir/source" "$master") ;;
+            source-parquet) result=$(timed "$dir/source" peer source-parquet "$input" "$rows,4096" "$dir/source" \
+                "$master" none off) ;;
             expand) result=$(timed "$dir/expand" expand_parquet "$dir/expand") ;;
-            idiom) result=$(timed "$dir/idiom" idiom "$dir/idiom") ;;
+            idiom) result=$(timed "$dir/idiom" idiom "$dir/idiom" none off) ;;
+            source-parquet-defaults) result=$(timed "$dir/source-defaults" peer source-parquet "$input" "$rows,4096" \
+                "$dir/source-defaults" "$master") ;;
+            idiom-defaults) result=$(timed "$dir/idiom-defaults" idiom "$dir/idiom-defaults" snappy on) ;;
             source-noop) result=$(timed - peer source-noop "$input" "$rows,4096" - "$master") ;;
             parquet-noop) result=$(timed - peer parquet-noop "$dir/ref.parquet" - - "$master") ;;
             arrow-noop) result=$(timed - peer dataset-noop "$dir/ref.arrow" - - "$master") || result="n/a n/a" ;;
@@ -94,10 +102,10 @@ for rep in $(seq 1 "$reps"); do
                 "$(echo "$bytes / $seconds / 1000000" | bc -l)"
         fi
     done
-    python3 - "$dir/source" "$dir/expand" "$dir/idiom" "$rows" <<'PY'
+    python3 - "$rows" "${outputs[@]}" <<'PY'
 import sys, numpy as np, pyarrow.dataset as ds
-rows = int(sys.argv[4])
-tables = [ds.dataset(path, format='parquet', exclude_invalid_files=True) for path in sys.argv[1:4]]
+rows = int(sys.argv[1])
+tables = [ds.dataset(path, format='parquet', exclude_invalid_files=True) for path in sys.argv[2:]]
 assert all(t.count_rows() == rows for t in tables), 'row counts differ'
 sample = sorted({0, rows // 3, rows - 1})
 expected = np.arange(4096, dtype=np.float32)
@@ -108,8 +116,13 @@ for t in tables:
         'values differ'
 PY
     ratio() { [[ ${wall[$1]} == n/a || ${wall[$2]} == n/a ]] && echo n/a || printf '%.2f' "$(echo "${wall[$1]} / ${wall[$2]}" | bc -l)"; }
-    printf '%d\tratio source->parquet / expand\t%s\t\t\n' "$rep" "$(ratio source-parquet expand)"
-    printf '%d\tratio spark idiom / source->parquet\t%s\t\t\n' "$rep" "$(ratio idiom source-parquet)"
+    printf '%d\tratio source->parquet / expand, same settings\t%s\t\t\n' "$rep" "$(ratio source-parquet expand)"
+    printf '%d\tratio source->parquet / expand, defaults\t%s\t\t\n' "$rep" "$(ratio source-parquet-defaults expand)"
+    printf '%d\tratio spark idiom / source->parquet, same settings\t%s\t\t\n' "$rep" "$(ratio idiom source-parquet)"
+    printf '%d\tratio spark idiom / source->parquet, defaults\t%s\t\t\n' "$rep" \
+        "$(ratio idiom-defaults source-parquet-defaults)"
+    printf '%d\tratio spark idiom / expand, same settings (the sink alone)\t%s\t\t\n' "$rep" "$(ratio idiom expand)"
+    printf '%d\tratio source->noop / expand\t%s\t\t\n' "$rep" "$(ratio source-noop expand)"
     printf '%d\tratio arrow->noop / parquet->noop\t%s\t\t\n' "$rep" "$(ratio arrow-noop parquet-noop)"
-    rm -rf "$dir/source" "$dir/expand" "$dir/idiom"
+    rm -rf "${outputs[@]}"
 done

@@ -16,10 +16,10 @@ import org.apache.spark.sql.SparkSession;
  * {@code spark.range} with the source as an array literal and index arithmetic, then {@code df.write().parquet}.
  * Source values are {@code arange(n) % 1000003} as float32, as in the numpy baseline and the job's inputs.
  *
- * <pre>{@code java ... SparkSqlPeer <pattern rows|inner|middle> <size> <partitions> <output> <master> <codec>}</pre>
+ * <pre>{@code java ... SparkSqlPeer <pattern rows|inner|middle> <size> <partitions> <output> <master> <codec> [<dictionary>]}</pre>
  *
  * {@code size} is N for {@code [1,4096]->[N,4096]} and {@code [N,1]->[N,4096]}, K for {@code [64,1,256]->[64,K,256]}.
- * Prints one line: {@code job_seconds <s>}, the time from a ready session to the written dataset.
+ * {@code dictionary} is {@code on} (Spark's default) or {@code off} ({@code parquet.enable.dictionary}). Prints one line: {@code job_seconds <s>}, the time from a ready session to the written dataset.
  */
 public final class SparkSqlPeer {
     private static final int ROW = 4096;
@@ -29,9 +29,10 @@ public final class SparkSqlPeer {
     private SparkSqlPeer() {}
 
     public static void main(String[] args) {
-        if (args.length != 6) {
+        if (args.length != 6 && args.length != 7) {
             throw new IllegalArgumentException("Cannot run the Spark SQL peer with " + args.length
-                    + " arguments: give <rows|inner|middle> <size> <partitions> <output> <master> <codec>");
+                    + " arguments: give <rows|inner|middle> <size> <partitions> <output> <master> <codec>"
+                    + " [<dictionary on|off>]");
         }
         String pattern = args[0];
         long size = Long.parseLong(args[1]);
@@ -77,7 +78,11 @@ public final class SparkSqlPeer {
             default ->
                 throw new IllegalArgumentException("Cannot run pattern '" + pattern + "': give rows, inner or middle");
         };
-        rows.write().option("compression", args[5]).parquet(args[3]);
+        String dictionary = SparkSourcePeer.dictionary(args.length == 7 ? args[6] : "on");
+        rows.write()
+                .option("compression", args[5])
+                .option("parquet.enable.dictionary", dictionary)
+                .parquet(args[3]);
         System.out.println(String.format(Locale.ROOT, "job_seconds %.3f", (System.nanoTime() - start) / 1e9));
         spark.stop();
     }

@@ -35,7 +35,7 @@ final class BatchReader implements PartitionReader<ColumnarBatch> {
         ColumnVector index = new BorrowedArrowVector(batch.index());
         ColumnVector tensor = new TensorColumn(
                 DataTypes.createArrayType(SparkTypes.elementType(source.dtype()), source.hasNulls()),
-                ElementColumns.of(source.dtype(), batch.values()),
+                ElementColumns.of(source.dtype(), batch.values(), source.hasNulls()),
                 Math.toIntExact(partition.rowElements()));
         this.columns = new ColumnarBatch(new ColumnVector[] {index, tensor});
     }
