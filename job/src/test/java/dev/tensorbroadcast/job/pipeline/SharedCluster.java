@@ -10,11 +10,5 @@ package dev.tensorbroadcast.job.pipeline;
 public final class SharedCluster {
     public static final String TAG = "shared-cluster";
 
-    /**
-     * The {@code @Order} of a tagged class that stops one of the cluster's processes: it runs after the others (whose
-     * order is the default, {@code Order.DEFAULT}), so that no class after it pays for a fresh cluster.
-     */
-    public static final int LAST = Integer.MAX_VALUE;
-
     private SharedCluster() {}
 }

@@ -1,6 +1,5 @@
 package dev.tensorbroadcast.job.pipeline;
 
-import org.junit.platform.suite.api.ConfigurationParameter;
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeTags;
@@ -12,13 +11,9 @@ import org.junit.platform.suite.api.SuiteDisplayName;
  * The integration tests tagged {@link SharedCluster#TAG}, run as one class: failsafe gives it one JVM, where they
  * share one process cluster, while its other forks run the other IT classes beside it. Failsafe does not run the
  * tagged classes on their own (the job module's pom lists them among its excludes; a filter by tag there would take
- * them out of this suite too), unless one is named with {@code -Dit.test}. Classes run in their {@code @Order}: one
- * that stops a process of the cluster ({@link SharedCluster#LAST}) after the others.
+ * them out of this suite too), unless one is named with {@code -Dit.test}.
  */
 @Suite
-@ConfigurationParameter(
-        key = "junit.jupiter.testclass.order.default",
-        value = "org.junit.jupiter.api.ClassOrderer$OrderAnnotation")
 @SuiteDisplayName("the IT classes that share one process cluster")
 @SelectPackages("dev.tensorbroadcast.job")
 @IncludeClassNamePatterns(".*IT")

@@ -8,26 +8,15 @@ import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A worker JVM killed with SIGKILL while the job runs: its executor goes with it, the job finishes on the other
- * worker, and the dataset is complete and byte for byte what local mode writes. On the shared cluster, as the last
- * class of {@link SharedClusterSuiteIT}: the cluster is one worker short afterwards, and is then stopped instead of
- * handed on (a class after it would get a fresh one).
+ * worker, and the dataset is complete and byte for byte what local mode writes. A class of its own, as the cluster
+ * is one worker short afterwards.
  */
-@WithLocalCluster(
-        workers = 2,
-        workerCores = 1,
-        workerMemory = "1g",
-        hdfs = true,
-        distinctWorkerHosts = true,
-        shared = true)
-@Tag(SharedCluster.TAG)
-@Order(SharedCluster.LAST)
+@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
 class WorkerKillIT {
     @RegisterExtension
     static final CrashHarness run = CrashHarness.broadcasting(4, 960, 64).partitions(24);

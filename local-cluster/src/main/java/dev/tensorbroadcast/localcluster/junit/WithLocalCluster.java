@@ -32,8 +32,8 @@ public @interface WithLocalCluster {
     /**
      * Kept running after the class for the next class in this JVM with the same settings, and stopped when the JVM's
      * tests end. Each class gets it idle (every worker alive, no application, no executor), or a fresh one; what a
-     * class leaves in its storage (HDFS) stays, so such classes use paths of their own there. A class that stops one
-     * of the cluster's processes leaves it to be stopped after it: it should run after the others.
+     * class leaves in its storage (HDFS) stays, so such classes use paths of their own there. Not for a class that
+     * stops one of the cluster's processes.
      */
     boolean shared() default false;
 }
