@@ -5,20 +5,23 @@
 # and whether the two builds wrote the same bytes (each build's first run of a case, file by file).
 #
 #   bench/compare-builds.sh --base REV [--head REV] [--size 2g] [--reps 3] [--patterns rows,inner] [--dir /tmp/tb-compare]
-#                           [--cases arrow,parquet,null,arrow-lz4,parquet-zstd]
+#                           [--cases arrow,parquet,null,arrow-lz4,parquet-zstd] [--no-build]
 #
 # Cases: arrow, parquet, null, arrow-lz4, parquet-zstd, zarr, zarr-zstd (expand with that --format and --compression),
 # reduce-npy (reduce of a [rows,4096] gradient to a [1,4096] .npy; run under the rows pattern only).
 # The older commit is checked out as a git worktree under --dir and built there (offline, with this machine's Maven
-# repository); so is --head when given (else this checkout, as it is). Bytes are compared as WriteBytesTest does:
+# repository); so is --head when given (else this checkout, as it is). --no-build skips that build of trees built
+# before (the launcher still builds a tree whose jars are missing or stale). Each build's first expand (its class-data
+# archive) runs before measuring. Bytes are compared as WriteBytesTest does:
 # a Parquet file's pages byte for byte and its footer by content (parquet-mr orders a column chunk's encodings by
 # identity hash codes), a zarr.json by content (its keys come in Map.of's per-JVM order), and a manifest field by field
-# without what names the run (created, and each file's executor_id and host). Needs python3 with numpy, and pyarrow
+# without what names the run (created, and each file's executor_id and host; a Parquet file's crc32c, of its raw
+# footer, too). Needs python3 with numpy, and pyarrow
 # for the Parquet footers.
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-base= head= size=2g reps=3 cases=arrow,parquet,null patterns=rows,inner dir=/tmp/tb-compare
+base= head= build=true size=2g reps=3 cases=arrow,parquet,null patterns=rows,inner dir=/tmp/tb-compare
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --base) base=$2; shift 2 ;;
@@ -28,7 +31,8 @@ while [[ $# -gt 0 ]]; do
         --cases) cases=$2; shift 2 ;;
         --patterns) patterns=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
-        -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+        --no-build) build=false; shift ;;
+        -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "bench/compare-builds.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
     esac
 done
@@ -53,16 +57,19 @@ if [[ -n $head ]]; then
     git -C "$new" checkout -q --detach "$head"
 fi
 echo "building $base and ${head:-this checkout} (once, before measuring)..." >&2
-for tree in "$old" "$new"; do
-    (cd "$tree" && mvn -B -q -o -DskipTests -pl job -am package >/dev/null)
-    "$tree/tensor-broadcast" plan --dialect numpy --input-shape 1 --shape 2 >/dev/null
-done
-
 python3 - "$dir" <<'PY'
 import numpy as np, sys
 rng = np.random.default_rng(7)
 np.save(f"{sys.argv[1]}/row.npy", rng.random((1, 4096), dtype=np.float32))
 PY
+for tree in "$old" "$new"; do
+    if $build; then
+        (cd "$tree" && mvn -B -q -o -DskipTests -pl job -am package >/dev/null)
+    fi
+    "$tree/tensor-broadcast" plan --dialect numpy --input-shape 1 --shape 2 >/dev/null
+    # the first expand of a build makes its class-data archive: not part of any measured run
+    "$tree/tensor-broadcast" expand --input "$dir/row.npy" --dialect numpy --shape 2,4096 --format null >/dev/null 2>&1
+done
 # one line per file of an output (or per field of its manifest): its name and a CRC-32 of its bytes, or of its content
 # where the bytes are not stable from one JVM to the next (see the header)
 cat >"$dir/sums.py" <<'PY'
@@ -109,6 +116,8 @@ for top, _, names in sorted(os.walk(root)):
             for entry in manifest["files"]:
                 entry.pop("executor_id")
                 entry.pop("host")
+                if entry["path"].endswith(".parquet"):
+                    entry.pop("crc32c")  # of the raw footer; the file's own line compares it by content
             for field, value in manifest.items():
                 print(f"{relative}:{field}", crc(json.dumps(value, sort_keys=True).encode()))
         elif name == "zarr.json":
