@@ -45,7 +45,8 @@ class WriteBytesTest {
     private static final ObjectMapper SORTED = JsonMapper.builder()
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .build();
-    private static final Map<String, String> EXPECTED = new LinkedHashMap<>();
+    /** Read by StoreBytesIT, which writes some of these cases to HDFS and S3 too. */
+    static final Map<String, String> EXPECTED = new LinkedHashMap<>();
 
     static {
         EXPECTED.put("arrow-none", "_SUCCESS=00000000 part-00000.arrow=b126025f part-00001.arrow=f80c8180");
@@ -117,9 +118,9 @@ class WriteBytesTest {
     }
 
     /** One command: {@code source} is the input file's name in the test's directory. */
-    private record Case(String name, String command, String source, List<String> args) {}
+    record Case(String name, String command, String source, List<String> args) {}
 
-    private static List<Case> cases() {
+    static List<Case> cases() {
         List<Case> cases = new ArrayList<>();
         for (String codec : List.of("none", "lz4", "zstd", "zstd:9")) {
             for (String format : List.of("arrow", "parquet")) {
@@ -181,7 +182,7 @@ class WriteBytesTest {
      * {@code [64,1,6]} float32 values (rows of {@code [3,6]} once broadcast, each its own), beside them a
      * {@code [65536,1,6]} input whose output spans row groups, and a {@code [64,6]} gradient.
      */
-    private static Path floats(Path file) throws IOException {
+    static Path floats(Path file) throws IOException {
         NpyFiles.write(file.resolveSibling("big.npy"), "<f4", new long[] {65536, 1, 6}, values(65536 * 6));
         ByteBuffer gradient = ByteBuffer.allocate(64 * 6 * 4).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 64 * 6; i++) {
@@ -200,7 +201,7 @@ class WriteBytesTest {
     }
 
     /** Every file but the manifest, by its path under {@code output}, with its CRC-32 in hex. */
-    private static String crcs(Path output) throws IOException {
+    static String crcs(Path output) throws IOException {
         if (Files.isRegularFile(output)) {
             return output.getFileName() + "=" + crc(output);
         }
