@@ -202,7 +202,7 @@ class JobCompressOnceTest {
         DType[] dtypes = {DType.FLOAT32, DType.INT64, DType.BOOL, DType.STRING, DType.COMPLEX64, DType.INT8};
         Random random = new Random(42);
         long fromOtherTasks = 0;
-        for (int round = 0; round < 40; round++) {
+        for (int round = 0; round < 20; round++) {
             Shape[] shapes = RandomTensors.broadcast(random, 5);
             Shape input = shapes[0];
             Shape output = shapes[1].rank() == 1 || random.nextBoolean()
@@ -229,7 +229,7 @@ class JobCompressOnceTest {
             assertSameFiles(sharing, own, what);
             fromOtherTasks += reused(sharing) - reused(own);
         }
-        assertThat(fromOtherTasks).isGreaterThan(20);
+        assertThat(fromOtherTasks).isGreaterThan(10);
     }
 
     private static long[] concat(long first, long[] rest) {
