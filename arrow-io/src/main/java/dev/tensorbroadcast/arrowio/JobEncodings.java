@@ -2,9 +2,11 @@ package dev.tensorbroadcast.arrowio;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.planner.CopyProgram;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +14,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Encoded pieces of output (a Zarr chunk's object bytes) shared by the tasks of a job that read one source object:
+ * Encoded pieces of output (a Zarr chunk's object bytes, an Arrow IPC batch's compressed tensor buffers, a Parquet
+ * page) shared by the tasks of a job that read one source object:
  * the embedded engine's tasks, or a Spark executor's (a broadcast value is one object per JVM). When the copy
  * program proves a task's piece equal to the canonical piece named by a key (the piece at the same place of the
  * other dims in the first partition, say), the first task to need it encodes it and every other task writes those
@@ -30,7 +33,7 @@ public final class JobEncodings {
 
     private static final Map<SourceTensor, JobEncodings> BY_SOURCE = new WeakHashMap<>();
 
-    private final ConcurrentHashMap<Object, CompletableFuture<byte[]>> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, CompletableFuture<?>> entries = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
 
     private JobEncodings() {}
@@ -65,7 +68,7 @@ public final class JobEncodings {
     public Encoded encodeOnce(Object key, Encoder encoder) throws IOException {
         requireNonNull(key, "key is null");
         requireNonNull(encoder, "encoder is null");
-        CompletableFuture<byte[]> existing = entries.get(key);
+        CompletableFuture<?> existing = entries.get(key);
         if (existing == null && entries.size() < MAX_ENTRIES && bytes.get() < MAX_BYTES) {
             CompletableFuture<byte[]> mine = new CompletableFuture<>();
             existing = entries.putIfAbsent(key, mine);
@@ -75,7 +78,7 @@ public final class JobEncodings {
         }
         if (existing != null) {
             try {
-                return new Encoded(existing.get(), false);
+                return new Encoded((byte[]) existing.get(), false);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("Cannot wait for another task's encoding: interrupted");
@@ -102,5 +105,69 @@ public final class JobEncodings {
             bytes.addAndGet(-encoded.length);
         }
         return encoded;
+    }
+
+    /**
+     * What a task kept for {@code key} with {@link #offer}, if one has; never waits. The caller must have proven its
+     * piece equal to the one {@code key} names, and must not change the value.
+     */
+    public <T> Optional<T> find(Object key, Class<T> type) {
+        requireNonNull(key, "key is null");
+        CompletableFuture<?> entry = entries.get(key);
+        if (entry == null || !entry.isDone() || entry.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        return Optional.of(type.cast(entry.join()));
+    }
+
+    /**
+     * Keeps {@code value}, what the piece {@code key} names encodes to ({@code valueBytes} of it), for the job's
+     * other tasks, unless one kept it first or the budget is spent. For writers whose encoding of a piece is spread
+     * over several calls (Arrow's unloader, a Parquet row group), where {@link #encodeOnce} cannot wrap it: a task
+     * that finds nothing encodes its own piece, so two tasks at most encode the same piece at once, and none waits.
+     */
+    public void offer(Object key, Object value, long valueBytes) {
+        requireNonNull(key, "key is null");
+        requireNonNull(value, "value is null");
+        if (entries.containsKey(key) || entries.size() >= MAX_ENTRIES) {
+            return;
+        }
+        if (bytes.addAndGet(valueBytes) > MAX_BYTES
+                || entries.putIfAbsent(key, CompletableFuture.completedFuture(value)) != null) {
+            bytes.addAndGet(-valueBytes);
+        }
+    }
+
+    /**
+     * Where output elements {@code [start, start + length)} of the kernel's program have the copy that every task
+     * names them by: the range with the index of each level that repeats (source stride 0) at 0, when the program
+     * proves the two equal and some other range shares it (so a range of a source that does not vary along the
+     * partitioned dim is named by its place in the first rows); -1 when no other task's range can share its encoding
+     * (a kernel over a slice of the source, a range that repeats nowhere).
+     */
+    public static long sharedStart(TensorKernel kernel, long start, long length) {
+        CopyProgram program = kernel.program();
+        if (!kernel.readsWholeSource() || length <= 0 || program.elements() == 0) {
+            return -1;
+        }
+        long[] counts = program.counts();
+        long[] strides = program.strides();
+        long block = program.elements();
+        long shared = start;
+        boolean repeatsElsewhere = false;
+        for (int level = 0; level < counts.length; level++) {
+            block /= counts[level];
+            if (strides[level] != 0 || counts[level] < 2) {
+                continue;
+            }
+            shared -= start / block % counts[level] * block;
+            // the range one step further along a level that repeats: another range named the same
+            long next = start + block;
+            repeatsElsewhere |= next <= program.elements() - length && program.sameSource(start, next, length);
+        }
+        if (shared != start) {
+            return program.sameSource(shared, start, length) ? shared : -1;
+        }
+        return repeatsElsewhere ? start : -1;
     }
 }

@@ -11,6 +11,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.base.TaskStop;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
+import dev.tensorbroadcast.job.sink.LocalDirectories;
 import dev.tensorbroadcast.job.source.TaskSource;
 import dev.tensorbroadcast.job.store.Store;
 import dev.tensorbroadcast.planner.Partition;
@@ -271,7 +272,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             FileSystem fileSystem,
             java.nio.file.Path file)
             throws IOException {
-        fileSystem.mkdirs(new Path(file.getParent().toUri()));
+        LocalDirectories.create(file.getParent(), fileSystem.getConf());
         ChecksumChannel out;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out = new ChecksumChannel(channel);

@@ -178,7 +178,7 @@ public final class ArrowTensorFileWriter {
         CompressionCodec codec = compression.level() > 0
                 ? IpcCodecs.INSTANCE.createCodec(codecType(), compression.level())
                 : IpcCodecs.INSTANCE.createCodec(codecType());
-        return CompressOnceCodec.of(codec, batch, batchBytes);
+        return CompressOnceCodec.of(codec, compression.level(), batch, batchBytes);
     }
 
     /** Hands the writer the codec made for this file, whatever type and level it asks for (the same ones). */

@@ -2,8 +2,10 @@ package dev.tensorbroadcast.arrowio.format.arrow;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.arrowio.JobEncodings;
 import dev.tensorbroadcast.arrowio.RepeatedRows;
 import dev.tensorbroadcast.arrowio.TensorBatch;
+import dev.tensorbroadcast.planner.CopyProgram;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,10 @@ import org.apache.arrow.vector.compression.CompressionUtil;
  * Arrow IPC body compression that compresses a batch's tensor buffers once and hands the same compressed buffers to
  * every later batch of the file that the copy program proves holds the same values ({@link RepeatedRows}). The
  * codecs are deterministic, so the file is byte for byte what compressing every batch would give. The {@code index}
- * and kept columns differ from batch to batch and are compressed as always.
+ * and kept columns differ from batch to batch and are compressed as always. A batch that no earlier batch of the
+ * file repeats may repeat one of another file of the job (the source does not vary along the partitioned dim): it
+ * takes the buffers another task compressed ({@link JobEncodings}), and the buffers it compresses itself are kept for
+ * the others, so such a job compresses each distinct batch about once, not once per task.
  *
  * <p>Arrow's unloader hands every buffer to {@link #compress} in schema order; the tensor's buffers are told apart
  * by their addresses, which a {@link TensorBatch} keeps for the life of the file.
@@ -25,9 +30,37 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     /** A compressed buffer and the length of the buffer it was compressed from. */
     private record Compressed(ArrowBuf buffer, long uncompressedBytes) {}
 
+    /**
+     * What decides a batch's compressed tensor buffers besides its source: the program, the row size, the codec and
+     * level, and the output elements the batch holds (named by {@link JobEncodings#sharedStart}).
+     */
+    private record SharedBatch(
+            CopyProgram program,
+            long rowElements,
+            CompressionUtil.CodecType codec,
+            int level,
+            long start,
+            long length) {}
+
+    /** A batch's compressed tensor buffers, in {@link TensorBatch#tensorBuffers} order. */
+    @SuppressWarnings("ArrayRecordComponent") // bytes shared read-only between tasks, never compared
+    private record SharedBuffers(byte[][] buffers) {
+        long bytes() {
+            long bytes = 0;
+            for (byte[] buffer : buffers) {
+                bytes += buffer.length;
+            }
+            return bytes;
+        }
+    }
+
     private final CompressionCodec codec;
     private final TensorBatch batch;
     private final RepeatedRows<Map<Long, Compressed>> repeated;
+    /** The level the codec compresses at, which decides its bytes (0: its default). */
+    private final int level;
+    /** The encodings the job's tasks share (those of the batch's source object). */
+    private final JobEncodings job;
     /** The tensor buffers' addresses this batch, and what they compress to: found, or being made. */
     private List<Long> tensorAddresses = List.of();
 
@@ -35,23 +68,33 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     private Map<Long, Compressed> making;
     private long makingFirstRow;
     private int makingRows;
+    /** The batch being made as the job names it, when its buffers are kept for the others; else null. */
+    private SharedBatch makingShared;
+    /** The buffers another task compressed for this batch, or null. */
+    private SharedBuffers fromJob;
+
     private long reusedBatches;
 
-    private CompressOnceCodec(CompressionCodec codec, TensorBatch batch, long maxBytes) {
+    private CompressOnceCodec(CompressionCodec codec, int level, TensorBatch batch, long maxBytes) {
         this.codec = requireNonNull(codec, "codec is null");
         this.batch = requireNonNull(batch, "batch is null");
+        this.level = level;
+        this.job = JobEncodings.of(batch.kernel().source());
         this.repeated =
                 RepeatedRows.of(batch.kernel().program(), batch.rowElements(), 8, maxBytes, CompressOnceCodec::release);
     }
 
-    /** Compresses with {@code codec}, keeping at most {@code maxBytes} of compressed tensor buffers for reuse. */
-    static CompressOnceCodec of(CompressionCodec codec, TensorBatch batch, long maxBytes) {
-        CompressOnceCodec once = new CompressOnceCodec(codec, batch, maxBytes);
+    /**
+     * Compresses with {@code codec} at {@code level} (0: its default), keeping at most {@code maxBytes} of compressed
+     * tensor buffers for reuse.
+     */
+    static CompressOnceCodec of(CompressionCodec codec, int level, TensorBatch batch, long maxBytes) {
+        CompressOnceCodec once = new CompressOnceCodec(codec, level, batch, maxBytes);
         batch.repeatWith(once);
         return once;
     }
 
-    /** How many batches took their tensor buffers from an earlier batch. */
+    /** How many batches took their tensor buffers from an earlier batch, of this file or another task's. */
     long reusedBatches() {
         return reusedBatches;
     }
@@ -62,14 +105,29 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
         tensorAddresses =
                 batch.tensorBuffers().stream().map(ArrowBuf::memoryAddress).toList();
         found = repeated.find(firstRow, rows, 0).orElse(null);
+        fromJob = null;
+        makingShared = null;
         if (found != null) {
             reusedBatches++;
-        } else {
-            making = new HashMap<>();
-            makingFirstRow = firstRow;
-            makingRows = rows;
+            return true;
         }
-        return found != null;
+        making = new HashMap<>();
+        makingFirstRow = firstRow;
+        makingRows = rows;
+        long rowElements = batch.rowElements();
+        long start = JobEncodings.sharedStart(batch.kernel(), firstRow * rowElements, rows * rowElements);
+        if (start < 0) {
+            return false;
+        }
+        SharedBatch shared = new SharedBatch(
+                batch.kernel().program(), rowElements, codec.getCodecType(), level, start, rows * rowElements);
+        fromJob = job.find(shared, SharedBuffers.class).orElse(null);
+        if (fromJob == null) {
+            makingShared = shared;
+            return false;
+        }
+        reusedBatches++;
+        return true;
     }
 
     @Override
@@ -92,6 +150,22 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
             return compressed.buffer();
         }
         long bytes = uncompressed.writerIndex();
+        if (fromJob != null) {
+            // another task's bytes, copied into this file's buffer and kept for this file's later batches
+            int position = tensorAddresses.indexOf(address);
+            if (position < 0 || position >= fromJob.buffers().length) {
+                throw new IllegalStateException("Cannot reuse the job's compressed tensor buffer " + position
+                        + ": the task that compressed the batch had " + fromJob.buffers().length);
+            }
+            byte[] shared = fromJob.buffers()[position];
+            uncompressed.close();
+            ArrowBuf copy = allocator.buffer(shared.length);
+            copy.setBytes(0, shared);
+            copy.writerIndex(shared.length);
+            copy.getReferenceManager().retain();
+            making.put(address, new Compressed(copy, bytes));
+            return copy;
+        }
         ArrowBuf result = codec.compress(allocator, uncompressed);
         if (making != null) {
             making.put(address, new Compressed(kept(allocator, result), bytes));
@@ -125,10 +199,31 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
         if (made.isEmpty()) {
             return;
         }
+        if (makingShared != null) {
+            offer(makingShared, made);
+            makingShared = null;
+        }
         long bytes = made.values().stream()
                 .mapToLong(compressed -> compressed.buffer().writerIndex())
                 .sum();
         repeated.add(makingFirstRow, makingRows, 0, made, bytes);
+    }
+
+    /** Keeps the batch's compressed tensor buffers for the job's other tasks, copied out of this file's memory. */
+    private void offer(SharedBatch shared, Map<Long, Compressed> made) {
+        byte[][] buffers = new byte[tensorAddresses.size()][];
+        for (int i = 0; i < buffers.length; i++) {
+            Compressed compressed = made.get(tensorAddresses.get(i));
+            if (compressed == null) {
+                // an empty buffer, or a batch whose write stopped: a task finding it could not write its batch
+                return;
+            }
+            ArrowBuf buffer = compressed.buffer();
+            buffers[i] = new byte[Math.toIntExact(buffer.writerIndex())];
+            buffer.getBytes(0, buffers[i]);
+        }
+        SharedBuffers value = new SharedBuffers(buffers);
+        job.offer(shared, value, value.bytes());
     }
 
     private static void release(Map<Long, Compressed> buffers) {
@@ -150,6 +245,10 @@ final class CompressOnceCodec implements CompressionCodec, TensorBatch.Repeats, 
     public void close() {
         try {
             if (making != null) {
+                // the last batch: every buffer of it that went through the codec is whole
+                if (makingShared != null) {
+                    offer(makingShared, making);
+                }
                 release(making);
                 making = null;
             }

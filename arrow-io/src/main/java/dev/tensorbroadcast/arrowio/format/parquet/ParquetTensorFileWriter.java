@@ -107,6 +107,7 @@ public final class ParquetTensorFileWriter {
                     kept.map(KeptOutput::columns).orElse(List.of()),
                     options);
             writer.reuseRepeats(kernel.program(), batch.rowElements(), batchBytes);
+            writer.shareWithJob(kernel);
             batch.repeatWith(writer);
             try {
                 try (writer) {

@@ -3,15 +3,19 @@ package dev.tensorbroadcast.arrowio.format.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.Bits;
+import dev.tensorbroadcast.arrowio.JobEncodings;
 import dev.tensorbroadcast.arrowio.RepeatedRows;
 import dev.tensorbroadcast.arrowio.TensorBatch;
 import dev.tensorbroadcast.arrowio.TensorColumn;
+import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -64,6 +68,28 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
     private RepeatedRows<CompressedPage> pages;
 
     private long reusedPages;
+    /** The kernel whose source's tasks share their pages ({@link JobEncodings}), or null. */
+    private TensorKernel sharedKernel;
+    /** The pages {@link #before} found for the batch starting at {@link #plannedRow}, in order; else null. */
+    private List<CompressedPage> planned;
+
+    private long plannedRow = -1;
+    /** Elements of the program's output per row (a complex element is one, where {@link #rowElements} counts two). */
+    private long programRowElements;
+
+    /**
+     * What decides a tensor page's bytes besides its source: the program, the row size, the column and the options
+     * (codec, level, layout, encoding), the output elements it holds (named by {@link JobEncodings#sharedStart}) and
+     * whether its values have nulls.
+     */
+    private record SharedPage(
+            CopyProgram program,
+            long rowElements,
+            TensorColumn column,
+            ParquetWriteOptions options,
+            long start,
+            long length,
+            int variant) {}
 
     /** A tensor column page as written: the page header's counts and encoding, and the compressed body. */
     @SuppressWarnings("ArrayRecordComponent") // a page body, never compared
@@ -195,9 +221,22 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
             return;
         }
         pages = RepeatedRows.of(program, rowElements, 64, maxBytes, page -> {});
+        programRowElements = rowElements;
     }
 
-    /** How many tensor pages took their compressed bytes from an earlier page. */
+    /**
+     * Shares tensor pages with the job's other files of {@code kernel}'s source ({@link JobEncodings}): a page that no
+     * earlier page of this file repeats takes one another task compressed, when the program proves the two equal,
+     * and the pages this file compresses are kept for the others. Only with {@link #reuseRepeats} on; the file is
+     * byte for byte the same either way.
+     */
+    public void shareWithJob(TensorKernel kernel) {
+        if (pages != null) {
+            this.sharedKernel = requireNonNull(kernel, "kernel is null");
+        }
+    }
+
+    /** How many tensor pages took their compressed bytes from an earlier page, of this file or another task's. */
     public long reusedPages() {
         return reusedPages;
     }
@@ -210,13 +249,46 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
             return false;
         }
         int rowsPerPage = rowsPerPage(rows, rowElements * PlainValues.sizingBits(dtype, null));
+        List<CompressedPage> found = new ArrayList<>();
         for (int done = 0; done < rows; done += rowsPerPage) {
-            if (pages.find(firstRow + done, Math.min(rowsPerPage, rows - done), 0)
-                    .isEmpty()) {
+            int count = Math.min(rowsPerPage, rows - done);
+            long pageRow = firstRow + done;
+            CompressedPage page = pages.find(pageRow, count, 0)
+                    .or(() -> fromJob(sharedPage(pageRow, count, 0)))
+                    .orElse(null);
+            if (page == null) {
                 return false;
             }
+            found.add(page);
         }
+        // the values are not filled: the pages are written from these, whatever the file's cache drops meanwhile
+        planned = found;
+        plannedRow = firstRow;
         return true;
+    }
+
+    /** How the job names the page of {@code count} rows from {@code firstRow}, or null when no task shares it. */
+    private SharedPage sharedPage(long firstRow, int count, int variant) {
+        if (sharedKernel == null) {
+            return null;
+        }
+        long start = JobEncodings.sharedStart(sharedKernel, firstRow * programRowElements, count * programRowElements);
+        return start < 0
+                ? null
+                : new SharedPage(
+                        sharedKernel.program(),
+                        programRowElements,
+                        schema.column(),
+                        options,
+                        start,
+                        count * programRowElements,
+                        variant);
+    }
+
+    private Optional<CompressedPage> fromJob(SharedPage shared) {
+        return shared == null
+                ? Optional.empty()
+                : JobEncodings.of(sharedKernel.source()).find(shared, CompressedPage.class);
     }
 
     public long rows() {
@@ -256,14 +328,33 @@ public final class ParquetTensorWriter implements Closeable, TensorBatch.Repeats
         int rowsPerPage = rowsPerPage(rowCount, rowElements * PlainValues.sizingBits(valueDtype(), values));
         boolean nulls = values.getNullCount() > 0;
         boolean repeats = pages != null && firstRow >= 0;
-        for (int done = 0; done < rowCount; done += rowsPerPage) {
+        List<CompressedPage> found = planned != null && plannedRow == firstRow ? planned : null;
+        planned = null;
+        plannedRow = -1;
+        int variant = nulls ? 1 : 0;
+        for (int done = 0, number = 0; done < rowCount; done += rowsPerPage, number++) {
             int count = Math.min(rowsPerPage, rowCount - done);
-            CompressedPage page =
-                    repeats ? pages.find(firstRow + done, count, nulls ? 1 : 0).orElse(null) : null;
+            CompressedPage page = null;
+            SharedPage shared = null;
+            if (found != null) {
+                page = found.get(number);
+            } else if (repeats) {
+                page = pages.find(firstRow + done, count, variant).orElse(null);
+                if (page == null) {
+                    shared = sharedPage(firstRow + done, count, variant);
+                    page = fromJob(shared).orElse(null);
+                    if (page != null) {
+                        pages.add(firstRow + done, count, variant, page, page.body().length);
+                    }
+                }
+            }
             if (page == null) {
                 page = encodePage(descriptor, values, nulls, done, count, repeats);
                 if (repeats) {
-                    pages.add(firstRow + done, count, nulls ? 1 : 0, page, page.body().length);
+                    pages.add(firstRow + done, count, variant, page, page.body().length);
+                }
+                if (shared != null) {
+                    JobEncodings.of(sharedKernel.source()).offer(shared, page, page.body().length);
                 }
             } else {
                 reusedPages++;
