@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -169,6 +170,10 @@ class FaultSoakIT {
          * cluster engine and no HDFS, which the report says.
          */
         private Settings available() {
+            if (settings.faults().contains(SoakFault.DISK_FULL)
+                    && settings.stores().contains(SoakStore.Kind.LOCAL)) {
+                store(SoakStore.Kind.LOCAL).unfillable().ifPresent(why -> notes.add("no full disk: " + why));
+            }
             boolean needsCluster = settings.engines().contains(SoakEngine.CLUSTER)
                     || settings.stores().contains(SoakStore.Kind.HDFS);
             if (!needsCluster) {
@@ -237,6 +242,8 @@ class FaultSoakIT {
                         .workerCores(1)
                         .workerMemory("1g")
                         .hdfs(true)
+                        // a loaded machine (other builds beside the soak) takes minutes, not the default 90 s
+                        .startTimeout(Duration.ofMinutes(10))
                         .start();
                 clusterState = directory("cluster-state");
                 System.setProperty(ClusterStateDirectory.PROPERTY, clusterState.toString());
@@ -261,6 +268,7 @@ class FaultSoakIT {
 
         SoakRun run(long seed) throws Exception {
             long started = System.nanoTime();
+            Phases phases = new Phases();
             Random random = new Random(seed);
             SoakEngine engine = pick(random, settings.engines());
             SoakStore store = store(pick(random, settings.stores()));
@@ -285,11 +293,13 @@ class FaultSoakIT {
 
             SoakListing created = reference(store, format, NEW_SHAPE, PARTITIONS);
             SoakListing old = overwrite ? reference(store, "arrow", OLD_SHAPE, 4) : SoakListing.empty();
+            phases.end("references");
             store.clear();
             if (overwrite) {
                 CliRun write = CliRun.of(expand(store, "arrow", OLD_SHAPE, 4, false));
                 assertThat(write.exitCode()).as(write.err()).isZero();
             }
+            phases.end("prepare");
 
             List<String> args = new ArrayList<>();
             Arrays.stream(expand(store, format, NEW_SHAPE, PARTITIONS, overwrite))
@@ -324,13 +334,19 @@ class FaultSoakIT {
                             -1,
                             SoakOutcome.BROKEN,
                             "hung for " + RUN_TIMEOUT_SECONDS + " s: " + CliProcess.read(log),
-                            started);
+                            started,
+                            phases);
                 }
             } finally {
                 cli.destroyForcibly();
+                if (fault == SoakFault.DISK_FULL) {
+                    store.unfill();
+                }
             }
+            phases.end("faulted");
             if (fault == SoakFault.SERVER_KILL && injection.injected()) {
                 store.restart();
+                phases.end("restart");
             }
             String printed = CliProcess.read(log);
             int exit = cli.exitValue();
@@ -353,10 +369,13 @@ class FaultSoakIT {
             if (exit == 0 && outcome != SoakOutcome.NEW) {
                 problems.add("exited 0 and left " + outcome);
             }
+            phases.end("oracle");
             if (outcome != SoakOutcome.NOTHING && outcome != SoakOutcome.BROKEN) {
                 inspect(store, outcome, problems);
+                phases.end("inspect");
             }
             rerun(store, format, created, problems);
+            phases.end("rerun");
             if (!problems.isEmpty()) {
                 problems.add("printed: " + printed.strip().replace('\n', '|'));
             }
@@ -372,7 +391,8 @@ class FaultSoakIT {
                     exit,
                     outcome,
                     String.join("; ", problems),
-                    started);
+                    started,
+                    phases);
         }
 
         private static SoakRun verdict(
@@ -387,7 +407,8 @@ class FaultSoakIT {
                 int exit,
                 SoakOutcome outcome,
                 String problem,
-                long started) {
+                long started,
+                Phases phases) {
             return new SoakRun(
                     seed,
                     engine,
@@ -402,7 +423,25 @@ class FaultSoakIT {
                     outcome,
                     problem.isEmpty(),
                     problem,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    phases.toString());
+        }
+
+        /** Where a run's time went, phase by phase, for the report: the slice's budget is spent by the slowest. */
+        static final class Phases {
+            private final List<String> ended = new ArrayList<>();
+            private long last = System.nanoTime();
+
+            void end(String phase) {
+                long now = System.nanoTime();
+                ended.add(phase + " " + TimeUnit.NANOSECONDS.toMillis(now - last));
+                last = now;
+            }
+
+            @Override
+            public String toString() {
+                return String.join(", ", ended);
+            }
         }
 
         /** Whether the fault was injected (the run had not ended first), and where it landed. */
@@ -452,6 +491,7 @@ class FaultSoakIT {
                     executor.get().destroyForcibly();
                 }
                 case TASK_FAILURE -> throw new IllegalStateException("a task failure is injected by its task");
+                case DISK_FULL -> store.fill();
             }
             return new Injection(true, landed);
         }
