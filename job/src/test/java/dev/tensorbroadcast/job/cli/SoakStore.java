@@ -28,6 +28,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 
@@ -60,6 +61,18 @@ abstract class SoakStore implements AutoCloseable {
 
     /** The bytes of the file at {@code path} under the output, for a report; empty when it cannot be read. */
     abstract byte[] read(String path);
+
+    /** Writes {@code bytes} to the file at {@code path} under the output, replacing what is there. */
+    abstract void write(String path, byte[] bytes);
+
+    /** Writes a file through a Hadoop file system, for the stores that are reached through one. */
+    static void write(FileSystem fileSystem, String file, byte[] bytes) {
+        try (FSDataOutputStream out = fileSystem.create(new org.apache.hadoop.fs.Path(file), true)) {
+            out.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** The store's server process, for a fault that kills it; empty for a local disk. */
     Optional<Long> serverPid() {
@@ -268,6 +281,17 @@ abstract class SoakStore implements AutoCloseable {
         byte[] read(String path) {
             return readFile(output.resolve(path));
         }
+
+        @Override
+        void write(String path, byte[] bytes) {
+            try {
+                Path file = output.resolve(path);
+                Files.createDirectories(file.getParent());
+                Files.write(file, bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /**
@@ -278,6 +302,8 @@ abstract class SoakStore implements AutoCloseable {
         private static final String KEY = "soak/out";
         private final Path directory;
         private S3Server server;
+        /** The soak's own client of the server, opened at its first use and closed with the server. */
+        private FileSystem fileSystem;
 
         S3(Path directory) {
             this.directory = requireNonNull(directory, "directory is null");
@@ -296,9 +322,9 @@ abstract class SoakStore implements AutoCloseable {
 
         @Override
         Map<String, String> settings() {
+            // Hadoop's cache of file systems stays on (a command without it makes an S3 client for each use of
+            // the store: several CPU-seconds a run); restart() empties it in this JVM
             Map<String, String> settings = new LinkedHashMap<>(server.sparkSettings());
-            // a restarted server has a new endpoint: no cached file system may keep the old one
-            settings.put("spark.hadoop.fs.s3a.impl.disable.cache", "true");
             // a dead server fails a command in seconds, not after S3A's minutes of retries
             settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
             settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
@@ -322,12 +348,48 @@ abstract class SoakStore implements AutoCloseable {
         }
 
         @Override
+        void write(String path, byte[] bytes) {
+            if (fileSystem == null) {
+                Configuration conf = new Configuration();
+                server.hadoopSettings().forEach(conf::set);
+                try {
+                    fileSystem = FileSystem.newInstance(URI.create(output()), conf);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            write(fileSystem, output() + "/" + path, bytes);
+        }
+
+        private static void closeCachedFileSystems() {
+            try {
+                FileSystem.closeAll();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void closeFileSystem() {
+            if (fileSystem != null) {
+                try {
+                    fileSystem.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                fileSystem = null;
+            }
+        }
+
+        @Override
         Optional<Long> serverPid() {
             return Optional.of(server.pid());
         }
 
         @Override
         void restart() {
+            closeFileSystem();
+            // a restarted server has a new endpoint and new keys: no cached file system of this JVM may keep the old
+            closeCachedFileSystems();
             server.close();
             server = S3Server.start(SparkHome.locate(), directory);
         }
@@ -347,6 +409,7 @@ abstract class SoakStore implements AutoCloseable {
 
         @Override
         public void close() {
+            closeFileSystem();
             server.close();
         }
     }
@@ -434,6 +497,11 @@ abstract class SoakStore implements AutoCloseable {
             } catch (IOException e) {
                 return new byte[0];
             }
+        }
+
+        @Override
+        void write(String path, byte[] bytes) {
+            write(fileSystem, output() + "/" + path, bytes);
         }
 
         @Override
