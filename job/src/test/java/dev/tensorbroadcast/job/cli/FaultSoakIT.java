@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -31,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * none), or what the docs say a killed process leaves ({@link SoakOutcome}); {@code inspect} says which; a run that
  * exited 0 left the new dataset; a rerun with {@code --overwrite} succeeds and leaves exactly the new dataset.
  *
- * <p>Without settings this is the slice every {@code mvn verify} runs: 30 runs on the embedded engine, on a local
- * disk and S3Proxy, faults SIGKILL and SIGINT of the command line, no run started after 3 minutes. {@code bench/soak.sh} runs the full soak with
+ * <p>Without settings this is the slice every {@code mvn verify} runs: 30 runs on the embedded engine, two of three
+ * on a local disk and one on S3Proxy, faults SIGKILL and SIGINT of the command line, no run started after 3 minutes. {@code bench/soak.sh} runs the full soak with
  * {@code -Dsoak.runs=500 -Dsoak.engines=embedded,local_spark,cluster -Dsoak.stores=local,s3,hdfs -Dsoak.faults=all}.
  * Every run has a seed (printed), which draws its engine, store, format, old dataset or none, fault, point and delay:
  * {@code -Dsoak.run=SEED} with the same engines, stores and faults runs that one run again (the timing is the
@@ -101,7 +102,9 @@ class FaultSoakIT {
                     Long.getLong("soak.seed", DEFAULT_SEED),
                     Optional.ofNullable(System.getProperty("soak.run")).map(Long::parseLong),
                     names(System.getProperty("soak.engines", "embedded"), SoakEngine.class),
-                    names(System.getProperty("soak.stores", "local,s3"), SoakStore.Kind.class),
+                    // a store named twice is drawn twice as often: the slice runs two of three on the local disk,
+                    // whose runs cost a third of S3's
+                    names(System.getProperty("soak.stores", "local,local,s3"), SoakStore.Kind.class),
                     faults.equals("all") ? List.of(SoakFault.values()) : names(faults, SoakFault.class),
                     // the slice stops starting runs after 3 minutes, whatever the machine's load
                     Double.parseDouble(
@@ -143,6 +146,9 @@ class FaultSoakIT {
         private final Map<SoakStore.Kind, SoakStore> stores = new EnumMap<>(SoakStore.Kind.class);
         private final Map<String, SoakListing> references = new HashMap<>();
         private final Map<String, String> manifests = new HashMap<>();
+        /** The bytes of each reference's files, by path under the output. */
+        private final Map<String, Map<String, byte[]>> contents = new HashMap<>();
+
         private final boolean sigintHeard;
         private final List<String> notes = new ArrayList<>();
         private Settings settings;
@@ -169,6 +175,10 @@ class FaultSoakIT {
          * cluster engine and no HDFS, which the report says.
          */
         private Settings available() {
+            if (settings.faults().contains(SoakFault.DISK_FULL)
+                    && settings.stores().contains(SoakStore.Kind.LOCAL)) {
+                store(SoakStore.Kind.LOCAL).unfillable().ifPresent(why -> notes.add("no full disk: " + why));
+            }
             boolean needsCluster = settings.engines().contains(SoakEngine.CLUSTER)
                     || settings.stores().contains(SoakStore.Kind.HDFS);
             if (!needsCluster) {
@@ -237,6 +247,8 @@ class FaultSoakIT {
                         .workerCores(1)
                         .workerMemory("1g")
                         .hdfs(true)
+                        // a loaded machine (other builds beside the soak) takes minutes, not the default 90 s
+                        .startTimeout(Duration.ofMinutes(10))
                         .start();
                 clusterState = directory("cluster-state");
                 System.setProperty(ClusterStateDirectory.PROPERTY, clusterState.toString());
@@ -264,6 +276,7 @@ class FaultSoakIT {
             Random random = new Random(seed);
             SoakEngine engine = pick(random, settings.engines());
             SoakStore store = store(pick(random, settings.stores()));
+            Phases phases = new Phases(store::serverPid);
             if (engine == SoakEngine.CLUSTER) {
                 cluster();
             }
@@ -285,11 +298,14 @@ class FaultSoakIT {
 
             SoakListing created = reference(store, format, NEW_SHAPE, PARTITIONS);
             SoakListing old = overwrite ? reference(store, "arrow", OLD_SHAPE, 4) : SoakListing.empty();
+            phases.end("references");
             store.clear();
             if (overwrite) {
-                CliRun write = CliRun.of(expand(store, "arrow", OLD_SHAPE, 4, false));
-                assertThat(write.exitCode()).as(write.err()).isZero();
+                // the old dataset as the clean run wrote it, file by file: cheaper than writing it again
+                contents.get(key(store, "arrow", OLD_SHAPE)).forEach(store::write);
+                assertThat(store.list(true).files()).as("the old dataset").isEqualTo(old.files());
             }
+            phases.end("prepare");
 
             List<String> args = new ArrayList<>();
             Arrays.stream(expand(store, format, NEW_SHAPE, PARTITIONS, overwrite))
@@ -324,13 +340,19 @@ class FaultSoakIT {
                             -1,
                             SoakOutcome.BROKEN,
                             "hung for " + RUN_TIMEOUT_SECONDS + " s: " + CliProcess.read(log),
-                            started);
+                            started,
+                            phases);
                 }
             } finally {
                 cli.destroyForcibly();
+                if (fault == SoakFault.DISK_FULL) {
+                    store.unfill();
+                }
             }
+            phases.end("faulted");
             if (fault == SoakFault.SERVER_KILL && injection.injected()) {
                 store.restart();
+                phases.end("restart");
             }
             String printed = CliProcess.read(log);
             int exit = cli.exitValue();
@@ -347,16 +369,19 @@ class FaultSoakIT {
                 if (found.has(SoakListing.MANIFEST)) {
                     problems.add("its manifest, as compared: "
                             + SoakListing.comparedManifest(store.read(SoakListing.MANIFEST))
-                            + "; a clean run's: " + manifests.get(store.kind() + " " + format + " " + NEW_SHAPE));
+                            + "; a clean run's: " + manifests.get(key(store, format, NEW_SHAPE)));
                 }
             }
             if (exit == 0 && outcome != SoakOutcome.NEW) {
                 problems.add("exited 0 and left " + outcome);
             }
+            phases.end("oracle");
             if (outcome != SoakOutcome.NOTHING && outcome != SoakOutcome.BROKEN) {
                 inspect(store, outcome, problems);
+                phases.end("inspect");
             }
             rerun(store, format, created, problems);
+            phases.end("rerun");
             if (!problems.isEmpty()) {
                 problems.add("printed: " + printed.strip().replace('\n', '|'));
             }
@@ -372,7 +397,8 @@ class FaultSoakIT {
                     exit,
                     outcome,
                     String.join("; ", problems),
-                    started);
+                    started,
+                    phases);
         }
 
         private static SoakRun verdict(
@@ -387,7 +413,8 @@ class FaultSoakIT {
                 int exit,
                 SoakOutcome outcome,
                 String problem,
-                long started) {
+                long started,
+                Phases phases) {
             return new SoakRun(
                     seed,
                     engine,
@@ -402,7 +429,69 @@ class FaultSoakIT {
                     outcome,
                     problem.isEmpty(),
                     problem,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    phases.toString());
+        }
+
+        /**
+         * Where a run's time went, phase by phase, for the report: wall time, and the CPU time of this JVM, of the
+         * command lines it started and waited for, and of the store's server. On a shared machine the wall time
+         * is mostly other processes'; the CPU time is what the slice's budget is spent on.
+         */
+        static final class Phases {
+            private final List<String> ended = new ArrayList<>();
+            private final java.util.function.Supplier<Optional<Long>> server;
+            private long last = System.nanoTime();
+            private long[] cpu;
+
+            Phases(java.util.function.Supplier<Optional<Long>> server) {
+                this.server = server;
+                this.cpu = cpu();
+            }
+
+            void end(String phase) {
+                long now = System.nanoTime();
+                long[] cpuNow = cpu();
+                ended.add(String.format(
+                        "%s %.1f s (cpu %.1f test, %.1f cli, %.1f server)",
+                        phase,
+                        (now - last) / 1e9,
+                        (cpuNow[0] - cpu[0]) / 1000.0,
+                        (cpuNow[1] - cpu[1]) / 1000.0,
+                        Math.max(0, cpuNow[2] - cpu[2]) / 1000.0));
+                last = now;
+                cpu = cpuNow;
+            }
+
+            /** Milliseconds of CPU: this JVM, its ended children, the server (from /proc; zeros elsewhere). */
+            private long[] cpu() {
+                long[] self = ticks("self");
+                long[] ofServer =
+                        server.get().map(pid -> ticks(Long.toString(pid))).orElse(new long[4]);
+                return new long[] {(self[0] + self[1]) * 10, (self[2] + self[3]) * 10, (ofServer[0] + ofServer[1]) * 10
+                };
+            }
+
+            /** utime, stime, cutime and cstime of a process, in the kernel's clock ticks (100 a second). */
+            private static long[] ticks(String pid) {
+                try {
+                    String stat = Files.readString(Path.of("/proc", pid, "stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    return new long[] {
+                        Long.parseLong(fields[11]),
+                        Long.parseLong(fields[12]),
+                        Long.parseLong(fields[13]),
+                        Long.parseLong(fields[14])
+                    };
+                } catch (IOException | RuntimeException e) {
+                    return new long[4];
+                }
+            }
+
+            @Override
+            public String toString() {
+                return String.join(", ", ended);
+            }
         }
 
         /** Whether the fault was injected (the run had not ended first), and where it landed. */
@@ -452,6 +541,7 @@ class FaultSoakIT {
                     executor.get().destroyForcibly();
                 }
                 case TASK_FAILURE -> throw new IllegalStateException("a task failure is injected by its task");
+                case DISK_FULL -> store.fill();
             }
             return new Injection(true, landed);
         }
@@ -532,15 +622,22 @@ class FaultSoakIT {
 
         /** A clean run's dataset on {@code store}, written once in this JVM on the embedded engine. */
         private SoakListing reference(SoakStore store, String format, String shape, int partitions) {
-            return references.computeIfAbsent(store.kind() + " " + format + " " + shape, key -> {
+            return references.computeIfAbsent(key(store, format, shape), key -> {
                 store.clear();
                 CliRun clean = CliRun.of(expand(store, format, shape, partitions, false));
                 assertThat(clean.exitCode()).as(clean.err()).isZero();
                 SoakListing listing = store.list(true);
                 manifests.put(key, SoakListing.comparedManifest(store.read(SoakListing.MANIFEST)));
+                Map<String, byte[]> bytes = new java.util.TreeMap<>();
+                listing.files().keySet().forEach(path -> bytes.put(path, store.read(path)));
+                contents.put(key, bytes);
                 store.clear();
                 return listing;
             });
+        }
+
+        private static String key(SoakStore store, String format, String shape) {
+            return store.kind() + " " + format + " " + shape;
         }
 
         private static boolean sigintHeard() throws IOException {

@@ -20,7 +20,13 @@ enum SoakFault {
     /** SIGKILL of one executor JVM of the standalone cluster: Spark retries its tasks elsewhere. */
     EXECUTOR_KILL(false),
     /** A task fails after writing its file, before its commit, every attempt (InjectedFailure): the job fails. */
-    TASK_FAILURE(false);
+    TASK_FAILURE(false),
+    /**
+     * The output's disk fills up (a small tmpfs, {@link SoakStore#fill()}), and is emptied once the run ended: the run
+     * fails with no space left, and must leave the old dataset, or, where there was none, only names of ours that
+     * {@code --overwrite} replaces (docs/reliability.md, DiskFullTest).
+     */
+    DISK_FULL(false);
 
     private final boolean killsWithoutCleanUp;
 
@@ -36,6 +42,7 @@ enum SoakFault {
         return switch (this) {
             case SERVER_KILL -> store.serverPid().isPresent();
             case EXECUTOR_KILL -> engine == SoakEngine.CLUSTER;
+            case DISK_FULL -> store.unfillable().isEmpty();
             default -> true;
         };
     }

@@ -58,6 +58,10 @@ enum SoakOutcome {
         if (INVARIANT.contains(this) || fault.killsWithoutCleanUp()) {
             return true;
         }
+        // docs/reliability.md: a full disk leaves only names of ours, or the old dataset moved back
+        if (fault == SoakFault.DISK_FULL && this == LEFTOVERS) {
+            return true;
+        }
         // docs/reliability.md: on HDFS a signal may close the file system before the old dataset is moved back
         return this == OLD_SET_ASIDE
                 && store == SoakStore.Kind.HDFS

@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * One faulted run of the soak and the oracle's verdict. {@code landed} is where the fault came (the last point the
  * watcher saw before it), {@code aimed} where the seed sent it; {@code fault} is null when the run ended before its
- * point and no fault was injected (counted apart, not as a faulted run).
+ * point and no fault was injected (counted apart, not as a faulted run). {@code phases} says where the run's time
+ * went (preparing the old dataset, the faulted command, the oracle, {@code inspect}, the rerun), for the report.
  */
 record SoakRun(
         long seed,
@@ -21,7 +22,8 @@ record SoakRun(
         SoakOutcome outcome,
         boolean held,
         String problem,
-        long millis) {
+        long millis,
+        String phases) {
     SoakRun {
         requireNonNull(engine, "engine is null");
         requireNonNull(store, "store is null");
@@ -31,6 +33,7 @@ record SoakRun(
         requireNonNull(landed, "landed is null");
         requireNonNull(outcome, "outcome is null");
         requireNonNull(problem, "problem is null");
+        requireNonNull(phases, "phases is null");
     }
 
     String combo() {
@@ -40,7 +43,7 @@ record SoakRun(
     @Override
     public String toString() {
         return String.format(
-                "seed %d %s %s%s %s aimed %s landed %s%s: exit %d, %s, %s%s (%d ms)",
+                "seed %d %s %s%s %s aimed %s landed %s%s: exit %d, %s, %s%s (%d ms: %s)",
                 seed,
                 combo(),
                 format,
@@ -53,6 +56,7 @@ record SoakRun(
                 outcome,
                 held ? "held" : "BROKEN",
                 problem.isEmpty() ? "" : ": " + problem,
-                millis);
+                millis,
+                phases);
     }
 }

@@ -9,9 +9,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -21,13 +25,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 
 /** A store the soak writes to: where the output is, the settings a command needs for it, and how to list it. */
 abstract class SoakStore implements AutoCloseable {
+    /** The file that fills a disk, beside the output. */
+    static final String FILLER = "filler";
+
     enum Kind {
         LOCAL,
         S3,
@@ -53,6 +62,18 @@ abstract class SoakStore implements AutoCloseable {
     /** The bytes of the file at {@code path} under the output, for a report; empty when it cannot be read. */
     abstract byte[] read(String path);
 
+    /** Writes {@code bytes} to the file at {@code path} under the output, replacing what is there. */
+    abstract void write(String path, byte[] bytes);
+
+    /** Writes a file through a Hadoop file system, for the stores that are reached through one. */
+    static void write(FileSystem fileSystem, String file, byte[] bytes) {
+        try (FSDataOutputStream out = fileSystem.create(new org.apache.hadoop.fs.Path(file), true)) {
+            out.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The store's server process, for a fault that kills it; empty for a local disk. */
     Optional<Long> serverPid() {
         return Optional.empty();
@@ -60,6 +81,20 @@ abstract class SoakStore implements AutoCloseable {
 
     /** Starts the server again after a fault killed it, with the objects it kept. */
     void restart() {}
+
+    /** Why the store cannot be filled up by {@link #fill()}: empty when it can (a small disk of its own). */
+    Optional<String> unfillable() {
+        return Optional.of("only the local disk can be filled");
+    }
+
+    /** Fills the store's disk until a write fails with no space left: a full disk from now on. */
+    void fill() {
+        throw new UnsupportedOperationException(
+                "Cannot fill " + kind() + ": " + unfillable().orElseThrow());
+    }
+
+    /** Frees what {@link #fill()} took; nothing when it was not filled. */
+    void unfill() {}
 
     /** What the store's server keeps beyond the output that a run may have left: pending uploads, for one. */
     List<String> strays() {
@@ -131,11 +166,95 @@ abstract class SoakStore implements AutoCloseable {
         }
     }
 
+    /**
+     * A local disk: a small tmpfs mounted for the soak when it can be (root is needed), which {@link #fill()} fills
+     * with one file, as DiskFullTest's disk fills; a directory of the test's otherwise, and no full-disk fault.
+     */
     static final class Local extends SoakStore {
+        /** Room for a few datasets of the soak (1 MiB each) and the free-space guard's margin. */
+        private static final String SIZE = "64m";
+
+        private final Path directory;
         private final Path output;
+        private final Optional<String> unmounted;
 
         Local(Path directory) {
-            this.output = requireNonNull(directory, "directory is null").resolve("out");
+            this.directory = requireNonNull(directory, "directory is null");
+            this.output = directory.resolve("out");
+            this.unmounted = mount(directory);
+        }
+
+        /** Mounts a tmpfs of {@link #SIZE} at {@code directory}; empty when done, else why not. */
+        private static Optional<String> mount(Path directory) {
+            try {
+                Files.createDirectories(directory);
+                Process mount = new ProcessBuilder(
+                                "mount", "-t", "tmpfs", "-o", "size=" + SIZE, "tmpfs", directory.toString())
+                        .redirectErrorStream(true)
+                        .start();
+                String printed = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!mount.waitFor(30, TimeUnit.SECONDS) || mount.exitValue() != 0) {
+                    return Optional.of("no tmpfs could be mounted (root is needed): " + printed.strip());
+                }
+                return Optional.empty();
+            } catch (IOException e) {
+                return Optional.of("no tmpfs could be mounted: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of("interrupted while mounting a tmpfs");
+            }
+        }
+
+        @Override
+        Optional<String> unfillable() {
+            return unmounted;
+        }
+
+        /** Writes one file until the tmpfs has no room left, in smaller and smaller blocks. */
+        @Override
+        void fill() {
+            try (FileChannel channel =
+                    FileChannel.open(directory.resolve(FILLER), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                channel.position(channel.size());
+                int block = 1 << 20;
+                while (block >= 512) {
+                    ByteBuffer bytes = ByteBuffer.allocate(block);
+                    try {
+                        while (bytes.hasRemaining()) {
+                            channel.write(bytes);
+                        }
+                    } catch (IOException e) {
+                        // no space for this block: try a smaller one, down to the last few bytes
+                        block /= 2;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        void unfill() {
+            try {
+                Files.deleteIfExists(directory.resolve(FILLER));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (unmounted.isEmpty()) {
+                try {
+                    new ProcessBuilder("umount", "-l", directory.toString())
+                            .start()
+                            .waitFor(30, TimeUnit.SECONDS);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         @Override
@@ -162,6 +281,17 @@ abstract class SoakStore implements AutoCloseable {
         byte[] read(String path) {
             return readFile(output.resolve(path));
         }
+
+        @Override
+        void write(String path, byte[] bytes) {
+            try {
+                Path file = output.resolve(path);
+                Files.createDirectories(file.getParent());
+                Files.write(file, bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /**
@@ -172,6 +302,8 @@ abstract class SoakStore implements AutoCloseable {
         private static final String KEY = "soak/out";
         private final Path directory;
         private S3Server server;
+        /** The soak's own client of the server, opened at its first use and closed with the server. */
+        private FileSystem fileSystem;
 
         S3(Path directory) {
             this.directory = requireNonNull(directory, "directory is null");
@@ -190,9 +322,9 @@ abstract class SoakStore implements AutoCloseable {
 
         @Override
         Map<String, String> settings() {
+            // Hadoop's cache of file systems stays on (a command without it makes an S3 client for each use of
+            // the store: several CPU-seconds a run); restart() empties it in this JVM
             Map<String, String> settings = new LinkedHashMap<>(server.sparkSettings());
-            // a restarted server has a new endpoint: no cached file system may keep the old one
-            settings.put("spark.hadoop.fs.s3a.impl.disable.cache", "true");
             // a dead server fails a command in seconds, not after S3A's minutes of retries
             settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
             settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
@@ -216,12 +348,48 @@ abstract class SoakStore implements AutoCloseable {
         }
 
         @Override
+        void write(String path, byte[] bytes) {
+            if (fileSystem == null) {
+                Configuration conf = new Configuration();
+                server.hadoopSettings().forEach(conf::set);
+                try {
+                    fileSystem = FileSystem.newInstance(URI.create(output()), conf);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            write(fileSystem, output() + "/" + path, bytes);
+        }
+
+        private static void closeCachedFileSystems() {
+            try {
+                FileSystem.closeAll();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void closeFileSystem() {
+            if (fileSystem != null) {
+                try {
+                    fileSystem.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                fileSystem = null;
+            }
+        }
+
+        @Override
         Optional<Long> serverPid() {
             return Optional.of(server.pid());
         }
 
         @Override
         void restart() {
+            closeFileSystem();
+            // a restarted server has a new endpoint and new keys: no cached file system of this JVM may keep the old
+            closeCachedFileSystems();
             server.close();
             server = S3Server.start(SparkHome.locate(), directory);
         }
@@ -241,6 +409,7 @@ abstract class SoakStore implements AutoCloseable {
 
         @Override
         public void close() {
+            closeFileSystem();
             server.close();
         }
     }
@@ -328,6 +497,11 @@ abstract class SoakStore implements AutoCloseable {
             } catch (IOException e) {
                 return new byte[0];
             }
+        }
+
+        @Override
+        void write(String path, byte[] bytes) {
+            write(fileSystem, output() + "/" + path, bytes);
         }
 
         @Override

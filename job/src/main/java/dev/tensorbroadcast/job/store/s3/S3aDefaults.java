@@ -28,9 +28,14 @@ public final class S3aDefaults {
      * parts of 32 MiB, two of them uploading while the next fills: at most 96 MiB per writing task, where Hadoop's
      * 64 MiB parts, four uploading, would hold 320 MiB in memory (docs/benchmarks.md, issue 26's upload). The
      * credentials: Hadoop's chain with the AWS profile ({@code ~/.aws/credentials}, {@code AWS_PROFILE}) after the
-     * environment variables and before the instance's role, where the AWS SDK's own chain has it.
+     * environment variables and before the instance's role, where the AWS SDK's own chain has it. The file system
+     * is not closed by Hadoop's shutdown hook ({@code fs.automatic.close}): after Ctrl-C or SIGTERM the job's abort
+     * and the release of the output's lock still go through it, and with the hook they failed on a closed file
+     * system and left the lock and the staging behind (the fault soak, issue 40).
      */
     static final Map<String, String> SETTINGS = Map.of(
+            "fs.automatic.close",
+            "false",
             "fs.s3a.committer.magic.track.commits.in.memory.enabled",
             "true",
             "fs.s3a.fast.upload.buffer",
