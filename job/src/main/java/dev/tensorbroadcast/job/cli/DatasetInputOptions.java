@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.planner.Shape;
 import java.util.Optional;

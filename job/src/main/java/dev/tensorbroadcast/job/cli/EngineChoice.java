@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.pipeline.JobEngine;
 import dev.tensorbroadcast.job.store.Stores;
 import java.io.PrintWriter;

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.source.TensorFileFormats;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.ForeignFiles;
 import dev.tensorbroadcast.job.manifest.Manifest;

@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteSize;
 import java.util.OptionalLong;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedReduce;
 import dev.tensorbroadcast.job.ReduceResult;

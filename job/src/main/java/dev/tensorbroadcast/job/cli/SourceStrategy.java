@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.TensorDataset;
 import dev.tensorbroadcast.arrowio.source.ArrayRows;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.planner.BroadcastPlan;
 import dev.tensorbroadcast.planner.PartitionPlan;
 import java.io.PrintWriter;

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.PreparedBroadcast;

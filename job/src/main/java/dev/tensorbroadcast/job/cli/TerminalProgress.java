@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.base.Progress;
 import dev.tensorbroadcast.job.pipeline.DiscardJob;
 import java.io.PrintWriter;

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.RowLayout;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.WriteSpec;
 import dev.tensorbroadcast.planner.InvalidRequestException;

@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.planner.AxisList;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,7 @@ import static dev.tensorbroadcast.job.cli.CliRun.longs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.dataset.TestDatasets;
 import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.planner.Shape;

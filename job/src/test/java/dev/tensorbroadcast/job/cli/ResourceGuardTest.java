@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.ByteSize;
 import dev.tensorbroadcast.job.PreparedBroadcast;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;

@@ -1,6 +1,5 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.job;
 
-import dev.tensorbroadcast.job.ByteCounts;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.UserText;
 import java.util.Locale;
@@ -31,7 +30,7 @@ public final class ByteSize {
     }
 
     /** {@code 48 B}, {@code 1.5 KiB}, {@code 3.6 PiB}: one decimal in the largest unit that keeps the number >= 1. */
-    static String format(long bytes) {
+    public static String format(long bytes) {
         return ByteCounts.format(bytes);
     }
 }

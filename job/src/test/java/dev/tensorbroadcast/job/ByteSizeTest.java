@@ -1,4 +1,4 @@
-package dev.tensorbroadcast.job.cli;
+package dev.tensorbroadcast.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
