@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -120,17 +119,7 @@ class StoreBytesIT {
 
     /** WriteBytesTest's command line for {@code write}, to {@code output}. */
     private static CliRun run(WriteBytesTest.Case write, String output, String... more) {
-        List<String> args = new ArrayList<>(List.of(
-                write.command(),
-                "--input",
-                dir.resolve(write.source()).toString(),
-                "--dialect",
-                "numpy",
-                "--partitions",
-                "2",
-                "--output",
-                output));
-        args.addAll(write.args());
+        List<String> args = write.commandLine(dir, output);
         args.addAll(List.of(more));
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertThat(run.exitCode())

@@ -95,18 +95,7 @@ class WriteBytesTest {
         Map<String, String> found = new LinkedHashMap<>();
         for (Case write : cases()) {
             Path output = dir.resolve(write.name());
-            List<String> args = new ArrayList<>(List.of(
-                    write.command(),
-                    "--input",
-                    dir.resolve(write.source()).toString(),
-                    "--dialect",
-                    "numpy",
-                    "--partitions",
-                    "2",
-                    "--output",
-                    output.toString()));
-            args.addAll(write.args());
-            CliRun run = CliRun.of(args.toArray(String[]::new));
+            CliRun run = CliRun.of(write.commandLine(dir, output.toString()).toArray(String[]::new));
             assertThat(run.exitCode()).as(write.name() + ": " + run.err()).isZero();
             found.put(write.name(), crcs(output));
         }
@@ -118,7 +107,23 @@ class WriteBytesTest {
     }
 
     /** One command: {@code source} is the input file's name in the test's directory. */
-    record Case(String name, String command, String source, List<String> args) {}
+    record Case(String name, String command, String source, List<String> args) {
+        /** The command line of this write: its source in {@code inputs}, two partitions, into {@code output}. */
+        List<String> commandLine(Path inputs, String output) {
+            List<String> line = new ArrayList<>(List.of(
+                    command,
+                    "--input",
+                    inputs.resolve(source).toString(),
+                    "--dialect",
+                    "numpy",
+                    "--partitions",
+                    "2",
+                    "--output",
+                    output));
+            line.addAll(args);
+            return line;
+        }
+    }
 
     static List<Case> cases() {
         List<Case> cases = new ArrayList<>();
