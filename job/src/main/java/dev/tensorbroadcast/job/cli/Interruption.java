@@ -20,8 +20,16 @@ import sun.misc.SignalHandler;
 final class Interruption {
     /** How long the hook waits for the main thread to report; the JVM halts after it in any case. */
     private static final long REPORT_SECONDS = 30;
+    /**
+     * A test's stand-in for a handler thread that a loaded machine runs late: milliseconds between seeing the signal
+     * and the handler's {@code System.exit}, in which the main thread may finish its report first.
+     */
+    static final String EXIT_DELAY = "tensorbroadcast.test.signalExitDelayMillis";
 
     private static volatile boolean signalled;
+    /** The code the JVM ends with: 128 plus the number of the signal this class handled. */
+    private static volatile int exitCode = ExitCode.INTERRUPTED;
+
     private static volatile boolean finished;
     private static final CountDownLatch REPORTED = new CountDownLatch(1);
 
@@ -57,8 +65,10 @@ final class Interruption {
         try {
             Signal signal = new Signal(name);
             SignalHandler previous = Signal.handle(signal, received -> {
+                exitCode = 128 + received.getNumber();
                 signalled = true;
                 quietSpark();
+                delayForTest();
                 System.exit(128 + received.getNumber());
             });
             if (previous == SignalHandler.SIG_IGN) {
@@ -66,6 +76,17 @@ final class Interruption {
             }
         } catch (IllegalArgumentException e) {
             // a signal this JVM does not let us handle keeps the JVM's own handling
+        }
+    }
+
+    private static void delayForTest() {
+        long millis = Long.getLong(EXIT_DELAY, 0);
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -96,6 +117,11 @@ final class Interruption {
     /** Whether a signal stopped the JVM while a command ran. */
     static boolean signalled() {
         return signalled;
+    }
+
+    /** The code a signalled JVM ends with (130 for SIGINT, 143 for SIGTERM). */
+    static int exitCode() {
+        return exitCode;
     }
 
     /** The command has returned and said what it had to: the hook may let the JVM go. */

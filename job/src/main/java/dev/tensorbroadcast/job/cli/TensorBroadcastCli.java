@@ -90,9 +90,11 @@ public final class TensorBroadcastCli implements Callable<Integer> {
             // a report that never comes before the JVM may exit with the signal's code
             Interruption.finished();
         }
-        // once a signal has begun the JVM's shutdown, System.exit would wait forever; the signal's code stands
         if (Interruption.signalled()) {
-            return;
+            // not a return: the signal's handler may not have reached its System.exit yet (a job in the driver's
+            // threads stops as soon as the signal is seen), and a main that returned first had the JVM end with 0.
+            // If the shutdown has begun, this waits for it (the hooks no longer wait for us) and its code stands.
+            System.exit(Interruption.exitCode());
         }
         // a driver in YARN's application master (spark-submit --deploy-mode cluster) that exits the JVM itself has
         // YARN report the application FAILED: its success is returning from main
