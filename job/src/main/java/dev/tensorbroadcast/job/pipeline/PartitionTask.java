@@ -253,7 +253,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             TensorKernel kernel, Partition partition, Optional<KeptOutput> kept, FileSystem fileSystem, Path file)
             throws IOException {
         ChecksumOutputStream out;
-        try (OutputStream stream = fileSystem.create(file, false)) {
+        try (OutputStream stream = store.createObject(fileSystem, file)) {
             out = new ChecksumOutputStream(stream);
             writeFile(kernel, partition, kept, PartOutput.of(out, out::bytes, file.getName()));
         }

@@ -2,6 +2,8 @@ package dev.tensorbroadcast.job.store;
 
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.sink.InPlaceObject;
+import dev.tensorbroadcast.job.sink.LocalDirectories;
+import dev.tensorbroadcast.job.sink.LocalFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -53,23 +55,25 @@ public final class LocalDiskStore implements Store {
     }
 
     /**
-     * Through java.nio: Hadoop's local file system sets each new file's and directory's permissions by running
-     * {@code chmod} in a child process, which made a thousand chunk objects cost seconds.
+     * Through java.nio, with the permissions Hadoop's would give: Hadoop's local file system sets each new file's and
+     * directory's permissions by running {@code chmod} in a child process, which made a thousand chunk objects cost
+     * seconds, and a Parquet part file two processes per task.
      */
     @Override
     public OutputStream createObject(FileSystem fileSystem, Path path) throws IOException {
         if (fileSystem instanceof RawLocalFileSystem raw) {
-            java.nio.file.Path file = raw.pathToFile(path).toPath();
-            Files.createDirectories(file.getParent());
-            return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            return LocalFiles.create(raw.pathToFile(path).toPath(), fileSystem.getConf());
         }
         return fileSystem.create(path, false);
     }
 
+    /** The object's directories as Hadoop's local file system makes them, without its forked {@code chmod}. */
     @Override
     public OutputStream openInPlace(FileSystem fileSystem, Path path) throws IOException {
-        return InPlaceObject.open(
-                ((RawLocalFileSystem) fileSystem).pathToFile(path).toPath());
+        java.nio.file.Path file =
+                ((RawLocalFileSystem) fileSystem).pathToFile(path).toPath();
+        LocalDirectories.create(file.getParent(), fileSystem.getConf());
+        return InPlaceObject.open(file);
     }
 
     @Override
@@ -79,7 +83,10 @@ public final class LocalDiskStore implements Store {
                 : Optional.empty();
     }
 
-    /** As every store's, through the raw local file system: no {@code .crc} side file beside the object. */
+    /**
+     * As every store's, through the raw local file system (no {@code .crc} side file beside the object), each object
+     * created as {@link #createObject} creates one.
+     */
     @Override
     public void publish(FileSystem fileSystem, Path directory, String name, byte[] bytes) throws IOException {
         Store.super.publish(

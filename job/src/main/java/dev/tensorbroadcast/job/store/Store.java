@@ -184,8 +184,9 @@ public interface Store extends Serializable {
         return false;
     }
 
-    private static void write(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
-        try (OutputStream out = fileSystem.create(path, false)) {
+    /** As a new object ({@link #createObject}): a store that creates objects its own way publishes them so too. */
+    private void write(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
+        try (OutputStream out = createObject(fileSystem, path)) {
             out.write(bytes);
         }
     }
