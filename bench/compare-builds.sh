@@ -7,7 +7,8 @@
 #   bench/compare-builds.sh --base REV [--head REV] [--size 2g] [--reps 3] [--patterns rows,inner] [--dir /tmp/tb-compare]
 #                           [--cases arrow,parquet,null,arrow-lz4,parquet-zstd] [--no-build]
 #
-# Cases: arrow, parquet, null, arrow-lz4, parquet-zstd, zarr, zarr-zstd (expand with that --format and --compression),
+# Cases: arrow, parquet, null, arrow-lz4, arrow-zstd, parquet-zstd, zarr, zarr-zstd (expand with that --format and
+# --compression), zarr-zstd-8192 (zarr-zstd in chunks of [8192,4096], issue 42's),
 # reduce-npy (reduce of a [rows,4096] gradient to a [1,4096] .npy; run under the rows pattern only).
 # The older commit is checked out as a git worktree under --dir and built there (offline, with this machine's Maven
 # repository); so is --head when given (else this checkout, as it is). --no-build skips that build of trees built
@@ -144,9 +145,11 @@ options_for() { # case -> expand options
         parquet) echo "--format parquet" ;;
         null) echo "--format null" ;;
         arrow-lz4) echo "--format arrow --compression lz4" ;;
+        arrow-zstd) echo "--format arrow --compression zstd" ;;
         parquet-zstd) echo "--format parquet --compression zstd" ;;
         zarr) echo "--format zarr" ;;
         zarr-zstd) echo "--format zarr --compression zstd" ;;
+        zarr-zstd-8192) echo "--format zarr --compression zstd --chunks 8192,4096" ;;
         reduce-npy) echo "--input-shape 1,4096" ;;
         *) echo "bench/compare-builds.sh: unknown case '$1'" >&2; exit 2 ;;
     esac
