@@ -26,6 +26,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -90,7 +91,8 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             Configuration base, String jobTrackerId, int jobNumber, int partition, int attempt) {
         JobID jobId = new JobID(jobTrackerId, jobNumber);
         TaskAttemptID attemptId = new TaskAttemptID(new TaskID(jobId, TaskType.MAP, partition), attempt);
-        Configuration hadoop = new Configuration(base);
+        // a JobConf, which the context keeps as it is: from a Configuration it would copy every property a second time
+        JobConf hadoop = new JobConf(base);
         hadoop.set("mapreduce.job.id", jobId.toString());
         hadoop.set("mapreduce.task.id", attemptId.getTaskID().toString());
         hadoop.set("mapreduce.task.attempt.id", attemptId.toString());
