@@ -7,19 +7,26 @@ import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.dataset.DatasetDirectory;
 import dev.tensorbroadcast.job.dataset.NpyExporter;
+import dev.tensorbroadcast.job.manifest.DatasetFile;
+import dev.tensorbroadcast.job.manifest.Manifest;
 import dev.tensorbroadcast.job.pipeline.ClusterRuns;
+import dev.tensorbroadcast.job.pipeline.DatasetFiles;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SharedCluster;
 import dev.tensorbroadcast.localcluster.LocalCluster;
 import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
+import dev.tensorbroadcast.localcluster.junit.WithS3Server;
+import dev.tensorbroadcast.localcluster.s3.S3Server;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.Dialect;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.DataFrameReader;
@@ -38,8 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  * reader factories, the shipped source and Hadoop settings go to executor JVMs that load our classes from the
  * spark-submit jar, as on any cluster. The broadcast read's rows are {@code expand}'s files byte for byte for every
  * dialect and 14 dtypes ({@link TensorBytes}, as {@link TensorBroadcastSourceTest} checks them on a local Spark),
- * Spark's own sinks write them, {@code load(dir)} reads back Arrow, Parquet and Zarr datasets from the local disk and
- * the cluster's HDFS, and bad options and incomplete datasets are refused in the same line as on a local Spark.
+ * Spark's own sinks and ours write them, {@code load(dir)} reads back Arrow, Parquet and Zarr datasets from the local
+ * disk, the cluster's HDFS and S3 (S3Proxy), and bad options and incomplete datasets are refused in the same line as
+ * on a local Spark.
  */
 @WithLocalCluster(
         workers = 2,
@@ -49,6 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
         distinctWorkerHosts = true,
         shared = true)
 @Tag(SharedCluster.TAG)
+@WithS3Server
 class DataSourceClusterIT {
     /** This class's directory on the shared cluster's HDFS. */
     private static final String HOME = "/DataSourceClusterIT";
@@ -60,11 +69,14 @@ class DataSourceClusterIT {
 
     private static SparkSession spark;
     private static String hdfs;
+    private static String s3;
 
+    /** A session on the cluster whose executors reach the class's S3 server too. */
     @BeforeAll
-    static void connect(LocalCluster cluster) {
+    static void connect(LocalCluster cluster, S3Server server) {
         hdfs = cluster.hdfsUri().orElseThrow() + HOME;
-        spark = ClusterRuns.session(cluster);
+        s3 = server.uri(HOME);
+        spark = ClusterRuns.session(cluster, server.sparkSettings());
         spark.sparkContext().addSparkListener(new SparkListener() {
             @Override
             public void onTaskEnd(SparkListenerTaskEnd task) {
@@ -74,8 +86,12 @@ class DataSourceClusterIT {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
         if (spark != null) {
+            // Hadoop caches a file system per bucket, not per endpoint: the next class of the shared suite that starts
+            // an S3 server of its own (another port) must not be handed this class's client
+            FileSystem.get(URI.create(s3), spark.sparkContext().hadoopConfiguration())
+                    .close();
             spark.stop();
         }
     }
@@ -126,15 +142,57 @@ class DataSourceClusterIT {
     }
 
     /**
-     * Each format written by {@code expand} on the cluster to the local disk and to HDFS, read back by the executors:
+     * {@code df.write.format("tensorbroadcast")} on the cluster: the executors write the part files, the driver puts
+     * them in place; they are {@code expand}'s byte for byte (a Parquet footer's encodings in any order: each executor
+     * JVM orders them its own way), and the manifest names the executors that wrote them.
+     */
+    @Test
+    void theSinkWritesExpandsFilesFromTheExecutors() throws IOException {
+        String input =
+                NpyFiles.int32(dir.resolve("sink-in.npy"), new long[] {3, 1, 4}).toString();
+        for (String format : List.of("arrow", "parquet")) {
+            Path expanded = dir.resolve("sink-expand-" + format);
+            TensorBroadcast.builder()
+                    .source(input)
+                    .dialect(Dialect.NUMPY)
+                    .shape(6, 3, 5, 4)
+                    .partitions(3)
+                    .format(OutputFormat.parse(format))
+                    .output(expanded.toString())
+                    .build()
+                    .run(spark);
+            Path written = dir.resolve("sink-" + format);
+
+            read().option("input", input)
+                    .option("dialect", "numpy")
+                    .option("shape", "6,3,5,4")
+                    .option("partitions", "3")
+                    .load()
+                    .write()
+                    .format("tensorbroadcast")
+                    .option("format", format)
+                    .mode("append")
+                    .save(written.toString());
+
+            ClusterRuns.assertSameFiles(written, expanded);
+            Manifest manifest = DatasetFiles.manifest(written);
+            assertThat(manifest.files()).as(format).hasSize(3);
+            assertThat(manifest.files()).extracting(DatasetFile::executorId).doesNotContain("driver");
+        }
+        assertRanOnExecutors();
+    }
+
+    /**
+     * Each format written by {@code expand} on the cluster to the local disk, HDFS and S3, read back by the executors:
      * the rows are the broadcast's and the dataset's own bytes (exported as {@code .npy}), the shape in the schema.
      */
     @Test
-    void loadReadsArrowParquetAndZarrFromLocalDiskAndHdfs() throws IOException {
+    void loadReadsArrowParquetAndZarrFromLocalDiskHdfsAndS3() throws IOException {
         String input = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 4}).toString();
         TensorBytes int32 = TensorBytes.of("<i4", "numpy");
         for (String format : List.of("arrow", "parquet", "zarr")) {
-            for (String output : List.of(dir.resolve("load-" + format).toString(), hdfs + "/" + format)) {
+            for (String output :
+                    List.of(dir.resolve("load-" + format).toString(), hdfs + "/" + format, s3 + "/" + format)) {
                 StoredDatasets.assertReadsBack(spark, input, output, format);
 
                 Dataset<Row> table = read().load(output);
