@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,103 @@ class ConnectServerIT {
                     .containsExactly(
                             "0 [1.0, 2.0, 3.0]", "1 [1.0, 2.0, 3.0]", "2 [1.0, 2.0, 3.0]", "3 [1.0, 2.0, 3.0]");
         }
+    }
+
+    /**
+     * {@code load(dir)} of the Arrow, Parquet and Zarr datasets {@code expand} wrote (the command line, in a JVM of
+     * its own): the rows are the broadcast read without writing it, the row shape is in the schema; an incomplete
+     * dataset and a bad option are refused in the line a local session refuses them with.
+     */
+    @Test
+    void loadReadsBackArrowParquetAndZarrDatasetsAndRefusesIncompleteOnes() throws Exception {
+        String input = examples().resolve("col3.npy").toString();
+        try (SparkSession spark =
+                SparkSession.builder().remote(url + "/;token=" + token()).create()) {
+            Dataset<Row> broadcast = spark.read()
+                    .format("tensorbroadcast")
+                    .option("input", input)
+                    .option("dialect", "numpy")
+                    .option("shape", "2,3,4")
+                    .load();
+            List<String> expected = rows(broadcast);
+            assertThat(expected)
+                    .containsExactly(
+                            "0 [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0, 3.0]",
+                            "1 [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0, 3.0]");
+
+            for (String format : List.of("arrow", "parquet", "zarr")) {
+                Path output = dir.resolve("load-" + format);
+                run(
+                        "expand",
+                        "--input",
+                        input,
+                        "--dialect",
+                        "numpy",
+                        "--shape",
+                        "2,3,4",
+                        "--partitions",
+                        "2",
+                        "--format",
+                        format,
+                        "--output",
+                        output.toString());
+
+                Dataset<Row> table = spark.read().format("tensorbroadcast").load(output.toString());
+
+                assertThat(table.schema().apply("tensor").metadata().getLongArray("tensor_shape"))
+                        .as(format)
+                        .containsExactly(3, 4);
+                assertThat(rows(table)).as(format).isEqualTo(expected);
+            }
+
+            Path incomplete = dir.resolve("load-parquet");
+            Files.delete(incomplete.resolve("_SUCCESS"));
+            assertRefusedInOneLine(
+                    () -> spark.read()
+                            .format("tensorbroadcast")
+                            .load(incomplete.toString())
+                            .collectAsList(),
+                    "Cannot read " + incomplete + ": the dataset is incomplete (no _SUCCESS); only a complete"
+                            + " dataset can be read");
+            assertRefusedInOneLine(
+                    () -> spark.read()
+                            .format("tensorbroadcast")
+                            .option("input", input)
+                            .option("shap", "2,3,4")
+                            .load()
+                            .collectAsList(),
+                    "Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape, mode,"
+                            + " axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+        }
+    }
+
+    /**
+     * Spark Connect hands a refusal on the server to its client as the exception's class name and its message: the
+     * one line a local session throws, after the name.
+     */
+    private static void assertRefusedInOneLine(ThrowableAssert.ThrowingCallable request, String line) {
+        assertThatThrownBy(request)
+                .satisfies(refusal -> assertThat(refusal.getMessage())
+                        .matches("([A-Za-z_$][\\w$]*\\.)+[\\w$]+: " + Pattern.quote(line)));
+    }
+
+    /** Runs the command line to its end, which must be a success. */
+    private static void run(String... arguments) throws Exception {
+        Path output = Files.createTempFile(dir, arguments[0] + "-", ".log");
+        Process process = cli(output, arguments);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS))
+                .as(String.join(" ", arguments))
+                .isTrue();
+        assertThat(process.exitValue()).as(read(output)).isZero();
+    }
+
+    /** The rows in index order, as text. */
+    private static List<String> rows(Dataset<Row> table) {
+        List<String> rows = new ArrayList<>();
+        for (Row row : table.orderBy("index").collectAsList()) {
+            rows.add(row.getLong(0) + " " + row.getList(1));
+        }
+        return rows;
     }
 
     @Test

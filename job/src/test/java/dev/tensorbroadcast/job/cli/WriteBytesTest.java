@@ -6,26 +6,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.ParquetFooters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -222,44 +214,12 @@ class WriteBytesTest {
         return String.join(" ", sums);
     }
 
-    /** The pages as written, then the footer with each column chunk's encodings in one order. */
-    private static byte[] parquet(Path file, byte[] bytes) throws IOException {
-        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4)
-                .order(ByteOrder.LITTLE_ENDIAN)
-                .getInt();
-        StringBuilder footer = new StringBuilder().append(footerLength);
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-            ParquetMetadata metadata = reader.getFooter();
-            footer.append(metadata.getFileMetaData().getSchema())
-                    .append(metadata.getFileMetaData().getCreatedBy())
-                    .append(new TreeMap<>(metadata.getFileMetaData().getKeyValueMetaData()));
-            for (BlockMetaData block : metadata.getBlocks()) {
-                footer.append(block.getRowCount()).append(' ').append(block.getTotalByteSize());
-                for (ColumnChunkMetaData column : block.getColumns()) {
-                    footer.append(column.getPath())
-                            .append(column.getCodec())
-                            .append(new TreeSet<>(column.getEncodings()))
-                            .append(column.getFirstDataPageOffset())
-                            .append(' ')
-                            .append(column.getTotalSize())
-                            .append(' ')
-                            .append(column.getValueCount())
-                            .append(column.getStatistics());
-                }
-            }
-        }
-        byte[] text = footer.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] canonical = Arrays.copyOf(bytes, bytes.length - 8 - footerLength + text.length);
-        System.arraycopy(text, 0, canonical, bytes.length - 8 - footerLength, text.length);
-        return canonical;
-    }
-
     private static String crc(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         if (file.getFileName().toString().equals("zarr.json")) {
             bytes = SORTED.writeValueAsBytes(SORTED.readValue(bytes, Object.class));
         } else if (file.getFileName().toString().endsWith(".parquet")) {
-            bytes = parquet(file, bytes);
+            bytes = ParquetFooters.canonical(file, bytes);
         }
         CRC32 crc = new CRC32();
         crc.update(bytes);

@@ -4,22 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.job.TensorBroadcast;
-import dev.tensorbroadcast.job.dataset.DatasetDirectory;
-import dev.tensorbroadcast.job.dataset.NpyExporter;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.Dialect;
-import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -30,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -44,95 +36,23 @@ class TensorBroadcastSourceTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({
-        "<f4, numpy",
-        "<f8, pytorch",
-        "|i1, onnx",
-        "<i8, mindspore",
-        "|b1, paddle",
-        "<f2, numpy",
-        "<f2, openvino",
-        "|u1, numpy",
-        "<u2, numpy",
-        "<u4, numpy",
-        "<u8, numpy",
-        "<i2, numpy",
-        "<i4, ngraph",
-        "<c8, numpy",
-        "<c16, numpy",
-    })
-    void rowsEqualTheJavaApisRows(String descr, String dialectName) throws IOException {
-        Dialect dialect = Dialect.parse(dialectName);
-        // ngraph's new axes are the only dims that grow; the others take the input's dims as they are
-        String input = npy(descr, dialect == Dialect.NGRAPH ? new long[] {5, 4} : new long[] {3, 1, 4})
-                .toString();
-        DataFrameReader reader = read().option("input", input).option("dialect", dialectName);
-        TensorBroadcast.Builder api = TensorBroadcast.builder().source(input).dialect(dialect);
-        if (dialect == Dialect.NGRAPH) {
-            reader.option("shape", "2,3,5,4").option("broadcast-axes", "[0,1]");
-            api.shape(2, 3, 5, 4).broadcastAxes(List.of(0L, 1L));
-        } else if (dialect == Dialect.PYTORCH) {
-            reader.option("shape", "2,-1,5,-1");
-            api.shape(2, -1, 5, -1);
-        } else {
-            reader.option("shape", "2,3,5,4");
-            api.shape(2, 3, 5, 4);
-        }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void rowsEqualTheJavaApisRows(TensorBytes broadcast) throws IOException {
+        String input = broadcast.source(dir).toString();
 
-        Dataset<Row> table = reader.load();
-        Dataset<Row> expected = api.build().toDataset(spark());
+        Dataset<Row> table = broadcast.options(read(), input).load();
+        Dataset<Row> expected = broadcast.request(input).build().toDataset(spark());
 
         assertThat(table.schema()).isEqualTo(expected.schema());
         // the planner's rows of [2,3,5,4]: two rows of [3,5,4]
         assertThat(rows(table)).hasSize(2).isEqualTo(rows(expected));
-
         // expand's Arrow files, exported as .npy, hold the table's values byte for byte
-        Path expanded = dir.resolve("expanded");
-        api.output(expanded.toString()).build().run(spark());
-        Path npy = dir.resolve("expanded.npy");
-        try (DatasetDirectory written = DatasetDirectory.open(expanded.toString(), new Configuration(), "export")) {
-            new NpyExporter(written, NpyExporter.DEFAULT_MAX_BYTES).export(npy, false);
-        }
-        assertThat(littleEndian(table, descr)).isEqualTo(npyValues(npy));
+        assertThat(broadcast.values(table)).isEqualTo(broadcast.expanded(input, spark(), dir));
     }
 
-    /** The table's values in index order as a .npy of {@code descr} stores them: the widened types narrowed back. */
-    private static byte[] littleEndian(Dataset<Row> table, String descr) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        ByteBuffer element = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-        for (Row row : table.orderBy("index").collectAsList()) {
-            for (Object value : row.getList(1)) {
-                element.clear();
-                switch (descr.substring(1)) {
-                    case "b1" -> element.put((byte) ((Boolean) value ? 1 : 0));
-                    case "i1", "u1" -> element.put(((Number) value).byteValue());
-                    case "i2", "u2" -> element.putShort(((Number) value).shortValue());
-                    case "i4", "u4" -> element.putInt(((Number) value).intValue());
-                    case "i8" -> element.putLong((Long) value);
-                    case "u8" ->
-                        element.putLong(((java.math.BigDecimal) value)
-                                .toBigIntegerExact()
-                                .longValue());
-                    case "f2" -> element.putShort(org.apache.arrow.memory.util.Float16.toFloat16((Float) value));
-                    case "f4" -> element.putFloat((Float) value);
-                    case "f8" -> element.putDouble((Double) value);
-                    case "c8" -> element.putFloat(((Row) value).getFloat(0)).putFloat(((Row) value).getFloat(1));
-                    case "c16" -> element.putDouble(((Row) value).getDouble(0)).putDouble(((Row) value).getDouble(1));
-                    default -> throw new IllegalArgumentException(descr);
-                }
-                bytes.write(element.array(), 0, element.position());
-            }
-        }
-        return bytes.toByteArray();
-    }
-
-    /** The values of a .npy file: what follows its header (version 1 has a 2-byte header length, 2 and 3 a 4-byte). */
-    private static byte[] npyValues(Path npy) throws IOException {
-        byte[] file = Files.readAllBytes(npy);
-        ByteBuffer header = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-        int start = file[6] == 1 ? 10 + Short.toUnsignedInt(header.getShort(8)) : 12 + header.getInt(8);
-        return java.util.Arrays.copyOfRange(file, start, file.length);
+    static List<TensorBytes> cases() {
+        return TensorBytes.CASES;
     }
 
     @Test
@@ -317,31 +237,7 @@ class TensorBroadcastSourceTest {
         return values;
     }
 
-    /** A tensor of {@code descr} whose element {@code i} is {@code i * 3 + 1} (true for odd {@code i} as bool). */
     private Path npy(String descr, long[] shape) throws IOException {
-        int elements = Math.toIntExact(Shape.of(shape).elements());
-        int width = Integer.parseInt(descr.substring(2));
-        ByteBuffer data = ByteBuffer.allocate(elements * width).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < elements; i++) {
-            int value = i * 3 + 1;
-            switch (descr.substring(1)) {
-                case "b1" -> data.put((byte) (i & 1));
-                case "i1", "u1" -> data.put((byte) value);
-                case "i2", "u2" -> data.putShort((short) (value - 5));
-                case "f2" -> data.putShort(org.apache.arrow.memory.util.Float16.toFloat16(value + 0.5f));
-                case "i4", "u4" -> data.putInt(-value);
-                case "i8", "u8" -> data.putLong(-value * 1_000_000_007L);
-                case "f4" -> data.putFloat(value / 3f);
-                case "f8" -> data.putDouble(value / 7d);
-                case "c8" -> data.putFloat(value).putFloat(-value);
-                case "c16" -> data.putDouble(value).putDouble(-value / 2d);
-                default -> throw new IllegalArgumentException(descr);
-            }
-        }
-        return NpyFiles.write(
-                dir.resolve("t" + Map.of("<", "l", "|", "p").get(descr.substring(0, 1)) + descr.substring(1) + ".npy"),
-                descr,
-                shape,
-                data.array());
+        return TensorBytes.npy(dir, descr, shape);
     }
 }
