@@ -31,9 +31,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * it so; a rerun with {@code --overwrite} then succeeds and leaves nothing of ours behind. After a SIGTERM the commit
  * finishes: the new dataset is complete. Against S3Proxy, whose objects are files the test can read.
  *
- * <p>Each case starts four to six command-line JVMs, so {@code mvn verify} runs the points where the commit record
- * matters most (the record written, the files committed); {@code -Dtensorbroadcast.commitWindow.all=true} runs every
- * point, as bench/soak.sh does.
+ * <p>The run that is stopped, and the rerun halted after it finished the stopped commit, are command-line JVMs of
+ * their own: a signal and a halt end a process. The runs that read or write after them ({@code verify}, {@code
+ * inspect}, the rerun that succeeds) and the old dataset's first write run in this JVM: what they check is their exit
+ * code and what they print, not a process's, and a command-line JVM costs seconds of the shared cores. Each case still
+ * starts one or two JVMs, so {@code mvn verify} runs the points where the commit record matters most (the record
+ * written, the files committed); {@code -Dtensorbroadcast.commitWindow.all=true} runs every point, as bench/soak.sh
+ * does.
  */
 @WithS3Server
 class S3OverwriteCommitIT {
@@ -59,12 +63,8 @@ class S3OverwriteCommitIT {
     @BeforeAll
     static void oldDataset(S3Server s3) throws Exception {
         source = NpyFiles.int32(shared.resolve("row.npy"), new long[] {1, 8});
-        List<String> args = new ArrayList<>(expand(OLD_SHAPE, "8", s3.uri(TEMPLATE)));
-        s3.sparkSettings().forEach((key, value) -> args.addAll(List.of("--conf", key + "=" + value)));
-        Path log = shared.resolve("template.log");
-        Process process = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
-        assertThat(process.waitFor(240, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(CliProcess.read(log)).isZero();
+        Outcome template = inThisJvm(s3, expand(OLD_SHAPE, "8", s3.uri(TEMPLATE)));
+        assertThat(template.exitCode()).as(template.output()).isZero();
     }
 
     /** The old dataset at {@code key}: a copy of the template's objects, with the attributes holding their ETags. */
@@ -113,10 +113,8 @@ class S3OverwriteCommitIT {
         Outcome killed = stoppedAt(s3, "killed", point, "KILL", expand(NEW_SHAPE, "6", output, "--overwrite"));
         assertThat(killed.exitCode()).as(killed.output()).isEqualTo(137);
 
-        Running verifying = start(s3, "verify", List.of("verify", output));
-        Outcome inspect =
-                start(s3, "inspect", List.of("inspect", output, "--json")).outcome();
-        Outcome verify = verifying.outcome();
+        Outcome verify = inThisJvm(s3, List.of("verify", output));
+        Outcome inspect = inThisJvm(s3, List.of("inspect", output, "--json"));
         switch (left) {
             case "old" -> {
                 assertThat(verify.exitCode()).as(verify.output()).isZero();
@@ -149,18 +147,17 @@ class S3OverwriteCommitIT {
                             FaultPoint.COMMIT_START.pointName(),
                             expand(RERUN_SHAPE, "4", output, "--overwrite")));
             assertThat(halted.exitCode()).as(halted.output()).isEqualTo(137);
-            Running between = start(s3, "between", List.of("verify", output));
-            Outcome betweenInspect = start(s3, "between-inspect", List.of("inspect", output, "--json"))
-                    .outcome();
-            assertThat(between.outcome().exitCode()).isZero();
+            Outcome between = inThisJvm(s3, List.of("verify", output));
+            Outcome betweenInspect = inThisJvm(s3, List.of("inspect", output, "--json"));
+            assertThat(between.exitCode()).as(between.output()).isZero();
             assertThat(betweenInspect.output())
                     .contains("\"shape\":[" + (rollForward.equals("old") ? OLD_SHAPE : NEW_SHAPE) + "]");
             assertThat(objects.resolve(CommitRecord.FILE_NAME)).doesNotExist();
         }
 
-        Outcome rerun = run(s3, "rerun", expand(RERUN_SHAPE, "4", output, "--overwrite"));
+        Outcome rerun = inThisJvm(s3, expand(RERUN_SHAPE, "4", output, "--overwrite"));
         assertThat(rerun.exitCode()).as(rerun.output()).isZero();
-        Outcome last = run(s3, "last", List.of("inspect", output, "--json"));
+        Outcome last = inThisJvm(s3, List.of("inspect", output, "--json"));
         assertThat(last.exitCode()).as(last.output()).isZero();
         assertThat(last.output()).contains("\"shape\":[" + RERUN_SHAPE + "]", "\"stray\":[]");
         assertThat(names(objects))
@@ -189,9 +186,9 @@ class S3OverwriteCommitIT {
                 .doesNotContain("Exception")
                 .contains("interrupted: the signal came while the job committed, and the commit finished first;"
                         + " what it wrote is complete");
-        Outcome verify = run(s3, "verify", List.of("verify", output));
+        Outcome verify = inThisJvm(s3, List.of("verify", output));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
-        Outcome inspect = run(s3, "inspect", List.of("inspect", output, "--json"));
+        Outcome inspect = inThisJvm(s3, List.of("inspect", output, "--json"));
         assertThat(inspect.exitCode()).as(inspect.output()).isZero();
         assertThat(inspect.output()).contains("\"shape\":[" + NEW_SHAPE + "]", "\"stray\":[]");
         assertThat(names(objects)).doesNotContain(CommitRecord.FILE_NAME, OutputLock.FILE_NAME);
@@ -242,31 +239,32 @@ class S3OverwriteCommitIT {
         return new Outcome(process.exitValue(), CliProcess.read(log));
     }
 
+    /** A run in a command-line JVM of its own, to its end: one a halt ends. */
     private Outcome run(S3Server s3, String name, List<String> args) throws Exception {
-        return start(s3, name, args).outcome();
-    }
-
-    /** Starts a run without waiting for it: runs that do not depend on each other go at once. */
-    private Running start(S3Server s3, String name, List<String> args) throws IOException {
         Path log = dir.resolve(name + ".log");
-        return new Running(name, start(s3, log, args), log);
-    }
-
-    private record Running(String name, Process process, Path log) {
-        Outcome outcome() throws Exception {
-            assertThat(process.waitFor(240, TimeUnit.SECONDS))
-                    .as("%s ended in time", name)
-                    .isTrue();
-            return new Outcome(process.exitValue(), CliProcess.read(log));
-        }
+        Process process = start(s3, log, args);
+        assertThat(process.waitFor(240, TimeUnit.SECONDS))
+                .as("%s ended in time", name)
+                .isTrue();
+        return new Outcome(process.exitValue(), CliProcess.read(log));
     }
 
     private Process start(S3Server s3, Path log, List<String> args) throws IOException {
-        List<String> all = new ArrayList<>(args);
-        s3.sparkSettings().forEach((key, value) -> all.addAll(List.of("--conf", key + "=" + value)));
-        Process process = CliProcess.start(Map.of(), log, all.toArray(String[]::new));
+        Process process = CliProcess.start(Map.of(), log, withSettings(s3, args));
         started.add(process);
         return process;
+    }
+
+    /** A run in this JVM, as the command line's main runs it; its output is what it printed, stdout then stderr. */
+    private static Outcome inThisJvm(S3Server s3, List<String> args) {
+        CliRun run = CliRun.of(withSettings(s3, args));
+        return new Outcome(run.exitCode(), run.out() + run.err());
+    }
+
+    private static String[] withSettings(S3Server s3, List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        s3.sparkSettings().forEach((key, value) -> all.addAll(List.of("--conf", key + "=" + value)));
+        return all.toArray(String[]::new);
     }
 
     private record Outcome(int exitCode, String output) {}

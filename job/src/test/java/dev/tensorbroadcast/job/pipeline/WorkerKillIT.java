@@ -8,15 +8,26 @@ import dev.tensorbroadcast.localcluster.junit.WithLocalCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A worker JVM killed with SIGKILL while the job runs: its executor goes with it, the job finishes on the other
- * worker, and the dataset is complete and byte for byte what local mode writes. A class of its own, as the cluster
- * is one worker short afterwards.
+ * worker, and the dataset is complete and byte for byte what local mode writes. On the shared cluster, the last of
+ * its classes ({@link SharedClusterSuiteIT} orders them): the cluster is one worker short afterwards, and a class
+ * after this one would get a cluster of its own, as the extension hands on no cluster one of whose processes exited.
  */
-@WithLocalCluster(workers = 2, workerCores = 1, workerMemory = "1g")
+@WithLocalCluster(
+        workers = 2,
+        workerCores = 1,
+        workerMemory = "1g",
+        hdfs = true,
+        distinctWorkerHosts = true,
+        shared = true)
+@Tag(SharedCluster.TAG)
+@Order(Integer.MAX_VALUE)
 class WorkerKillIT {
     @RegisterExtension
     static final CrashHarness run = CrashHarness.broadcasting(4, 960, 64).partitions(24);
