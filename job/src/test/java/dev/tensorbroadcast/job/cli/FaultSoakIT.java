@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.job.commit.FaultPoint;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
@@ -321,11 +322,12 @@ class FaultSoakIT {
             if (engine == SoakEngine.CLUSTER) {
                 args.add(0, "-D" + ClusterStateDirectory.PROPERTY + "=" + clusterState);
             }
+            point.pausesAt().ifPresent(name -> args.add(0, "-D" + FaultPoint.PAUSE_AT + "=" + name));
             Path log = dir.resolve("run.log");
             Process cli = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
             Injection injection;
             try {
-                injection = inject(cli, store, engine, fault, point, delay);
+                injection = inject(cli, log, store, engine, fault, point, delay);
                 if (!cli.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     cli.destroyForcibly().waitFor();
                     return verdict(
@@ -498,7 +500,7 @@ class FaultSoakIT {
         record Injection(boolean injected, SoakPoint landed) {}
 
         private Injection inject(
-                Process cli, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point, int delay)
+                Process cli, Path log, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point, int delay)
                 throws Exception {
             if (!point.watched()) {
                 return new Injection(false, point);
@@ -506,7 +508,16 @@ class FaultSoakIT {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
             boolean tasksSeen = false;
             SoakListing.View view = new SoakListing.View(SoakListing.empty(), false);
-            while (cli.isAlive() && System.nanoTime() < deadline) {
+            String paused = point.pausesAt()
+                    .map(name -> "tensor-broadcast test: paused at " + name)
+                    .orElse(null);
+            while (paused != null && cli.isAlive() && System.nanoTime() < deadline) {
+                if (CliProcess.read(log).contains(paused)) {
+                    break;
+                }
+                Thread.sleep(5);
+            }
+            while (paused == null && cli.isAlive() && System.nanoTime() < deadline) {
                 view = new SoakListing.View(store.list(false), tasksSeen);
                 tasksSeen |= view.staging();
                 view = new SoakListing.View(view.listing(), tasksSeen);
@@ -521,8 +532,8 @@ class FaultSoakIT {
             if (!cli.isAlive()) {
                 return new Injection(false, SoakPoint.seen(view));
             }
-            SoakPoint landed = point == SoakPoint.START
-                    ? SoakPoint.START
+            SoakPoint landed = point == SoakPoint.START || paused != null
+                    ? point
                     : SoakPoint.seen(new SoakListing.View(store.list(false), tasksSeen));
             switch (fault) {
                 case DRIVER_KILL -> cli.destroyForcibly();
