@@ -47,35 +47,22 @@ final class CliProcess {
         return builder.start();
     }
 
-    /**
-     * The command that runs the command line with {@code arguments}; those starting with -D are JVM options, and so is
-     * one that names a class-data archive to use or to make ({@code -XX:SharedArchiveFile=},
-     * {@code -XX:ArchiveClassesAtExit=}), which then replaces this class's own.
-     */
+    /** The command that runs the command line with {@code arguments}; those starting with -D are JVM options. */
     static List<String> command(String... arguments) {
         List<String> command = jvm();
-        boolean ownArchive = java.util.Arrays.stream(arguments).anyMatch(CliProcess::namesArchive);
-        if (ownArchive) {
+        archive().ifPresent(file -> {
+            command.add("-XX:SharedArchiveFile=" + file);
             command.addAll(QUIET_CDS);
-        } else {
-            archive().ifPresent(file -> {
-                command.add("-XX:SharedArchiveFile=" + file);
-                command.addAll(QUIET_CDS);
-            });
-        }
+        });
         List<String> cliArguments = new ArrayList<>();
         for (String argument : arguments) {
-            (argument.startsWith("-D") || namesArchive(argument) ? command : cliArguments).add(argument);
+            (argument.startsWith("-D") ? command : cliArguments).add(argument);
         }
         command.add("-cp");
         command.add(classPath());
         command.add(TensorBroadcastCli.class.getName());
         command.addAll(cliArguments);
         return command;
-    }
-
-    private static boolean namesArchive(String argument) {
-        return argument.startsWith("-XX:SharedArchiveFile=") || argument.startsWith("-XX:ArchiveClassesAtExit=");
     }
 
     /** {@code java} with the module openings this JVM got from the build and the start-up tuning. */

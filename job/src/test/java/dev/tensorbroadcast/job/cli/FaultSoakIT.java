@@ -162,12 +162,6 @@ class FaultSoakIT {
          * once would share this JVM's Spark session, which one of them stops.
          */
         private final Object inThisJvm = new Object();
-        /**
-         * Class-data archives of a store's command line, by store: the one the tests' command lines share holds a
-         * local run's classes, and an S3 run's command line loaded S3A and the AWS SDK besides, about 10 CPU-s a
-         * run. Made by the store's first clean run (see {@link #cleanRun}).
-         */
-        private final Map<SoakStore.Kind, Path> archives = new ConcurrentHashMap<>();
         /** The old dataset every {@code --overwrite} run replaces, file by file: see {@link #oldDataset}. */
         private Map<String, byte[]> oldDataset;
 
@@ -381,8 +375,6 @@ class FaultSoakIT {
                 args.add(0, "-D" + ClusterStateDirectory.PROPERTY + "=" + clusterState);
             }
             point.pausesAt().ifPresent(name -> args.add(0, "-D" + FaultPoint.PAUSE_AT + "=" + name));
-            Optional.ofNullable(archives.get(store.kind()))
-                    .ifPresent(archive -> args.add(0, "-XX:SharedArchiveFile=" + archive));
             Path log = dir.resolve("run-" + store.kind().name().toLowerCase() + ".log");
             Process cli = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
             Injection injection;
@@ -744,48 +736,16 @@ class FaultSoakIT {
             }
         }
 
-        /**
-         * A clean run in this JVM; on S3 the first one in a command line of its own that leaves a class-data archive
-         * of its classes, which every later S3 command line of the soak maps (a run's CPU, above).
-         */
         private SoakListing cleanRun(SoakStore store, String format, String shape, int partitions) {
             return references.computeIfAbsent(key(store, format, shape), key -> {
                 store.clear();
-                if (store.kind() == SoakStore.Kind.S3 && !archives.containsKey(store.kind())) {
-                    Path archive = archivingRun(store, expand(store, format, shape, partitions, false));
-                    if (Files.isRegularFile(archive)) {
-                        archives.put(store.kind(), archive);
-                    }
-                } else {
-                    CliRun clean = CliRun.of(expand(store, format, shape, partitions, false));
-                    assertThat(clean.exitCode()).as(clean.err()).isZero();
-                }
+                CliRun clean = CliRun.of(expand(store, format, shape, partitions, false));
+                assertThat(clean.exitCode()).as(clean.err()).isZero();
                 SoakListing listing = store.list(true);
                 manifests.put(key, SoakListing.comparedManifest(store.read(SoakListing.MANIFEST)));
                 store.clear();
                 return listing;
             });
-        }
-
-        /** Runs {@code args} in a command line that writes the class-data archive it returns at its exit. */
-        private Path archivingRun(SoakStore store, String[] args) {
-            Path archive = dir.resolve(store.kind().name().toLowerCase() + "-cli.jsa");
-            Path log = dir.resolve(store.kind().name().toLowerCase() + "-archive.log");
-            List<String> command = new ArrayList<>(List.of("-XX:ArchiveClassesAtExit=" + archive));
-            command.addAll(List.of(args));
-            try {
-                Process clean = CliProcess.start(Map.of(), log, command.toArray(String[]::new));
-                if (!clean.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    clean.destroyForcibly().waitFor();
-                }
-                assertThat(clean.exitValue()).as(CliProcess.read(log)).isZero();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while making " + archive, e);
-            }
-            return archive;
         }
 
         private static String key(SoakStore store, String format, String shape) {
