@@ -5,7 +5,8 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The named moments of a job's commit in the driver, in their order, where a test (or the fault soak) stops the
+ * The named moments of a job's commit in the driver, in their order, and of its taking the output (the lock, an
+ * {@code --overwrite}'s set-aside), where a test (or the fault soak) stops the
  * process on purpose: the tasks' side has {@code pipeline.InjectedFailure}. Without a setting nothing happens. The
  * settings are JVM system properties ({@code -Dtensorbroadcast.test.pauseAt=commit.markers-taken}, what a test that
  * starts the command line as a process of its own passes), or the job's Hadoop settings of the same names:
@@ -33,6 +34,13 @@ public enum FaultPoint {
     COMMIT_MANIFEST_WRITTEN("commit.manifest-written"),
     /** {@code _SUCCESS} is written; the commit record (if any) is not yet deleted. */
     COMMIT_SUCCESS_WRITTEN("commit.success-written"),
+    /**
+     * The lock's owner line written whole under a staged name, not yet renamed into place (stores that stage it:
+     * HDFS); nothing else of the output touched.
+     */
+    LOCK_STAGED("lock.staged"),
+    /** The output's lock is in place (every store); nothing else of the output touched. */
+    LOCK_CREATED("lock.created"),
     /** {@code --overwrite} on a store with renames: the old dataset is moved aside, the job not yet started. */
     OVERWRITE_SET_ASIDE("overwrite.set-aside");
 

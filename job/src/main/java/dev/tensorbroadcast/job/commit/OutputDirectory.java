@@ -43,6 +43,7 @@ public final class OutputDirectory {
     private static boolean ours(String name) {
         return PartFileNames.isOurs(name)
                 || OUR_FILE.matcher(name).matches()
+                || OutputLock.isLockName(name)
                 || PartFileNames.isArrayName(name)
                 || Stores.isStagingName(name);
     }
@@ -211,7 +212,7 @@ public final class OutputDirectory {
 
     /** A name our jobs write at the top of an output: a dataset's files, numbered datasets, their index. */
     static boolean isOurName(String name) {
-        return (ours(name) && !name.equals(OutputLock.FILE_NAME))
+        return (ours(name) && !OutputLock.isLockName(name))
                 || isPartitionName(name)
                 || INDEX.matcher(name).matches()
                 || isIndexName(name);
@@ -262,8 +263,9 @@ public final class OutputDirectory {
             try {
                 FileStatus status = linkStatus(fileSystem, child.getPath());
                 String name = child.getPath().getName();
-                if (name.equals(OutputLock.FILE_NAME) && status.isFile()) {
-                    // a job's lock, next to a dataset or to numbered ones: ours either way
+                if (OutputLock.isLockName(name) && status.isFile()) {
+                    // a job's lock (or a killed job's staged copy of it), next to a dataset or to numbered ones: ours
+                    // either way
                     continue;
                 }
                 if (nested

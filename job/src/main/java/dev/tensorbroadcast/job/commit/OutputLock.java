@@ -18,7 +18,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * A job's ownership of its output directory for the whole of its life: a file created exclusively in the directory
  * before anything there is deleted or written, removed after {@code _SUCCESS} (or after a failed job's abort). A second
- * writer finds it and is refused, naming the owner. A lock left by a killed driver on this host, whose process is
+ * writer finds it and is refused, naming the owner. It is never seen half made: where a create shows a file before its
+ * bytes are in (HDFS), the store stages it and renames it into place ({@link Store#createExclusive}). A lock left by a killed driver on this host, whose process is
  * gone, is taken over; one from another host is left to the user, as its owner cannot be asked.
  */
 public final class OutputLock implements AutoCloseable {
@@ -43,7 +44,12 @@ public final class OutputLock implements AutoCloseable {
             boolean created = !fileSystem.exists(directory);
             fileSystem.mkdirs(directory);
             for (int attempt = 0; ; attempt++) {
-                if (store.createExclusive(fileSystem, lock, (self() + "\n").getBytes(StandardCharsets.UTF_8))) {
+                if (store.createExclusive(
+                        fileSystem,
+                        lock,
+                        (self() + "\n").getBytes(StandardCharsets.UTF_8),
+                        () -> FaultPoint.LOCK_STAGED.reach(fileSystem.getConf()))) {
+                    FaultPoint.LOCK_CREATED.reach(fileSystem.getConf());
                     return new OutputLock(store, fileSystem, lock, created);
                 }
                 Optional<String> owner = owner(fileSystem, lock);
@@ -58,6 +64,15 @@ public final class OutputLock implements AutoCloseable {
         } catch (IOException e) {
             throw new OutputException("Cannot write to '" + location + "': cannot lock it: " + Reasons.of(e));
         }
+    }
+
+    /**
+     * Whether {@code name} is the lock, or a copy of it a store staged to put it in place whole ({@link
+     * Store#stagedCopy}), which a driver killed meanwhile leaves: ours, never part of a dataset, and deleted by the
+     * next job that takes the lock.
+     */
+    public static boolean isLockName(String name) {
+        return name.equals(FILE_NAME) || Store.isStagedCopy(name, FILE_NAME);
     }
 
     /** {@code process 1234 on host h since 2026-11-24T20:00:00Z}: what the lock says of its owner. */

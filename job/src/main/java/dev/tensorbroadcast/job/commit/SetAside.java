@@ -141,7 +141,7 @@ public final class SetAside {
         List<FileStatus> entries = new ArrayList<>();
         for (FileStatus child : fileSystem.listStatus(directory)) {
             String name = child.getPath().getName();
-            if (!name.equals(OutputLock.FILE_NAME) && !name.equals(DIRECTORY)) {
+            if (!OutputLock.isLockName(name) && !name.equals(DIRECTORY)) {
                 entries.add(child);
             }
         }

@@ -119,7 +119,7 @@ public final class DatasetDirectory implements Closeable {
             // a job killed before its commit leaves only Spark's _temporary: an incomplete dataset, not a stranger
             boolean unfinished = entries.containsKey(UNFINISHED_WRITE)
                     || entries.keySet().stream().anyMatch(Stores::isStagingName)
-                    || entries.containsKey(OutputLock.FILE_NAME)
+                    || entries.keySet().stream().anyMatch(OutputLock::isLockName)
                     || entries.containsKey(SetAside.DIRECTORY)
                     || entries.containsKey(CommitRecord.FILE_NAME);
             if (!hasManifest && !unfinished) {
@@ -209,6 +209,9 @@ public final class DatasetDirectory implements Closeable {
             reasons.add(OutputLock.FILE_NAME + " is there: a job is writing the dataset, or was stopped before it"
                     + " finished");
         }
+        entries.keySet().stream()
+                .filter(name -> OutputLock.isLockName(name) && !name.equals(OutputLock.FILE_NAME))
+                .forEach(name -> reasons.add(name + " is there: a job was stopped while it took the output's lock"));
         if (entries.containsKey(CommitRecord.FILE_NAME)) {
             reasons.add(CommitRecord.FILE_NAME + " is there: a job was stopped while it committed the dataset that"
                     + " replaces this one, whose files it had uploaded; rerun with "
@@ -237,7 +240,7 @@ public final class DatasetDirectory implements Closeable {
         Map<String, Long> stray = new TreeMap<>(entries);
         stray.remove(Manifest.FILE_NAME);
         stray.remove(Manifest.SUCCESS_FILE_NAME);
-        stray.remove(OutputLock.FILE_NAME);
+        stray.keySet().removeIf(OutputLock::isLockName);
         stray.remove(CommitRecord.FILE_NAME);
         if (manifest != null) {
             for (DatasetFile file : manifest.files()) {

@@ -98,7 +98,7 @@ public final class LocalDiskStore implements Store {
 
     /** Hadoop's local create(overwrite=false) checks, then creates: not atomic; O_EXCL is. */
     @Override
-    public boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
+    public boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes, Runnable staged) throws IOException {
         try {
             Files.write(
                     java.nio.file.Path.of(path.toUri()),

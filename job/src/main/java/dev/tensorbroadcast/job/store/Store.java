@@ -103,8 +103,13 @@ public interface Store extends Serializable {
         }
     }
 
-    /** Creates {@code path} holding {@code bytes} only if nothing is there, atomically; false when something is. */
-    default boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
+    /**
+     * Creates {@code path} holding {@code bytes} only if nothing is there, atomically; false when something is. A store
+     * that first writes the bytes whole under a name of its own ({@link #stagedCopy}) runs {@code staged} between
+     * that write and putting them at {@code path} (where a test halts the driver on purpose); another never runs it.
+     */
+    default boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes, Runnable staged)
+            throws IOException {
         try (OutputStream out = fileSystem.create(path, false)) {
             out.write(bytes);
             return true;
@@ -182,6 +187,23 @@ public interface Store extends Serializable {
     /** Whether {@code name}, at the top of an output, is where this store's committer stages a job's work. */
     default boolean isStagingName(String name) {
         return false;
+    }
+
+    /**
+     * The name under which a store stages a copy of the file {@code name} before it puts it in place exclusively
+     * ({@link #createExclusive}): {@code name}, a dot, {@code unique} in 16 hex digits, {@link Manifest#STAGED_SUFFIX}.
+     */
+    static String stagedCopy(String name, long unique) {
+        return name + "." + String.format("%016x", unique) + Manifest.STAGED_SUFFIX;
+    }
+
+    /** Whether {@code name} is a {@link #stagedCopy} of the file {@code of}: what a creator killed meanwhile left. */
+    static boolean isStagedCopy(String name, String of) {
+        int hex = of.length() + 1;
+        return name.length() == hex + 16 + Manifest.STAGED_SUFFIX.length()
+                && name.startsWith(of + ".")
+                && name.endsWith(Manifest.STAGED_SUFFIX)
+                && name.substring(hex, hex + 16).chars().allMatch(c -> Character.digit(c, 16) >= 0);
     }
 
     /** As a new object ({@link #createObject}): a store that creates objects its own way publishes them so too. */

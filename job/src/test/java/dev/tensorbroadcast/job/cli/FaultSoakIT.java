@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tensorbroadcast.job.commit.FaultPoint;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.ClusterState;
 import dev.tensorbroadcast.localcluster.ClusterStateDirectory;
@@ -16,11 +17,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * exited 0 left the new dataset; a rerun with {@code --overwrite} succeeds and leaves exactly the new dataset.
  *
  * <p>Without settings this is the slice every {@code mvn verify} runs: 30 runs on the embedded engine, two of three
- * on a local disk and one on S3Proxy, faults SIGKILL and SIGINT of the command line, no run started after 3 minutes. {@code bench/soak.sh} runs the full soak with
+ * on a local disk and one on S3Proxy, faults SIGKILL and SIGINT of the command line, no run started after 3 minutes,
+ * in two lanes (a local-disk run beside an S3 one: each store's runs in their order, one at a time; the command lines
+ * in this JVM, references, {@code inspect} and reruns, one at a time across the lanes; {@code -Dsoak.lanes=1} runs
+ * one run at a time, as the full soak does). {@code bench/soak.sh} runs the full soak with
  * {@code -Dsoak.runs=500 -Dsoak.engines=embedded,local_spark,cluster -Dsoak.stores=local,s3,hdfs -Dsoak.faults=all}.
  * Every run has a seed (printed), which draws its engine, store, format, old dataset or none, fault, point and delay:
  * {@code -Dsoak.run=SEED} with the same engines, stores and faults runs that one run again (the timing is the
@@ -94,6 +101,7 @@ class FaultSoakIT {
             List<SoakStore.Kind> stores,
             List<SoakFault> faults,
             double minutes,
+            int lanes,
             String report) {
         static Settings fromSystemProperties() {
             String faults = System.getProperty("soak.faults", "driver_kill,driver_int");
@@ -109,6 +117,9 @@ class FaultSoakIT {
                     // the slice stops starting runs after 3 minutes, whatever the machine's load
                     Double.parseDouble(
                             System.getProperty("soak.minutes", System.getProperty("soak.runs") == null ? "3" : "0")),
+                    // the slice runs a local-disk run beside an S3 one; the full soak one run at a time (its cluster's
+                    // executors and its S3 server are killed on purpose, which must hit one run only)
+                    Integer.getInteger("soak.lanes", System.getProperty("soak.runs") == null ? 2 : 1),
                     System.getProperty("soak.report", "target/soak/report.md"));
         }
 
@@ -123,7 +134,7 @@ class FaultSoakIT {
         String describe() {
             return "-Dsoak.runs=" + runs + " -Dsoak.seed=" + seed + " -Dsoak.engines=" + lower(engines)
                     + " -Dsoak.stores=" + lower(stores) + " -Dsoak.faults=" + lower(faults)
-                    + (minutes > 0 ? " -Dsoak.minutes=" + minutes : "");
+                    + (minutes > 0 ? " -Dsoak.minutes=" + minutes : "") + " -Dsoak.lanes=" + lanes;
         }
 
         String reproduce(long runSeed) {
@@ -144,10 +155,15 @@ class FaultSoakIT {
         private final Path dir;
         private final Path source;
         private final Map<SoakStore.Kind, SoakStore> stores = new EnumMap<>(SoakStore.Kind.class);
-        private final Map<String, SoakListing> references = new HashMap<>();
-        private final Map<String, String> manifests = new HashMap<>();
-        /** The bytes of each reference's files, by path under the output. */
-        private final Map<String, Map<String, byte[]>> contents = new HashMap<>();
+        private final Map<String, SoakListing> references = new ConcurrentHashMap<>();
+        private final Map<String, String> manifests = new ConcurrentHashMap<>();
+        /**
+         * Held by a lane while it runs the command line in this JVM (a reference, {@code inspect}, a rerun): two at
+         * once would share this JVM's Spark session, which one of them stops.
+         */
+        private final Object inThisJvm = new Object();
+        /** The old dataset every {@code --overwrite} run replaces, file by file: see {@link #oldDataset}. */
+        private Map<String, byte[]> oldDataset;
 
         private final boolean sigintHeard;
         private final List<String> notes = new ArrayList<>();
@@ -201,6 +217,7 @@ class FaultSoakIT {
                                 .toList(),
                         settings.faults(),
                         settings.minutes(),
+                        settings.lanes(),
                         settings.report());
             }
         }
@@ -214,13 +231,48 @@ class FaultSoakIT {
                 runs.add(run(settings.run().get()));
                 return runs;
             }
-            Random seeds = new Random(settings.seed());
-            for (int i = 0; i < settings.runs() && System.nanoTime() < deadline; i++) {
-                SoakRun run = run(seeds.nextLong());
-                System.out.println("soak run " + (i + 1) + "/" + settings.runs() + ": " + run);
-                runs.add(run);
+            Random random = new Random(settings.seed());
+            long[] seeds = new long[settings.runs()];
+            for (int i = 0; i < seeds.length; i++) {
+                seeds[i] = random.nextLong();
             }
+            settings.stores().forEach(this::store);
+            // one lane per store while the lanes last, so that two runs at once never share an output
+            int lanes = Math.max(1, Math.min(settings.lanes(), new java.util.HashSet<>(settings.stores()).size()));
+            List<SoakStore.Kind> kinds = settings.stores().stream().distinct().toList();
+            SoakRun[] done = new SoakRun[seeds.length];
+            ExecutorService pool = Executors.newFixedThreadPool(lanes);
+            try {
+                List<Future<?>> running = new ArrayList<>();
+                for (int lane = 0; lane < lanes; lane++) {
+                    int self = lane;
+                    running.add(pool.submit(() -> {
+                        for (int i = 0; i < seeds.length && System.nanoTime() < deadline; i++) {
+                            if (lanes > 1 && kinds.indexOf(storeOf(seeds[i])) % lanes != self) {
+                                continue;
+                            }
+                            SoakRun run = run(seeds[i]);
+                            System.out.println("soak run " + (i + 1) + "/" + seeds.length + ": " + run);
+                            done[i] = run;
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> lane : running) {
+                    lane.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            Arrays.stream(done).filter(java.util.Objects::nonNull).forEach(runs::add);
             return runs;
+        }
+
+        /** The store the run of {@code seed} writes to: its second draw, as {@link #run} draws it. */
+        private SoakStore.Kind storeOf(long seed) {
+            Random random = new Random(seed);
+            pick(random, settings.engines());
+            return pick(random, settings.stores());
         }
 
         private SoakStore store(SoakStore.Kind kind) {
@@ -297,12 +349,13 @@ class FaultSoakIT {
             int failing = random.nextInt(PARTITIONS);
 
             SoakListing created = reference(store, format, NEW_SHAPE, PARTITIONS);
-            SoakListing old = overwrite ? reference(store, "arrow", OLD_SHAPE, 4) : SoakListing.empty();
+            Map<String, byte[]> oldFiles = overwrite ? oldDataset() : Map.of();
+            SoakListing old = SoakListing.of(oldFiles);
             phases.end("references");
             store.clear();
             if (overwrite) {
-                // the old dataset as the clean run wrote it, file by file: cheaper than writing it again
-                contents.get(key(store, "arrow", OLD_SHAPE)).forEach(store::write);
+                // the old dataset file by file: cheaper than writing it again
+                oldFiles.forEach(store::write);
                 assertThat(store.list(true).files()).as("the old dataset").isEqualTo(old.files());
             }
             phases.end("prepare");
@@ -321,11 +374,12 @@ class FaultSoakIT {
             if (engine == SoakEngine.CLUSTER) {
                 args.add(0, "-D" + ClusterStateDirectory.PROPERTY + "=" + clusterState);
             }
-            Path log = dir.resolve("run.log");
+            point.pausesAt().ifPresent(name -> args.add(0, "-D" + FaultPoint.PAUSE_AT + "=" + name));
+            Path log = dir.resolve("run-" + store.kind().name().toLowerCase() + ".log");
             Process cli = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
             Injection injection;
             try {
-                injection = inject(cli, store, engine, fault, point, delay);
+                injection = inject(cli, log, store, engine, fault, point, delay);
                 if (!cli.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     cli.destroyForcibly().waitFor();
                     return verdict(
@@ -351,7 +405,10 @@ class FaultSoakIT {
             }
             phases.end("faulted");
             if (fault == SoakFault.SERVER_KILL && injection.injected()) {
-                store.restart();
+                // it empties this JVM's cache of file systems, which a command line in this JVM may be using
+                synchronized (inThisJvm) {
+                    store.restart();
+                }
                 phases.end("restart");
             }
             String printed = CliProcess.read(log);
@@ -376,12 +433,16 @@ class FaultSoakIT {
                 problems.add("exited 0 and left " + outcome);
             }
             phases.end("oracle");
-            if (outcome != SoakOutcome.NOTHING && outcome != SoakOutcome.BROKEN) {
-                inspect(store, outcome, problems);
-                phases.end("inspect");
+            synchronized (inThisJvm) {
+                // the other lane's command line in this JVM, if any, is waited for
+                phases.end("wait");
+                if (outcome != SoakOutcome.NOTHING && outcome != SoakOutcome.BROKEN) {
+                    inspect(store, outcome, problems);
+                    phases.end("inspect");
+                }
+                rerun(store, format, created, problems);
+                phases.end("rerun");
             }
-            rerun(store, format, created, problems);
-            phases.end("rerun");
             if (!problems.isEmpty()) {
                 problems.add("printed: " + printed.strip().replace('\n', '|'));
             }
@@ -436,7 +497,9 @@ class FaultSoakIT {
         /**
          * Where a run's time went, phase by phase, for the report: wall time, and the CPU time of this JVM, of the
          * command lines it started and waited for, and of the store's server. On a shared machine the wall time
-         * is mostly other processes'; the CPU time is what the slice's budget is spent on.
+         * is mostly other processes'; the CPU time is what the slice's budget is spent on. With two lanes the CPU of
+         * this JVM and of its ended children counts the other lane's too; {@code wait} is a lane waiting for the
+         * other's command line in this JVM.
          */
         static final class Phases {
             private final List<String> ended = new ArrayList<>();
@@ -498,7 +561,7 @@ class FaultSoakIT {
         record Injection(boolean injected, SoakPoint landed) {}
 
         private Injection inject(
-                Process cli, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point, int delay)
+                Process cli, Path log, SoakStore store, SoakEngine engine, SoakFault fault, SoakPoint point, int delay)
                 throws Exception {
             if (!point.watched()) {
                 return new Injection(false, point);
@@ -506,7 +569,16 @@ class FaultSoakIT {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
             boolean tasksSeen = false;
             SoakListing.View view = new SoakListing.View(SoakListing.empty(), false);
-            while (cli.isAlive() && System.nanoTime() < deadline) {
+            String paused = point.pausesAt()
+                    .map(name -> "tensor-broadcast test: paused at " + name)
+                    .orElse(null);
+            while (paused != null && cli.isAlive() && System.nanoTime() < deadline) {
+                if (CliProcess.read(log).contains(paused)) {
+                    break;
+                }
+                Thread.sleep(5);
+            }
+            while (paused == null && cli.isAlive() && System.nanoTime() < deadline) {
                 view = new SoakListing.View(store.list(false), tasksSeen);
                 tasksSeen |= view.staging();
                 view = new SoakListing.View(view.listing(), tasksSeen);
@@ -521,8 +593,8 @@ class FaultSoakIT {
             if (!cli.isAlive()) {
                 return new Injection(false, SoakPoint.seen(view));
             }
-            SoakPoint landed = point == SoakPoint.START
-                    ? SoakPoint.START
+            SoakPoint landed = point == SoakPoint.START || paused != null
+                    ? point
                     : SoakPoint.seen(new SoakListing.View(store.list(false), tasksSeen));
             switch (fault) {
                 case DRIVER_KILL -> cli.destroyForcibly();
@@ -620,17 +692,57 @@ class FaultSoakIT {
             return args.toArray(String[]::new);
         }
 
+        /**
+         * The old dataset an {@code --overwrite} run replaces, by path: a clean run's on the local disk, written once
+         * in this JVM on the embedded engine, whatever store the run is on (one of our datasets is one on any store:
+         * the run's store gets its files, and the oracle their checksums; on S3 a clean run of its own cost a Spark
+         * job in this JVM).
+         */
+        private Map<String, byte[]> oldDataset() throws IOException {
+            synchronized (inThisJvm) {
+                if (oldDataset == null) {
+                    Path output = dir.resolve("old-dataset");
+                    CliRun clean = CliRun.of(
+                            "expand",
+                            "--input",
+                            source.toString(),
+                            "--dialect",
+                            "numpy",
+                            "--shape",
+                            OLD_SHAPE,
+                            "--partitions",
+                            "4",
+                            "--format",
+                            "arrow",
+                            "--output",
+                            output.toString());
+                    assertThat(clean.exitCode()).as(clean.err()).isZero();
+                    Map<String, byte[]> files = new java.util.TreeMap<>();
+                    try (java.util.stream.Stream<Path> walk = Files.walk(output)) {
+                        for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                            files.put(output.relativize(file).toString(), Files.readAllBytes(file));
+                        }
+                    }
+                    oldDataset = Map.copyOf(files);
+                }
+                return oldDataset;
+            }
+        }
+
         /** A clean run's dataset on {@code store}, written once in this JVM on the embedded engine. */
         private SoakListing reference(SoakStore store, String format, String shape, int partitions) {
+            synchronized (inThisJvm) {
+                return cleanRun(store, format, shape, partitions);
+            }
+        }
+
+        private SoakListing cleanRun(SoakStore store, String format, String shape, int partitions) {
             return references.computeIfAbsent(key(store, format, shape), key -> {
                 store.clear();
                 CliRun clean = CliRun.of(expand(store, format, shape, partitions, false));
                 assertThat(clean.exitCode()).as(clean.err()).isZero();
                 SoakListing listing = store.list(true);
                 manifests.put(key, SoakListing.comparedManifest(store.read(SoakListing.MANIFEST)));
-                Map<String, byte[]> bytes = new java.util.TreeMap<>();
-                listing.files().keySet().forEach(path -> bytes.put(path, store.read(path)));
-                contents.put(key, bytes);
                 store.clear();
                 return listing;
             });

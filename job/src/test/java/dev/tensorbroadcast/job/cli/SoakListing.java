@@ -42,6 +42,13 @@ record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
         return new SoakListing(new TreeMap<>(), Set.of());
     }
 
+    /** The listing of {@code files} (their bytes by path), as written to a store. */
+    static SoakListing of(Map<String, byte[]> files) {
+        TreeMap<String, Long> checksums = new TreeMap<>();
+        files.forEach((path, bytes) -> checksums.put(path, checksum(path, bytes)));
+        return new SoakListing(checksums, Set.of());
+    }
+
     /** The checksum the oracle compares for the file at {@code path} with {@code bytes}. */
     static long checksum(String path, byte[] bytes) {
         String name = path.substring(path.lastIndexOf('/') + 1);

@@ -46,7 +46,8 @@ enum SoakOutcome {
 
     /** The names a run of ours leaves at the top of its output when it dies before its commit ends. */
     private static final Pattern OURS = Pattern.compile("part-\\d+\\.(arrow|parquet)|_temporary(/.*)?|__magic.*|"
-            + Pattern.quote(SoakListing.LOCK) + "|" + Pattern.quote(SoakListing.MANIFEST) + "\\.staged");
+            + Pattern.quote(SoakListing.LOCK) + "(\\.[0-9a-f]{16}\\.staged)?|" + Pattern.quote(SoakListing.MANIFEST)
+            + "\\.staged");
 
     private static final Set<SoakOutcome> INVARIANT = Set.of(NEW, OLD, NOTHING);
 

@@ -17,6 +17,12 @@ import java.util.function.Predicate;
 enum SoakPoint {
     /** While the JVM, the request's checks and Spark start, and the lock is taken: a delay from the start, no state. */
     START(Stores.ALL, Runs.BOTH, 0, view -> true),
+    /**
+     * The lock's owner line written under its staged name, not yet renamed into place (HDFS, where a create shows the
+     * file before its bytes): too short to be seen by polling, so the driver pauses there ({@link #pausesAt()}) and
+     * the fault comes once it says so.
+     */
+    LOCK_STAGED(Stores.HDFS, Runs.BOTH, 0, view -> false),
     /** The output's lock is there, before anything else is touched. */
     LOCKED(Stores.ALL, Runs.BOTH, 200, view -> view.has(SoakListing.LOCK) && !view.tasksSeen()),
     /** An {@code --overwrite}'s old dataset set aside under {@code _tensor-broadcast.previous} (not on S3). */
@@ -66,10 +72,16 @@ enum SoakPoint {
     enum Stores {
         ALL,
         /** Local disk and HDFS, whose commit renames: S3 sets nothing aside and commits tasks in messages. */
-        RENAMING;
+        RENAMING,
+        /** HDFS only. */
+        HDFS;
 
         boolean has(SoakStore.Kind kind) {
-            return this == ALL || kind != SoakStore.Kind.S3;
+            return switch (this) {
+                case ALL -> true;
+                case RENAMING -> kind != SoakStore.Kind.S3;
+                case HDFS -> kind == SoakStore.Kind.HDFS;
+            };
         }
     }
 
@@ -108,16 +120,27 @@ enum SoakPoint {
         return reached.test(view);
     }
 
-    /** Whether a watcher waits for this point's state; {@link #TASK_WRITTEN} is reached inside the task. */
+    /**
+     * Whether the soak waits for this point, in the listing or for the driver's pause; {@link #TASK_WRITTEN} is
+     * reached inside the task.
+     */
     boolean watched() {
         return this != TASK_WRITTEN;
+    }
+
+    /**
+     * The driver's fault point ({@code commit.FaultPoint}) this point is, where the driver pauses and prints so
+     * ({@code -Dtensorbroadcast.test.pauseAt}) until the fault comes; empty for a point seen in the listing.
+     */
+    java.util.Optional<String> pausesAt() {
+        return this == LOCK_STAGED ? java.util.Optional.of("lock.staged") : java.util.Optional.empty();
     }
 
     /** The last point, in the order of a write, whose state {@code view} shows; START when none. */
     static SoakPoint seen(SoakListing.View view) {
         SoakPoint[] points = values();
         for (int i = points.length - 1; i > 0; i--) {
-            if (points[i].watched() && points[i].reached(view)) {
+            if (points[i].watched() && points[i].pausesAt().isEmpty() && points[i].reached(view)) {
                 return points[i];
             }
         }

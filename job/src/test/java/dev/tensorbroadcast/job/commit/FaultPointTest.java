@@ -23,6 +23,8 @@ class FaultPointTest {
                         "commit.cleaned",
                         "commit.manifest-written",
                         "commit.success-written",
+                        "lock.staged",
+                        "lock.created",
                         "overwrite.set-aside");
     }
 
@@ -31,7 +33,7 @@ class FaultPointTest {
         assertThatThrownBy(() -> FaultPoint.named("commit.middle"))
                 .hasMessage("Cannot find fault point 'commit.middle': the points are [commit.start, commit.recorded,"
                         + " commit.markers-taken, commit.files-committed, commit.cleaned, commit.manifest-written,"
-                        + " commit.success-written, overwrite.set-aside]");
+                        + " commit.success-written, lock.staged, lock.created, overwrite.set-aside]");
     }
 
     /** A pause at the point reached lasts the time it is given; at any other point nothing waits. */

@@ -75,7 +75,7 @@ public final class S3Store implements Store {
      * the store decides the condition atomically, as AWS S3 does (docs/storage.md: what each S3 server guarantees).
      */
     @Override
-    public boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes) throws IOException {
+    public boolean createExclusive(FileSystem fileSystem, Path path, byte[] bytes, Runnable staged) throws IOException {
         if (fileSystem.exists(path)) {
             return false;
         }
