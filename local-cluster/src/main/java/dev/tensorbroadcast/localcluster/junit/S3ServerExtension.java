@@ -4,8 +4,11 @@ import dev.tensorbroadcast.localcluster.LocalClusterException;
 import dev.tensorbroadcast.localcluster.SparkHome;
 import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -16,7 +19,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Starts an {@link S3Server} once per test class annotated {@link WithS3Server}, in a temporary directory, and stops
  * it after the class; resolves parameters of type {@link S3Server}. A test may stop the server itself (a fault):
- * closing it twice is harmless.
+ * closing it twice is harmless. Before it stops the server, it closes this JVM's cached S3A client of the server's
+ * bucket: Hadoop caches one per bucket and user, not per endpoint, and every class's server has the same bucket on
+ * another port, so the next class (in a suite's JVM) would be handed a client of a server that is gone.
  */
 public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE =
@@ -37,7 +42,22 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
     public void afterAll(ExtensionContext context) {
         S3Server server = context.getStore(NAMESPACE).remove(context.getRequiredTestClass(), S3Server.class);
         if (server != null) {
-            server.close();
+            try {
+                forgetClient(server);
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private static void forgetClient(S3Server server) {
+        Configuration conf = new Configuration();
+        server.hadoopSettings().forEach(conf::set);
+        try {
+            // closing a cached file system takes it out of the cache; one made here is closed at once
+            FileSystem.get(URI.create(server.uri("")), conf).close();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // no S3A on this class path, or a client that cannot close: nothing of ours is cached to be handed on
         }
     }
 
