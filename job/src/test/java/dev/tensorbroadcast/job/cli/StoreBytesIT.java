@@ -92,10 +92,6 @@ class StoreBytesIT {
                 copyDown(onS3, dir.resolve("s3").resolve(write.name()), conf);
             }
         } finally {
-            // Hadoop caches a file system per bucket, not per endpoint: the next class of the shared suite that starts
-            // an S3 server of its own (another port) must not be handed this class's client
-            FileSystem.get(URI.create(s3.uri("")), spark.sparkContext().hadoopConfiguration())
-                    .close();
             spark.stop();
         }
 

@@ -20,13 +20,11 @@ import dev.tensorbroadcast.localcluster.s3.S3Server;
 import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.Dialect;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.DataFrameReader;
@@ -86,12 +84,8 @@ class DataSourceClusterIT {
     }
 
     @AfterAll
-    static void stop() throws IOException {
+    static void stop() {
         if (spark != null) {
-            // Hadoop caches a file system per bucket, not per endpoint: the next class of the shared suite that starts
-            // an S3 server of its own (another port) must not be handed this class's client
-            FileSystem.get(URI.create(s3), spark.sparkContext().hadoopConfiguration())
-                    .close();
             spark.stop();
         }
     }
