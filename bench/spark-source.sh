@@ -4,7 +4,9 @@
 #   source->parquet  spark.read.format("tensorbroadcast")...load().write.parquet(...)   (SparkSourcePeer)
 #   expand           tensor-broadcast expand --format parquet (its defaults: uncompressed, PLAIN values)
 #   spark idiom      spark.range + the row as an array literal, write.parquet             (SparkSqlPeer rows)
+#   source->sink     the data source's rows written by our own sink as Parquet (format("tensorbroadcast"))
 #   source->noop     the data source's rows, each consumed by Spark's noop sink
+#   idiom->noop      the Spark idiom's rows, each consumed by Spark's noop sink (the idiom before any sink)
 #   parquet->noop    Spark reading the same values from Parquet (expand's files), into the noop sink
 #   arrow->noop      the data source reading our Arrow IPC dataset of the same values (load(dir)); n/a where the
 #                    data source does not read datasets back
@@ -78,9 +80,10 @@ printf 'rep\ttool\tseconds\tjob seconds\tMB/s\n'
 for rep in $(seq 1 "$reps"); do
     echo "rep $rep ($(uptime | sed 's/.*load/load/'))" >&2
     declare -A wall=()
-    outputs=("$dir/source" "$dir/expand" "$dir/idiom" "$dir/source-defaults" "$dir/idiom-defaults")
+    outputs=("$dir/source" "$dir/expand" "$dir/idiom" "$dir/source-defaults" "$dir/idiom-defaults" "$dir/sink")
     rm -rf "${outputs[@]}"
-    for tool in source-parquet expand idiom source-parquet-defaults idiom-defaults source-noop parquet-noop arrow-noop; do
+    for tool in source-parquet expand idiom source-parquet-defaults idiom-defaults source-sink source-noop idiom-noop \
+        parquet-noop arrow-noop; do
         case $tool in
             source-parquet) result=$(timed "$dir/source" peer source-parquet "$input" "$rows,4096" "$dir/source" \
                 "$master" none off) ;;
@@ -89,7 +92,9 @@ for rep in $(seq 1 "$reps"); do
             source-parquet-defaults) result=$(timed "$dir/source-defaults" peer source-parquet "$input" "$rows,4096" \
                 "$dir/source-defaults" "$master") ;;
             idiom-defaults) result=$(timed "$dir/idiom-defaults" idiom "$dir/idiom-defaults" snappy on) ;;
+            source-sink) result=$(timed "$dir/sink" peer source-sink "$input" "$rows,4096" "$dir/sink" "$master") ;;
             source-noop) result=$(timed - peer source-noop "$input" "$rows,4096" - "$master") ;;
+            idiom-noop) result=$(timed - idiom - none off) ;;
             parquet-noop) result=$(timed - peer parquet-noop "$dir/ref.parquet" - - "$master") ;;
             arrow-noop) result=$(timed - peer dataset-noop "$dir/ref.arrow" - - "$master") || result="n/a n/a" ;;
         esac
@@ -122,7 +127,9 @@ PY
     printf '%d\tratio spark idiom / source->parquet, defaults\t%s\t\t\n' "$rep" \
         "$(ratio idiom-defaults source-parquet-defaults)"
     printf '%d\tratio spark idiom / expand, same settings (the sink alone)\t%s\t\t\n' "$rep" "$(ratio idiom expand)"
+    printf '%d\tratio source->sink / expand\t%s\t\t\n' "$rep" "$(ratio source-sink expand)"
     printf '%d\tratio source->noop / expand\t%s\t\t\n' "$rep" "$(ratio source-noop expand)"
+    printf '%d\tratio idiom->noop / source->noop\t%s\t\t\n' "$rep" "$(ratio idiom-noop source-noop)"
     printf '%d\tratio arrow->noop / parquet->noop\t%s\t\t\n' "$rep" "$(ratio arrow-noop parquet-noop)"
     rm -rf "${outputs[@]}"
 done

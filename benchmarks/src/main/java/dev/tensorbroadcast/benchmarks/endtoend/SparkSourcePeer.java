@@ -14,6 +14,7 @@ import org.apache.spark.sql.SparkSession;
  * <pre>{@code
  * java ... SparkSourcePeer source-parquet <input.npy> <shape> <output> <master> [<codec> <dictionary>]
  *                                                                     # into Spark's Parquet sink
+ * java ... SparkSourcePeer source-sink <input.npy> <shape> <output> <master>     # into our sink, as Parquet
  * java ... SparkSourcePeer source-noop <input.npy> <shape> - <master>            # every row consumed
  * java ... SparkSourcePeer parquet-noop <dataset dir> - - <master>               # Spark's Parquet reader
  * java ... SparkSourcePeer dataset-noop <dataset dir> - - <master>               # the source reading our dataset
@@ -30,7 +31,8 @@ public final class SparkSourcePeer {
     public static void main(String[] args) {
         if (args.length != 5 && args.length != 7) {
             throw new IllegalArgumentException("Cannot run the data source peer with " + args.length
-                    + " arguments: give <source-parquet|source-noop|parquet-noop|dataset-noop> <input> <shape> <output>"
+                    + " arguments: give <source-parquet|source-sink|source-noop|parquet-noop|dataset-noop> <input> <shape>"
+                    + " <output>"
                     + " <master> [<codec> <dictionary on|off>]");
         }
         String mode = args[0];
@@ -50,13 +52,20 @@ public final class SparkSourcePeer {
                 }
                 writer.parquet(args[3]);
             }
+            case "source-sink" ->
+                broadcast(spark, args[1], args[2])
+                        .write()
+                        .format("tensorbroadcast")
+                        .option("format", "parquet")
+                        .mode("append")
+                        .save(args[3]);
             case "source-noop" -> consume(broadcast(spark, args[1], args[2]));
             case "parquet-noop" -> consume(spark.read().parquet(args[1]));
             case "dataset-noop" ->
                 consume(spark.read().format("tensorbroadcast").load(args[1]));
             default ->
                 throw new IllegalArgumentException("Cannot run mode '" + mode
-                        + "': give source-parquet, source-noop, parquet-noop or dataset-noop");
+                        + "': give source-parquet, source-sink, source-noop, parquet-noop or dataset-noop");
         }
         System.out.println(String.format(Locale.ROOT, "job_seconds %.3f", (System.nanoTime() - start) / 1e9));
         spark.stop();
@@ -80,7 +89,7 @@ public final class SparkSourcePeer {
     }
 
     /** Every row read and dropped: Spark's noop sink, which materializes each row and writes nothing. */
-    private static void consume(Dataset<Row> rows) {
+    static void consume(Dataset<Row> rows) {
         rows.write().format("noop").mode("overwrite").save();
     }
 }

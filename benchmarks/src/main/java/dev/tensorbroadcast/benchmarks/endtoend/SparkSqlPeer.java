@@ -18,6 +18,7 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>{@code java ... SparkSqlPeer <pattern rows|inner|middle> <size> <partitions> <output> <master> <codec> [<dictionary>]}</pre>
  *
+ * An {@code output} of {@code -} has Spark's {@code noop} sink consume the rows instead (codec and dictionary unused).
  * {@code size} is N for {@code [1,4096]->[N,4096]} and {@code [N,1]->[N,4096]}, K for {@code [64,1,256]->[64,K,256]}.
  * {@code dictionary} is {@code on} (Spark's default) or {@code off} ({@code parquet.enable.dictionary}). Prints one line: {@code job_seconds <s>}, the time from a ready session to the written dataset.
  */
@@ -79,10 +80,15 @@ public final class SparkSqlPeer {
                 throw new IllegalArgumentException("Cannot run pattern '" + pattern + "': give rows, inner or middle");
         };
         String dictionary = SparkSourcePeer.dictionary(args.length == 7 ? args[6] : "on");
-        rows.write()
-                .option("compression", args[5])
-                .option("parquet.enable.dictionary", dictionary)
-                .parquet(args[3]);
+        if (args[3].equals("-")) {
+            // the rows made and dropped: what the idiom costs before any sink
+            SparkSourcePeer.consume(rows);
+        } else {
+            rows.write()
+                    .option("compression", args[5])
+                    .option("parquet.enable.dictionary", dictionary)
+                    .parquet(args[3]);
+        }
         System.out.println(String.format(Locale.ROOT, "job_seconds %.3f", (System.nanoTime() - start) / 1e9));
         spark.stop();
     }
