@@ -2,7 +2,9 @@ package dev.tensorbroadcast.job.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.planner.AxisList;
+import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
@@ -24,6 +26,8 @@ import java.util.TreeMap;
  *
  * @param input the source: a {@code .npy} or Arrow IPC file, or a dataset directory; a local path or Hadoop URI
  * @param partitions an exact partition count, or empty for the planner's 128 MiB partitions
+ * @param keep which of a dataset input's other columns the table has after {@code tensor}, as {@code expand --keep}
+ *     writes them: all by default
  */
 record ReadOptions(
         String input,
@@ -35,7 +39,8 @@ record ReadOptions(
         OptionalLong axis,
         Optional<String> column,
         Optional<Shape> rowShape,
-        OptionalLong partitions) {
+        OptionalLong partitions,
+        KeepColumns keep) {
     static final String INPUT = "input";
     static final String DIALECT = "dialect";
     static final String SHAPE = "shape";
@@ -46,8 +51,9 @@ record ReadOptions(
     static final String COLUMN = "column";
     static final String ROW_SHAPE = "row-shape";
     static final String PARTITIONS = "partitions";
-    static final List<String> NAMES =
-            List.of(INPUT, DIALECT, SHAPE, MODE, AXES_MAPPING, BROADCAST_AXES, AXIS, COLUMN, ROW_SHAPE, PARTITIONS);
+    static final String KEEP = "keep";
+    static final List<String> NAMES = List.of(
+            INPUT, DIALECT, SHAPE, MODE, AXES_MAPPING, BROADCAST_AXES, AXIS, COLUMN, ROW_SHAPE, PARTITIONS, KEEP);
 
     ReadOptions {
         requireNonNull(input, "input is null");
@@ -60,6 +66,7 @@ record ReadOptions(
         requireNonNull(column, "column is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(partitions, "partitions is null");
+        requireNonNull(keep, "keep is null");
     }
 
     /** The options as Spark passes them; refused in one line, as the command line refuses its flags. */
@@ -90,7 +97,17 @@ record ReadOptions(
                 integer(options, AXIS),
                 Optional.ofNullable(options.get(COLUMN)),
                 Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse),
-                integer(options, PARTITIONS));
+                integer(options, PARTITIONS),
+                keep(options.getOrDefault(KEEP, "all")));
+    }
+
+    /** Parsed as {@code --keep} is, and refused in the command line's words, whose flag the option is. */
+    private static KeepColumns keep(String text) {
+        try {
+            return KeepColumns.parse(text);
+        } catch (BroadcastException e) {
+            throw new InvalidRequestException(e.commandLineMessage());
+        }
     }
 
     /** A request builder of the dialect with every argument given; the caller adds the input. */

@@ -217,7 +217,7 @@ class DataSourceClusterIT {
                         .option("shap", "2,3")
                         .load())
                 .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
-                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions, keep");
 
         String output = dir.resolve("incomplete").toString();
         TensorBroadcast.builder()

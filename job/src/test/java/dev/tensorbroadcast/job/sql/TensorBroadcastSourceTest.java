@@ -214,7 +214,7 @@ class TensorBroadcastSourceTest {
                         .option("shap", "2,3")
                         .load())
                 .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
-                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions, keep");
         assertThatThrownBy(() -> read().option("dialect", "numpy").load())
                 .hasMessage("Cannot read a tensorbroadcast table without option 'input': give a .npy or Arrow IPC"
                         + " file or a dataset directory");
