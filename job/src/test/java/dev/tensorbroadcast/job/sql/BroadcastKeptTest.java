@@ -66,25 +66,40 @@ class BroadcastKeptTest {
         assertThat(table.rdd().getNumPartitions()).isEqualTo(4);
     }
 
-    /** With more partitions than source rows, a row is one [8] of [600,3,8]: three rows take one source row's values. */
+    /**
+     * With more partitions than source rows, a row is one [8] of [6,3,8]: three rows take one source row's values.
+     * The feature table is Spark's own Parquet.
+     */
     @Test
     void aSourceRowFillsEachRowItGrows() throws Exception {
-        Path input = KeptFixtures.copy("arrow", dir.resolve("table"));
-        String output = expand(input, 601, KeepColumns.of("user_id", "name"));
+        Path input = dir.resolve("spark-table");
+        spark().range(6)
+                .selectExpr(
+                        "id AS user_id",
+                        "IF(id % 4 = 1, NULL, concat('u', id)) AS name",
+                        "transform(sequence(0, 7), i -> CAST(id + i / 8 AS float)) AS features")
+                .coalesce(1)
+                .write()
+                .parquet(input.toString());
+        String output = expand(input, 7, KeepColumns.all());
 
-        Dataset<Row> table =
-                broadcast(input, 601).option("keep", "user_id,name").load();
+        Dataset<Row> table = broadcast(input, 7).load();
         List<Row> rows = table.orderBy("index").collectAsList();
 
+        assertThat(table.rdd().getNumPartitions()).isEqualTo(7);
         assertThat(rows)
-                .hasSize(3 * KeptFixtures.ROWS)
+                .hasSize(18)
                 .isEqualTo(spark().read()
                         .format("tensorbroadcast")
                         .load(output)
                         .orderBy("index")
                         .collectAsList());
-        assertThat(rows.subList(3, 6)).extracting(row -> row.getLong(2)).containsExactly(1L, 1L, 1L);
-        assertThat(rows.subList(21, 24)).extracting(row -> row.get(3)).containsExactly(null, null, null);
+        assertThat(rows)
+                .extracting(row -> row.getLong(2))
+                .containsExactly(0L, 0L, 0L, 1L, 1L, 1L, 2L, 2L, 2L, 3L, 3L, 3L, 4L, 4L, 4L, 5L, 5L, 5L);
+        assertThat(rows.subList(3, 6)).extracting(row -> row.get(3)).containsExactly(null, null, null);
+        assertThat(rows.subList(6, 9)).extracting(row -> row.get(3)).containsExactly("u2", "u2", "u2");
+        assertThat(rows.subList(15, 18)).extracting(row -> row.get(3)).containsExactly(null, null, null);
     }
 
     @Test
