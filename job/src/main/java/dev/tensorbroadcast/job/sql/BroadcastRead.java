@@ -53,6 +53,7 @@ record BroadcastRead(
         BroadcastPlan plan = request.plan();
         PartitionPlan.Builder partitioning =
                 PartitionPlan.builder(plan.output(), loaded.dtype()).elementBits(loaded.sizingBits());
+        options.partitionBytes().ifPresent(partitioning::partitionBytes);
         options.partitions().ifPresent(partitioning::partitions);
         PartitionPlan partitions = partitioning.build();
         Optional<KeptSpec> keptSpec = keptSpec(options, loaded, plan, partitions);
