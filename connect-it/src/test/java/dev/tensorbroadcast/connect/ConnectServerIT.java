@@ -200,7 +200,7 @@ class ConnectServerIT {
                             .load()
                             .collectAsList(),
                     "Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape, mode,"
-                            + " axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+                            + " axes-mapping, broadcast-axes, axis, column, row-shape, partitions, partition-size, keep");
         }
     }
 

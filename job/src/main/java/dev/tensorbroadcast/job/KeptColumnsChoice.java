@@ -73,8 +73,18 @@ public final class KeptColumnsChoice {
 
     /** Named columns need a dataset to come from: one of the inputs at least. */
     static void requireDataset(KeepColumns keep, List<LoadedSource> sources, String firstLocation) {
-        if (keep.named() && sources.stream().allMatch(source -> source.dataset() == null)) {
-            throw new InvalidRequestException("Cannot keep columns " + keep + " of input '" + firstLocation + "': it"
+        if (sources.stream().allMatch(source -> source.dataset() == null)) {
+            requireNoNames(keep, firstLocation);
+        }
+    }
+
+    /**
+     * Refuses named columns of {@code location}, a single tensor, as {@code expand} refuses them (for the data source,
+     * whose broadcast has one input).
+     */
+    public static void requireNoNames(KeepColumns keep, String location) {
+        if (keep.named()) {
+            throw new InvalidRequestException("Cannot keep columns " + keep + " of input '" + location + "': it"
                     + " is a single tensor, with no columns to keep; columns are kept from a dataset (a directory of"
                     + " Arrow IPC or Parquet files, or one Parquet file)");
         }

@@ -59,7 +59,9 @@ final class BroadcastScan implements SupportsReportStatistics, Batch {
                 java.<SourceTensor>broadcast(read.source()),
                 read.plan().copyProgram(0),
                 read.partitions(),
-                BatchReaders.BATCH_BYTES);
+                BatchReaders.BATCH_BYTES,
+                read.kept().map(BroadcastKept::spec).orElse(null),
+                read.kept().map(kept -> java.broadcast(kept.rows())).orElse(null));
     }
 
     @Override

@@ -12,20 +12,32 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The scan of a dataset of ours: one input partition per part file (or chunk row of an array), cut to the rows the
- * filters on {@code index} leave; parts without any are not read.
+ * filters on {@code index} leave; parts without any are not read. Filters on the kept columns of a Parquet dataset
+ * leave out the row groups whose statistics exclude them ({@link RowGroupPruning}): a part's other runs of row groups
+ * are an input partition each.
  */
 final class DatasetScan implements SupportsReportStatistics, Batch {
+    /** The manifest's name of a dataset of Parquet files, whose row groups carry statistics. */
+    private static final String PARQUET = "parquet";
+
     private final DatasetRead read;
     private final IndexRange wanted;
+    private final List<Filter> keptFilters;
+    /** The rows to read, worked out once: the optimizer and the planner both ask. */
+    private List<DatasetRead.RowRange> rows;
 
-    DatasetScan(DatasetRead read, IndexRange wanted) {
+    private int skippedRowGroups;
+
+    DatasetScan(DatasetRead read, IndexRange wanted, List<Filter> keptFilters) {
         this.read = requireNonNull(read, "read is null");
         this.wanted = requireNonNull(wanted, "wanted is null");
+        this.keptFilters = List.copyOf(keptFilters);
     }
 
     @Override
@@ -39,7 +51,10 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
                 + read.shape().toList() + " "
                 + read.manifest().dtype() + " " + read.manifest().format() + " ("
                 + read.parts().size() + " parts)"
-                + (wanted.equals(IndexRange.ALL) ? "" : ", index in [" + wanted.first() + ", " + wanted.end() + ")");
+                + (wanted.equals(IndexRange.ALL) ? "" : ", index in [" + wanted.first() + ", " + wanted.end() + ")")
+                + (keptFilters.isEmpty()
+                        ? ""
+                        : ", " + rows().size() + " runs of row groups, " + skippedRowGroups + " row groups skipped");
     }
 
     @Override
@@ -48,14 +63,32 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
     }
 
     /** The parts' rows that are wanted, each an input partition. */
-    List<DatasetRead.RowRange> rows() {
-        List<DatasetRead.RowRange> rows = new ArrayList<>();
+    synchronized List<DatasetRead.RowRange> rows() {
+        if (rows != null) {
+            return rows;
+        }
+        RowGroupPruning pruning = keptFilters.isEmpty()
+                        || !read.manifest().format().equals(PARQUET)
+                ? null
+                : new RowGroupPruning(
+                        read.stored(),
+                        keptFilters,
+                        read.kept().stream().map(column -> column.name()).toList(),
+                        SparkSession.active().sparkContext().hadoopConfiguration());
+        List<DatasetRead.RowRange> wantedRows = new ArrayList<>();
         for (DatasetRead.RowRange part : read.parts()) {
             IndexRange kept = wanted.intersect(new IndexRange(part.first(), part.end()));
-            if (!kept.isEmpty()) {
-                rows.add(new DatasetRead.RowRange(kept.first(), kept.end()));
+            if (kept.isEmpty()) {
+                continue;
+            }
+            if (pruning == null) {
+                wantedRows.add(new DatasetRead.RowRange(kept.first(), kept.end()));
+            } else {
+                wantedRows.addAll(pruning.keep(kept.first(), kept.end()));
             }
         }
+        skippedRowGroups = pruning == null ? 0 : pruning.skipped();
+        rows = List.copyOf(wantedRows);
         return rows;
     }
 

@@ -58,10 +58,14 @@ record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) 
                 info.schema());
     }
 
-    /** Keeps the rows filters on {@code index} leave; Spark applies every filter again to the rows read. */
+    /**
+     * Keeps the rows filters on {@code index} leave, and the row groups filters on kept columns may keep rows of; Spark
+     * applies every filter again to the rows read.
+     */
     private static final class Builder implements SupportsPushDownFilters {
         private final DatasetRead read;
         private IndexRange wanted = IndexRange.ALL;
+        private final List<Filter> onKept = new ArrayList<>();
         private Filter[] pushed = new Filter[0];
 
         Builder(DatasetRead read) {
@@ -71,10 +75,15 @@ record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) 
         @Override
         public Filter[] pushFilters(Filter[] filters) {
             List<Filter> used = new ArrayList<>();
+            List<String> kept =
+                    read.kept().stream().map(column -> column.name()).toList();
             for (Filter filter : filters) {
                 var range = IndexRange.of(filter);
                 if (range.isPresent()) {
                     wanted = wanted.intersect(range.get());
+                    used.add(filter);
+                } else if (KeptFilters.onKept(filter, kept)) {
+                    onKept.add(filter);
                     used.add(filter);
                 }
             }
@@ -89,7 +98,7 @@ record DatasetTable(String path, StructType schema, Supplier<DatasetRead> read) 
 
         @Override
         public Scan build() {
-            return new DatasetScan(read, wanted);
+            return new DatasetScan(read, wanted, onKept);
         }
     }
 }

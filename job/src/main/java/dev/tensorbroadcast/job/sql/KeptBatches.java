@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.planner.RowLineage;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -37,12 +38,27 @@ final class KeptBatches implements AutoCloseable {
 
     private final KeptRows rows;
     private final WritableColumnVector[] vectors;
+    /** Which source row each of the partition's rows comes from; null when row {@code r} is entry {@code r}. */
+    private final RowLineage lineage;
+    /** The output row the partition starts at, when it follows a lineage. */
+    private final long firstRow;
 
     /** Room for this many rows at first; a larger batch grows the vectors. */
     private static final int FIRST_CAPACITY = 4096;
 
+    /** The partition's rows are {@code rows}' entries, one for one (a dataset's own rows). */
     KeptBatches(KeptRows rows) {
+        this(rows, null, 0);
+    }
+
+    /**
+     * The partition's rows, from output row {@code firstRow} on, each take the kept values of the source row
+     * {@code lineage} gives, which {@code rows} holds (a broadcast's rows: a source row may fill many).
+     */
+    KeptBatches(KeptRows rows, RowLineage lineage, long firstRow) {
         this.rows = requireNonNull(rows, "rows is null");
+        this.lineage = lineage;
+        this.firstRow = firstRow;
         List<KeptColumn> columns = rows.columns();
         this.vectors = new WritableColumnVector[columns.size()];
         for (int c = 0; c < vectors.length; c++) {
@@ -65,9 +81,17 @@ final class KeptBatches implements AutoCloseable {
         }
     }
 
-    private static void copy(KeptColumn column, FieldVector from, int first, int count, WritableColumnVector to) {
+    /** The entry of {@link #rows} that the partition's row {@code row} takes its values from. */
+    private int entry(int row) {
+        return lineage == null
+                ? row
+                : Math.toIntExact(
+                        lineage.sourceRow(firstRow + row) - rows.rows().first());
+    }
+
+    private void copy(KeptColumn column, FieldVector from, int first, int count, WritableColumnVector to) {
         for (int r = 0; r < count; r++) {
-            int at = first + r;
+            int at = entry(first + r);
             if (from.isNull(at)) {
                 to.putNull(r);
                 continue;

@@ -2,7 +2,10 @@ package dev.tensorbroadcast.job.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.ByteSize;
+import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.planner.AxisList;
+import dev.tensorbroadcast.planner.BroadcastException;
 import dev.tensorbroadcast.planner.BroadcastMode;
 import dev.tensorbroadcast.planner.BroadcastRequest;
 import dev.tensorbroadcast.planner.Dialect;
@@ -23,7 +26,10 @@ import java.util.TreeMap;
  * as Spark's are.
  *
  * @param input the source: a {@code .npy} or Arrow IPC file, or a dataset directory; a local path or Hadoop URI
- * @param partitions an exact partition count, or empty for the planner's 128 MiB partitions
+ * @param partitions an exact partition count, or empty for partitions of {@code partitionBytes}
+ * @param partitionBytes the target bytes of a partition, or empty for the planner's 128 MiB
+ * @param keep which of a dataset input's other columns the table has after {@code tensor}, as {@code expand --keep}
+ *     writes them: all by default
  */
 record ReadOptions(
         String input,
@@ -35,7 +41,9 @@ record ReadOptions(
         OptionalLong axis,
         Optional<String> column,
         Optional<Shape> rowShape,
-        OptionalLong partitions) {
+        OptionalLong partitions,
+        OptionalLong partitionBytes,
+        KeepColumns keep) {
     static final String INPUT = "input";
     static final String DIALECT = "dialect";
     static final String SHAPE = "shape";
@@ -46,8 +54,21 @@ record ReadOptions(
     static final String COLUMN = "column";
     static final String ROW_SHAPE = "row-shape";
     static final String PARTITIONS = "partitions";
-    static final List<String> NAMES =
-            List.of(INPUT, DIALECT, SHAPE, MODE, AXES_MAPPING, BROADCAST_AXES, AXIS, COLUMN, ROW_SHAPE, PARTITIONS);
+    static final String PARTITION_SIZE = "partition-size";
+    static final String KEEP = "keep";
+    static final List<String> NAMES = List.of(
+            INPUT,
+            DIALECT,
+            SHAPE,
+            MODE,
+            AXES_MAPPING,
+            BROADCAST_AXES,
+            AXIS,
+            COLUMN,
+            ROW_SHAPE,
+            PARTITIONS,
+            PARTITION_SIZE,
+            KEEP);
 
     ReadOptions {
         requireNonNull(input, "input is null");
@@ -60,6 +81,8 @@ record ReadOptions(
         requireNonNull(column, "column is null");
         requireNonNull(rowShape, "rowShape is null");
         requireNonNull(partitions, "partitions is null");
+        requireNonNull(partitionBytes, "partitionBytes is null");
+        requireNonNull(keep, "keep is null");
     }
 
     /** The options as Spark passes them; refused in one line, as the command line refuses its flags. */
@@ -80,6 +103,10 @@ record ReadOptions(
             throw new InvalidRequestException("Cannot use " + AXES_MAPPING + " with " + BROADCAST_AXES + ": they are"
                     + " mutually exclusive (openvino explicit mode takes the first, ngraph the second)");
         }
+        if (options.containsKey(PARTITION_SIZE) && options.containsKey(PARTITIONS)) {
+            throw new InvalidRequestException("Cannot use " + PARTITION_SIZE + " with " + PARTITIONS + ": they are"
+                    + " mutually exclusive (give a size per partition or a partition count)");
+        }
         return new ReadOptions(
                 input,
                 dialect,
@@ -90,7 +117,20 @@ record ReadOptions(
                 integer(options, AXIS),
                 Optional.ofNullable(options.get(COLUMN)),
                 Optional.ofNullable(options.get(ROW_SHAPE)).map(Shape::parse),
-                integer(options, PARTITIONS));
+                integer(options, PARTITIONS),
+                Optional.ofNullable(options.get(PARTITION_SIZE))
+                        .map(text -> OptionalLong.of(ByteSize.parse("partition size", text)))
+                        .orElse(OptionalLong.empty()),
+                keep(options.getOrDefault(KEEP, "all")));
+    }
+
+    /** Parsed as {@code --keep} is, and refused in the command line's words, whose flag the option is. */
+    private static KeepColumns keep(String text) {
+        try {
+            return KeepColumns.parse(text);
+        } catch (BroadcastException e) {
+            throw new InvalidRequestException(e.commandLineMessage());
+        }
     }
 
     /** A request builder of the dialect with every argument given; the caller adds the input. */

@@ -210,8 +210,9 @@ class DataSourceClusterIT {
                         .option("dialect", "numpy")
                         .option("shap", "2,3")
                         .load())
-                .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
-                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+                .hasMessage(
+                        "Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
+                                + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions, partition-size, keep");
 
         String output = dir.resolve("incomplete").toString();
         TensorBroadcast.builder()

@@ -110,6 +110,56 @@ class TensorBroadcastSourceTest {
     }
 
     @Test
+    void partitionSizeCutsPartitionsOfAboutThatSize() throws IOException {
+        String input = npy("<f8", new long[] {1, 16}).toString();
+        DataFrameReader request =
+                read().option("input", input).option("dialect", "numpy").option("shape", "1000,16");
+
+        // 1000 rows of 128 bytes in partitions of at most 16 KiB: 128000 / 16384 rounded up
+        Dataset<Row> table = request.option("partition-size", "16k").load();
+
+        assertThat(table.rdd().getNumPartitions()).isEqualTo(8);
+        assertThat(rows(table))
+                .hasSize(1000)
+                .isEqualTo(rows(read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("shape", "1000,16")
+                        .load()));
+        assertThat(read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("shape", "1000,16")
+                        .option("PARTITION-SIZE", "64m")
+                        .load()
+                        .rdd()
+                        .getNumPartitions())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aBadPartitionSizeIsRefusedInTheCommandLinesLine() throws IOException {
+        String input = npy("<f8", new long[] {1, 16}).toString();
+
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("partition-size", "64x")
+                        .load())
+                .hasMessage("Cannot parse partition size '64x': write a number of bytes with an optional k, m, g or t"
+                        + " (binary units), such as 128m or 4096");
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("partition-size", "0")
+                        .load())
+                .hasMessage("Cannot use partition size 0: it must be at least 1 byte");
+        assertThatThrownBy(() -> read().option("input", input)
+                        .option("dialect", "numpy")
+                        .option("partition-size", "64m")
+                        .option("partitions", "2")
+                        .load())
+                .hasMessage("Cannot use partition-size with partitions: they are mutually exclusive (give a size per"
+                        + " partition or a partition count)");
+    }
+
+    @Test
     void theOptimizerKnowsRowsAndBytes() throws IOException {
         String input = npy("<f4", new long[] {1, 4}).toString();
         Dataset<Row> table = read().option("input", input)
@@ -213,8 +263,9 @@ class TensorBroadcastSourceTest {
                         .option("dialect", "numpy")
                         .option("shap", "2,3")
                         .load())
-                .hasMessage("Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
-                        + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions");
+                .hasMessage(
+                        "Cannot read a tensorbroadcast table with option 'shap': expected input, dialect, shape,"
+                                + " mode, axes-mapping, broadcast-axes, axis, column, row-shape, partitions, partition-size, keep");
         assertThatThrownBy(() -> read().option("dialect", "numpy").load())
                 .hasMessage("Cannot read a tensorbroadcast table without option 'input': give a .npy or Arrow IPC"
                         + " file or a dataset directory");
