@@ -4,10 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
-import dev.tensorbroadcast.arrowio.format.WriteSettings;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
+import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
@@ -18,6 +19,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -32,24 +35,19 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Each task's writer: it gathers its partition's rows (a consecutive run of {@code index}) on the heap and, at its
- * commit, writes them as one part file through the format's own writer, the copy kernel filling its batches as in
- * {@code expand}, into the job's temporary directory; the driver puts the files in place ({@link DatasetSink}).
+ * commit, writes them through the format's own writer, the copy kernel filling its batches as in {@code expand}, into
+ * the job's temporary directory: one part file, or an array's chunk (or shard) objects of its rows; the driver puts
+ * them in place ({@link DatasetSink}).
  *
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
  */
 @SuppressWarnings("ArrayRecordComponent") // the row shape is shipped to the writers, never compared
 record PartWriters(
-        String temporary,
-        DatasetFileFormat format,
-        WriteSettings settings,
-        DType dtype,
-        long[] rowShape,
-        Broadcast<SerializableConfiguration> conf)
+        String temporary, FileOptions files, DType dtype, long[] rowShape, Broadcast<SerializableConfiguration> conf)
         implements DataWriterFactory {
     PartWriters {
         requireNonNull(temporary, "temporary is null");
-        requireNonNull(format, "format is null");
-        requireNonNull(settings, "settings is null");
+        requireNonNull(files, "files is null");
         requireNonNull(dtype, "dtype is null");
         requireNonNull(conf, "conf is null");
     }
@@ -115,8 +113,9 @@ record PartWriters(
         @Override
         public WriterCommitMessage commit() throws IOException {
             Shape row = rowShape != null ? Shape.of(rowShape) : Shape.of(Math.max(rowElements, 0));
+            String extension = files.format().extension();
             if (rows == 0) {
-                return new WrittenPart("", format.extension(), 0, 0, row.dims(), 0, "00000000", "", "");
+                return new WrittenPart("", extension, 0, 0, row.dims(), List.of(), "", "");
             }
             long[] dims = new long[row.rank() + 1];
             dims[0] = rows;
@@ -133,31 +132,78 @@ record PartWriters(
                     partition.firstElement(),
                     partition.firstElement(),
                     partition.endElement());
-            Path file = new Path(temporary, partitionId + "-" + taskId + format.extension());
-            FileSystem fileSystem = file.getFileSystem(conf.value().value());
-            ChecksumOutputStream out;
-            try (OutputStream stream = fileSystem.create(file, false)) {
-                out = new ChecksumOutputStream(stream);
-                format.write(
-                        kernel,
-                        row,
-                        partition,
-                        Optional.empty(),
-                        settings,
-                        written -> {},
-                        PartOutput.of(out, out::bytes, file.getName()));
-            }
+            Path written = new Path(temporary, partitionId + "-" + taskId + extension);
+            FileSystem fileSystem = written.getFileSystem(conf.value().value());
+            List<WrittenObject> objects = files.array().isPresent()
+                    ? writeArray(kernel, row, fileSystem, written)
+                    : List.of(writeFile(kernel, row, partition, fileSystem, written));
             SparkEnv env = SparkEnv.get();
             return new WrittenPart(
-                    file.toString(),
-                    format.extension(),
+                    written.toString(),
+                    extension,
                     firstRow,
                     rows,
                     row.dims(),
-                    out.bytes(),
-                    out.crc32c(),
+                    objects,
                     env.executorId(),
                     env.blockManager().blockManagerId().host());
+        }
+
+        private WrittenObject writeFile(
+                TensorKernel kernel, Shape row, Partition partition, FileSystem fileSystem, Path file)
+                throws IOException {
+            ChecksumOutputStream out;
+            try (OutputStream stream = fileSystem.create(file, false)) {
+                out = new ChecksumOutputStream(stream);
+                files.datasetFormat()
+                        .write(
+                                kernel,
+                                row,
+                                partition,
+                                Optional.empty(),
+                                files.settings(),
+                                written -> {},
+                                PartOutput.of(out, out::bytes, file.getName()));
+            }
+            return new WrittenObject("", out.bytes(), out.crc32c());
+        }
+
+        /**
+         * The chunk (or shard) objects of this partition's rows, under {@code directory} by their keys: the array's
+         * first dim taken up to this partition's end, which is the array's own where this partition is the last, and
+         * else a multiple of the chunks' first dim (the driver checks), so every object is the one {@code expand}
+         * writes.
+         */
+        private List<WrittenObject> writeArray(TensorKernel kernel, Shape row, FileSystem fileSystem, Path directory)
+                throws IOException {
+            ArrayLayout layout = SinkArrays.layout(files, dtype, firstRow + rows, row);
+            long block = SinkArrays.blockRows(layout);
+            if (firstRow % block != 0) {
+                throw SinkArrays.notWholeChunks(firstRow, firstRow + rows, block);
+            }
+            List<String> keys = new ArrayList<>();
+            List<ChecksumOutputStream> streams = new ArrayList<>();
+            files.array()
+                    .orElseThrow()
+                    .write(
+                            kernel,
+                            layout,
+                            firstRow,
+                            firstRow + rows,
+                            key -> {
+                                ChecksumOutputStream out =
+                                        new ChecksumOutputStream(fileSystem.create(new Path(directory, key), false));
+                                keys.add(key);
+                                streams.add(out);
+                                return out;
+                            },
+                            elements -> {});
+            List<WrittenObject> objects = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                objects.add(new WrittenObject(
+                        keys.get(i), streams.get(i).bytes(), streams.get(i).crc32c()));
+            }
+            return objects;
         }
 
         @Override

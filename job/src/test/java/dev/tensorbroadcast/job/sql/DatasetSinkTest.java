@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tensorbroadcast.arrowio.format.ArrayChunking;
+import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import dev.tensorbroadcast.planner.Dialect;
+import dev.tensorbroadcast.planner.Param;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,6 +115,140 @@ class DatasetSinkTest {
                         spark().read().format("tensorbroadcast").load(expanded.toString())));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2,3,5,2 - none 6", "2,3,5,2 2,3,5,4 zstd 3", "3,3,5,4 - gzip:3 2"})
+    void writesTheArrayExpandWrites(String request) throws IOException {
+        String[] words = request.split(" ");
+        long[] chunks = ArrayChunking.parse(words[0], Param.CHUNKS);
+        long[] shard = words[1].equals("-") ? new long[0] : ArrayChunking.parse(words[1], Param.SHARD);
+        String input =
+                NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
+        Path expanded = dir.resolve("expand");
+        // as many rows per partition as a chunk holds: the source's partitions are expand's plan aligned to chunks
+        String partitions = chunks[0] == 3 ? "2" : "3";
+        Compression compression = Compression.parse(words[2]);
+        TensorBroadcast.Builder expand = TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.NUMPY)
+                .shape(6, 3, 5, 4)
+                .partitions(Integer.parseInt(partitions))
+                .format(OutputFormat.parse("zarr").withChunking(new ArrayChunking(chunks, shard)))
+                .compression(compression.codec())
+                .output(expanded.toString());
+        if (compression.level() > 0) {
+            expand.compressionLevel(compression.level());
+        }
+        expand.build().run(spark());
+        Path written = dir.resolve("sink");
+        DataFrameWriter<Row> sink = spark().read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "6,3,5,4")
+                .option("partitions", partitions)
+                .load()
+                .write()
+                .format("tensorbroadcast")
+                .option("format", "zarr")
+                .option("chunks", words[0])
+                .option("compression", words[2])
+                .mode("append");
+        if (shard.length > 0) {
+            sink.option("shard", words[1]);
+        }
+
+        sink.save(written.toString());
+
+        List<String> objects = tree(expanded);
+        assertThat(tree(written)).isEqualTo(objects).contains("zarr.json", "_SUCCESS", "_manifest.json");
+        assertThat(objects.stream().filter(name -> name.startsWith("c/"))).hasSize(Integer.parseInt(words[3]));
+        for (String name : objects) {
+            if (name.startsWith("c/")) {
+                assertThat(Files.readAllBytes(written.resolve(name)))
+                        .as(name)
+                        .isEqualTo(Files.readAllBytes(expanded.resolve(name)));
+            }
+        }
+        ObjectMapper json = new ObjectMapper();
+        assertThat(json.readTree(written.resolve("zarr.json").toFile()))
+                .isEqualTo(json.readTree(expanded.resolve("zarr.json").toFile()));
+        JsonNode ours = manifest(written);
+        JsonNode theirs = manifest(expanded);
+        for (String field : List.of(
+                "shape",
+                "dtype",
+                "elements",
+                "bytes",
+                "row_dims",
+                "row_shape",
+                "rows",
+                "format",
+                "compression",
+                "partitions")) {
+            assertThat(ours.get(field)).as(field).isEqualTo(theirs.get(field));
+        }
+        assertThat(ours.get("files")).hasSameSizeAs(theirs.get("files"));
+        for (int i = 0; i < theirs.get("files").size(); i++) {
+            for (String field : List.of("path", "partition", "first_row", "rows", "bytes", "crc32c")) {
+                assertThat(ours.get("files").get(i).get(field))
+                        .as(i + " " + field)
+                        .isEqualTo(theirs.get("files").get(i).get(field));
+            }
+        }
+        assertThat(DatasetSourceTest.rows(
+                        spark().read().format("tensorbroadcast").load(written.toString())))
+                .isEqualTo(DatasetSourceTest.rows(
+                        spark().read().format("tensorbroadcast").load(expanded.toString())));
+    }
+
+    @Test
+    void refusesAnArrayItCannotWrite() throws IOException {
+        String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {1, 4}).toString();
+        Dataset<Row> table = spark().read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "6,4")
+                .option("partitions", "3")
+                .load();
+
+        assertThatThrownBy(() -> table.write()
+                        .format("tensorbroadcast")
+                        .option("format", "zarr")
+                        .mode("append")
+                        .save(dir.resolve("z").toString()))
+                .hasMessage("Cannot write a tensorbroadcast dataset as zarr without option chunks: expand chooses"
+                        + " chunks from its partitions, which the sink does not know; give one size per dim, such as"
+                        + " chunks 64,4096, and cut the DataFrame's partitions at multiples of the first");
+        assertThatThrownBy(() -> table.write()
+                        .format("tensorbroadcast")
+                        .option("format", "zarr")
+                        .option("chunks", "2")
+                        .mode("append")
+                        .save(dir.resolve("z").toString()))
+                .hasMessage("Cannot use --chunks 2 for output (0,4): give one size per dim (2)");
+        assertThatThrownBy(() -> table.write()
+                        .format("tensorbroadcast")
+                        .option("format", "zarr")
+                        .option("chunks", "4,4")
+                        .mode("append")
+                        .save(dir.resolve("z").toString()))
+                .hasMessageContaining("Cannot write a tensorbroadcast dataset as zarr: a partition holds index 2 to 3,"
+                        + " not whole chunks of 4 rows; each partition's rows must start at a multiple of 4 (the first"
+                        + " dim of the chunks, or of the shard) and all but the last end at one");
+        assertThat(dir.resolve("z")).doesNotExist();
+    }
+
+    private static List<String> tree(Path directory) throws IOException {
+        try (Stream<Path> entries = Files.walk(directory)) {
+            return entries.filter(Files::isRegularFile)
+                    .map(path -> directory.relativize(path).toString())
+                    .filter(name -> !name.startsWith(".") && !name.contains("/."))
+                    .sorted()
+                    .toList();
+        }
+    }
+
     @Test
     void refusesWhatItCannotWrite() throws IOException {
         String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {1, 4}).toString();
@@ -126,10 +263,10 @@ class DatasetSinkTest {
 
         assertThatThrownBy(() -> table.write()
                         .format("tensorbroadcast")
-                        .option("format", "zarr")
+                        .option("format", "npy")
                         .mode("append")
                         .save(dir.resolve("z").toString()))
-                .hasMessage("Cannot write a tensorbroadcast dataset as 'zarr': expected arrow or parquet");
+                .hasMessage("Cannot use format 'npy': expected arrow, parquet or zarr");
         assertThatThrownBy(() ->
                         table.write().format("tensorbroadcast").mode("append").save(taken.toString()))
                 .hasMessage("Cannot write " + taken + ": it is not empty; a tensorbroadcast dataset is written into a"
