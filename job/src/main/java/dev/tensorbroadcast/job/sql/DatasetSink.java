@@ -6,6 +6,7 @@ import dev.tensorbroadcast.arrowio.TensorFileSchema;
 import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.WriteSpec;
 import dev.tensorbroadcast.job.base.Crc32c;
@@ -70,6 +71,7 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
     private final String location;
     private final FileOptions files;
     private final DType dtype;
+    private final List<KeptColumn> kept;
     private final long[] rowShape;
     private final Configuration conf;
     private final Path directory;
@@ -86,6 +88,7 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                 format.chunking(),
                 spec.settings());
         this.dtype = dtype(schema);
+        this.kept = kept(schema);
         StructField tensor = schema.apply(TensorFileSchema.TENSOR_COLUMN);
         this.rowShape = tensor.metadata().contains(SparkTypes.SHAPE_METADATA)
                 ? tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA)
@@ -134,7 +137,12 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         JavaSparkContext java =
                 JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
         return new PartWriters(
-                temporary.toString(), files, dtype, rowShape, java.broadcast(new SerializableConfiguration(conf)));
+                temporary.toString(),
+                files,
+                dtype,
+                rowShape,
+                kept,
+                java.broadcast(new SerializableConfiguration(conf)));
     }
 
     @Override
@@ -193,7 +201,9 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                     files.codecName(),
                     parts.size(),
                     entries,
-                    List.of(),
+                    kept.stream()
+                            .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName()))
+                            .toList(),
                     files.settings().rowLayout().layoutName());
             Store store = Stores.forPath(directory);
             if (layout != null) {
@@ -292,14 +302,32 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         }
     }
 
+    /** The columns after {@code index} and {@code tensor}: kept next to each row, as {@code expand --keep} keeps them. */
+    private List<KeptColumn> kept(StructType schema) {
+        List<KeptColumn> kept = new ArrayList<>();
+        for (StructField field : Arrays.asList(schema.fields()).subList(2, schema.fields().length)) {
+            kept.add(KeptSparkTypes.column(field)
+                    .orElseThrow(() -> new InvalidRequestException("Cannot keep column '" + field.name() + "' of "
+                            + field.dataType().simpleString() + ": expected " + KeptColumn.ACCEPTED)));
+        }
+        if (!kept.isEmpty() && files.array().isPresent()) {
+            throw new InvalidRequestException(
+                    "Cannot keep columns " + kept.stream().map(KeptColumn::name).toList()
+                            + " in format zarr: an array holds the tensor's values only; write arrow or parquet, or select"
+                            + " index and tensor alone");
+        }
+        return List.copyOf(kept);
+    }
+
     /** The element type of the tensor column, which our writers take. */
     private static DType dtype(StructType schema) {
         List<String> names = Arrays.asList(schema.fieldNames());
-        if (!names.equals(List.of(TensorFileSchema.INDEX_COLUMN, TensorFileSchema.TENSOR_COLUMN))
+        if (names.size() < 2
+                || !names.subList(0, 2).equals(List.of(TensorFileSchema.INDEX_COLUMN, TensorFileSchema.TENSOR_COLUMN))
                 || schema.apply(0).dataType() != DataTypes.LongType
                 || !(schema.apply(1).dataType() instanceof ArrayType array)) {
             throw new InvalidRequestException("Cannot write a tensorbroadcast dataset of " + schema.simpleString()
-                    + ": expected index bigint, tensor array<number>");
+                    + ": expected index bigint, tensor array<number>, then any columns to keep");
         }
         DataType element = array.elementType();
         if (element == DataTypes.ByteType) {

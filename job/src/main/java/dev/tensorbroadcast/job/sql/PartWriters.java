@@ -6,6 +6,9 @@ import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
 import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
@@ -13,6 +16,7 @@ import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,15 +44,22 @@ import org.apache.spark.util.SerializableConfiguration;
  * them in place ({@link DatasetSink}).
  *
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
+ * @param kept the columns after {@code index} and {@code tensor}, written next to each row
  */
 @SuppressWarnings("ArrayRecordComponent") // the row shape is shipped to the writers, never compared
 record PartWriters(
-        String temporary, FileOptions files, DType dtype, long[] rowShape, Broadcast<SerializableConfiguration> conf)
+        String temporary,
+        FileOptions files,
+        DType dtype,
+        long[] rowShape,
+        List<KeptColumn> kept,
+        Broadcast<SerializableConfiguration> conf)
         implements DataWriterFactory {
     PartWriters {
         requireNonNull(temporary, "temporary is null");
         requireNonNull(files, "files is null");
         requireNonNull(dtype, "dtype is null");
+        kept = List.copyOf(requireNonNull(kept, "kept is null"));
         requireNonNull(conf, "conf is null");
     }
 
@@ -61,6 +72,7 @@ record PartWriters(
         private final int partitionId;
         private final long taskId;
         private final ByteArrayOutputStream values = new ByteArrayOutputStream();
+        private final KeptValues keptValues = new KeptValues(kept);
         private final ByteBuffer element = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         private long firstRow = -1;
         private long rows;
@@ -106,6 +118,9 @@ record PartWriters(
                     default -> throw new IllegalStateException(dtype.typeName());
                 }
                 values.write(element.array(), 0, element.position());
+            }
+            if (!kept.isEmpty()) {
+                keptValues.add(row);
             }
             rows++;
         }
@@ -153,14 +168,18 @@ record PartWriters(
                 TensorKernel kernel, Shape row, Partition partition, FileSystem fileSystem, Path file)
                 throws IOException {
             ChecksumOutputStream out;
-            try (OutputStream stream = fileSystem.create(file, false)) {
+            try (OutputStream stream = fileSystem.create(file, false);
+                    KeptRows keptRows = kept.isEmpty() ? null : keptValues.rows(firstRow)) {
                 out = new ChecksumOutputStream(stream);
+                // each output row is the kept source row of its own index
+                Optional<KeptOutput> keptOutput = Optional.ofNullable(keptRows)
+                        .map(held -> new KeptOutput(held, new RowLineage(firstRow + rows, 1)));
                 files.datasetFormat()
                         .write(
                                 kernel,
                                 row,
                                 partition,
-                                Optional.empty(),
+                                keptOutput,
                                 files.settings(),
                                 written -> {},
                                 PartOutput.of(out, out::bytes, file.getName()));

@@ -8,12 +8,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tensorbroadcast.arrowio.format.ArrayChunking;
 import dev.tensorbroadcast.arrowio.format.Compression;
 import dev.tensorbroadcast.arrowio.format.OutputCompression;
+import dev.tensorbroadcast.arrowio.source.KeptFixtures;
+import dev.tensorbroadcast.job.KeepColumns;
 import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.TensorBroadcast;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
+import dev.tensorbroadcast.job.pipeline.ParquetFooters;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
 import dev.tensorbroadcast.planner.Dialect;
 import dev.tensorbroadcast.planner.Param;
+import dev.tensorbroadcast.planner.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,6 +205,66 @@ class DatasetSinkTest {
                         spark().read().format("tensorbroadcast").load(expanded.toString())));
     }
 
+    /**
+     * {@code load(dir)} of an {@code expand --keep} dataset (int64, int32, float64, string with nulls, date, timestamp,
+     * bool, int8 next to the tensor) written back through the sink: the same part files (a Parquet footer compared by
+     * content) and the same kept columns in the manifest.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"arrow", "parquet"})
+    void writesKeptColumnsAsExpandKeepsThem(String format) throws Exception {
+        Path input = KeptFixtures.copy("parquet", dir.resolve("table"));
+        Path expanded = dir.resolve("expand");
+        TensorBroadcast.builder()
+                .source(input.toString())
+                .column("features")
+                .rowShape(Shape.of(1, 8))
+                .keep(KeepColumns.of(KeptFixtures.KEPT.toArray(String[]::new)))
+                .dialect(Dialect.PYTORCH)
+                .shape(-1, 3, 8)
+                .partitions(4)
+                .format(OutputFormat.parse(format))
+                .output(expanded.toString())
+                .build()
+                .run(spark());
+        Path written = dir.resolve("sink");
+
+        spark().read()
+                .format("tensorbroadcast")
+                .load(expanded.toString())
+                .write()
+                .format("tensorbroadcast")
+                .option("format", format)
+                .mode("append")
+                .save(written.toString());
+
+        assertThat(names(written)).isEqualTo(names(expanded)).contains("part-00003." + format);
+        for (String name : names(expanded)) {
+            if (name.startsWith("part-")) {
+                byte[] ours = Files.readAllBytes(written.resolve(name));
+                byte[] theirs = Files.readAllBytes(expanded.resolve(name));
+                if (format.equals("parquet")) {
+                    ours = ParquetFooters.canonical(written.resolve(name), ours);
+                    theirs = ParquetFooters.canonical(expanded.resolve(name), theirs);
+                }
+                assertThat(ours).as(name).isEqualTo(theirs);
+            }
+        }
+        assertThat(manifest(written).get("kept_columns"))
+                .isEqualTo(manifest(expanded).get("kept_columns"))
+                .hasSize(KeptFixtures.KEPT.size());
+        assertThat(spark().read()
+                        .format("tensorbroadcast")
+                        .load(written.toString())
+                        .orderBy("index")
+                        .collectAsList())
+                .isEqualTo(spark().read()
+                        .format("tensorbroadcast")
+                        .load(expanded.toString())
+                        .orderBy("index")
+                        .collectAsList());
+    }
+
     @Test
     void refusesAnArrayItCannotWrite() throws IOException {
         String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {1, 4}).toString();
@@ -227,6 +291,22 @@ class DatasetSinkTest {
                         .mode("append")
                         .save(dir.resolve("z").toString()))
                 .hasMessage("Cannot use --chunks 2 for output (0,4): give one size per dim (2)");
+        assertThatThrownBy(() -> table.selectExpr("index", "tensor", "index % 2 as label")
+                        .write()
+                        .format("tensorbroadcast")
+                        .option("format", "zarr")
+                        .option("chunks", "2,4")
+                        .mode("append")
+                        .save(dir.resolve("z").toString()))
+                .hasMessage("Cannot keep columns [label] in format zarr: an array holds the tensor's values only;"
+                        + " write arrow or parquet, or select index and tensor alone");
+        assertThatThrownBy(() -> table.selectExpr("index", "tensor", "array(index) as ids")
+                        .write()
+                        .format("tensorbroadcast")
+                        .mode("append")
+                        .save(dir.resolve("z").toString()))
+                .hasMessage("Cannot keep column 'ids' of array<bigint>: expected one number, boolean, string, binary,"
+                        + " date or timestamp per row");
         assertThatThrownBy(() -> table.write()
                         .format("tensorbroadcast")
                         .option("format", "zarr")
