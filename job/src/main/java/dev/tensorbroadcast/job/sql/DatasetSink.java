@@ -22,7 +22,6 @@ import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
 import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.store.Store;
-import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
@@ -35,7 +34,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -66,8 +65,6 @@ import org.apache.spark.util.SerializableConfiguration;
  * directory is written.
  */
 final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchWrite {
-    private static final String TEMPORARY = "_temporary";
-
     private final String location;
     private final FileOptions files;
     private final DType dtype;
@@ -75,7 +72,8 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
     private final long[] rowShape;
     private final Configuration conf;
     private final Path directory;
-    private final Path temporary;
+    /** The job's commit, set up when the write starts ({@link #toBatch}). */
+    private SinkCommit commit;
     /** Whether the job made the directory: a failed job leaves none behind. */
     private boolean created;
 
@@ -99,8 +97,6 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         }
         this.conf = SparkSession.active().sparkContext().hadoopConfiguration();
         this.directory = Locations.locate("output", location, conf).path();
-        this.temporary =
-                new Path(new Path(directory, TEMPORARY), UUID.randomUUID().toString());
     }
 
     @Override
@@ -125,7 +121,7 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             } catch (FileNotFoundException e) {
                 created = true;
             }
-            fileSystem.mkdirs(temporary);
+            commit = SinkCommit.setUp(directory, conf);
         } catch (IOException e) {
             throw new DatasetException("Cannot write " + location + ": " + Reasons.of(e));
         }
@@ -137,12 +133,21 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         JavaSparkContext java =
                 JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
         return new PartWriters(
-                temporary.toString(),
+                commit.committer(),
+                commit.jobTrackerId(),
+                commit.jobNumber(),
+                commit.store(),
                 files,
                 dtype,
                 rowShape,
                 kept,
-                java.broadcast(new SerializableConfiguration(conf)));
+                java.broadcast(new SerializableConfiguration(commit.configuration())));
+    }
+
+    /** No: the commit protocol asks Spark's output commit coordinator at each task's commit, as Spark's writers do. */
+    @Override
+    public boolean useCommitCoordinator() {
+        return false;
     }
 
     @Override
@@ -180,10 +185,15 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
             }
         }
         try {
-            FileSystem fileSystem = directory.getFileSystem(conf);
-            List<DatasetFile> entries =
-                    layout == null ? moveFiles(fileSystem, parts) : moveArray(fileSystem, parts, layout);
-            fileSystem.delete(new Path(directory, TEMPORARY), true);
+            FileSystem fileSystem = directory.getFileSystem(commit.configuration());
+            commit.commit(
+                    parts.stream().map(WrittenPart::message).toList(),
+                    parts.stream()
+                            .flatMap(part -> part.objects().stream())
+                            .map(WrittenObject::key)
+                            .collect(Collectors.toSet()),
+                    files.array().map(ArrayFileFormat::metadataName));
+            List<DatasetFile> entries = layout == null ? nameFiles(fileSystem, parts) : listArray(parts, layout);
             Manifest manifest = new Manifest(
                     Manifest.FORMAT_VERSION,
                     ToolVersion.version(),
@@ -205,7 +215,7 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                             .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName()))
                             .toList(),
                     files.settings().rowLayout().layoutName());
-            Store store = Stores.forPath(directory);
+            Store store = commit.store();
             if (layout != null) {
                 ArrayFileFormat array = files.array().orElseThrow();
                 store.publish(fileSystem, directory, array.metadataName(), array.metadata(layout));
@@ -217,34 +227,41 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         }
     }
 
-    /** The tasks' part files in place as {@code part-NNNNN}, in row order; their manifest entries. */
-    private List<DatasetFile> moveFiles(FileSystem fileSystem, List<WrittenPart> parts) throws IOException {
+    /**
+     * The committed part files named {@code part-NNNNN} in row order, as {@code expand} names its partitions' (a
+     * task's file is named by its partition: a file is renamed only where partitions of no rows, or out of row order,
+     * came before it; on S3 a rename is a copy), and their manifest entries.
+     */
+    private List<DatasetFile> nameFiles(FileSystem fileSystem, List<WrittenPart> parts) throws IOException {
         List<DatasetFile> entries = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
             WrittenPart part = parts.get(i);
             WrittenObject file = part.objects().get(0);
             String name = Manifest.partFileName(i, part.extension());
-            move(fileSystem, new Path(part.temporary()), name);
+            if (!name.equals(file.key())) {
+                Path to = new Path(directory, name);
+                if (!fileSystem.rename(new Path(directory, file.key()), to)) {
+                    throw new IOException("cannot rename " + file.key() + " to " + name);
+                }
+            }
             entries.add(entry(name, i, part.firstRow(), part.rows(), file.bytes(), file.crc32c(), part));
         }
         return entries;
     }
 
     /**
-     * The tasks' array objects in place at their keys; their manifest entries as {@code expand} lists an array's:
+     * The committed array objects' manifest entries as {@code expand} lists an array's:
      * the rows from the end of the last object listed to a partition's end on the partition's first object (so a
      * partition whose every chunk was the fill value, and wrote none, has its rows on the next object), then the
      * metadata, holding the rows after the last object.
      */
-    private List<DatasetFile> moveArray(FileSystem fileSystem, List<WrittenPart> parts, ArrayLayout layout)
-            throws IOException {
+    private List<DatasetFile> listArray(List<WrittenPart> parts, ArrayLayout layout) {
         List<DatasetFile> entries = new ArrayList<>();
         long listed = 0;
         for (int i = 0; i < parts.size(); i++) {
             WrittenPart part = parts.get(i);
             for (int j = 0; j < part.objects().size(); j++) {
                 WrittenObject object = part.objects().get(j);
-                move(fileSystem, new Path(part.temporary(), object.key()), object.key());
                 long end = j == 0 ? part.firstRow() + part.rows() : listed;
                 entries.add(entry(object.key(), i, listed, end - listed, object.bytes(), object.crc32c(), part));
                 listed = end;
@@ -267,14 +284,6 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         return entries;
     }
 
-    private void move(FileSystem fileSystem, Path from, String name) throws IOException {
-        Path to = new Path(directory, name);
-        fileSystem.mkdirs(to.getParent());
-        if (!fileSystem.rename(from, to)) {
-            throw new IOException("cannot move " + from + " to " + name);
-        }
-    }
-
     private static DatasetFile entry(
             String name, long partition, long firstRow, long rows, long bytes, String crc32c, WrittenPart part) {
         return new DatasetFile(
@@ -292,13 +301,15 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
     @Override
     public void abort(WriterCommitMessage[] messages) {
         try {
+            if (commit != null) {
+                commit.abort();
+            }
             FileSystem fileSystem = directory.getFileSystem(conf);
-            fileSystem.delete(new Path(directory, TEMPORARY), true);
             if (created && fileSystem.listStatus(directory).length == 0) {
                 fileSystem.delete(directory, false);
             }
-        } catch (IOException e) {
-            // the job's failure is what the user is told; _temporary marks the dataset unfinished
+        } catch (IOException | RuntimeException e) {
+            // the job's failure is what the user is told; no _SUCCESS marks the dataset unfinished
         }
     }
 
