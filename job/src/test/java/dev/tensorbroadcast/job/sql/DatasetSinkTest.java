@@ -265,6 +265,51 @@ class DatasetSinkTest {
                         .collectAsList());
     }
 
+    /**
+     * A task's file is named by its partition; where empty partitions come first, the files are renamed after the
+     * commit to {@code expand}'s names in row order.
+     */
+    @Test
+    void namesTheFilesInRowOrderAfterEmptyPartitions() throws IOException {
+        String input =
+                NpyFiles.int32(dir.resolve("in.npy"), new long[] {3, 1, 4}).toString();
+        Path expanded = dir.resolve("expand");
+        TensorBroadcast.builder()
+                .source(input)
+                .dialect(Dialect.NUMPY)
+                .shape(6, 3, 5, 4)
+                .partitions(3)
+                .output(expanded.toString())
+                .build()
+                .run(spark());
+        Dataset<Row> table = spark().read()
+                .format("tensorbroadcast")
+                .option("input", input)
+                .option("dialect", "numpy")
+                .option("shape", "6,3,5,4")
+                .option("partitions", "3")
+                .load();
+        // three partitions of no rows (a filter Spark cannot push down), then the three of the broadcast
+        Dataset<Row> later = table.where("size(tensor) < 0").union(table);
+        Path written = dir.resolve("sink");
+
+        later.write().format("tensorbroadcast").mode("append").save(written.toString());
+
+        assertThat(later.rdd().getNumPartitions()).isEqualTo(6);
+        assertThat(names(written))
+                .isEqualTo(names(expanded))
+                .containsExactly(
+                        "_SUCCESS", "_manifest.json", "part-00000.arrow", "part-00001.arrow", "part-00002.arrow");
+        for (String name : names(expanded)) {
+            if (name.startsWith("part-")) {
+                assertThat(Files.readAllBytes(written.resolve(name)))
+                        .as(name)
+                        .isEqualTo(Files.readAllBytes(expanded.resolve(name)));
+            }
+        }
+        assertThat(manifest(written).get("files").get(2).get("path").asText()).isEqualTo("part-00002.arrow");
+    }
+
     @Test
     void refusesAnArrayItCannotWrite() throws IOException {
         String input = NpyFiles.int32(dir.resolve("in.npy"), new long[] {1, 4}).toString();
