@@ -58,11 +58,11 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * {@code df.write.format("tensorbroadcast").option("format", "parquet").mode("append").save(dir)}, with
  * {@code expand}'s write settings as options ({@link SinkOptions}): a DataFrame of
- * {@code index bigint, tensor array<number>} written as a dataset of ours, each partition one part file written by
- * the format's writer, or for Zarr its rows' chunk objects ({@link PartWriters}); at the job's commit the driver names
- * the files {@code part-NNNNN} in row order, as {@code expand} names its partitions' (an array's objects keep their
- * keys, and its {@code zarr.json} follows them), then writes the manifest and {@code _SUCCESS}. Only a new or empty
- * directory is written.
+ * {@code index bigint, tensor array<number>} (then any columns to keep) written as a dataset of ours, each partition
+ * one part file written by the format's writer, or for Zarr its rows' chunk objects ({@link PartWriters}), through
+ * {@code expand}'s commit ({@link SinkCommit}); after the job's commit the files are {@code part-NNNNN} in row order,
+ * as {@code expand} names its partitions' (an array's objects keep their keys, and its {@code zarr.json} follows
+ * them), then the driver writes the manifest and {@code _SUCCESS}. Only a new or empty directory is written.
  */
 final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchWrite {
     private final String location;
