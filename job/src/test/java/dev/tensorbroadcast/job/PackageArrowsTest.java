@@ -34,7 +34,7 @@ class PackageArrowsTest {
                     Set.of("job", "source", "pipeline", "sink", "commit", "manifest", "dataset", "store", "base")),
             Map.entry("job", Set.of("source", "pipeline", "sink", "commit", "manifest", "dataset", "store", "base")),
             Map.entry("pipeline", Set.of("source", "sink", "commit", "manifest", "dataset", "store", "base")),
-            Map.entry("sql", Set.of("job", "source", "dataset", "sink", "manifest", "store", "base")),
+            Map.entry("sql", Set.of("job", "source", "dataset", "sink", "commit", "manifest", "store", "base")),
             Map.entry("dataset", Set.of("sink", "commit", "manifest", "store", "base")),
             Map.entry("source", Set.of("store", "base")),
             Map.entry("sink", Set.of("manifest", "base")),

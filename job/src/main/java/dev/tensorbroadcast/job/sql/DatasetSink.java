@@ -3,10 +3,13 @@ package dev.tensorbroadcast.job.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.TensorFileSchema;
-import dev.tensorbroadcast.arrowio.format.ArrayChunking;
-import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
-import dev.tensorbroadcast.arrowio.format.WriteSettings;
+import dev.tensorbroadcast.arrowio.format.ArrayFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
+import dev.tensorbroadcast.arrowio.format.TensorFileFormat;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.job.OutputFormat;
 import dev.tensorbroadcast.job.WriteSpec;
+import dev.tensorbroadcast.job.base.Crc32c;
 import dev.tensorbroadcast.job.base.DatasetException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.base.ToolVersion;
@@ -16,9 +19,9 @@ import dev.tensorbroadcast.job.manifest.ManifestJson;
 import dev.tensorbroadcast.job.manifest.ManifestShapes;
 import dev.tensorbroadcast.job.manifest.SourceRead;
 import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
 import dev.tensorbroadcast.job.store.Locations;
 import dev.tensorbroadcast.job.store.Store;
-import dev.tensorbroadcast.job.store.Stores;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Shape;
@@ -31,7 +34,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -54,37 +58,45 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * {@code df.write.format("tensorbroadcast").option("format", "parquet").mode("append").save(dir)}, with
  * {@code expand}'s write settings as options ({@link SinkOptions}): a DataFrame of
- * {@code index bigint, tensor array<number>} written as a dataset of ours, each partition one part file written by
- * the format's writer ({@link PartWriters}); at the job's commit the driver names the files {@code part-NNNNN} in row
- * order, as {@code expand} names its partitions', then writes the manifest and {@code _SUCCESS}. Only a new or empty
- * directory is written.
+ * {@code index bigint, tensor array<number>} (then any columns to keep) written as a dataset of ours, each partition
+ * one part file written by the format's writer, or for Zarr its rows' chunk objects ({@link PartWriters}), through
+ * {@code expand}'s commit ({@link SinkCommit}); after the job's commit the files are {@code part-NNNNN} in row order,
+ * as {@code expand} names its partitions' (an array's objects keep their keys, and its {@code zarr.json} follows
+ * them), then the driver writes the manifest and {@code _SUCCESS}. Only a new or empty directory is written.
  */
 final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchWrite {
-    private static final String TEMPORARY = "_temporary";
-
     private final String location;
-    private final DatasetFileFormat format;
-    private final WriteSettings settings;
+    private final FileOptions files;
     private final DType dtype;
+    private final List<KeptColumn> kept;
     private final long[] rowShape;
     private final Configuration conf;
     private final Path directory;
-    private final Path temporary;
+    /** The job's commit, set up when the write starts ({@link #toBatch}). */
+    private SinkCommit commit;
+    /** Whether the job made the directory: a failed job leaves none behind. */
+    private boolean created;
 
     DatasetSink(String location, Map<String, String> options, StructType schema) {
         this.location = requireNonNull(location, "location is null");
         WriteSpec spec = SinkOptions.parse(options);
-        this.format = spec.format().orElseThrow().format();
-        this.settings = spec.settings();
+        OutputFormat format = spec.format().orElseThrow();
+        this.files = new FileOptions(
+                format.array().<TensorFileFormat>map(array -> array).orElseGet(format::format),
+                format.chunking(),
+                spec.settings());
         this.dtype = dtype(schema);
+        this.kept = kept(schema);
         StructField tensor = schema.apply(TensorFileSchema.TENSOR_COLUMN);
         this.rowShape = tensor.metadata().contains(SparkTypes.SHAPE_METADATA)
                 ? tensor.metadata().getLongArray(SparkTypes.SHAPE_METADATA)
                 : null;
+        if (files.array().isPresent() && rowShape != null) {
+            // the chunks' rank and size, refused before any task runs
+            SinkArrays.layout(files, dtype, 0, Shape.of(rowShape));
+        }
         this.conf = SparkSession.active().sparkContext().hadoopConfiguration();
         this.directory = Locations.locate("output", location, conf).path();
-        this.temporary =
-                new Path(new Path(directory, TEMPORARY), UUID.randomUUID().toString());
     }
 
     @Override
@@ -107,9 +119,9 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                             + " dataset is written into a new or empty directory");
                 }
             } catch (FileNotFoundException e) {
-                // a new directory
+                created = true;
             }
-            fileSystem.mkdirs(temporary);
+            commit = SinkCommit.setUp(directory, conf);
         } catch (IOException e) {
             throw new DatasetException("Cannot write " + location + ": " + Reasons.of(e));
         }
@@ -121,12 +133,21 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         JavaSparkContext java =
                 JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
         return new PartWriters(
-                temporary.toString(),
-                format,
-                settings,
+                commit.committer(),
+                commit.jobTrackerId(),
+                commit.jobNumber(),
+                commit.store(),
+                files,
                 dtype,
                 rowShape,
-                java.broadcast(new SerializableConfiguration(conf)));
+                kept,
+                java.broadcast(new SerializableConfiguration(commit.configuration())));
+    }
+
+    /** No: the commit protocol asks Spark's output commit coordinator at each task's commit, as Spark's writers do. */
+    @Override
+    public boolean useCommitCoordinator() {
+        return false;
     }
 
     @Override
@@ -148,32 +169,31 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         Shape row = parts.isEmpty()
                 ? Shape.of(rowShape == null ? new long[] {0} : rowShape)
                 : Shape.of(parts.get(0).rowShape());
-        try {
-            FileSystem fileSystem = directory.getFileSystem(conf);
-            List<DatasetFile> files = new ArrayList<>();
-            for (int i = 0; i < parts.size(); i++) {
-                WrittenPart part = parts.get(i);
-                String name = Manifest.partFileName(i, part.extension());
-                if (!fileSystem.rename(new Path(part.temporary()), new Path(directory, name))) {
-                    throw new IOException("cannot move " + part.temporary() + " to " + name);
+        long[] dims = new long[row.rank() + 1];
+        dims[0] = next;
+        System.arraycopy(row.dims(), 0, dims, 1, row.rank());
+        Shape shape = Shape.of(dims);
+        ArrayLayout layout = null;
+        if (files.array().isPresent()) {
+            layout = SinkArrays.layout(files, dtype, next, row);
+            long block = SinkArrays.blockRows(layout);
+            for (WrittenPart part : parts.subList(0, Math.max(0, parts.size() - 1))) {
+                if ((part.firstRow() + part.rows()) % block != 0) {
+                    abort(messages);
+                    throw SinkArrays.notWholeChunks(part.firstRow(), part.firstRow() + part.rows(), block);
                 }
-                files.add(new DatasetFile(
-                        name,
-                        i,
-                        part.firstRow(),
-                        part.rows(),
-                        part.bytes(),
-                        part.crc32c(),
-                        part.executorId(),
-                        part.host(),
-                        new SourceRead(part.firstRow(), part.rows(), 0)));
             }
-            fileSystem.delete(new Path(directory, TEMPORARY), true);
-            long[] dims = new long[row.rank() + 1];
-            dims[0] = next;
-            System.arraycopy(row.dims(), 0, dims, 1, row.rank());
-            Shape shape = Shape.of(dims);
-            FileOptions options = new FileOptions(format, ArrayChunking.DEFAULT, settings);
+        }
+        try {
+            FileSystem fileSystem = directory.getFileSystem(commit.configuration());
+            commit.commit(
+                    parts.stream().map(WrittenPart::message).toList(),
+                    parts.stream()
+                            .flatMap(part -> part.objects().stream())
+                            .map(WrittenObject::key)
+                            .collect(Collectors.toSet()),
+                    files.array().map(ArrayFileFormat::metadataName));
+            List<DatasetFile> entries = layout == null ? nameFiles(fileSystem, parts) : listArray(parts, layout);
             Manifest manifest = new Manifest(
                     Manifest.FORMAT_VERSION,
                     ToolVersion.version(),
@@ -187,13 +207,19 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
                     shape.rank() - row.rank(),
                     ManifestShapes.list(row),
                     next,
-                    format.name(),
-                    options.codecName(),
-                    files.size(),
-                    files,
-                    List.of(),
-                    options.settings().rowLayout().layoutName());
-            Store store = Stores.forPath(directory);
+                    files.format().name(),
+                    files.codecName(),
+                    parts.size(),
+                    entries,
+                    kept.stream()
+                            .map(column -> new Manifest.KeptColumnEntry(column.name(), column.typeName()))
+                            .toList(),
+                    files.settings().rowLayout().layoutName());
+            Store store = commit.store();
+            if (layout != null) {
+                ArrayFileFormat array = files.array().orElseThrow();
+                store.publish(fileSystem, directory, array.metadataName(), array.metadata(layout));
+            }
             store.publish(fileSystem, directory, Manifest.FILE_NAME, ManifestJson.toBytes(manifest));
             store.publish(fileSystem, directory, Manifest.SUCCESS_FILE_NAME, new byte[0]);
         } catch (IOException e) {
@@ -201,23 +227,118 @@ final class DatasetSink implements WriteBuilder, SupportsTruncate, Write, BatchW
         }
     }
 
+    /**
+     * The committed part files named {@code part-NNNNN} in row order, as {@code expand} names its partitions' (a
+     * task's file is named by its partition: a file is renamed only where partitions of no rows, or out of row order,
+     * came before it; on S3 a rename is a copy), and their manifest entries.
+     */
+    private List<DatasetFile> nameFiles(FileSystem fileSystem, List<WrittenPart> parts) throws IOException {
+        List<DatasetFile> entries = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            WrittenPart part = parts.get(i);
+            WrittenObject file = part.objects().get(0);
+            String name = Manifest.partFileName(i, part.extension());
+            if (!name.equals(file.key())) {
+                Path to = new Path(directory, name);
+                if (!fileSystem.rename(new Path(directory, file.key()), to)) {
+                    throw new IOException("cannot rename " + file.key() + " to " + name);
+                }
+            }
+            entries.add(entry(name, i, part.firstRow(), part.rows(), file.bytes(), file.crc32c(), part));
+        }
+        return entries;
+    }
+
+    /**
+     * The committed array objects' manifest entries as {@code expand} lists an array's:
+     * the rows from the end of the last object listed to a partition's end on the partition's first object (so a
+     * partition whose every chunk was the fill value, and wrote none, has its rows on the next object), then the
+     * metadata, holding the rows after the last object.
+     */
+    private List<DatasetFile> listArray(List<WrittenPart> parts, ArrayLayout layout) {
+        List<DatasetFile> entries = new ArrayList<>();
+        long listed = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            WrittenPart part = parts.get(i);
+            for (int j = 0; j < part.objects().size(); j++) {
+                WrittenObject object = part.objects().get(j);
+                long end = j == 0 ? part.firstRow() + part.rows() : listed;
+                entries.add(entry(object.key(), i, listed, end - listed, object.bytes(), object.crc32c(), part));
+                listed = end;
+            }
+        }
+        byte[] metadata = files.array().orElseThrow().metadata(layout);
+        CRC32C crc = new CRC32C();
+        crc.update(metadata);
+        WrittenPart last = parts.isEmpty() ? null : parts.get(parts.size() - 1);
+        entries.add(new DatasetFile(
+                files.array().orElseThrow().metadataName(),
+                Math.max(0, parts.size() - 1),
+                listed,
+                layout.shape().rank() == 0 ? 0 : layout.shape().dim(0) - listed,
+                metadata.length,
+                Crc32c.hex(crc.getValue()),
+                last == null ? "driver" : last.executorId(),
+                last == null ? "localhost" : last.host(),
+                new SourceRead(0, 0, 0)));
+        return entries;
+    }
+
+    private static DatasetFile entry(
+            String name, long partition, long firstRow, long rows, long bytes, String crc32c, WrittenPart part) {
+        return new DatasetFile(
+                name,
+                partition,
+                firstRow,
+                rows,
+                bytes,
+                crc32c,
+                part.executorId(),
+                part.host(),
+                new SourceRead(part.firstRow(), part.rows(), 0));
+    }
+
     @Override
     public void abort(WriterCommitMessage[] messages) {
         try {
-            directory.getFileSystem(conf).delete(new Path(directory, TEMPORARY), true);
-        } catch (IOException e) {
-            // the job's failure is what the user is told; _temporary marks the dataset unfinished
+            if (commit != null) {
+                commit.abort();
+            }
+            FileSystem fileSystem = directory.getFileSystem(conf);
+            if (created && fileSystem.listStatus(directory).length == 0) {
+                fileSystem.delete(directory, false);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the job's failure is what the user is told; no _SUCCESS marks the dataset unfinished
         }
+    }
+
+    /** The columns after {@code index} and {@code tensor}: kept next to each row, as {@code expand --keep} keeps them. */
+    private List<KeptColumn> kept(StructType schema) {
+        List<KeptColumn> kept = new ArrayList<>();
+        for (StructField field : Arrays.asList(schema.fields()).subList(2, schema.fields().length)) {
+            kept.add(KeptSparkTypes.column(field)
+                    .orElseThrow(() -> new InvalidRequestException("Cannot keep column '" + field.name() + "' of "
+                            + field.dataType().simpleString() + ": expected " + KeptColumn.ACCEPTED)));
+        }
+        if (!kept.isEmpty() && files.array().isPresent()) {
+            throw new InvalidRequestException(
+                    "Cannot keep columns " + kept.stream().map(KeptColumn::name).toList()
+                            + " in format zarr: an array holds the tensor's values only; write arrow or parquet, or select"
+                            + " index and tensor alone");
+        }
+        return List.copyOf(kept);
     }
 
     /** The element type of the tensor column, which our writers take. */
     private static DType dtype(StructType schema) {
         List<String> names = Arrays.asList(schema.fieldNames());
-        if (!names.equals(List.of(TensorFileSchema.INDEX_COLUMN, TensorFileSchema.TENSOR_COLUMN))
+        if (names.size() < 2
+                || !names.subList(0, 2).equals(List.of(TensorFileSchema.INDEX_COLUMN, TensorFileSchema.TENSOR_COLUMN))
                 || schema.apply(0).dataType() != DataTypes.LongType
                 || !(schema.apply(1).dataType() instanceof ArrayType array)) {
             throw new InvalidRequestException("Cannot write a tensorbroadcast dataset of " + schema.simpleString()
-                    + ": expected index bigint, tensor array<number>");
+                    + ": expected index bigint, tensor array<number>, then any columns to keep");
         }
         DataType element = array.elementType();
         if (element == DataTypes.ByteType) {

@@ -4,73 +4,93 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.arrowio.SourceTensor;
 import dev.tensorbroadcast.arrowio.TensorKernel;
-import dev.tensorbroadcast.arrowio.format.DatasetFileFormat;
+import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
-import dev.tensorbroadcast.arrowio.format.WriteSettings;
+import dev.tensorbroadcast.arrowio.kept.KeptColumn;
+import dev.tensorbroadcast.arrowio.kept.KeptOutput;
+import dev.tensorbroadcast.arrowio.kept.KeptRows;
+import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
+import dev.tensorbroadcast.job.sink.FileOptions;
+import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
+import dev.tensorbroadcast.job.store.Store;
 import dev.tensorbroadcast.planner.CopyProgram;
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Partition;
+import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.Shape;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
+import org.apache.spark.internal.io.FileNameSpec;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.util.SerializableConfiguration;
+import scala.Option;
 
 /**
  * Each task's writer: it gathers its partition's rows (a consecutive run of {@code index}) on the heap and, at its
- * commit, writes them as one part file through the format's own writer, the copy kernel filling its batches as in
- * {@code expand}, into the job's temporary directory; the driver puts the files in place ({@link DatasetSink}).
+ * commit, writes them through the format's own writer, the copy kernel filling its batches as in {@code expand}, and
+ * commits them through {@code expand}'s commit protocol ({@link SinkCommit}): one part file, or an array's chunk (or
+ * shard) objects of its rows; the driver's job commit puts them in place ({@link DatasetSink}).
  *
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
+ * @param kept the columns after {@code index} and {@code tensor}, written next to each row
  */
 @SuppressWarnings("ArrayRecordComponent") // the row shape is shipped to the writers, never compared
 record PartWriters(
-        String temporary,
-        DatasetFileFormat format,
-        WriteSettings settings,
+        DatasetCommitProtocol committer,
+        String jobTrackerId,
+        int jobNumber,
+        Store store,
+        FileOptions files,
         DType dtype,
         long[] rowShape,
+        List<KeptColumn> kept,
         Broadcast<SerializableConfiguration> conf)
         implements DataWriterFactory {
     PartWriters {
-        requireNonNull(temporary, "temporary is null");
-        requireNonNull(format, "format is null");
-        requireNonNull(settings, "settings is null");
+        requireNonNull(committer, "committer is null");
+        requireNonNull(jobTrackerId, "jobTrackerId is null");
+        requireNonNull(store, "store is null");
+        requireNonNull(files, "files is null");
         requireNonNull(dtype, "dtype is null");
+        kept = List.copyOf(requireNonNull(kept, "kept is null"));
         requireNonNull(conf, "conf is null");
     }
 
     @Override
     public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-        return new Writer(partitionId, taskId);
+        return new Writer(partitionId);
     }
 
     private final class Writer implements DataWriter<InternalRow> {
         private final int partitionId;
-        private final long taskId;
         private final ByteArrayOutputStream values = new ByteArrayOutputStream();
+        private final KeptValues keptValues = new KeptValues(kept);
         private final ByteBuffer element = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         private long firstRow = -1;
         private long rows;
         private long rowElements = -1;
 
-        Writer(int partitionId, long taskId) {
+        Writer(int partitionId) {
             this.partitionId = partitionId;
-            this.taskId = taskId;
         }
 
         @Override
@@ -109,14 +129,18 @@ record PartWriters(
                 }
                 values.write(element.array(), 0, element.position());
             }
+            if (!kept.isEmpty()) {
+                keptValues.add(row);
+            }
             rows++;
         }
 
         @Override
         public WriterCommitMessage commit() throws IOException {
             Shape row = rowShape != null ? Shape.of(rowShape) : Shape.of(Math.max(rowElements, 0));
+            String extension = files.format().extension();
             if (rows == 0) {
-                return new WrittenPart("", format.extension(), 0, 0, row.dims(), 0, "00000000", "", "");
+                return new WrittenPart(partitionId, extension, 0, 0, row.dims(), List.of(), "", "", null);
             }
             long[] dims = new long[row.rank() + 1];
             dims[0] = rows;
@@ -133,31 +157,103 @@ record PartWriters(
                     partition.firstElement(),
                     partition.firstElement(),
                     partition.endElement());
-            Path file = new Path(temporary, partitionId + "-" + taskId + format.extension());
-            FileSystem fileSystem = file.getFileSystem(conf.value().value());
-            ChecksumOutputStream out;
-            try (OutputStream stream = fileSystem.create(file, false)) {
-                out = new ChecksumOutputStream(stream);
-                format.write(
-                        kernel,
-                        row,
-                        partition,
-                        Optional.empty(),
-                        settings,
-                        written -> {},
-                        PartOutput.of(out, out::bytes, file.getName()));
+            // through the commit protocol, as expand's tasks write (pipeline.PartitionTask): the task's file (or its
+            // array's objects, in the same directory) where the output's committer has the attempt write
+            TaskAttemptContextImpl context = SinkCommit.attemptContext(
+                    conf.value().value(),
+                    jobTrackerId,
+                    jobNumber,
+                    partitionId,
+                    TaskContext.get().attemptNumber());
+            committer.setupTask(context);
+            try {
+                Path file =
+                        new Path(committer.newTaskTempFile(context, Option.empty(), FileNameSpec.apply("", extension)));
+                FileSystem fileSystem = file.getFileSystem(context.getConfiguration());
+                List<WrittenObject> objects = files.array().isPresent()
+                        ? writeArray(kernel, row, fileSystem, file.getParent())
+                        : List.of(writeFile(kernel, row, partition, fileSystem, file));
+                TaskCommitMessage message = committer.commitTask(context);
+                SparkEnv env = SparkEnv.get();
+                return new WrittenPart(
+                        partitionId,
+                        extension,
+                        firstRow,
+                        rows,
+                        row.dims(),
+                        objects,
+                        env.executorId(),
+                        env.blockManager().blockManagerId().host(),
+                        message);
+            } catch (Throwable failure) {
+                try {
+                    committer.abortTask(context);
+                } catch (RuntimeException abortFailure) {
+                    failure.addSuppressed(abortFailure);
+                }
+                throw failure;
             }
-            SparkEnv env = SparkEnv.get();
-            return new WrittenPart(
-                    file.toString(),
-                    format.extension(),
-                    firstRow,
-                    rows,
-                    row.dims(),
-                    out.bytes(),
-                    out.crc32c(),
-                    env.executorId(),
-                    env.blockManager().blockManagerId().host());
+        }
+
+        private WrittenObject writeFile(
+                TensorKernel kernel, Shape row, Partition partition, FileSystem fileSystem, Path file)
+                throws IOException {
+            ChecksumOutputStream out;
+            try (OutputStream stream = store.createObject(fileSystem, file);
+                    KeptRows keptRows = kept.isEmpty() ? null : keptValues.rows(firstRow)) {
+                out = new ChecksumOutputStream(stream);
+                // each output row is the kept source row of its own index
+                Optional<KeptOutput> keptOutput = Optional.ofNullable(keptRows)
+                        .map(held -> new KeptOutput(held, new RowLineage(firstRow + rows, 1)));
+                files.datasetFormat()
+                        .write(
+                                kernel,
+                                row,
+                                partition,
+                                keptOutput,
+                                files.settings(),
+                                written -> {},
+                                PartOutput.of(out, out::bytes, file.getName()));
+            }
+            return new WrittenObject(file.getName(), out.bytes(), out.crc32c());
+        }
+
+        /**
+         * The chunk (or shard) objects of this partition's rows, under {@code directory} by their keys: the array's
+         * first dim taken up to this partition's end, which is the array's own where this partition is the last, and
+         * else a multiple of the chunks' first dim (the driver checks), so every object is the one {@code expand}
+         * writes.
+         */
+        private List<WrittenObject> writeArray(TensorKernel kernel, Shape row, FileSystem fileSystem, Path directory)
+                throws IOException {
+            ArrayLayout layout = SinkArrays.layout(files, dtype, firstRow + rows, row);
+            long block = SinkArrays.blockRows(layout);
+            if (firstRow % block != 0) {
+                throw SinkArrays.notWholeChunks(firstRow, firstRow + rows, block);
+            }
+            List<String> keys = new ArrayList<>();
+            List<ChecksumOutputStream> streams = new ArrayList<>();
+            files.array()
+                    .orElseThrow()
+                    .write(
+                            kernel,
+                            layout,
+                            firstRow,
+                            firstRow + rows,
+                            key -> {
+                                ChecksumOutputStream out = new ChecksumOutputStream(
+                                        store.createObject(fileSystem, new Path(directory, key)));
+                                keys.add(key);
+                                streams.add(out);
+                                return out;
+                            },
+                            elements -> {});
+            List<WrittenObject> objects = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                objects.add(new WrittenObject(
+                        keys.get(i), streams.get(i).bytes(), streams.get(i).crc32c()));
+            }
+            return objects;
         }
 
         @Override

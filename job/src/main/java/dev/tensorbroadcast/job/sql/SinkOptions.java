@@ -27,8 +27,6 @@ final class SinkOptions {
     static final String CHUNKS = "chunks";
     static final String SHARD = "shard";
     static final List<String> NAMES = List.of(FORMAT, COMPRESSION, ROW_GROUP_SIZE, ENCODING, ROW_LAYOUT, CHUNKS, SHARD);
-    /** The formats whose part files the sink writes; an array (Zarr) is written by {@code expand} only, so far. */
-    private static final List<String> PART_FORMATS = List.of("arrow", "parquet");
 
     private SinkOptions() {}
 
@@ -53,15 +51,16 @@ final class SinkOptions {
         }
         String name = options.getOrDefault(FORMAT, "arrow");
         OutputFormat format = OutputFormat.parse(name);
-        if (!PART_FORMATS.contains(format.formatName())) {
-            throw new InvalidRequestException("Cannot write a tensorbroadcast dataset as '" + UserText.shown(name)
-                    + "': expected " + String.join(" or ", PART_FORMATS));
-        }
         if (options.containsKey(CHUNKS) || options.containsKey(SHARD)) {
-            // refused for part files in the line --chunks is refused with
+            // refused for part files in the line --chunks is refused with, and for an array with --chunks' lines
             format = format.withChunking(new ArrayChunking(
                     options.containsKey(CHUNKS) ? ArrayChunking.parse(options.get(CHUNKS), Param.CHUNKS) : new long[0],
                     options.containsKey(SHARD) ? ArrayChunking.parse(options.get(SHARD), Param.SHARD) : new long[0]));
+        }
+        if (format.array().isPresent() && !options.containsKey(CHUNKS)) {
+            throw new InvalidRequestException("Cannot write a tensorbroadcast dataset as zarr without option chunks:"
+                    + " expand chooses chunks from its partitions, which the sink does not know; give one size per"
+                    + " dim, such as chunks 64,4096, and cut the DataFrame's partitions at multiples of the first");
         }
         WriteSpec.Builder spec = WriteSpec.builder()
                 .format(format)
