@@ -20,11 +20,8 @@ import dev.tensorbroadcast.planner.InvalidRequestException;
 import dev.tensorbroadcast.planner.Partition;
 import dev.tensorbroadcast.planner.RowLineage;
 import dev.tensorbroadcast.planner.Shape;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -82,9 +79,8 @@ record PartWriters(
 
     private final class Writer implements DataWriter<InternalRow> {
         private final int partitionId;
-        private final ByteArrayOutputStream values = new ByteArrayOutputStream();
+        private final RowValues values = new RowValues(dtype);
         private final KeptValues keptValues = new KeptValues(kept);
-        private final ByteBuffer element = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         private long firstRow = -1;
         private long rows;
         private long rowElements = -1;
@@ -112,23 +108,7 @@ record PartWriters(
                         + tensor.numElements() + " values, not " + expected);
             }
             rowElements = expected;
-            for (int i = 0; i < tensor.numElements(); i++) {
-                if (tensor.isNullAt(i)) {
-                    throw new InvalidRequestException("Cannot write a tensorbroadcast dataset: row " + index
-                            + " holds a null value; only rows without nulls are written");
-                }
-                element.clear();
-                switch (dtype) {
-                    case INT8 -> element.put(tensor.getByte(i));
-                    case INT16 -> element.putShort(tensor.getShort(i));
-                    case INT32 -> element.putInt(tensor.getInt(i));
-                    case INT64 -> element.putLong(tensor.getLong(i));
-                    case FLOAT32 -> element.putFloat(tensor.getFloat(i));
-                    case FLOAT64 -> element.putDouble(tensor.getDouble(i));
-                    default -> throw new IllegalStateException(dtype.typeName());
-                }
-                values.write(element.array(), 0, element.position());
-            }
+            values.append(tensor, index);
             if (!kept.isEmpty()) {
                 keptValues.add(row);
             }
