@@ -3,6 +3,7 @@ package dev.tensorbroadcast.job.cli;
 import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.localcluster.SparkHome;
+import dev.tensorbroadcast.localcluster.junit.S3ServerExtension;
 import dev.tensorbroadcast.localcluster.s3.S3Server;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -361,14 +362,6 @@ abstract class SoakStore implements AutoCloseable {
             write(fileSystem, output() + "/" + path, bytes);
         }
 
-        private static void closeCachedFileSystems() {
-            try {
-                FileSystem.closeAll();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
         private void closeFileSystem() {
             if (fileSystem != null) {
                 try {
@@ -388,8 +381,10 @@ abstract class SoakStore implements AutoCloseable {
         @Override
         void restart() {
             closeFileSystem();
-            // a restarted server has a new endpoint and new keys: no cached file system of this JVM may keep the old
-            closeCachedFileSystems();
+            // a restarted server has a new endpoint and new keys: the cached client of its bucket may not keep the
+            // old. Only that one: FileSystem.closeAll() also closed the HDFS store's file system (newInstance puts it
+            // in the cache too), and the next HDFS run failed with "Filesystem closed" (soak seed 20261129, run 35)
+            S3ServerExtension.closeCachedClient(server);
             server.close();
             server = S3Server.start(SparkHome.locate(), directory);
         }

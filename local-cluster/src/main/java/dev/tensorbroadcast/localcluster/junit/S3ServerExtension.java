@@ -43,14 +43,19 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
         S3Server server = context.getStore(NAMESPACE).remove(context.getRequiredTestClass(), S3Server.class);
         if (server != null) {
             try {
-                forgetClient(server);
+                closeCachedClient(server);
             } finally {
                 server.close();
             }
         }
     }
 
-    private static void forgetClient(S3Server server) {
+    /**
+     * Closes this JVM's cached S3A client of the server's bucket, and only that one: Hadoop caches a client per bucket
+     * and user, not per endpoint, so the next server of the same bucket would be handed it, while other cached file
+     * systems (an HDFS a test still uses) stay open, as {@code FileSystem.closeAll()} would not leave them.
+     */
+    public static void closeCachedClient(S3Server server) {
         Configuration conf = new Configuration();
         server.hadoopSettings().forEach(conf::set);
         try {
