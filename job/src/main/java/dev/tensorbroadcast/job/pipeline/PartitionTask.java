@@ -9,6 +9,7 @@ import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.base.TaskStop;
+import dev.tensorbroadcast.job.commit.TaskAttempts;
 import dev.tensorbroadcast.job.sink.ChecksumChannel;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
 import dev.tensorbroadcast.job.sink.LocalDirectories;
@@ -23,14 +24,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskID;
-import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
@@ -86,27 +81,12 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
         this.arrayInPlace = arrayInPlace;
     }
 
-    /** The Hadoop ids of an attempt, as Spark's writers set them. */
-    static TaskAttemptContextImpl attemptContext(
-            Configuration base, String jobTrackerId, int jobNumber, int partition, int attempt) {
-        JobID jobId = new JobID(jobTrackerId, jobNumber);
-        TaskAttemptID attemptId = new TaskAttemptID(new TaskID(jobId, TaskType.MAP, partition), attempt);
-        // a JobConf, which the context keeps as it is: from a Configuration it would copy every property a second time
-        JobConf hadoop = new JobConf(base);
-        hadoop.set("mapreduce.job.id", jobId.toString());
-        hadoop.set("mapreduce.task.id", attemptId.getTaskID().toString());
-        hadoop.set("mapreduce.task.attempt.id", attemptId.toString());
-        hadoop.setBoolean("mapreduce.task.ismap", true);
-        hadoop.setInt("mapreduce.task.partition", 0);
-        return new TaskAttemptContextImpl(hadoop, attemptId);
-    }
-
     @Override
     public Iterator<WrittenFile> call(Integer index, Iterator<Integer> ignored) throws IOException {
         TaskContext task = TaskContext.get();
         Partition partition = spec.partitions().partition(index);
         TaskAttemptContextImpl context =
-                attemptContext(conf.value().value(), jobTrackerId, jobNumber, index, TaskPlace.attempt());
+                TaskAttempts.context(conf.value().value(), jobTrackerId, jobNumber, index, TaskPlace.attempt());
         InjectedFailure.maybeDelay(task, context.getConfiguration(), index);
         InjectedFailure.maybeHold(index);
         // the task's own protocol, holding its attempt's committer, as a Spark task's deserialized copy does

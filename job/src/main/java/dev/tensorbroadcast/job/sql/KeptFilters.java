@@ -1,8 +1,11 @@
 package dev.tensorbroadcast.job.sql;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.filter2.predicate.Operators;
@@ -133,19 +136,50 @@ final class KeptFilters {
         boolean signedOrPlain = logical == null
                 || (logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && integer.isSigned());
         return switch (primitive.getPrimitiveTypeName()) {
-            case INT32 -> signedOrPlain ? Optional.of(new IntStats(FilterApi.intColumn(name))) : Optional.empty();
-            case INT64 -> signedOrPlain ? Optional.of(new LongStats(FilterApi.longColumn(name))) : Optional.empty();
-            case FLOAT -> logical == null ? Optional.of(new FloatStats(FilterApi.floatColumn(name))) : Optional.empty();
+            // tinyint, smallint and int literals: each fits the column's int32
+            case INT32 ->
+                signedOrPlain
+                        ? Optional.of(new Ordered<>(
+                                FilterApi.intColumn(name),
+                                v -> v instanceof Byte || v instanceof Short || v instanceof Integer
+                                        ? ((Number) v).intValue()
+                                        : null,
+                                ALL))
+                        : Optional.empty();
+            case INT64 ->
+                signedOrPlain
+                        ? Optional.of(
+                                new Ordered<>(FilterApi.longColumn(name), v -> v instanceof Long l ? l : null, ALL))
+                        : Optional.empty();
+            // NaN is larger than any number to Spark (a NaN row passes > and >=), and outside a Parquet writer's
+            // min and max: no NaN literal, and no > or >=
+            case FLOAT ->
+                logical == null
+                        ? Optional.of(new Ordered<>(
+                                FilterApi.floatColumn(name), v -> v instanceof Float f && !f.isNaN() ? f : null, UP_TO))
+                        : Optional.empty();
             case DOUBLE ->
-                logical == null ? Optional.of(new DoubleStats(FilterApi.doubleColumn(name))) : Optional.empty();
-            case BOOLEAN -> Optional.of(new BooleanStats(FilterApi.booleanColumn(name)));
+                logical == null
+                        ? Optional.of(new Ordered<>(
+                                FilterApi.doubleColumn(name),
+                                v -> v instanceof Double d && !d.isNaN() ? d : null,
+                                UP_TO))
+                        : Optional.empty();
+            case BOOLEAN -> Optional.of(new Booleans(FilterApi.booleanColumn(name)));
+            // Parquet orders UTF-8 strings by their unsigned bytes, as Spark orders strings
             case BINARY ->
                 logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
-                        ? Optional.of(new StringStats(FilterApi.binaryColumn(name)))
+                        ? Optional.of(new Ordered<>(
+                                FilterApi.binaryColumn(name),
+                                v -> v instanceof String text ? Binary.fromString(text) : null,
+                                ALL))
                         : Optional.empty();
             default -> Optional.empty();
         };
     }
+
+    private static final Set<Op> ALL = EnumSet.allOf(Op.class);
+    private static final Set<Op> UP_TO = EnumSet.of(Op.EQ, Op.LT, Op.LT_EQ);
 
     /** A column whose statistics can be tested, with Spark's values in its Parquet type. */
     private interface StatsColumn {
@@ -158,115 +192,41 @@ final class KeptFilters {
         Optional<FilterPredicate> compare(Op op, Object value);
     }
 
-    private record IntStats(Operators.IntColumn column) implements StatsColumn {
+    /**
+     * An ordered column: {@code value} turns a Spark literal into the column's type (null where it cannot be taken),
+     * {@code ops} are the comparisons whose meaning in Parquet is Spark's.
+     */
+    private record Ordered<T extends Comparable<T>, C extends Operators.Column<T> & Operators.SupportsLtGt>(
+            C column, Function<Object, T> value, Set<Op> ops) implements StatsColumn {
         @Override
         public FilterPredicate isNull() {
-            return FilterApi.eq(column, (Integer) null);
+            return FilterApi.eq(column, (T) null);
         }
 
         @Override
         public FilterPredicate isNotNull() {
-            return FilterApi.notEq(column, (Integer) null);
+            return FilterApi.notEq(column, (T) null);
         }
 
         @Override
-        public Optional<FilterPredicate> compare(Op op, Object value) {
-            // tinyint, smallint and int literals: each fits the column's int32
-            if (!(value instanceof Byte || value instanceof Short || value instanceof Integer)) {
-                return Optional.empty();
-            }
-            Integer number = ((Number) value).intValue();
-            return Optional.of(
-                    switch (op) {
-                        case EQ -> FilterApi.eq(column, number);
-                        case LT -> FilterApi.lt(column, number);
-                        case LT_EQ -> FilterApi.ltEq(column, number);
-                        case GT -> FilterApi.gt(column, number);
-                        case GT_EQ -> FilterApi.gtEq(column, number);
-                    });
-        }
-    }
-
-    private record LongStats(Operators.LongColumn column) implements StatsColumn {
-        @Override
-        public FilterPredicate isNull() {
-            return FilterApi.eq(column, (Long) null);
-        }
-
-        @Override
-        public FilterPredicate isNotNull() {
-            return FilterApi.notEq(column, (Long) null);
-        }
-
-        @Override
-        public Optional<FilterPredicate> compare(Op op, Object value) {
-            if (!(value instanceof Long number)) {
+        public Optional<FilterPredicate> compare(Op op, Object literal) {
+            T typed = value.apply(literal);
+            if (typed == null || !ops.contains(op)) {
                 return Optional.empty();
             }
             return Optional.of(
                     switch (op) {
-                        case EQ -> FilterApi.eq(column, number);
-                        case LT -> FilterApi.lt(column, number);
-                        case LT_EQ -> FilterApi.ltEq(column, number);
-                        case GT -> FilterApi.gt(column, number);
-                        case GT_EQ -> FilterApi.gtEq(column, number);
+                        case EQ -> FilterApi.eq(column, typed);
+                        case LT -> FilterApi.lt(column, typed);
+                        case LT_EQ -> FilterApi.ltEq(column, typed);
+                        case GT -> FilterApi.gt(column, typed);
+                        case GT_EQ -> FilterApi.gtEq(column, typed);
                     });
         }
     }
 
-    private record FloatStats(Operators.FloatColumn column) implements StatsColumn {
-        @Override
-        public FilterPredicate isNull() {
-            return FilterApi.eq(column, (Float) null);
-        }
-
-        @Override
-        public FilterPredicate isNotNull() {
-            return FilterApi.notEq(column, (Float) null);
-        }
-
-        @Override
-        public Optional<FilterPredicate> compare(Op op, Object value) {
-            // NaN is larger than any number to Spark, and outside a Parquet writer's min and max
-            if (!(value instanceof Float number) || number.isNaN() || (op != Op.EQ && op != Op.LT && op != Op.LT_EQ)) {
-                return Optional.empty();
-            }
-            return Optional.of(
-                    switch (op) {
-                        case EQ -> FilterApi.eq(column, number);
-                        case LT -> FilterApi.lt(column, number);
-                        default -> FilterApi.ltEq(column, number);
-                    });
-        }
-    }
-
-    private record DoubleStats(Operators.DoubleColumn column) implements StatsColumn {
-        @Override
-        public FilterPredicate isNull() {
-            return FilterApi.eq(column, (Double) null);
-        }
-
-        @Override
-        public FilterPredicate isNotNull() {
-            return FilterApi.notEq(column, (Double) null);
-        }
-
-        @Override
-        public Optional<FilterPredicate> compare(Op op, Object value) {
-            // as for float: a NaN row passes Spark's > and >=, and no statistics bound it
-            if (!(value instanceof Double number) || number.isNaN() || (op != Op.EQ && op != Op.LT && op != Op.LT_EQ)) {
-                return Optional.empty();
-            }
-            return Optional.of(
-                    switch (op) {
-                        case EQ -> FilterApi.eq(column, number);
-                        case LT -> FilterApi.lt(column, number);
-                        default -> FilterApi.ltEq(column, number);
-                    });
-        }
-    }
-
-    private record BooleanStats(Operators.BooleanColumn column) implements StatsColumn {
+    /** A boolean column: equality only, as Parquet orders no booleans. */
+    private record Booleans(Operators.BooleanColumn column) implements StatsColumn {
         @Override
         public FilterPredicate isNull() {
             return FilterApi.eq(column, (Boolean) null);
@@ -282,35 +242,6 @@ final class KeptFilters {
             return op == Op.EQ && value instanceof Boolean bool
                     ? Optional.of(FilterApi.eq(column, bool))
                     : Optional.empty();
-        }
-    }
-
-    private record StringStats(Operators.BinaryColumn column) implements StatsColumn {
-        @Override
-        public FilterPredicate isNull() {
-            return FilterApi.eq(column, (Binary) null);
-        }
-
-        @Override
-        public FilterPredicate isNotNull() {
-            return FilterApi.notEq(column, (Binary) null);
-        }
-
-        @Override
-        public Optional<FilterPredicate> compare(Op op, Object value) {
-            // Parquet orders UTF-8 strings by their unsigned bytes, as Spark orders strings
-            if (!(value instanceof String text)) {
-                return Optional.empty();
-            }
-            Binary bytes = Binary.fromString(text);
-            return Optional.of(
-                    switch (op) {
-                        case EQ -> FilterApi.eq(column, bytes);
-                        case LT -> FilterApi.lt(column, bytes);
-                        case LT_EQ -> FilterApi.ltEq(column, bytes);
-                        case GT -> FilterApi.gt(column, bytes);
-                        case GT_EQ -> FilterApi.gtEq(column, bytes);
-                    });
         }
     }
 }

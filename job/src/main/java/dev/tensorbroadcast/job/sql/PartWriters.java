@@ -10,6 +10,7 @@ import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
+import dev.tensorbroadcast.job.commit.TaskAttempts;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
 import dev.tensorbroadcast.job.sink.FileOptions;
 import dev.tensorbroadcast.job.sql.WrittenPart.WrittenObject;
@@ -139,7 +140,7 @@ record PartWriters(
                     partition.endElement());
             // through the commit protocol, as expand's tasks write (pipeline.PartitionTask): the task's file (or its
             // array's objects, in the same directory) where the output's committer has the attempt write
-            TaskAttemptContextImpl context = SinkCommit.attemptContext(
+            TaskAttemptContextImpl context = TaskAttempts.context(
                     conf.value().value(),
                     jobTrackerId,
                     jobNumber,

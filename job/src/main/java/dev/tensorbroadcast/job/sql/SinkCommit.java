@@ -17,14 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskID;
-import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.internal.io.FileCommitProtocol;
 import org.apache.spark.internal.io.FileCommitProtocol.TaskCommitMessage;
 import scala.jdk.javaapi.CollectionConverters;
@@ -116,19 +110,5 @@ final class SinkCommit {
     /** Aborts the job: the committer removes its staging (a store's pending uploads are aborted). */
     void abort() {
         committer.abortJob(job);
-    }
-
-    /** The Hadoop ids of a task's attempt, as Spark's writers (and {@code pipeline.PartitionTask}) set them. */
-    static TaskAttemptContextImpl attemptContext(
-            Configuration base, String jobTrackerId, int jobNumber, int partition, int attempt) {
-        JobID jobId = new JobID(jobTrackerId, jobNumber);
-        TaskAttemptID attemptId = new TaskAttemptID(new TaskID(jobId, TaskType.MAP, partition), attempt);
-        JobConf hadoop = new JobConf(base);
-        hadoop.set("mapreduce.job.id", jobId.toString());
-        hadoop.set("mapreduce.task.id", attemptId.getTaskID().toString());
-        hadoop.set("mapreduce.task.attempt.id", attemptId.toString());
-        hadoop.setBoolean("mapreduce.task.ismap", true);
-        hadoop.setInt("mapreduce.task.partition", 0);
-        return new TaskAttemptContextImpl(hadoop, attemptId);
     }
 }
