@@ -41,8 +41,18 @@ public enum FaultPoint {
     LOCK_STAGED("lock.staged"),
     /** The output's lock is in place (every store); nothing else of the output touched. */
     LOCK_CREATED("lock.created"),
+    /**
+     * {@code --overwrite} on a store with renames: the old dataset's first entry (a marker) is moved aside, the rest
+     * not yet: the dataset is split between the output and {@code _tensor-broadcast.previous}.
+     */
+    OVERWRITE_MOVING_ASIDE("overwrite.moving-aside"),
     /** {@code --overwrite} on a store with renames: the old dataset is moved aside, the job not yet started. */
-    OVERWRITE_SET_ASIDE("overwrite.set-aside");
+    OVERWRITE_SET_ASIDE("overwrite.set-aside"),
+    /**
+     * A failed {@code --overwrite} moves the old dataset back: its part files are back in the output, its markers
+     * not yet.
+     */
+    OVERWRITE_MOVING_BACK("overwrite.moving-back");
 
     /** The point to pause at. */
     public static final String PAUSE_AT = "tensorbroadcast.test.pauseAt";

@@ -36,7 +36,7 @@ public final class OutputDirectory {
             + "|" + Pattern.quote(Manifest.FILE_NAME + Manifest.STAGED_SUFFIX) + "|"
             + Pattern.quote(Manifest.SUCCESS_FILE_NAME) + "|_temporary|\\.[^/]*\\.crc|"
             + Pattern.quote(OutputLock.FILE_NAME) + "|" + Pattern.quote(CommitRecord.FILE_NAME) + "|"
-            + Pattern.quote(CommitRecord.FILE_NAME + Manifest.STAGED_SUFFIX));
+            + Pattern.quote(CommitRecord.FILE_NAME + Manifest.STAGED_SUFFIX) + "|" + Pattern.quote(SetAside.MOVING));
     private static final Pattern INDEX = Pattern.compile("\\d+");
 
     /** A name a job of ours writes: a part file of any dataset format, one of {@link #OUR_FILE}, a store's staging. */

@@ -16,11 +16,17 @@ import org.apache.hadoop.fs.Path;
  * complete: moved there (renames on the output's own file system) when the job starts, deleted when it succeeds, moved
  * back when it fails. It stays inside the output so that the output's lock, which lives there too, covers it.
  * Markers move so that the output never reads as complete with part of a dataset: {@code _SUCCESS}, the index and the
- * manifest go first and come back last.
+ * manifest go first and come back last. A move is one rename per entry, so a process killed during one leaves the
+ * dataset split between the output and {@link #DIRECTORY}; {@link #MOVING}, written there before the first rename and
+ * deleted after the last, says so, and the next {@code --overwrite} puts the dataset back together before anything
+ * else (without it, that run took the entries still at the top for a stopped run's leftovers and deleted them).
  */
 public final class SetAside {
     /** Where the replaced dataset waits; one of our names, so a run stopped meanwhile leaves an output ours. */
     public static final String DIRECTORY = "_tensor-broadcast.previous";
+
+    /** In {@link #DIRECTORY} while the dataset moves into it or back out of it: the dataset is split meanwhile. */
+    public static final String MOVING = "_tensor-broadcast.moving";
 
     private static final List<String> MARKERS =
             List.of(Manifest.SUCCESS_FILE_NAME, DatasetIndex.FILE_NAME, Manifest.FILE_NAME);
@@ -50,6 +56,10 @@ public final class SetAside {
     static SetAside of(String text, FileSystem fileSystem, Path output) {
         Path aside = new Path(output, DIRECTORY);
         try {
+            if (fileSystem.exists(new Path(aside, MOVING))) {
+                // a run was killed while it moved the dataset aside or back: everything there is the old dataset's
+                moveBack(fileSystem, aside, output);
+            }
             if (fileSystem.exists(aside)) {
                 if (!fileSystem.exists(new Path(output, Manifest.SUCCESS_FILE_NAME))
                         && !fileSystem.exists(new Path(output, DatasetIndex.FILE_NAME))) {
@@ -63,13 +73,16 @@ public final class SetAside {
                 return nothing(text, fileSystem, output);
             }
             fileSystem.mkdirs(aside);
+            fileSystem.create(new Path(aside, MOVING), false).close();
             entries.sort(Comparator.comparingInt(SetAside::markerRank));
-            for (FileStatus entry : entries) {
-                move(
-                        fileSystem,
-                        entry.getPath(),
-                        new Path(aside, entry.getPath().getName()));
+            for (int i = 0; i < entries.size(); i++) {
+                Path entry = entries.get(i).getPath();
+                move(fileSystem, entry, new Path(aside, entry.getName()));
+                if (i == 0) {
+                    FaultPoint.OVERWRITE_MOVING_ASIDE.reach(null);
+                }
             }
+            fileSystem.delete(new Path(aside, MOVING), false);
             FaultPoint.OVERWRITE_SET_ASIDE.reach(null);
             return new SetAside(text, fileSystem, output, true);
         } catch (IOException e) {
@@ -101,15 +114,8 @@ public final class SetAside {
         Path aside = new Path(output, DIRECTORY);
         try {
             deleteEntries(fileSystem, output);
-            List<FileStatus> entries = entries(fileSystem, aside);
-            entries.sort(Comparator.comparingInt(SetAside::markerRank).reversed());
-            for (FileStatus entry : entries) {
-                move(
-                        fileSystem,
-                        entry.getPath(),
-                        new Path(output, entry.getPath().getName()));
-            }
-            fileSystem.delete(aside, false);
+            fileSystem.create(new Path(aside, MOVING), false).close();
+            moveBack(fileSystem, aside, output);
             failure.addSuppressed(new Restored(text));
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(new IOException(
@@ -130,6 +136,26 @@ public final class SetAside {
         }
     }
 
+    /**
+     * Moves the dataset in {@code aside} back into {@code output}, markers last, then deletes {@code aside}. The
+     * caller has written {@link #MOVING} there, or found it: nothing at the top is a stopped run's leftover then.
+     */
+    private static void moveBack(FileSystem fileSystem, Path aside, Path output) throws IOException {
+        List<FileStatus> entries = entries(fileSystem, aside);
+        entries.sort(Comparator.comparingInt(SetAside::markerRank).reversed());
+        boolean halfway = false;
+        for (FileStatus entry : entries) {
+            if (!halfway && markerRank(entry) < MARKERS.size()) {
+                // every part file is back, no marker yet
+                FaultPoint.OVERWRITE_MOVING_BACK.reach(null);
+                halfway = true;
+            }
+            move(fileSystem, entry.getPath(), new Path(output, entry.getPath().getName()));
+        }
+        fileSystem.delete(new Path(aside, MOVING), false);
+        fileSystem.delete(aside, false);
+    }
+
     /** The markers first (in {@link #MARKERS}' order), then the rest. */
     private static int markerRank(FileStatus entry) {
         int rank = MARKERS.indexOf(entry.getPath().getName());
@@ -141,7 +167,7 @@ public final class SetAside {
         List<FileStatus> entries = new ArrayList<>();
         for (FileStatus child : fileSystem.listStatus(directory)) {
             String name = child.getPath().getName();
-            if (!OutputLock.isLockName(name) && !name.equals(DIRECTORY)) {
+            if (!OutputLock.isLockName(name) && !name.equals(DIRECTORY) && !name.equals(MOVING)) {
                 entries.add(child);
             }
         }

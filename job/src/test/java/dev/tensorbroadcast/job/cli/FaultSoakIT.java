@@ -646,7 +646,7 @@ class FaultSoakIT {
                 problems.add("inspect says complete=" + complete + " (exit " + inspect.exitCode() + ") of " + outcome
                         + ": " + json.path("incomplete"));
             }
-            if (outcome == SoakOutcome.OLD_SET_ASIDE
+            if ((outcome == SoakOutcome.OLD_SET_ASIDE || outcome == SoakOutcome.OLD_SPLIT)
                     && !json.path("incomplete").toString().contains(SoakListing.PREVIOUS)) {
                 problems.add("inspect does not name " + SoakListing.PREVIOUS + ": " + json.path("incomplete"));
             }

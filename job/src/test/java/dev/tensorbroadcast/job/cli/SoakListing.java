@@ -29,6 +29,7 @@ import java.util.zip.CRC32C;
 record SoakListing(SortedMap<String, Long> files, Set<String> directories) {
     static final String LOCK = "_tensor-broadcast.lock";
     static final String PREVIOUS = "_tensor-broadcast.previous";
+    static final String MOVING = "_tensor-broadcast.moving";
     static final String SUCCESS = "_SUCCESS";
     static final String MANIFEST = "_manifest.json";
     private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * What a faulted run left at its output, as the oracle classifies it by the files' checksums against a clean run's
- * new dataset and the old one. The first three are the invariant itself; the next six are what
+ * new dataset and the old one. The first three are the invariant itself; the next seven are what
  * docs/reliability.md and docs/storage.md say a process killed without its clean-up leaves (its lock, its staging,
  * an overwrite's old dataset set aside in {@code _tensor-broadcast.previous}), which {@code inspect} calls incomplete
  * and a rerun repairs; anything else breaks the invariant.
@@ -27,6 +27,12 @@ enum SoakOutcome {
     OLD_AND_LEFTOVERS,
     /** The old dataset whole in {@code _tensor-broadcast.previous}, the dead run's files of ours at the top. */
     OLD_SET_ASIDE,
+    /**
+     * The old dataset's files all there, split between the top and {@code _tensor-broadcast.previous}, which holds
+     * {@code _tensor-broadcast.moving}: a run killed while it moved the dataset aside or back (docs/reliability.md);
+     * inspect names {@code --overwrite}, whose run puts it back together first.
+     */
+    OLD_SPLIT,
     /** No old dataset, and the dead run's files of ours without {@code _SUCCESS}, which inspect calls incomplete. */
     LEFTOVERS,
     /**
@@ -109,6 +115,9 @@ enum SoakOutcome {
         if (!old.isEmpty() && found.under(aside).sameFiles(old) && onlyOurs(found.without(aside))) {
             return OLD_SET_ASIDE;
         }
+        if (!old.isEmpty() && found.has(aside + SoakListing.MOVING) && isSplit(found, old, aside)) {
+            return OLD_SPLIT;
+        }
         if (old.isEmpty()
                 && !found.has(SoakListing.SUCCESS)
                 && found.files().keySet().stream()
@@ -117,6 +126,20 @@ enum SoakOutcome {
             return LEFTOVERS;
         }
         return BROKEN;
+    }
+
+    /** Every old file once, at the top or aside, with its checksum; besides them only the lock and the move's file. */
+    private static boolean isSplit(SoakListing found, SoakListing old, String aside) {
+        TreeMap<String, Long> rest = new TreeMap<>(found.files());
+        for (var entry : old.files().entrySet()) {
+            Long top = rest.remove(entry.getKey());
+            Long moved = rest.remove(aside + entry.getKey());
+            if ((top == null) == (moved == null) || !entry.getValue().equals(top != null ? top : moved)) {
+                return false;
+            }
+        }
+        rest.remove(aside + SoakListing.MOVING);
+        return rest.keySet().stream().allMatch(path -> OURS.matcher(path).matches() && !path.startsWith("part-"));
     }
 
     private static boolean onlyOurs(SoakListing listing) {

@@ -25,7 +25,9 @@ class FaultPointTest {
                         "commit.success-written",
                         "lock.staged",
                         "lock.created",
-                        "overwrite.set-aside");
+                        "overwrite.moving-aside",
+                        "overwrite.set-aside",
+                        "overwrite.moving-back");
     }
 
     @Test
@@ -33,7 +35,8 @@ class FaultPointTest {
         assertThatThrownBy(() -> FaultPoint.named("commit.middle"))
                 .hasMessage("Cannot find fault point 'commit.middle': the points are [commit.start, commit.recorded,"
                         + " commit.markers-taken, commit.files-committed, commit.cleaned, commit.manifest-written,"
-                        + " commit.success-written, lock.staged, lock.created, overwrite.set-aside]");
+                        + " commit.success-written, lock.staged, lock.created, overwrite.moving-aside,"
+                        + " overwrite.set-aside, overwrite.moving-back]");
     }
 
     /** A pause at the point reached lasts the time it is given; at any other point nothing waits. */
