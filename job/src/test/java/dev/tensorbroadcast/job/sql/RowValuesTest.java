@@ -7,9 +7,14 @@ import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 class RowValuesTest {
@@ -85,7 +90,7 @@ class RowValuesTest {
         for (int i = 0; i < late.length; i++) {
             late[i] = i == 66 ? null : (float) i;
         }
-        ArrayData unsafe = UnsafeArrayDataOf.floats(late);
+        ArrayData unsafe = unsafeFloats(late);
         for (ArrayData tensor : new ArrayData[] {generic, unsafe}) {
             assertThatThrownBy(() -> new RowValues(DType.FLOAT32).append(tensor, 41))
                     .isInstanceOf(InvalidRequestException.class)
@@ -125,18 +130,11 @@ class RowValuesTest {
     }
 
     /** An array with nulls in Spark's layout, as a projection of a row makes it. */
-    private static final class UnsafeArrayDataOf {
-        static ArrayData floats(Object[] values) {
-            var type = org.apache.spark.sql.types.DataTypes.createArrayType(
-                    org.apache.spark.sql.types.DataTypes.FloatType, true);
-            var schema = new org.apache.spark.sql.types.StructType().add("tensor", type);
-            var projection = org.apache.spark.sql.catalyst.expressions.UnsafeProjection.create(schema);
-            var row = org.apache.spark.sql.catalyst.InternalRow.apply(scala.jdk.javaapi.CollectionConverters.asScala(
-                            java.util.List.<Object>of(new GenericArrayData(values)))
-                    .toSeq());
-            ArrayData array = projection.apply(row).getArray(0);
-            assertThat(array).isInstanceOf(UnsafeArrayData.class);
-            return array.copy();
-        }
+    private static ArrayData unsafeFloats(Object[] values) {
+        StructType schema = new StructType().add("tensor", DataTypes.createArrayType(DataTypes.FloatType, true));
+        InternalRow row = new GenericInternalRow(new Object[] {new GenericArrayData(values)});
+        ArrayData array = UnsafeProjection.create(schema).apply(row).getArray(0);
+        assertThat(array).isInstanceOf(UnsafeArrayData.class);
+        return array.copy();
     }
 }
