@@ -361,6 +361,10 @@ public final class OutputDirectory {
         if (name.equals(PartFileNames.CHUNK_DIRECTORY)) {
             return status.isFile() || (status.isDirectory() && isChunkTree(fileSystem, path));
         }
+        if (name.equals(SetAside.MOVING)) {
+            // an overwrite's move of the old dataset, stopped halfway: an empty directory
+            return status.isDirectory() && fileSystem.listStatus(path).length == 0;
+        }
         if (Stores.isStagingName(name)) {
             // a stopped job's pending uploads: markers and small .pending files, never data a reader sees
             return status.isDirectory();

@@ -17,7 +17,7 @@ import org.apache.hadoop.fs.Path;
  * back when it fails. It stays inside the output so that the output's lock, which lives there too, covers it.
  * Markers move so that the output never reads as complete with part of a dataset: {@code _SUCCESS}, the index and the
  * manifest go first and come back last. A move is one rename per entry, so a process killed during one leaves the
- * dataset split between the output and {@link #DIRECTORY}; {@link #MOVING}, written there before the first rename and
+ * dataset split between the output and {@link #DIRECTORY}; {@link #MOVING}, made there before the first rename and
  * deleted after the last, says so, and the next {@code --overwrite} puts the dataset back together before anything
  * else (without it, that run took the entries still at the top for a stopped run's leftovers and deleted them).
  */
@@ -25,7 +25,10 @@ public final class SetAside {
     /** Where the replaced dataset waits; one of our names, so a run stopped meanwhile leaves an output ours. */
     public static final String DIRECTORY = "_tensor-broadcast.previous";
 
-    /** In {@link #DIRECTORY} while the dataset moves into it or back out of it: the dataset is split meanwhile. */
+    /**
+     * An empty directory in {@link #DIRECTORY} while the dataset moves into it or back out of it: the dataset is split
+     * meanwhile. A directory, not a file: making it writes no data, so a full disk cannot stop it halfway.
+     */
     public static final String MOVING = "_tensor-broadcast.moving";
 
     private static final List<String> MARKERS =
@@ -73,7 +76,7 @@ public final class SetAside {
                 return nothing(text, fileSystem, output);
             }
             fileSystem.mkdirs(aside);
-            fileSystem.create(new Path(aside, MOVING), false).close();
+            startMoving(fileSystem, aside);
             entries.sort(Comparator.comparingInt(SetAside::markerRank));
             for (int i = 0; i < entries.size(); i++) {
                 Path entry = entries.get(i).getPath();
@@ -114,7 +117,7 @@ public final class SetAside {
         Path aside = new Path(output, DIRECTORY);
         try {
             deleteEntries(fileSystem, output);
-            fileSystem.create(new Path(aside, MOVING), false).close();
+            startMoving(fileSystem, aside);
             moveBack(fileSystem, aside, output);
             failure.addSuppressed(new Restored(text));
         } catch (IOException | RuntimeException e) {
@@ -136,9 +139,16 @@ public final class SetAside {
         }
     }
 
+    private static void startMoving(FileSystem fileSystem, Path aside) throws IOException {
+        Path moving = new Path(aside, MOVING);
+        if (!fileSystem.mkdirs(moving)) {
+            throw new IOException("cannot make " + moving);
+        }
+    }
+
     /**
      * Moves the dataset in {@code aside} back into {@code output}, markers last, then deletes {@code aside}. The
-     * caller has written {@link #MOVING} there, or found it: nothing at the top is a stopped run's leftover then.
+     * caller has made {@link #MOVING} there, or found it: nothing at the top is a stopped run's leftover then.
      */
     private static void moveBack(FileSystem fileSystem, Path aside, Path output) throws IOException {
         List<FileStatus> entries = entries(fileSystem, aside);

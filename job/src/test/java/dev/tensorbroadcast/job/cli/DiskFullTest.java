@@ -72,6 +72,69 @@ class DiskFullTest {
                 .isEqualTo("file:" + output);
     }
 
+    /**
+     * An {@code --overwrite} onto a disk already full: setting the old dataset aside writes no data (renames, and an
+     * empty directory marking the move), so the run fails in the job with one line and the old dataset comes back
+     * byte for byte (the fault soak's seed 5110700251786911198 found a marker file whose checksum could not be written).
+     */
+    @Test
+    void anOverwriteOntoAFullDiskLeavesTheOldDatasetAsItWas() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 1024});
+        Path output = small.path().resolve("out");
+        CliRun first = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "16,1024",
+                "--partitions",
+                "2",
+                "--output",
+                output.toString());
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        java.util.Map<String, String> before = OutputIsInputTest.checksums(output);
+        // the rest of the disk taken by another file, as the soak's full disk takes it
+        java.nio.file.Path filler = small.path().resolve("filler");
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(filler)) {
+            byte[] block = new byte[4096];
+            while (true) {
+                out.write(block);
+                out.flush();
+            }
+        } catch (java.io.IOException full) {
+            // the disk is full
+        }
+        // but for one page: room for the lock (the soak fills the disk once the lock is there), none for the job
+        try (java.nio.channels.FileChannel channel =
+                java.nio.channels.FileChannel.open(filler, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(channel.size() - 4096);
+        }
+
+        CliRun run = CliRun.of(
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,1024",
+                "--partitions",
+                "4",
+                "--format",
+                "parquet",
+                "--output",
+                output.toString(),
+                "--overwrite",
+                "--ignore-free-space");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err()).doesNotContain("\tat ").doesNotContain("Exception in thread");
+        assertThat(run.err().lines().filter(line -> line.startsWith("Cannot"))).hasSize(1);
+        assertThat(OutputIsInputTest.checksums(output)).isEqualTo(before);
+    }
+
     /** reduce checks the free space where its result goes, as expand does, and --ignore-free-space lifts it. */
     @Test
     void aReduceResultLargerThanTheDiskIsRefusedUnlessTold() throws Exception {
