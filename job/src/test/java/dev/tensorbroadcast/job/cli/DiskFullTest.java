@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tensorbroadcast.job.commit.OutputDirectory;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.job.pipeline.SparkPerClass;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -94,21 +100,20 @@ class DiskFullTest {
                 "--output",
                 output.toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
-        java.util.Map<String, String> before = OutputIsInputTest.checksums(output);
+        Map<String, String> before = OutputIsInputTest.checksums(output);
         // the rest of the disk taken by another file, as the soak's full disk takes it
-        java.nio.file.Path filler = small.path().resolve("filler");
-        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(filler)) {
+        Path filler = small.path().resolve("filler");
+        try (OutputStream out = Files.newOutputStream(filler)) {
             byte[] block = new byte[4096];
             while (true) {
                 out.write(block);
                 out.flush();
             }
-        } catch (java.io.IOException full) {
+        } catch (IOException full) {
             // the disk is full
         }
         // but for one page: room for the lock (the soak fills the disk once the lock is there), none for the job
-        try (java.nio.channels.FileChannel channel =
-                java.nio.channels.FileChannel.open(filler, java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.WRITE)) {
             channel.truncate(channel.size() - 4096);
         }
 
