@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.spark.SparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,50 +31,28 @@ class FailedOverwriteTest {
     Path dir;
 
     private Path source;
+    private OverwriteRuns runs;
 
     @BeforeEach
     void writeSource() throws Exception {
         source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        runs = new OverwriteRuns(SPARK, source);
     }
 
     @AfterEach
     void stopFailing() {
-        failPartitionZero(false);
-    }
-
-    /** InjectedFailure's hooks: every attempt of partition 0's task fails after writing its file. */
-    private static void failPartitionZero(boolean fail) {
-        SparkContext context = SPARK.session().sparkContext();
-        context.setLocalProperty("tensorbroadcast.test.failPartition", fail ? "0" : null);
-        context.setLocalProperty("tensorbroadcast.test.failAttempts", fail ? "all" : null);
-    }
-
-    private CliRun expand(Path output, String shape, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
-                "expand",
-                "--input",
-                source.toString(),
-                "--dialect",
-                "numpy",
-                "--shape",
-                shape,
-                "--partitions",
-                "4",
-                "--output",
-                output.toString()));
-        args.addAll(java.util.List.of(more));
-        return CliRun.of(args.toArray(String[]::new));
+        runs.failPartitionZero(false);
     }
 
     @Test
     void aFailedExpandLeavesTheOldDatasetAsItWas() throws Exception {
         Path output = dir.resolve("out");
-        assertThat(expand(output, "64,8").exitCode()).isZero();
+        assertThat(runs.expand(output, "64,8").exitCode()).isZero();
         Map<String, String> before = checksums(output);
 
-        failPartitionZero(true);
-        CliRun failed = expand(output, "32,8", "--overwrite", "--format", "parquet");
-        failPartitionZero(false);
+        runs.failPartitionZero(true);
+        CliRun failed = runs.expand(output, "32,8", "--overwrite", "--format", "parquet");
+        runs.failPartitionZero(false);
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(failed.err()).contains("injected failure in partition 0, attempt ");
@@ -86,7 +63,7 @@ class FailedOverwriteTest {
                 .isZero();
 
         // and a run that succeeds replaces it, keeping nothing of the old one
-        CliRun replaced = expand(output, "32,8", "--overwrite", "--format", "parquet");
+        CliRun replaced = runs.expand(output, "32,8", "--overwrite", "--format", "parquet");
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
         assertThat(DatasetFiles.names(output))
                 .containsExactlyInAnyOrder(
@@ -117,7 +94,7 @@ class FailedOverwriteTest {
         assertThat(first.exitCode()).as(first.err()).isZero();
         Map<String, String> before = checksums(output);
 
-        failPartitionZero(true);
+        runs.failPartitionZero(true);
         CliRun failed = CliRun.of(
                 "broadcast-tensors",
                 "--input",
@@ -131,7 +108,7 @@ class FailedOverwriteTest {
                 "--output",
                 output.toString(),
                 "--overwrite");
-        failPartitionZero(false);
+        runs.failPartitionZero(false);
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(checksums(output)).isEqualTo(before);
@@ -142,7 +119,7 @@ class FailedOverwriteTest {
     void aRunStoppedWithTheOldDatasetAsideGetsItBackFromTheNextFailedRun() throws Exception {
         // what a driver killed mid-job leaves: the old dataset aside, the killed job's staging beside it, its lock
         Path output = dir.resolve("out");
-        assertThat(expand(output, "64,8").exitCode()).isZero();
+        assertThat(runs.expand(output, "64,8").exitCode()).isZero();
         Map<String, String> before = checksums(output);
         Path aside = Files.createDirectories(output.resolve(SetAside.DIRECTORY));
         try (Stream<Path> entries = Files.list(output)) {
@@ -159,9 +136,9 @@ class FailedOverwriteTest {
                         + " is there: the dataset an --overwrite was replacing when it was stopped; move its entries back, or"
                         + " rerun with --overwrite\n");
 
-        failPartitionZero(true);
-        CliRun failed = expand(output, "32,8", "--overwrite");
-        failPartitionZero(false);
+        runs.failPartitionZero(true);
+        CliRun failed = runs.expand(output, "32,8", "--overwrite");
+        runs.failPartitionZero(false);
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(checksums(output)).isEqualTo(before);
@@ -172,14 +149,14 @@ class FailedOverwriteTest {
     void aCompleteDatasetBesideAnOldOneAsideIsTheOneKept() throws Exception {
         // a run that finished but was stopped before it deleted what it had set aside: the new dataset is the one
         Path output = dir.resolve("out");
-        assertThat(expand(output, "64,8").exitCode()).isZero();
+        assertThat(runs.expand(output, "64,8").exitCode()).isZero();
         Map<String, String> before = checksums(output);
         Path aside = Files.createDirectories(output.resolve(SetAside.DIRECTORY));
         Files.writeString(aside.resolve("part-00000.arrow"), "an older dataset's file");
 
-        failPartitionZero(true);
-        CliRun failed = expand(output, "32,8", "--overwrite");
-        failPartitionZero(false);
+        runs.failPartitionZero(true);
+        CliRun failed = runs.expand(output, "32,8", "--overwrite");
+        runs.failPartitionZero(false);
 
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(checksums(output)).isEqualTo(before);

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.spark.SparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,39 +34,17 @@ class SetAsideSplitIT {
     Path dir;
 
     private Path source;
+    private OverwriteRuns runs;
 
     @BeforeEach
     void writeSource() throws Exception {
         source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        runs = new OverwriteRuns(SPARK, source);
     }
 
     @AfterEach
     void stopFailing() {
-        failPartitionZero(false);
-    }
-
-    /** InjectedFailure's hooks: every attempt of partition 0's task fails after writing its file. */
-    private static void failPartitionZero(boolean fail) {
-        SparkContext context = SPARK.session().sparkContext();
-        context.setLocalProperty("tensorbroadcast.test.failPartition", fail ? "0" : null);
-        context.setLocalProperty("tensorbroadcast.test.failAttempts", fail ? "all" : null);
-    }
-
-    private CliRun expand(Path output, String shape, String... more) {
-        List<String> args = new ArrayList<>(List.of(
-                "expand",
-                "--input",
-                source.toString(),
-                "--dialect",
-                "numpy",
-                "--shape",
-                shape,
-                "--partitions",
-                "4",
-                "--output",
-                output.toString()));
-        args.addAll(List.of(more));
-        return CliRun.of(args.toArray(String[]::new));
+        runs.failPartitionZero(false);
     }
 
     /**
@@ -80,7 +57,7 @@ class SetAsideSplitIT {
     @Test
     void aRunKilledWhileItMovesTheOldDatasetAsideLeavesItForTheNextOverwrite() throws Exception {
         Path output = dir.resolve("split-aside");
-        assertThat(expand(output, "64,8").exitCode()).isZero();
+        assertThat(runs.expand(output, "64,8").exitCode()).isZero();
         Map<String, String> before = checksums(output);
 
         halt(output, "overwrite.moving-aside");
@@ -102,7 +79,7 @@ class SetAsideSplitIT {
     @Test
     void aRunKilledWhileItMovesTheOldDatasetBackLeavesItForTheNextOverwrite() throws Exception {
         Path output = dir.resolve("split-back");
-        assertThat(expand(output, "64,8").exitCode()).isZero();
+        assertThat(runs.expand(output, "64,8").exitCode()).isZero();
         Map<String, String> before = checksums(output);
 
         halt(
@@ -146,14 +123,14 @@ class SetAsideSplitIT {
 
     /** The next --overwrite fails: the old dataset is back as it was; then one that succeeds replaces it. */
     private void assertFailedOverwriteBringsBack(Path output, Map<String, String> before) throws Exception {
-        failPartitionZero(true);
-        CliRun failed = expand(output, "32,8", "--overwrite", "--format", "parquet");
-        failPartitionZero(false);
+        runs.failPartitionZero(true);
+        CliRun failed = runs.expand(output, "32,8", "--overwrite", "--format", "parquet");
+        runs.failPartitionZero(false);
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
         assertThat(checksums(output)).isEqualTo(before);
         assertThat(DatasetFiles.names(output)).doesNotContain(SetAside.DIRECTORY, OutputLock.FILE_NAME);
 
-        CliRun replaced = expand(output, "32,8", "--overwrite", "--format", "parquet");
+        CliRun replaced = runs.expand(output, "32,8", "--overwrite", "--format", "parquet");
         assertThat(replaced.exitCode()).as(replaced.err()).isZero();
         assertThat(DatasetFiles.names(output))
                 .containsExactlyInAnyOrder(
