@@ -53,6 +53,7 @@ class GuideFlagsTest {
                             "--reps",
                             "--run",
                             "--scaling-size",
+                            "--seed",
                             "--size",
                             "--tools"),
             "docs/errors.md's mistyped examples", Set.of("--bogus", "--shpae"));
