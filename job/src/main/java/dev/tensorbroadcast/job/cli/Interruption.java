@@ -1,7 +1,9 @@
 package dev.tensorbroadcast.job.cli;
 
+import dev.tensorbroadcast.job.base.SignalStops;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,14 +14,20 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * Ctrl-C and SIGTERM: the JVM runs its shutdown hooks, Spark's stops the session, and the running job fails in the
- * main thread with whatever Spark throws while it goes away. This hook marks the run as interrupted, so the failure is
+ * Ctrl-C and SIGTERM: the running jobs' tasks are cancelled and waited for ({@link SignalStops}), then the JVM runs
+ * its shutdown hooks, Spark's stops the session, and the running job fails in the main thread with whatever Spark
+ * throws while it goes away. This hook marks the run as interrupted, so the failure is
  * reported as one line saying so, and holds the JVM until that line is printed and the job has cleaned up (aborted
  * its commit, released the output's lock). The exit code stays the signal's (130, 143).
  */
 final class Interruption {
     /** How long the hook waits for the main thread to report; the JVM halts after it in any case. */
     private static final long REPORT_SECONDS = 30;
+    /**
+     * How long the handler waits for the running jobs' tasks to stop before the shutdown begins: as long as a failed
+     * job's driver waits for them before it aborts the job.
+     */
+    private static final Duration TASKS_STOP = Duration.ofSeconds(20);
     /**
      * A test's stand-in for a handler thread that a loaded machine runs late: milliseconds between seeing the signal
      * and the handler's {@code System.exit}, in which the main thread may finish its report first.
@@ -68,6 +76,9 @@ final class Interruption {
                 exitCode = 128 + received.getNumber();
                 signalled = true;
                 quietSpark();
+                // a cluster's tasks end while the context still hears them: the shutdown would take their executors
+                // down under them, after the job's abort, and a task writing then left its attempt behind
+                SignalStops.stopAll(TASKS_STOP);
                 delayForTest();
                 System.exit(128 + received.getNumber());
             });

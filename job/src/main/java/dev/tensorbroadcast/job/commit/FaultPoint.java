@@ -35,6 +35,11 @@ public enum FaultPoint {
     /** {@code _SUCCESS} is written; the commit record (if any) is not yet deleted. */
     COMMIT_SUCCESS_WRITTEN("commit.success-written"),
     /**
+     * The commit is done: {@code _SUCCESS} written, the commit record (if any) deleted; the lock not yet removed, nor
+     * what an {@code --overwrite} set aside.
+     */
+    COMMIT_DONE("commit.done"),
+    /**
      * The lock's owner line written whole under a staged name, not yet renamed into place (stores that stage it:
      * HDFS); nothing else of the output touched.
      */

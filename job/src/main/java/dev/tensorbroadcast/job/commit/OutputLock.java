@@ -1,5 +1,6 @@
 package dev.tensorbroadcast.job.commit;
 
+import dev.tensorbroadcast.job.base.JobFailedException;
 import dev.tensorbroadcast.job.base.OutputException;
 import dev.tensorbroadcast.job.base.Reasons;
 import dev.tensorbroadcast.job.manifest.Manifest;
@@ -129,7 +130,9 @@ public final class OutputLock implements AutoCloseable {
      * Removes the lock, and the output directory if the job made it and it is empty: a failed or interrupted job
      * leaves nothing where there was nothing (a non-recursive delete refuses a directory another job wrote into).
      * A directory that holds a {@code _SUCCESS} is not listed to find that out: on an object store the listing reads
-     * every object of it (a thousand part files, seconds on S3Proxy), where the probe is one request.
+     * every object of it (a thousand part files, seconds on S3Proxy), where the probe is one request. A lock that
+     * cannot be removed (the store failed) fails the run with {@link JobFailedException}, which a failed job's own
+     * error carries as suppressed.
      */
     @Override
     public void close() {
@@ -137,8 +140,13 @@ public final class OutputLock implements AutoCloseable {
         try {
             store.deleteFile(fileSystem, directory, lock);
         } catch (IOException e) {
-            // a lock left behind names a process that is gone: the next run takes it over
-            return;
+            // after a failure this is suppressed under it; after a job that wrote its dataset, the run must not end
+            // as done: inspect calls a dataset with a lock incomplete, and a script would read what it cannot trust
+            throw new JobFailedException(
+                    "Cannot remove the lock of '" + directory + "': " + Reasons.of(e) + "; the job wrote what it had"
+                            + " to, but " + lock + " is left, and inspect calls the output incomplete while it is"
+                            + " there: delete it (a later run on this host takes it over, as its process is gone)",
+                    e);
         }
         if (created) {
             try {

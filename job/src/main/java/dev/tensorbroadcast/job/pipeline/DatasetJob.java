@@ -238,6 +238,7 @@ public final class DatasetJob {
                 if (recorded.get()) {
                     CommitRecord.delete(store, fileSystem, output);
                 }
+                FaultPoint.COMMIT_DONE.reach(conf);
                 return published.manifest();
             } catch (IOException | FSError e) {
                 // the files are committed but no _SUCCESS follows: inspect reports the dataset incomplete; a full

@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.pipeline;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.tensorbroadcast.job.base.SignalStops;
 import dev.tensorbroadcast.job.base.TaskGroups;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,6 +74,8 @@ final class SparkEngine implements JobEngine {
         private final RunningTasks running;
 
         private StoppedContextWatch watch;
+        /** While the job runs, a signal stops its tasks before the shutdown stops the context. */
+        private SignalStops.Registration signalStop;
 
         SparkRun(SparkContext context, String group, String description, JobRun.Tracking tracking) {
             this.context = context;
@@ -93,6 +96,7 @@ final class SparkEngine implements JobEngine {
             context.addSparkListener(running);
             watch = StoppedContextWatch.start(context::isStopped, Thread.currentThread());
             context.setJobGroup(group, description, false);
+            signalStop = SignalStops.register(this::stop);
         }
 
         @Override
@@ -154,7 +158,21 @@ final class SparkEngine implements JobEngine {
          */
         @Override
         public IllegalStateException stopTasks(Duration wait) {
-            long deadline = System.nanoTime() + wait.toNanos();
+            int left = stop(System.nanoTime() + wait.toNanos());
+            if (left == 0) {
+                return null;
+            }
+            return new IllegalStateException("Cannot wait for the job's tasks to stop: " + left + " still running"
+                    + " after " + wait.toSeconds() + " s; the failed job was undone while they ran, and what they"
+                    + " write after it may be left behind");
+        }
+
+        /**
+         * Stops the group's tasks and waits for them until {@code deadline}: also from a signal's handler, before the
+         * shutdown stops the context and with it the events of executors' tasks ({@link SignalStops}). Returns how many
+         * are still running.
+         */
+        private int stop(long deadline) {
             TaskGroups.stop(group);
             if (!context.isStopped()) {
                 try {
@@ -168,13 +186,7 @@ final class SparkEngine implements JobEngine {
             }
             int here = TaskGroups.await(group, deadline);
             int anywhere = running.await(deadline, context::isStopped);
-            int left = Math.max(here, context.isStopped() ? 0 : anywhere);
-            if (left == 0) {
-                return null;
-            }
-            return new IllegalStateException("Cannot wait for the job's tasks to stop: " + left + " still running"
-                    + " after " + wait.toSeconds() + " s; the failed job was undone while they ran, and what they"
-                    + " write after it may be left behind");
+            return Math.max(here, context.isStopped() ? 0 : anywhere);
         }
 
         /**
@@ -192,6 +204,9 @@ final class SparkEngine implements JobEngine {
 
         @Override
         public void end() {
+            if (signalStop != null) {
+                signalStop.close();
+            }
             watch.close();
             context.clearJobGroup();
             if (listener != null) {

@@ -185,6 +185,48 @@ class DriverKillIT {
                 killedAfter, files.size(), rerunSeconds);
     }
 
+    /**
+     * SIGTERM (as Ctrl-C, which a JVM started in the background may ignore) to a driver whose tasks run on the
+     * cluster's executors: the signal's handler cancels the tasks and waits
+     * for them before the JVM's shutdown stops the context (which takes the executors down under running tasks),
+     * so the job's abort comes after the last task: exit 143, the interrupted line, and nothing left at the output,
+     * also once the executors are gone. Before, a task still writing when the context stopped could leave its
+     * attempt file after the abort (the fault soak's seeds -3213511599592945349 and 8023967219885940029).
+     */
+    @Test
+    void aSignalledDriverStopsItsTasksBeforeItsAbortAndLeavesNothing(ProcessCluster cluster) throws Exception {
+        Path output = dir.resolve("signalled");
+        Path log = dir.resolve("signalled.log");
+        Process driver = expand(cluster, output, log, "--conf", "spark.tensorbroadcast.test.taskDelayMillis=1000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (committedTasks(output) < 2 && driver.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(driver.isAlive()).as(CliProcess.read(log)).isTrue();
+        assertThat(committedTasks(output)).as(CliProcess.read(log)).isBetween(2, PARTITIONS - 2);
+        long signalled = System.nanoTime();
+        new ProcessBuilder("kill", "-TERM", Long.toString(driver.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        assertThat(driver.waitFor(60, TimeUnit.SECONDS))
+                .as(CliProcess.read(log))
+                .isTrue();
+        double stoppedAfter = (System.nanoTime() - signalled) / 1e9;
+        String printed = CliProcess.read(log);
+        assertThat(driver.exitValue()).as(printed).isEqualTo(143);
+        assertThat(printed.lines().filter(line -> !line.startsWith("writing ") && !line.startsWith("partitions ")))
+                .as(printed)
+                .containsExactly("interrupted: the job was stopped before it committed; nothing it has written reads"
+                        + " as a dataset, and a rerun with --overwrite replaces what is there");
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!ClusterRuns.executors(cluster).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(ClusterRuns.executors(cluster)).isEmpty();
+
+        // the lock went, and the directory the run made with it, as nothing was left in it
+        assertThat(output).doesNotExist();
+        System.out.printf("driver signalled: exit %.1f s after the signal%n", stoppedAfter);
+    }
+
     /** Tasks the committer has committed: their attempt directories renamed to {@code _temporary/0/task_*}. */
     private static int committedTasks(Path output) throws IOException {
         Path job = output.resolve("_temporary/0");

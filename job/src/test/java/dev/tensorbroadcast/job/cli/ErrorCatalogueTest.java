@@ -110,7 +110,9 @@ class ErrorCatalogueTest {
             Map.entry(
                     "output-s3-read-only",
                     "S3CredentialsAndFaultsIT#aReadOnlyBucketIsOneLineAndLeavesTheDatasetAsItWas"),
-            Map.entry("job-s3-gone", "S3CredentialsAndFaultsIT#aServerStoppedMidJobIsOneLineExitOneAndNoDataset"));
+            Map.entry("job-s3-gone", "S3CredentialsAndFaultsIT#aServerStoppedMidJobIsOneLineExitOneAndNoDataset"),
+            Map.entry(
+                    "job-lock-left", "S3CredentialsAndFaultsIT#aServerStoppedAfterSuccessIsOneLineNamingTheLockLeft"));
 
     private static Map<String, Case> cases() {
         Map<String, Case> cases = new LinkedHashMap<>();

@@ -654,10 +654,12 @@ class FaultSoakIT {
 
         /** A rerun with {@code --overwrite} on the embedded engine exits 0 and leaves exactly the new dataset. */
         private void rerun(SoakStore store, String format, SoakListing created, List<String> problems) {
+            // what the rerun found, should it refuse it: the store's own listing, staging and all
+            SoakListing before = store.list(false);
             CliRun again = CliRun.of(expand(store, format, NEW_SHAPE, PARTITIONS, true));
             if (again.exitCode() != 0) {
                 problems.add("the rerun exited " + again.exitCode() + ": "
-                        + again.err().strip());
+                        + again.err().strip() + " (it found " + before + ")");
                 return;
             }
             SoakListing after = store.list(true);

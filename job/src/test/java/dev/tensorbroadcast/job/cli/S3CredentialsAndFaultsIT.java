@@ -2,6 +2,7 @@ package dev.tensorbroadcast.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tensorbroadcast.job.commit.FaultPoint;
 import dev.tensorbroadcast.job.commit.OutputLock;
 import dev.tensorbroadcast.job.pipeline.NpyFiles;
 import dev.tensorbroadcast.localcluster.SparkHome;
@@ -214,6 +215,80 @@ class S3CredentialsAndFaultsIT {
         assertThat(visible)
                 .noneMatch(
                         name -> name.startsWith("part-") || name.equals("_SUCCESS") || name.equals("_manifest.json"));
+    }
+
+    /**
+     * The server stopped once the commit is done ({@code commit.done}), before the run removes its lock: the run cannot end as done
+     * with its lock left (inspect calls that output incomplete), so it is one line naming the lock, exit 1; every
+     * file of the dataset is in place, and once the server is back, inspect names the lock as the one thing wrong.
+     */
+    @Test
+    void aServerStoppedAfterSuccessIsOneLineNamingTheLockLeft() throws Exception {
+        Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
+        Path data = dir.resolve("data");
+        S3Server s3 = S3Server.start(SparkHome.locate(), dir.resolve("server"), data);
+        Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
+        settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
+        settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
+        settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
+        Path log = dir.resolve("after-success.log");
+        String point = FaultPoint.COMMIT_DONE.pointName();
+        List<String> args = arguments(
+                s3,
+                settings,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,8",
+                "--partitions",
+                "2",
+                "--output",
+                s3.uri("after-success"));
+        args.add("-D" + FaultPoint.PAUSE_AT + "=" + point);
+        args.add("-D" + FaultPoint.PAUSE_MILLIS + "=3000");
+        Process process;
+        try {
+            process = CliProcess.start(Map.of(), log, args.toArray(String[]::new));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            String paused = "tensor-broadcast test: paused at " + point;
+            while (!CliProcess.read(log).contains(paused) && process.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(CliProcess.read(log)).contains(paused);
+        } finally {
+            s3.close();
+        }
+        assertThat(process.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        String output = CliProcess.read(log);
+
+        assertThat(process.exitValue()).as(output).isEqualTo(1);
+        List<String> lines = output.lines()
+                .filter(line -> !line.startsWith("writing ") && !line.startsWith("tensor-broadcast test:"))
+                .toList();
+        assertThat(lines).as(output).hasSize(1);
+        String lock = s3.uri("after-success") + "/" + OutputLock.FILE_NAME;
+        assertThat(lines.get(0))
+                .startsWith("Cannot remove the lock of '" + s3.uri("after-success") + "': ")
+                .contains("the S3 endpoint does not answer")
+                .endsWith("; the job wrote what it had to, but " + lock + " is left, and inspect calls the output"
+                        + " incomplete while it is there: delete it (a later run on this host takes it over, as its"
+                        + " process is gone)");
+        Path objects = s3.bucketDirectory().resolve("after-success");
+        try (Stream<Path> files = Files.list(objects)) {
+            assertThat(files.map(file -> file.getFileName().toString()).sorted())
+                    .containsExactly(
+                            "_SUCCESS", "_manifest.json", OutputLock.FILE_NAME, "part-00000.arrow", "part-00001.arrow");
+        }
+        try (S3Server again = S3Server.start(SparkHome.locate(), dir.resolve("server-again"), data)) {
+            CliOutcome inspect = run(
+                    "inspect-after-success",
+                    arguments(again, again.sparkSettings(), "inspect", again.uri("after-success")));
+            assertThat(inspect.exitCode()).as(inspect.output()).isEqualTo(1);
+            assertThat(inspect.output()).contains(OutputLock.FILE_NAME + " is there");
+        }
     }
 
     /**

@@ -23,6 +23,7 @@ class FaultPointTest {
                         "commit.cleaned",
                         "commit.manifest-written",
                         "commit.success-written",
+                        "commit.done",
                         "lock.staged",
                         "lock.created",
                         "overwrite.moving-aside",
@@ -35,7 +36,7 @@ class FaultPointTest {
         assertThatThrownBy(() -> FaultPoint.named("commit.middle"))
                 .hasMessage("Cannot find fault point 'commit.middle': the points are [commit.start, commit.recorded,"
                         + " commit.markers-taken, commit.files-committed, commit.cleaned, commit.manifest-written,"
-                        + " commit.success-written, lock.staged, lock.created, overwrite.moving-aside,"
+                        + " commit.success-written, commit.done, lock.staged, lock.created, overwrite.moving-aside,"
                         + " overwrite.set-aside, overwrite.moving-back]");
     }
 
