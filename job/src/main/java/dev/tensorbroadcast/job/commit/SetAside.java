@@ -76,7 +76,17 @@ public final class SetAside {
                 return nothing(text, fileSystem, output);
             }
             fileSystem.mkdirs(aside);
-            startMoving(fileSystem, aside);
+            try {
+                startMoving(fileSystem, aside);
+            } catch (IOException e) {
+                // nothing moved yet: the directory just made is all there is of this set-aside
+                try {
+                    fileSystem.delete(aside, false);
+                } catch (IOException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                throw e;
+            }
             entries.sort(Comparator.comparingInt(SetAside::markerRank));
             for (int i = 0; i < entries.size(); i++) {
                 Path entry = entries.get(i).getPath();
