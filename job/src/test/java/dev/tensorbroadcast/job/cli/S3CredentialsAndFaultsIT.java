@@ -36,6 +36,15 @@ class S3CredentialsAndFaultsIT {
         return args;
     }
 
+    /** The settings of a run whose server the test stops: a server that is gone stays gone, so few retries, short waits. */
+    private static Map<String, String> toBeStopped(S3Server s3) {
+        Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
+        settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
+        settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
+        settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
+        return settings;
+    }
+
     private CliOutcome run(String name, List<String> args) throws Exception {
         return start(name, args).outcome();
     }
@@ -157,11 +166,7 @@ class S3CredentialsAndFaultsIT {
     void aServerStoppedMidJobIsOneLineExitOneAndNoDataset() throws Exception {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         S3Server s3 = S3Server.start(SparkHome.locate(), dir.resolve("server"));
-        Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
-        // a server that is gone stays gone: few retries, short waits
-        settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
-        settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
-        settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
+        Map<String, String> settings = toBeStopped(s3);
         settings.put("spark.tensorbroadcast.test.taskDelayMillis", "6000");
         Path log = dir.resolve("stopped.log");
         Process process;
@@ -227,15 +232,11 @@ class S3CredentialsAndFaultsIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         Path data = dir.resolve("data");
         S3Server s3 = S3Server.start(SparkHome.locate(), dir.resolve("server"), data);
-        Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
-        settings.put("spark.hadoop.fs.s3a.retry.limit", "1");
-        settings.put("spark.hadoop.fs.s3a.attempts.maximum", "1");
-        settings.put("spark.hadoop.fs.s3a.connection.establish.timeout", "2s");
         Path log = dir.resolve("after-success.log");
         String point = FaultPoint.COMMIT_DONE.pointName();
         List<String> args = arguments(
                 s3,
-                settings,
+                toBeStopped(s3),
                 "expand",
                 "--input",
                 source.toString(),
