@@ -19,7 +19,10 @@ enum SoakOutcome {
     OLD,
     /** Nothing, where there was nothing. */
     NOTHING,
-    /** The new dataset complete, and the dead run's lock. */
+    /**
+     * The new dataset complete, and the dead run's lock; on S3 maybe its commit record too, when the run died between
+     * {@code _SUCCESS} and deleting the record (docs/reliability.md, {@code commit.success-written}).
+     */
     NEW_AND_LOCK,
     /** The new dataset complete, the old one still set aside (killed before deleting it), maybe the lock. */
     NEW_AND_OLD_SET_ASIDE,
@@ -94,7 +97,9 @@ enum SoakOutcome {
             return STOPPED_COMMIT;
         }
         SoakListing unlocked = found.without(SoakListing.LOCK);
-        if (unlocked.sameFiles(created)) {
+        if (unlocked.sameFiles(created)
+                || (found.has(SoakListing.SUCCESS)
+                        && unlocked.without(CommitRecord.FILE_NAME).sameFiles(created))) {
             return NEW_AND_LOCK;
         }
         String aside = SoakListing.PREVIOUS + "/";
