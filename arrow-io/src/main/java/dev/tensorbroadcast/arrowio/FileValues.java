@@ -10,13 +10,17 @@ import java.nio.channels.FileChannel;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * A source's fixed-width values read from a file ({@link SourceTensor#inFile}) into native memory: a run of at least
- * {@link #WINDOW_BYTES} is read straight into its target, a shorter one through a window of that many bytes read
- * ahead from where it starts, so runs that follow one another (the rows of a batch, a chunk's rows) cost one read per
- * window. Memory stays the window's, whatever the file's size. Not thread-safe, as the kernel that holds it.
+ * A source's fixed-width values read from a file ({@link SourceTensor#inFile}) into native memory. A run of at least
+ * {@link #DIRECT_BYTES} (a batch's values, a Zarr chunk's rows of a wide chunk) is read straight into its target: one
+ * positional read, nothing read that is not used. A shorter one (the rows of a narrow chunk, a few values apart) is
+ * copied from a window of {@link #WINDOW_BYTES} read ahead from where it starts, so the runs of a chunk row that fits
+ * in the window cost one read together, not a system call each. Memory stays the window's, whatever the file's size.
+ * Not thread-safe, as the kernel that holds it.
  */
 final class FileValues {
-    /** The bytes read ahead: a Zarr chunk's rows or a batch's values are read a few of these at a time. */
+    /** Runs of at least this many bytes are read straight into their target. */
+    static final int DIRECT_BYTES = 16 << 10;
+    /** The bytes read ahead for shorter runs. */
     static final int WINDOW_BYTES = 8 << 20;
 
     private final FileChannel file;
@@ -40,7 +44,7 @@ final class FileValues {
                     "bytes [" + position + ", " + (position + length) + ") outside the file's " + size);
         }
         try {
-            if (length >= WINDOW_BYTES) {
+            if (length >= DIRECT_BYTES) {
                 for (long done = 0; done < length; ) {
                     int count = (int) Math.min(length - done, Integer.MAX_VALUE - 8);
                     read(position + done, MemoryUtil.directBuffer(target + done, count));

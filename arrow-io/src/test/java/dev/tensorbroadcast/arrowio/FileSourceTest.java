@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A kernel over a source in a file ({@link SourceTensor#inFile}) fills what the same kernel over the heap fills: runs
- * longer than the window read straight into the target, short ones through windows read ahead, in any order.
+ * A kernel over a source in a file ({@link SourceTensor#inFile}) fills what the same kernel over the heap fills: long
+ * runs read straight into the target, short ones through windows read ahead, in any order.
  */
 class FileSourceTest {
     @TempDir
@@ -51,9 +51,15 @@ class FileSourceTest {
             long[][] ranges = {
                 {origin, output.elements()}, // the whole slice: straight into the target
                 {origin, origin + 1}, // one element, then the window's next ones
-                {origin + 5, origin + 3000},
+                {origin + 5, origin + 3000}, // 11,980 bytes: from the window
+                {origin + 3000, origin + 7096}, // 16 KiB: straight into the target
                 {output.elements() - 10, output.elements()}, // the file's last bytes: a short window
-                {origin + 2_100_000, origin + 2_100_000 + FileValues.WINDOW_BYTES / 4 - 1}, // past a window's end
+                {origin + 2_100_000, origin + 2_100_000 + FileValues.DIRECT_BYTES / 4 - 1}, // a new window
+                // across that window's end: read again
+                {
+                    origin + 2_100_000 + FileValues.WINDOW_BYTES / 4 - 3,
+                    origin + 2_100_000 + FileValues.WINDOW_BYTES / 4 + 3
+                },
                 {origin + 17, origin + 19} // back before the window
             };
             for (long[] range : ranges) {
@@ -61,7 +67,7 @@ class FileSourceTest {
             }
             for (int trial = 0; trial < 200; trial++) {
                 long start = origin + (long) (random.nextDouble() * rows.elements());
-                long end = Math.min(output.elements(), start + random.nextInt(trial % 2 == 0 ? 64 : 3_000_000));
+                long end = Math.min(output.elements(), start + random.nextInt(trial % 2 == 0 ? 5000 : 3_000_000));
                 assertSameFill(heap, inFile, start, end, expected, actual);
             }
         }
