@@ -48,8 +48,8 @@ import scala.Option;
  * of its rows; the driver's job commit puts them in place ({@link DatasetSink}).
  *
  * <p>The rows are gathered on the executor's local disk, not the heap ({@link SpillFile}): the tensor's values as the
- * little-endian bytes a kernel's source holds ({@link RowValues}, read back by a {@link SourceTensor#inFile} kernel a
- * window at a time), the kept columns as Arrow IPC batches ({@link KeptValues}). A task holds a buffer, a chunk of kept
+ * little-endian bytes a kernel's source holds ({@link RowValues}, read back by a kernel over the file,
+ * {@link SourceTensor#inFile}), the kept columns as Arrow IPC batches ({@link KeptValues}). A task holds a buffer, a chunk of kept
  * rows and the format writer's own batch (or Zarr chunk), whatever its partition's size. Spilling, rather than handing
  * batches to the format's writer as rows arrive, keeps the files exactly those {@code expand} writes with no new
  * writer: each format lays out a file by its row count (Arrow's and Parquet's batch sizes, a Zarr array's shape),
@@ -142,11 +142,20 @@ record PartWriters(
 
         @Override
         public WriterCommitMessage commit() throws IOException {
+            WriterCommitMessage message;
             try {
-                return commitRows();
-            } finally {
-                release();
+                message = commitRows();
+            } catch (Throwable failure) {
+                // the failure is the task's to report, not a spill file's
+                try {
+                    release();
+                } catch (IOException releaseFailure) {
+                    failure.addSuppressed(releaseFailure);
+                }
+                throw failure;
             }
+            release();
+            return message;
         }
 
         private WriterCommitMessage commitRows() throws IOException {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +64,9 @@ class SinkHeapBoundTest {
             java.destroyForcibly();
         }
         String printed = Files.readString(log, StandardCharsets.UTF_8);
+        printed.lines()
+                .filter(line -> line.startsWith("max heap ") || line.startsWith("peak heap "))
+                .forEach(System.out::println);
 
         assertThat(exited).as(printed).isTrue();
         assertThat(java.exitValue()).as(printed).isZero();
@@ -119,6 +124,13 @@ class SinkHeapBoundTest {
             } finally {
                 spark.stop();
             }
+            long peak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.println("peak heap " + peak);
         }
     }
 }
