@@ -12,7 +12,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * Materializes ranges of a broadcast output into Arrow buffers: runs the {@link CopyProgram} with sinks that copy
- * whole runs from the heap source and repeat blocks by doubling inside the destination. Each fill checks the
+ * whole runs from the source (on the heap, or in a file read a window at a time) and repeat blocks by doubling inside the destination. Each fill checks the
  * destination's capacity once, then works on raw addresses. Ranges are in output elements; the destination always
  * starts at the range's first element (index 0 of the buffers).
  *
@@ -45,9 +45,15 @@ public final class TensorKernel {
         this.rangeStart = rangeStart;
         this.rangeEnd = rangeEnd;
         DType dtype = source.dtype();
-        this.fixedWidth = dtype.isFixedWidth() && dtype != DType.BOOL
-                ? new FixedWidthSink(source.values(), dtype.byteWidth())
-                : null;
+        if (source.file() != null) {
+            // fixed-width values without nulls, as inFile checked
+            this.fixedWidth = new FixedWidthSink(
+                    new FileValues(source.file(), source.elements() * dtype.byteWidth()), dtype.byteWidth());
+        } else {
+            this.fixedWidth = dtype.isFixedWidth() && dtype != DType.BOOL
+                    ? new FixedWidthSink(source.values(), dtype.byteWidth())
+                    : null;
+        }
         this.valueBits = dtype == DType.BOOL ? new BitSink(source.values()) : null;
         this.validityBits = source.hasNulls() ? new BitSink(source.validity()) : null;
         if (ArrowDTypes.isComplex(dtype) && source.hasNulls()) {

@@ -13,19 +13,19 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * One call per row and column: a kept column has one value per row, where the tensor has a row's many elements.
  */
 public final class KeptBatch implements AutoCloseable {
-    private final KeptRows source;
+    private final KeptSource source;
     private final RowLineage lineage;
     private final KeptVectors vectors;
     private final VectorSchemaRoot root;
 
-    private KeptBatch(KeptRows source, RowLineage lineage, KeptVectors vectors) {
+    private KeptBatch(KeptSource source, RowLineage lineage, KeptVectors vectors) {
         this.source = source;
         this.lineage = lineage;
         this.vectors = vectors;
         this.root = vectors.root();
     }
 
-    public static KeptBatch allocate(KeptRows source, RowLineage lineage, int rowsPerBatch) {
+    public static KeptBatch allocate(KeptSource source, RowLineage lineage, int rowsPerBatch) {
         requireNonNull(source, "source is null");
         requireNonNull(lineage, "lineage is null");
         return new KeptBatch(source, lineage, KeptVectors.allocate(source.columns(), rowsPerBatch));
@@ -33,16 +33,17 @@ public final class KeptBatch implements AutoCloseable {
 
     /** Fills output rows {@code [firstRow, firstRow + rows)} from index 0 and sets every vector's value count. */
     public void fill(long firstRow, int rows) {
-        long held = source.rows().first();
+        KeptRows window = source.holding(lineage.sourceRows(firstRow, firstRow + rows));
+        long held = window.rows().first();
         for (int c = 0; c < root.getFieldVectors().size(); c++) {
-            FieldVector from = source.vector(c);
+            FieldVector from = window.vector(c);
             FieldVector to = root.getVector(c);
             to.reset();
             for (int i = 0; i < rows; i++) {
                 long sourceRow = lineage.sourceRow(firstRow + i);
-                if (!source.rows().contains(sourceRow)) {
+                if (!window.rows().contains(sourceRow)) {
                     throw new IllegalStateException("output row " + (firstRow + i) + " comes from source row "
-                            + sourceRow + ", outside the rows " + source.rows() + " read");
+                            + sourceRow + ", outside the rows " + window.rows() + " read");
                 }
                 to.copyFromSafe((int) (sourceRow - held), i, from);
             }

@@ -9,7 +9,7 @@ import java.util.List;
  * What a file writer needs to write kept columns: the source rows' values and which source row each output row comes
  * from.
  */
-public record KeptOutput(KeptRows rows, RowLineage lineage) {
+public record KeptOutput(KeptSource rows, RowLineage lineage) {
     public KeptOutput {
         requireNonNull(rows, "rows is null");
         requireNonNull(lineage, "lineage is null");

@@ -21,7 +21,7 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
  * The kept columns of a range of source rows, read next to the tensor's values: entry {@code i} of each vector is
  * source row {@code rows.first() + i}. Owns its memory; close it.
  */
-public final class KeptRows implements AutoCloseable {
+public final class KeptRows implements KeptSource, AutoCloseable {
     private final List<KeptColumn> columns;
     private final SourceRows rows;
     private final KeptVectors vectors;
@@ -40,8 +40,15 @@ public final class KeptRows implements AutoCloseable {
         return new KeptRows(columns, rows, KeptVectors.allocate(columns, Math.toIntExact(rows.count())));
     }
 
+    @Override
     public List<KeptColumn> columns() {
         return columns;
+    }
+
+    /** These rows, which hold every source row read (a row outside them is the caller's to refuse). */
+    @Override
+    public KeptRows holding(SourceRows wanted) {
+        return this;
     }
 
     /** The source rows held. */

@@ -67,10 +67,14 @@ final class BroadcastScan implements SupportsReportStatistics, Batch {
     @Override
     public Statistics estimateStatistics() {
         long rows = read.partitions().rows();
-        // the values, and the 8-byte index of each row
-        long index = rows > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : 8 * rows;
+        // the values, and each row's 8-byte index and kept columns (KeptSparkTypes.rowBytes: their types' sizes)
+        long perRow = 8
+                + read.kept()
+                        .map(kept -> KeptSparkTypes.rowBytes(kept.spec().columns()))
+                        .orElse(0L);
+        long besides = rows > Long.MAX_VALUE / perRow ? Long.MAX_VALUE : perRow * rows;
         long values = read.partitions().bytes();
-        long bytes = values > Long.MAX_VALUE - index ? Long.MAX_VALUE : values + index;
+        long bytes = values > Long.MAX_VALUE - besides ? Long.MAX_VALUE : values + besides;
         return new Statistics() {
             @Override
             public OptionalLong sizeInBytes() {

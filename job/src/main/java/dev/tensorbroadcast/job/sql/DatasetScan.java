@@ -120,7 +120,9 @@ final class DatasetScan implements SupportsReportStatistics, Batch {
         long rowBytes = read.manifest().rows() == 0
                 ? 0
                 : read.manifest().bytes() / read.manifest().rows();
-        long bytes = rows * (rowBytes + 8);
+        // each row's values (the manifest's bytes are the tensor's), 8-byte index and kept columns, estimated from
+        // their types (KeptSparkTypes.rowBytes)
+        long bytes = rows * (rowBytes + 8 + KeptSparkTypes.rowBytes(read.kept()));
         return new Statistics() {
             @Override
             public OptionalLong sizeInBytes() {

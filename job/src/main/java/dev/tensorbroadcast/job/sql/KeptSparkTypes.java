@@ -111,6 +111,15 @@ final class KeptSparkTypes {
         return null;
     }
 
+    /**
+     * The bytes a row of the kept columns is estimated at for the optimizer: each column's Spark type's default size
+     * (the fixed types' widths, 20 for a string, 100 for a binary, 16 for a {@code decimal(20,0)}), as Spark's own
+     * estimates size a row of those types, since the lengths of strings are not known without reading them.
+     */
+    static long rowBytes(List<KeptColumn> kept) {
+        return kept.stream().mapToLong(column -> of(column).defaultSize()).sum();
+    }
+
     static DataType of(KeptColumn column) {
         return switch (column.kind()) {
             case INT8 -> DataTypes.ByteType;

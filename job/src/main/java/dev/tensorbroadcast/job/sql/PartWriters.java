@@ -8,7 +8,6 @@ import dev.tensorbroadcast.arrowio.format.ArrayLayout;
 import dev.tensorbroadcast.arrowio.format.PartOutput;
 import dev.tensorbroadcast.arrowio.kept.KeptColumn;
 import dev.tensorbroadcast.arrowio.kept.KeptOutput;
-import dev.tensorbroadcast.arrowio.kept.KeptRows;
 import dev.tensorbroadcast.job.commit.DatasetCommitProtocol;
 import dev.tensorbroadcast.job.commit.TaskAttempts;
 import dev.tensorbroadcast.job.sink.ChecksumOutputStream;
@@ -43,10 +42,19 @@ import org.apache.spark.util.SerializableConfiguration;
 import scala.Option;
 
 /**
- * Each task's writer: it gathers its partition's rows (a consecutive run of {@code index}) on the heap and, at its
- * commit, writes them through the format's own writer, the copy kernel filling its batches as in {@code expand}, and
- * commits them through {@code expand}'s commit protocol ({@link SinkCommit}): one part file, or an array's chunk (or
- * shard) objects of its rows; the driver's job commit puts them in place ({@link DatasetSink}).
+ * Each task's writer: it gathers its partition's rows (a consecutive run of {@code index}) and, at its commit, writes
+ * them through the format's own writer, the copy kernel filling its batches as in {@code expand}, and commits them
+ * through {@code expand}'s commit protocol ({@link SinkCommit}): one part file, or an array's chunk (or shard) objects
+ * of its rows; the driver's job commit puts them in place ({@link DatasetSink}).
+ *
+ * <p>The rows are gathered on the executor's local disk, not the heap ({@link SpillFile}): the tensor's values as the
+ * little-endian bytes a kernel's source holds ({@link RowValues}, read back by a kernel over the file,
+ * {@link SourceTensor#inFile}), the kept columns as Arrow IPC batches ({@link KeptValues}). A task holds a buffer, a chunk of kept
+ * rows and the format writer's own batch (or Zarr chunk), whatever its partition's size. Spilling, rather than handing
+ * batches to the format's writer as rows arrive, keeps the files exactly those {@code expand} writes with no new
+ * writer: each format lays out a file by its row count (Arrow's and Parquet's batch sizes, a Zarr array's shape),
+ * which a task knows only once its last row has come. The cost is one write and one read of the partition on the
+ * local disk, as Spark's own sorts spill. The files are deleted when the task commits, aborts or closes.
  *
  * @param rowShape the rows' shape from the column's metadata, or null to take the first row's length
  * @param kept the columns after {@code index} and {@code tensor}, written next to each row
@@ -80,8 +88,12 @@ record PartWriters(
 
     private final class Writer implements DataWriter<InternalRow> {
         private final int partitionId;
-        private final RowValues values = new RowValues(dtype);
-        private final KeptValues keptValues = new KeptValues(kept);
+        /** The spill files of the values and the kept columns, opened with the first row; null before it. */
+        private SpillFile valuesFile;
+
+        private RowValues values;
+        private SpillFile keptFile;
+        private KeptValues keptValues;
         private long firstRow = -1;
         private long rows;
         private long rowElements = -1;
@@ -91,7 +103,7 @@ record PartWriters(
         }
 
         @Override
-        public void write(InternalRow row) {
+        public void write(InternalRow row) throws IOException {
             long index = row.getLong(0);
             if (firstRow < 0) {
                 firstRow = index;
@@ -109,6 +121,9 @@ record PartWriters(
                         + tensor.numElements() + " values, not " + expected);
             }
             rowElements = expected;
+            if (values == null) {
+                open();
+            }
             values.append(tensor, index);
             if (!kept.isEmpty()) {
                 keptValues.add(row);
@@ -116,8 +131,34 @@ record PartWriters(
             rows++;
         }
 
+        private void open() throws IOException {
+            valuesFile = SpillFile.create();
+            values = new RowValues(dtype, valuesFile.channel());
+            if (!kept.isEmpty()) {
+                keptFile = SpillFile.create();
+                keptValues = new KeptValues(kept, keptFile);
+            }
+        }
+
         @Override
         public WriterCommitMessage commit() throws IOException {
+            WriterCommitMessage message;
+            try {
+                message = commitRows();
+            } catch (Throwable failure) {
+                // the failure is the task's to report, not a spill file's
+                try {
+                    release();
+                } catch (IOException releaseFailure) {
+                    failure.addSuppressed(releaseFailure);
+                }
+                throw failure;
+            }
+            release();
+            return message;
+        }
+
+        private WriterCommitMessage commitRows() throws IOException {
             Shape row = rowShape != null ? Shape.of(rowShape) : Shape.of(Math.max(rowElements, 0));
             String extension = files.format().extension();
             if (rows == 0) {
@@ -126,7 +167,7 @@ record PartWriters(
             long[] dims = new long[row.rank() + 1];
             dims[0] = rows;
             System.arraycopy(row.dims(), 0, dims, 1, row.rank());
-            SourceTensor source = SourceTensor.fixedWidth(dtype, Shape.of(dims), values.toByteArray(), null);
+            SourceTensor source = SourceTensor.inFile(dtype, Shape.of(dims), values.finish());
             // the dataset's elements up to this partition's end, filled from this partition's rows
             long[] upTo = dims.clone();
             upTo[0] = firstRow + rows;
@@ -180,11 +221,13 @@ record PartWriters(
                 TensorKernel kernel, Shape row, Partition partition, FileSystem fileSystem, Path file)
                 throws IOException {
             ChecksumOutputStream out;
-            try (OutputStream stream = store.createObject(fileSystem, file);
-                    KeptRows keptRows = kept.isEmpty() ? null : keptValues.rows(firstRow)) {
+            if (keptValues != null) {
+                keptValues.finish(firstRow);
+            }
+            try (OutputStream stream = store.createObject(fileSystem, file)) {
                 out = new ChecksumOutputStream(stream);
                 // each output row is the kept source row of its own index
-                Optional<KeptOutput> keptOutput = Optional.ofNullable(keptRows)
+                Optional<KeptOutput> keptOutput = Optional.ofNullable(keptValues)
                         .map(held -> new KeptOutput(held, new RowLineage(firstRow + rows, 1)));
                 files.datasetFormat()
                         .write(
@@ -238,13 +281,25 @@ record PartWriters(
         }
 
         @Override
-        public void abort() {
-            values.reset();
+        public void abort() throws IOException {
+            release();
         }
 
         @Override
-        public void close() {
-            // the rows are on the heap until the task ends
+        public void close() throws IOException {
+            release();
+        }
+
+        /** Deletes the spill files; again does nothing. */
+        private void release() throws IOException {
+            try (SpillFile valuesSpill = valuesFile;
+                    SpillFile keptSpill = keptFile;
+                    KeptValues keptVectors = keptValues) {
+                valuesFile = null;
+                keptFile = null;
+                keptValues = null;
+                values = null;
+            }
         }
     }
 }

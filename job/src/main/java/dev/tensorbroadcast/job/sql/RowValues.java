@@ -4,30 +4,39 @@ import static java.util.Objects.requireNonNull;
 
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
+import java.nio.channels.FileChannel;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * A sink task's tensor values, gathered row by row as little-endian bytes. A row in Spark's own layout
- * ({@link UnsafeArrayData}: what a scan or a projection hands a writer) is checked for nulls a word of its null bits at
- * a time and copied in one call, as its values are already little-endian on a little-endian machine; any other array
- * is taken element by element.
+ * A sink task's tensor values, gathered row by row as little-endian bytes into a buffer of {@link #BUFFER_BYTES}
+ * that is written to the task's spill file whenever it fills: the task holds the buffer, not its partition. A row in
+ * Spark's own layout ({@link UnsafeArrayData}: what a scan or a projection hands a writer) is checked for nulls a word
+ * of its null bits at a time and copied in one call per buffer, as its values are already little-endian on a
+ * little-endian machine; any other array is taken element by element.
  */
 final class RowValues {
+    /** The values held before they are written to the file. */
+    static final int BUFFER_BYTES = 1 << 20;
+
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final DType dtype;
     private final int width;
+    private final FileChannel file;
     private final ByteBuffer element = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    private byte[] bytes = new byte[1 << 16];
+    private final byte[] bytes = new byte[BUFFER_BYTES];
     private int size;
+    /** The bytes written to the file so far. */
+    private long written;
 
-    RowValues(DType dtype) {
+    RowValues(DType dtype, FileChannel file) {
         this.dtype = requireNonNull(dtype, "dtype is null");
+        this.file = requireNonNull(file, "file is null");
         this.width = switch (dtype) {
             case INT8 -> Byte.BYTES;
             case INT16 -> Short.BYTES;
@@ -38,10 +47,8 @@ final class RowValues {
     }
 
     /** Appends the values of row {@code index}, refusing a null value in one line. */
-    void append(ArrayData tensor, long index) {
+    void append(ArrayData tensor, long index) throws IOException {
         int count = tensor.numElements();
-        long length = (long) count * width;
-        reserve(length);
         if (LITTLE_ENDIAN && tensor instanceof UnsafeArrayData unsafe) {
             Object base = unsafe.getBaseObject();
             long offset = unsafe.getBaseOffset();
@@ -52,8 +59,16 @@ final class RowValues {
                     throw nullValue(index);
                 }
             }
-            Platform.copyMemory(base, offset + header, bytes, Platform.BYTE_ARRAY_OFFSET + size, length);
-            size += (int) length;
+            long length = (long) count * width;
+            for (long done = 0; done < length; ) {
+                int piece = (int) Math.min(length - done, bytes.length - size);
+                Platform.copyMemory(base, offset + header + done, bytes, Platform.BYTE_ARRAY_OFFSET + size, piece);
+                size += piece;
+                done += piece;
+                if (size == bytes.length) {
+                    flush();
+                }
+            }
             return;
         }
         for (int i = 0; i < count; i++) {
@@ -70,30 +85,31 @@ final class RowValues {
                 case FLOAT64 -> element.putDouble(tensor.getDouble(i));
                 default -> throw new IllegalStateException(dtype.typeName());
             }
+            if (size + width > bytes.length) {
+                flush();
+            }
             System.arraycopy(element.array(), 0, bytes, size, width);
             size += width;
         }
     }
 
-    /** The values gathered so far. */
-    byte[] toByteArray() {
-        return Arrays.copyOf(bytes, size);
+    /** The bytes appended so far. */
+    long bytes() {
+        return written + size;
     }
 
-    void reset() {
+    /** Writes what the buffer holds to the file, which then holds every value appended, from its first byte. */
+    FileChannel finish() throws IOException {
+        flush();
+        return file;
+    }
+
+    private void flush() throws IOException {
+        ByteBuffer pending = ByteBuffer.wrap(bytes, 0, size);
+        while (pending.hasRemaining()) {
+            written += file.write(pending, written);
+        }
         size = 0;
-    }
-
-    private void reserve(long more) {
-        long needed = size + more;
-        if (needed > Integer.MAX_VALUE - 8) {
-            throw new InvalidRequestException(
-                    "Cannot write a tensorbroadcast dataset: a partition holds more than 2 GiB"
-                            + " of tensor values; repartition the DataFrame into smaller partitions");
-        }
-        if (needed > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * bytes.length)));
-        }
     }
 
     private static InvalidRequestException nullValue(long index) {

@@ -18,6 +18,7 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.Statistics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +65,39 @@ class BroadcastKeptTest {
         assertThat((String) rows.get(15).getAs("name")).isEqualTo("u15");
         assertThat(rows.get(599).<Long>getAs("user_id")).isEqualTo(599L);
         assertThat(table.rdd().getNumPartitions()).isEqualTo(4);
+    }
+
+    @Test
+    void theOptimizerCountsTheKeptColumnsInTheSize() throws Exception {
+        Path input = KeptFixtures.copy("parquet", dir.resolve("table"));
+
+        Statistics kept = broadcast(input, 4)
+                .option("keep", KEPT)
+                .load()
+                .queryExecution()
+                .optimizedPlan()
+                .stats();
+        Statistics none = broadcast(input, 4)
+                .option("keep", "none")
+                .load()
+                .queryExecution()
+                .optimizedPlan()
+                .stats();
+
+        assertThat(kept.rowCount().get().longValue()).isEqualTo(KeptFixtures.ROWS);
+        // 600 rows of [3,8] float32 and an 8-byte index, then per row user_id 8, label 4, score 8, name 20 (Spark's
+        // size of a string), day 4, seen 8, flag 1, small 1
+        assertThat(none.sizeInBytes().longValue()).isEqualTo(600L * (96 + 8));
+        assertThat(kept.sizeInBytes().longValue()).isEqualTo(600L * (96 + 8 + 54));
+        // the same rows written with their kept columns and read back by the manifest
+        String output = expand(input, 4, KeepColumns.of(KeptFixtures.KEPT.toArray(String[]::new)));
+        Statistics written = spark().read()
+                .format("tensorbroadcast")
+                .load(output)
+                .queryExecution()
+                .optimizedPlan()
+                .stats();
+        assertThat(written.sizeInBytes().longValue()).isEqualTo(600L * (96 + 8 + 54));
     }
 
     /**

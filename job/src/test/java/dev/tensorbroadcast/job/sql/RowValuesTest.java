@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tensorbroadcast.planner.DType;
 import dev.tensorbroadcast.planner.InvalidRequestException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class RowValuesTest {
     @Test
-    void sparksLayoutAndOtherArraysGiveTheSameLittleEndianBytes() {
+    void sparksLayoutAndOtherArraysGiveTheSameLittleEndianBytes() throws IOException {
         // 70 values: the null bits take two words, the second one partly used
         int count = 70;
         float[] floats = new float[count];
@@ -65,20 +67,38 @@ class RowValuesTest {
     }
 
     @Test
-    void rowsAppendInOrderAndGrowPastTheFirstBuffer() {
-        RowValues values = new RowValues(DType.FLOAT32);
-        float[] row = new float[4096];
-        ByteBuffer expected = ByteBuffer.allocate(8 * 4096 * 4).order(ByteOrder.LITTLE_ENDIAN);
-        for (int r = 0; r < 8; r++) {
-            for (int i = 0; i < row.length; i++) {
-                row[i] = r * 10_000 + i;
-                expected.putFloat(row[i]);
+    void rowsAppendInOrderToTheFileAndTheBufferStaysItsSize() throws IOException {
+        // rows of 100,000 values (400,000 bytes), in Spark's layout and not: a row straddles the buffer's end, and 21
+        // rows are eight buffers
+        float[] row = new float[100_000];
+        int rows = 21;
+        ByteBuffer expected = ByteBuffer.allocate(rows * row.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        try (SpillFile spill = SpillFile.create()) {
+            RowValues values = new RowValues(DType.FLOAT32, spill.channel());
+            for (int r = 0; r < rows; r++) {
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = r * 1_000_000 + i;
+                    expected.putFloat(row[i]);
+                }
+                values.append(r % 2 == 0 ? UnsafeArrayData.fromPrimitiveArray(row) : boxed(row), r);
+                // what is not yet in the file is at most the buffer
+                assertThat(values.bytes() - spill.channel().size()).isBetween(0L, (long) RowValues.BUFFER_BYTES);
             }
-            values.append(UnsafeArrayData.fromPrimitiveArray(row), r);
+            assertThat(values.bytes()).isEqualTo(expected.capacity());
+            values.finish();
+            assertThat(Files.readAllBytes(spill.path())).isEqualTo(expected.array());
         }
-        assertThat(values.toByteArray()).isEqualTo(expected.array());
-        values.reset();
-        assertThat(values.toByteArray()).isEmpty();
+    }
+
+    @Test
+    void closingTheSpillFileDeletesIt() throws IOException {
+        SpillFile spill = SpillFile.create();
+        new RowValues(DType.INT8, spill.channel()).append(UnsafeArrayData.fromPrimitiveArray(new byte[] {1, 2}), 0);
+
+        spill.close();
+
+        assertThat(spill.path()).doesNotExist();
+        spill.close();
     }
 
     @Test
@@ -92,20 +112,27 @@ class RowValuesTest {
         }
         ArrayData unsafe = unsafeFloats(late);
         for (ArrayData tensor : new ArrayData[] {generic, unsafe}) {
-            assertThatThrownBy(() -> new RowValues(DType.FLOAT32).append(tensor, 41))
+            assertThatThrownBy(() -> gathered(DType.FLOAT32, tensor))
                     .isInstanceOf(InvalidRequestException.class)
                     .hasMessage("Cannot write a tensorbroadcast dataset: row 41 holds a null value; only rows without"
                             + " nulls are written");
         }
     }
 
-    private static void assertSameBytes(DType dtype, UnsafeArrayData unsafe, ArrayData generic, byte[] expected) {
-        RowValues fromUnsafe = new RowValues(dtype);
-        fromUnsafe.append(unsafe, 0);
-        RowValues fromGeneric = new RowValues(dtype);
-        fromGeneric.append(generic, 0);
-        assertThat(fromUnsafe.toByteArray()).as(dtype.typeName()).isEqualTo(expected);
-        assertThat(fromGeneric.toByteArray()).as(dtype.typeName()).isEqualTo(expected);
+    /** The bytes of {@code tensor} gathered as row 41, as the spill file holds them. */
+    private static byte[] gathered(DType dtype, ArrayData tensor) throws IOException {
+        try (SpillFile spill = SpillFile.create()) {
+            RowValues values = new RowValues(dtype, spill.channel());
+            values.append(tensor, 41);
+            values.finish();
+            return Files.readAllBytes(spill.path());
+        }
+    }
+
+    private static void assertSameBytes(DType dtype, UnsafeArrayData unsafe, ArrayData generic, byte[] expected)
+            throws IOException {
+        assertThat(gathered(dtype, unsafe)).as(dtype.typeName()).isEqualTo(expected);
+        assertThat(gathered(dtype, generic)).as(dtype.typeName()).isEqualTo(expected);
     }
 
     private interface Put {
