@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code df.write.format("tensorbroadcast")}. A task that held its partition on the heap could not: the heap is a
  * quarter of the partition.
  */
-class SinkHeapBoundTest {
+class SinkHeapBoundIT {
     private static final int HEAP_MIB = 160;
     private static final int PARTITION_MIB = 640;
     /** float32 values per row: 16 KiB rows. */
