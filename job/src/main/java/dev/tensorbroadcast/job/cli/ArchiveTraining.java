@@ -30,7 +30,7 @@ public final class ArchiveTraining {
         String work = args[1];
         String[][] commands = args.length == 3 ? embedded(source, work) : withSpark(source, work);
         if (args.length == 3) {
-            LoggingChoice.choose(List.of(commands[0]));
+            LoggingChoice.useQuietProvider();
         }
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         int failed = 0;

@@ -23,9 +23,9 @@ final class LoggingChoice {
 
     private LoggingChoice() {}
 
-    /** Binds SLF4J to {@link QuietLogProvider} when {@code args} start no Spark and no binding was chosen already. */
-    static void choose(List<String> args) {
-        if (System.getProperty(PROVIDER) == null && System.getProperty("spark.master") == null && sparkFree(args)) {
+    /** Binds SLF4J to {@link QuietLogProvider}, unless a binding was chosen already. */
+    static void useQuietProvider() {
+        if (System.getProperty(PROVIDER) == null) {
             System.setProperty(PROVIDER, QuietLogProvider.class.getName());
             // SLF4J says at INFO which provider a system property named; log4j's binding said nothing
             if (System.getProperty(VERBOSITY) == null) {
@@ -34,9 +34,14 @@ final class LoggingChoice {
         }
     }
 
-    /** Whether a run of {@code args} cannot start Spark, by {@link EngineChoice#whySpark}'s reasons. */
+    /**
+     * Whether a run of {@code args} in this JVM cannot start Spark, by {@link EngineChoice#whySpark}'s reasons: no
+     * application is there already (spark-submit's {@code spark.master}), and the arguments name none of the others.
+     */
     static boolean sparkFree(List<String> args) {
-        if (args.isEmpty() || !SPARK_FREE_COMMANDS.contains(args.get(0))) {
+        if (System.getProperty("spark.master") != null
+                || args.isEmpty()
+                || !SPARK_FREE_COMMANDS.contains(args.get(0))) {
             return false;
         }
         for (int i = 1; i < args.size(); i++) {

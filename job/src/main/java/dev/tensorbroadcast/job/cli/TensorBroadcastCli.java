@@ -76,7 +76,9 @@ public final class TensorBroadcastCli implements Callable<Integer> {
                 System.setProperty(TASK_LOG, "error");
             }
             // the same configuration's levels, without log4j, for a run that starts no Spark
-            LoggingChoice.choose(List.of(args));
+            if (LoggingChoice.sparkFree(List.of(args))) {
+                LoggingChoice.useQuietProvider();
+            }
         }
         Interruption.install();
         SparkSessions.ownJvm();

@@ -48,4 +48,16 @@ class LoggingChoiceTest {
                     .isFalse();
         }
     }
+
+    @Test
+    void aDriverOfSparkSubmitKeepsLog4j() {
+        List<String> embedded = List.of("expand", "--input", "a.npy", "--dialect", "numpy", "--shape", "8,4");
+        assertThat(LoggingChoice.sparkFree(embedded)).isTrue();
+        System.setProperty("spark.master", "yarn");
+        try {
+            assertThat(LoggingChoice.sparkFree(embedded)).isFalse();
+        } finally {
+            System.clearProperty("spark.master");
+        }
+    }
 }

@@ -7,12 +7,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
+import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.slf4j.Log4jLogger;
@@ -47,7 +50,13 @@ class QuietLogProviderTest {
     void writesWhatLog4jWritesWithTheQuietConfiguration() throws Exception {
         for (String taskLog : new String[] {null, "error"}) {
             Function<String, String> properties = name -> name.equals(TensorBroadcastCli.TASK_LOG) ? taskLog : null;
-            String log4j = captured(() -> withLog4j(taskLog, this::logEverything));
+            String log4j = captured(() -> {
+                try {
+                    withLog4j(taskLog, this::logEverything);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
             String ours = captured(() -> {
                 QuietLogLevels levels = QuietLogLevels.read(quietConfig(), properties::apply);
                 logEverything(name -> new QuietLogger(name, levels.threshold(name)));
@@ -130,23 +139,29 @@ class QuietLogProviderTest {
         return TensorBroadcastCli.class.getResource(TensorBroadcastCli.QUIET_CONFIG);
     }
 
-    /** Runs {@code logging} with loggers of a log4j context of its own, configured by the quiet configuration. */
-    private static void withLog4j(String taskLog, java.util.function.Consumer<Function<String, Logger>> logging) {
+    /**
+     * Runs {@code logging} with loggers of a log4j context of its own, configured by the quiet configuration. Its
+     * console appender follows {@link System#err}: one that does not shares the stream of a console appender made
+     * earlier in this JVM (log4j keeps one per target), which is not the captured one.
+     */
+    private static void withLog4j(String taskLog, Consumer<Function<String, Logger>> logging) throws IOException {
+        Path config = Files.createTempFile("log4j2-quiet", ".properties");
         String previous = System.getProperty(TensorBroadcastCli.TASK_LOG);
         setOrClear(taskLog);
-        LoggerContext context;
-        try {
-            context = new LoggerContext("quiet-test", null, quietConfig().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-        try {
+        LoggerContext context = null;
+        try (var in = quietConfig().openStream()) {
+            Files.writeString(config, new String(in.readAllBytes(), UTF_8) + "\nappender.stderr.follow = true\n");
+            context = new LoggerContext("quiet-test", null, config.toUri());
             context.start();
             Log4jMarkerFactory markers = new Log4jMarkerFactory();
-            logging.accept(name -> new Log4jLogger(markers, context.getLogger(name), name));
+            LoggerContext started = context;
+            logging.accept(name -> new Log4jLogger(markers, started.getLogger(name), name));
         } finally {
-            context.stop();
+            if (context != null) {
+                context.stop();
+            }
             setOrClear(previous);
+            Files.delete(config);
         }
     }
 
