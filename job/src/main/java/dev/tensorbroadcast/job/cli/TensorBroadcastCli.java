@@ -59,6 +59,8 @@ public final class TensorBroadcastCli implements Callable<Integer> {
     }
 
     private static final String LOG_CONFIG = "log4j2.configurationFile";
+    /** The command line's log configuration, next to this class. */
+    static final String QUIET_CONFIG = "log4j2-quiet.properties";
     /** The level of Spark's lines about failed tasks in the quiet configuration: off, or error with --verbose. */
     static final String TASK_LOG = "tensorbroadcast.task.log";
 
@@ -69,8 +71,14 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         // picocli's factory looks for Groovy's Closure class when it starts: on our class path that is a search
         // through every jar (over 200) for a class none of them holds
         System.setProperty("picocli.disable.closures", "true");
-        if (quietLogging() && java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
-            System.setProperty(TASK_LOG, "error");
+        if (quietLogging()) {
+            if (java.util.Arrays.asList(args).contains(OutputOptions.VERBOSE)) {
+                System.setProperty(TASK_LOG, "error");
+            }
+            // the same configuration's levels, without log4j, for a run that starts no Spark
+            if (LoggingChoice.sparkFree(List.of(args))) {
+                LoggingChoice.useQuietProvider();
+            }
         }
         Interruption.install();
         SparkSessions.ownJvm();
@@ -112,7 +120,7 @@ public final class TensorBroadcastCli implements Callable<Integer> {
         if (System.getProperty(LOG_CONFIG) != null) {
             return false;
         }
-        java.net.URL quiet = TensorBroadcastCli.class.getResource("log4j2-quiet.properties");
+        java.net.URL quiet = TensorBroadcastCli.class.getResource(QUIET_CONFIG);
         if (quiet != null) {
             System.setProperty(LOG_CONFIG, quiet.toString());
         }
