@@ -107,6 +107,11 @@ final class Interruption {
      */
     private static void quietSpark() {
         System.setErr(new PrintStream(OutputStream.nullOutputStream(), true));
+        if (QuietLogProvider.class.getName().equals(System.getProperty(LoggingChoice.PROVIDER))) {
+            // a run without Spark logs through our provider, which writes to System.err: silenced above, and log4j
+            // is not started only to be turned off
+            return;
+        }
         try {
             // every logger, not the root alone: the command line's configuration sets org.apache.spark's own level
             Configurator.setAllLevels(LogManager.ROOT_LOGGER_NAME, Level.OFF);
