@@ -3,10 +3,12 @@ package dev.tensorbroadcast.job.commit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.spark.internal.io.FileCommitProtocol;
 
 /** The Hadoop context of a task's attempt, for {@link DatasetCommitProtocol}'s committer: expand's tasks and the sink's. */
 public final class TaskAttempts {
@@ -25,5 +27,17 @@ public final class TaskAttempts {
         hadoop.setBoolean("mapreduce.task.ismap", true);
         hadoop.setInt("mapreduce.task.partition", 0);
         return new TaskAttemptContextImpl(hadoop, attemptId);
+    }
+
+    /**
+     * Aborts the attempt of a task that failed with {@code failure}, as Spark's writers do; an abort that fails too is
+     * added to {@code failure}, which the caller throws: the task's own failure is what its job reports.
+     */
+    public static void abort(FileCommitProtocol committer, TaskAttemptContext context, Throwable failure) {
+        try {
+            committer.abortTask(context);
+        } catch (RuntimeException abortFailure) {
+            failure.addSuppressed(abortFailure);
+        }
     }
 }

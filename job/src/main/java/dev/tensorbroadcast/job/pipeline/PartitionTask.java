@@ -135,11 +135,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
                     message);
             return List.of(written).iterator();
         } catch (Throwable failure) {
-            try {
-                committer.abortTask(context);
-            } catch (RuntimeException abortFailure) {
-                failure.addSuppressed(abortFailure);
-            }
+            TaskAttempts.abort(committer, context, failure);
             throw failure;
         }
     }
@@ -219,11 +215,7 @@ final class PartitionTask implements Function2<Integer, Iterator<Integer>, Itera
             }
             return written.iterator();
         } catch (Throwable failure) {
-            try {
-                committer.abortTask(context);
-            } catch (RuntimeException abortFailure) {
-                failure.addSuppressed(abortFailure);
-            }
+            TaskAttempts.abort(committer, context, failure);
             throw failure;
         }
     }

@@ -208,11 +208,7 @@ record PartWriters(
                         env.blockManager().blockManagerId().host(),
                         message);
             } catch (Throwable failure) {
-                try {
-                    committer.abortTask(context);
-                } catch (RuntimeException abortFailure) {
-                    failure.addSuppressed(abortFailure);
-                }
+                TaskAttempts.abort(committer, context, failure);
                 throw failure;
             }
         }
