@@ -36,6 +36,24 @@ class S3CredentialsAndFaultsIT {
         return args;
     }
 
+    /** An expand of {@code source} (a [1,8] row) to [64,8] in two partitions at {@code key} of the bucket. */
+    private static List<String> smallExpand(S3Server s3, Map<String, String> settings, Path source, String key) {
+        return arguments(
+                s3,
+                settings,
+                "expand",
+                "--input",
+                source.toString(),
+                "--dialect",
+                "numpy",
+                "--shape",
+                "64,8",
+                "--partitions",
+                "2",
+                "--output",
+                s3.uri(key));
+    }
+
     /** The settings of a run whose server the test stops: a server that is gone stays gone, so few retries, short waits. */
     private static Map<String, String> toBeStopped(S3Server s3) {
         Map<String, String> settings = new java.util.LinkedHashMap<>(s3.sparkSettings());
@@ -172,23 +190,7 @@ class S3CredentialsAndFaultsIT {
         Process process;
         try {
             process = CliProcess.start(
-                    Map.of(),
-                    log,
-                    arguments(
-                                    s3,
-                                    settings,
-                                    "expand",
-                                    "--input",
-                                    source.toString(),
-                                    "--dialect",
-                                    "numpy",
-                                    "--shape",
-                                    "64,8",
-                                    "--partitions",
-                                    "2",
-                                    "--output",
-                                    s3.uri("stopped"))
-                            .toArray(String[]::new));
+                    Map.of(), log, smallExpand(s3, settings, source, "stopped").toArray(String[]::new));
             // the job has started once its lock is on the server: its tasks then wait 6 s before they upload
             Path lock = s3.bucketDirectory().resolve("stopped").resolve(OutputLock.FILE_NAME);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -234,20 +236,7 @@ class S3CredentialsAndFaultsIT {
         S3Server s3 = S3Server.start(SparkHome.locate(), dir.resolve("server"), data);
         Path log = dir.resolve("after-success.log");
         String point = FaultPoint.COMMIT_DONE.pointName();
-        List<String> args = arguments(
-                s3,
-                toBeStopped(s3),
-                "expand",
-                "--input",
-                source.toString(),
-                "--dialect",
-                "numpy",
-                "--shape",
-                "64,8",
-                "--partitions",
-                "2",
-                "--output",
-                s3.uri("after-success"));
+        List<String> args = smallExpand(s3, toBeStopped(s3), source, "after-success");
         args.add("-D" + FaultPoint.PAUSE_AT + "=" + point);
         args.add("-D" + FaultPoint.PAUSE_MILLIS + "=3000");
         Process process;
