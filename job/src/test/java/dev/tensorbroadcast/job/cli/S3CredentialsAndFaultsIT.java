@@ -99,23 +99,9 @@ class S3CredentialsAndFaultsIT {
         Path source = NpyFiles.int32(dir.resolve("row.npy"), new long[] {1, 8});
         String output = s3.uri("secret-check");
 
-        CliOutcome expand = run(
-                "expand",
-                arguments(
-                        s3,
-                        s3.sparkSettings(),
-                        "expand",
-                        "--input",
-                        source.toString(),
-                        "--dialect",
-                        "numpy",
-                        "--shape",
-                        "64,8",
-                        "--partitions",
-                        "2",
-                        "--output",
-                        output,
-                        "--json"));
+        List<String> expandArgs = smallExpand(s3, s3.sparkSettings(), source, "secret-check");
+        expandArgs.add("--json");
+        CliOutcome expand = run("expand", expandArgs);
         CliOutcome inspect = run("inspect", arguments(s3, s3.sparkSettings(), "inspect", output, "--json"));
         CliOutcome verify = run(
                 "verify", arguments(s3, s3.sparkSettings(), "verify", output, "--source", source.toString(), "--json"));
